@@ -1,0 +1,50 @@
+"""prayatul_edu: evaluating clustering algorithms, step by step.
+
+Every measure of the course - the Prayatul matrix and its five measures,
+purity, maximum matching, precision/recall/F, entropy, mutual information,
+NMI, pair counting (Rand, Jaccard, Fowlkes-Mallows, ARI, Hubert), silhouette,
+graph measures, agglomerative clustering and the cophenetic correlation -
+computed exactly, each result showing its derivation.
+
+Where each family lives:
+
+=====================  ==================================================
+``counting``           contingency table, group sizes, exact pair counts
+``prayatul``           the Prayatul matrix and its five measures
+``matching``           purity, maximum matching, precision/recall/F
+``information``        entropy, cluster entropy, mutual information, NMI
+``pair_counting``      TP/FP/FN/TN, Rand, Jaccard, Fowlkes-Mallows, ARI, Hubert
+``silhouette``         the silhouette coefficient
+``graph``              W_in, W_out, normalized cut, BetaCV
+``hierarchy``          agglomerative clustering, cophenetic matrix, CPCC
+``steps``              rendering derivations (Jupyter and terminal)
+``_validation``        checking input, with errors that name the argument
+=====================  ==================================================
+
+Importing this package needs NumPy only; SciPy, scikit-learn, matplotlib and
+ipywidgets are imported by the functions that use them.
+"""
+from .counting import ContingencyTable, contingency_table, labels_from_table
+from .graph import beta_cv, between_cluster_weight, normalized_cut, within_cluster_weight
+from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
+from .information import (cluster_entropy, entropy, mutual_information,
+                          normalized_mutual_information)
+from .matching import f_measure, maximum_matching, precision_recall_f, purity
+from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, hubert_statistic,
+                            jaccard_index, pair_confusion, rand_index)
+from .prayatul import prayatul_by_instance, prayatul_matrix
+from .silhouette import silhouette
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "prayatul_matrix", "prayatul_by_instance",
+    "contingency_table", "ContingencyTable", "labels_from_table",
+    "purity", "maximum_matching", "precision_recall_f", "f_measure",
+    "entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",
+    "pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
+    "adjusted_rand_index", "hubert_statistic",
+    "silhouette",
+    "within_cluster_weight", "between_cluster_weight", "normalized_cut", "beta_cv",
+    "agglomerative", "cophenetic_matrix", "cophenetic_correlation",
+]

@@ -1,0 +1,322 @@
+"""Checking what users pass in, with errors that name the argument and the problem.
+
+Every public function validates its input here first, so a mistake shows up as
+one clear ``ValueError``/``TypeError`` instead of a NumPy traceback or, worse, a
+silently wrong number.
+
+Labels
+    Any 1-D sequence of hashable labels: ints, strings, floats without NaN,
+    booleans, tuples ... ``-1`` (DBSCAN's noise) is an ordinary label.
+    :func:`check_labels` factorises them into integer *codes* ``0..k-1``.
+Matrices
+    :func:`check_distance_matrix` for square, symmetric, non-negative, zero
+    diagonal, finite matrices (distances or graph weights).
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "Labels",
+    "check_labels",
+    "check_partitions",
+    "check_distance_matrix",
+    "check_features",
+    "check_choice",
+    "check_real",
+]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """A validated labelling: integer codes plus the original label values.
+
+    ``codes[i]`` is the index of instance ``i``'s label in ``values``;
+    ``values`` are the distinct labels, sorted when they can be sorted and in
+    order of first appearance otherwise.
+    """
+
+    name: str
+    codes: np.ndarray
+    values: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.codes.shape[0])
+
+    @property
+    def k(self) -> int:
+        return int(self.values.shape[0])
+
+    def sizes(self) -> np.ndarray:
+        """How many instances carry each label (aligned with ``values``)."""
+        return np.bincount(self.codes, minlength=self.k)
+
+
+def _describe(x) -> str:
+    return type(x).__name__
+
+
+def _as_label_array(labels, name: str) -> np.ndarray:
+    if labels is None:
+        raise TypeError(f"{name}: expected a 1-D sequence of labels, got None")
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"{name}: expected a 1-D sequence of labels, got a single "
+                        f"{_describe(labels)} {labels!r}")
+    if isinstance(labels, (set, frozenset, dict)):
+        raise TypeError(f"{name}: expected an ordered 1-D sequence of labels, got a "
+                        f"{_describe(labels)} (its order is arbitrary)")
+    if np.isscalar(labels):
+        raise TypeError(f"{name}: expected a 1-D sequence of labels, got the scalar "
+                        f"{labels!r}")
+    if isinstance(labels, np.ndarray):
+        arr = labels
+    else:
+        if not hasattr(labels, "__len__"):
+            labels = list(labels)
+        try:
+            arr = np.asarray(labels)
+        except ValueError:  # ragged: e.g. tuples mixed with scalars; checked per item below
+            arr = np.empty(len(labels), dtype=object)
+            arr[:] = list(labels)
+        # Tuples are hashable labels, but np.asarray would make a 2-D array of them.
+        if arr.ndim > 1 and all(isinstance(v, tuple) for v in labels):
+            arr = np.empty(len(labels), dtype=object)
+            arr[:] = list(labels)
+        # np.asarray turns [1, "a"] into ["1", "a"], which would merge 1 and "1".
+        if arr.dtype.kind in "US" and any(not isinstance(v, (str, np.str_)) for v in labels):
+            arr = np.empty(len(labels), dtype=object)
+            arr[:] = list(labels)
+    if arr.ndim != 1:
+        if arr.ndim == 0:
+            raise TypeError(f"{name}: expected a 1-D sequence of labels, got a 0-D array")
+        raise ValueError(f"{name}: expected a 1-D sequence of labels, got an array of "
+                         f"shape {arr.shape}")
+    return arr
+
+
+def _first_bad(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes 0..k-1 and the distinct values, in O(N) for small int ranges."""
+    kind = arr.dtype.kind
+    if kind == "b":
+        arr = arr.astype(np.int8)
+        kind = "i"
+    if kind in "iu":
+        n = arr.shape[0]
+        lo = int(arr.min())
+        hi = int(arr.max())
+        span = hi - lo + 1
+        if span <= max(2 * n, 1 << 16):
+            # Counting sort: O(N) and no sorting, the fast path for ordinary labels.
+            shifted = (arr - lo).astype(np.intp, copy=False) if lo else arr.astype(np.intp, copy=False)
+            present = np.bincount(shifted, minlength=span) > 0
+            mapping = np.cumsum(present) - 1
+            codes = mapping[shifted].astype(np.intp, copy=False)
+            values = (np.flatnonzero(present) + lo).astype(arr.dtype)
+            return codes, values
+        values, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.intp, copy=False).ravel(), values
+    if kind == "f":
+        nan = np.isnan(arr)
+        if nan.any():
+            raise ValueError(f"{name}: labels must not be NaN (found NaN at position "
+                             f"{_first_bad(nan)})")
+        values, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.intp, copy=False).ravel(), values
+    if kind == "c":
+        raise TypeError(f"{name}: complex numbers are not usable as labels")
+    if kind in "US":
+        values, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.intp, copy=False).ravel(), values
+    if kind == "O":
+        seen: dict = {}
+        codes = np.empty(arr.shape[0], dtype=np.intp)
+        for i, v in enumerate(arr.tolist()):
+            if v is None:
+                raise ValueError(f"{name}: labels must not be None (found None at "
+                                 f"position {i})")
+            if isinstance(v, float) and v != v:
+                raise ValueError(f"{name}: labels must not be NaN (found NaN at "
+                                 f"position {i})")
+            try:
+                codes[i] = seen.setdefault(v, len(seen))
+            except TypeError:
+                raise TypeError(f"{name}: labels must be hashable, but position {i} "
+                                f"holds a {_describe(v)}") from None
+        values = np.empty(len(seen), dtype=object)
+        values[:] = list(seen)
+        try:  # sorted values when they can be sorted, for stable displays
+            order = sorted(range(len(seen)), key=lambda j: values[j])
+        except TypeError:
+            return codes, values
+        rank = np.empty(len(order), dtype=np.intp)
+        rank[order] = np.arange(len(order))
+        return rank[codes], values[order]
+    raise TypeError(f"{name}: labels of dtype {arr.dtype} are not supported")
+
+
+def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
+    """Validate one labelling and factorise it.
+
+    Raises ``TypeError`` for things that are not sequences of hashable labels
+    and ``ValueError`` for empty input, fewer than ``min_n`` instances, 2-D
+    input, NaN or None labels.
+    """
+    if isinstance(labels, Labels):
+        return labels
+    arr = _as_label_array(labels, name)
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name}: is empty; at least {min_n} instances are needed")
+    if arr.shape[0] < min_n:
+        raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
+                         f"needed (a clustering of one instance has no pairs to compare)")
+    codes, values = _factorize(arr, name)
+    return Labels(name=name, codes=codes, values=values)
+
+
+def check_partitions(**named) -> list[Labels]:
+    """Validate several labellings of the same instances (same length).
+
+    Keyword order is kept: ``check_partitions(truth=a, pred=b)`` returns
+    ``[Labels(truth), Labels(pred)]``.
+    """
+    out = [check_labels(v, k) for k, v in named.items()]
+    first = out[0]
+    for other in out[1:]:
+        if other.n != first.n:
+            raise ValueError(f"{first.name} and {other.name} must label the same "
+                             f"instances, but have lengths {first.n} and {other.n}")
+    return out
+
+
+def check_distance_matrix(D, name: str = "D", *, allow_condensed: bool = False,
+                          atol: float = 1e-12) -> np.ndarray:
+    """Validate a square, symmetric, non-negative, zero-diagonal, finite matrix.
+
+    With ``allow_condensed`` a 1-D vector of length N(N-1)/2 (SciPy's condensed
+    form) is expanded to the square matrix. Returns a float64 array. The checks
+    run in row blocks, so validating a large matrix needs little extra memory.
+    """
+    if D is None:
+        raise TypeError(f"{name}: expected a square distance matrix, got None")
+    try:
+        arr = np.asarray(D, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: expected a square matrix of numbers ({exc})") from None
+    if arr.ndim == 1 and allow_condensed:
+        return _expand_condensed(arr, name)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"{name}: must be a square N x N matrix, got shape {arr.shape}")
+    n = arr.shape[0]
+    if n < 2:
+        raise ValueError(f"{name}: must be at least 2 x 2, got {arr.shape}")
+    diag = np.diagonal(arr)
+    if not np.isfinite(diag).all():
+        i = _first_bad(~np.isfinite(diag))
+        raise ValueError(f"{name}: contains NaN or infinite values (first at [{i}, {i}])")
+    scale = 1.0
+    block = max(1, (1 << 21) // n)
+    for start in range(0, n, block):  # finiteness and sign, a block of rows at a time
+        rows = arr[start:start + block]
+        finite = np.isfinite(rows)
+        if not finite.all():
+            i, j = np.argwhere(~finite)[0]
+            raise ValueError(f"{name}: contains NaN or infinite values (first at "
+                             f"[{start + i}, {j}])")
+        if (rows < 0).any():
+            i, j = np.argwhere(rows < 0)[0]
+            raise ValueError(f"{name}: distances must be non-negative, but "
+                             f"{name}[{start + i}, {j}] = {rows[i, j]:g}")
+        scale = max(scale, float(rows.max()))
+    if (np.abs(diag) > atol).any():
+        i = _first_bad(np.abs(diag) > atol)
+        raise ValueError(f"{name}: the diagonal must be zero (an instance is at distance "
+                         f"0 from itself), but {name}[{i}, {i}] = {diag[i]:g}")
+    for start in range(0, n, block):  # symmetry, comparing row blocks with column blocks
+        rows = arr[start:start + block]
+        asym = np.abs(rows - arr[:, start:start + block].T) > atol * scale
+        if asym.any():
+            i, j = np.argwhere(asym)[0]
+            i += start
+            raise ValueError(f"{name}: must be symmetric, but {name}[{i}, {j}] = "
+                             f"{arr[i, j]:g} and {name}[{j}, {i}] = {arr[j, i]:g}")
+    return arr
+
+
+def _expand_condensed(vec: np.ndarray, name: str) -> np.ndarray:
+    """SciPy's condensed distance vector -> the square matrix (row slices, O(N^2))."""
+    m = vec.shape[0]
+    n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+    if m == 0 or n * (n - 1) // 2 != m:
+        raise ValueError(f"{name}: a condensed distance vector must have length "
+                         f"N(N-1)/2 for some N >= 2, got {m}")
+    if not np.isfinite(vec).all():
+        raise ValueError(f"{name}: contains NaN or infinite values (at condensed position "
+                         f"{_first_bad(~np.isfinite(vec))})")
+    if (vec < 0).any():
+        raise ValueError(f"{name}: distances must be non-negative (condensed position "
+                         f"{_first_bad(vec < 0)} is {vec[_first_bad(vec < 0)]:g})")
+    full = np.zeros((n, n))
+    pos = 0
+    for i in range(n - 1):  # row i holds D[i, i+1:], then mirror it into column i
+        length = n - 1 - i
+        full[i, i + 1:] = vec[pos:pos + length]
+        pos += length
+    full += full.T
+    return full
+
+
+def check_features(X, name: str = "X") -> np.ndarray:
+    """Validate a data matrix: 2-D (N instances x d features), real, finite."""
+    if X is None:
+        raise TypeError(f"{name}: expected a 2-D array of numbers (N instances x d "
+                        "features), got None")
+    arr = np.asarray(X)
+    if arr.dtype.kind == "O":
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name}: expected a 2-D array of numbers ({exc})") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name}: expected a 2-D array of real numbers, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        hint = f" (use {name}.reshape(-1, 1) for a single feature)" if arr.ndim == 1 else ""
+        raise ValueError(f"{name}: must be a 2-D array (N instances x d features), got "
+                         f"shape {arr.shape}{hint}")
+    arr = np.ascontiguousarray(arr, dtype=float)
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name}: has no features (shape {arr.shape})")
+    finite = np.isfinite(arr)
+    if not finite.all():
+        i, j = np.argwhere(~finite)[0]
+        raise ValueError(f"{name}: contains NaN or infinite values (first at "
+                         f"{name}[{i}, {j}])")
+    return arr
+
+
+def check_choice(value, name: str, options) -> str:
+    """``value`` must be one of ``options`` (strings)."""
+    options = tuple(options)
+    if not isinstance(value, str) or value not in options:
+        listed = ", ".join(repr(o) for o in options)
+        raise ValueError(f"{name}: unknown value {value!r}; choose one of {listed}")
+    return value
+
+
+def check_real(value, name: str, *, allow_nan: bool = False, positive: bool = False) -> float:
+    """A real number (not bool); optionally NaN is allowed, optionally > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a real number, got {_describe(value)} {value!r}")
+    value = float(value)
+    if value != value and not allow_nan:
+        raise ValueError(f"{name}: must not be NaN")
+    if positive and not value > 0:
+        raise ValueError(f"{name}: must be positive, got {value!r}")
+    return value

@@ -1,0 +1,226 @@
+"""Counting: group sizes, pairs within groups, and the contingency table.
+
+Almost every external measure is a function of one table: how many instances
+fall in cluster ``C_i`` *and* class ``T_j``. This module counts it - and the
+pairs inside groups - exactly and in O(N), with no N x N anything.
+
+Exactness
+    ``comb2(n) = n (n - 1) / 2`` is computed in int64 while ``n`` is at most
+    3,037,000,499 (so that ``n * (n - 1) < 2**63``) and with Python's unbounded
+    integers beyond that, so pair counts are exact integers for any N that fits
+    in memory (N = 10**8 gives about 5 * 10**15 pairs, far inside int64). Sums of
+    pair counts are returned as Python ``int``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import Labels, check_partitions
+from .steps import Derivation, Result
+
+__all__ = ["comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
+           "pairs_within", "labels_from_table"]
+
+_INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
+
+
+def comb2(n):
+    """n choose 2 = n (n - 1) / 2, exact; ``n`` may be an int or an int array.
+
+    Arrays come back as int64 (or object arrays of Python ints for huge n).
+    """
+    if isinstance(n, (int, np.integer)):
+        n = int(n)
+        return n * (n - 1) // 2
+    arr = np.asarray(n)
+    if arr.size and int(arr.max()) > _INT64_SAFE_N:
+        arr = arr.astype(object)
+        return arr * (arr - 1) // 2
+    arr = arr.astype(np.int64, copy=False)
+    return arr * (arr - 1) // 2
+
+
+def pairs_within(sizes) -> int:
+    """Number of unordered pairs inside groups of the given sizes: sum C(n_g, 2)."""
+    return int(comb2(np.asarray(sizes)).sum())
+
+
+def joint_codes(a: np.ndarray, ka: int, b: np.ndarray, kb: int) -> tuple[np.ndarray, int]:
+    """Codes 0..k-1 of the pairs ``(a[i], b[i])`` - the groups of both labellings at once.
+
+    ``a`` takes values in ``0..ka-1`` and ``b`` in ``0..kb-1``. Runs in O(N)
+    (a counting sort) when ``ka * kb`` is small compared with N, and with a sort
+    otherwise; only combinations that occur get a code.
+    """
+    n = a.shape[0]
+    span = ka * kb
+    combined = a.astype(np.int64, copy=False) * kb + b
+    if span <= max(4 * n, 1 << 16):
+        present = np.bincount(combined, minlength=span) > 0
+        mapping = np.cumsum(present) - 1
+        return mapping[combined].astype(np.intp, copy=False), int(present.sum())
+    uniques, inverse = np.unique(combined, return_inverse=True)
+    return inverse.astype(np.intp, copy=False).ravel(), int(uniques.shape[0])
+
+
+def group_sizes(*labelings: Labels) -> np.ndarray:
+    """Sizes of the non-empty groups of instances that agree on every labelling."""
+    codes, k = labelings[0].codes, labelings[0].k
+    for lab in labelings[1:]:
+        codes, k = joint_codes(codes, k, lab.codes, lab.k)
+    return np.bincount(codes, minlength=k)
+
+
+class ContingencyTable(Result):
+    """The contingency table ``n_ij = |C_i ∩ T_j|`` of a clustering against the truth.
+
+    Orientation (as in the lecture): **rows are the clusters** ``C_i`` of
+    ``pred``, **columns are the classes** ``T_j`` of ``truth``. scikit-learn's
+    ``contingency_matrix(truth, pred)`` is the transpose.
+
+    Attributes
+    ----------
+    counts : ndarray of shape (r, k)
+        ``counts[i, j] = n_ij``.
+    clusters, classes : ndarray
+        The labels of the rows and of the columns.
+    cluster_sizes : ndarray of shape (r,)
+        Row margins ``n_i = |C_i|``.
+    class_sizes : ndarray of shape (k,)
+        Column margins ``m_j = |T_j|``.
+    n : int
+        Number of instances.
+    """
+
+    def __init__(self, truth: Labels, pred: Labels):
+        self._truth, self._pred = truth, pred
+        self.clusters = pred.values
+        self.classes = truth.values
+        self.n = truth.n
+        self.cluster_sizes = pred.sizes()
+        self.class_sizes = truth.sizes()
+        cells, k = joint_codes(pred.codes, pred.k, truth.codes, truth.k)
+        member = np.empty(k, dtype=np.intp)  # any one instance of each cell
+        member[cells] = np.arange(cells.shape[0])
+        #: Non-zero cells: row index, column index and count, one entry per cell.
+        self.cell_cluster = pred.codes[member]
+        self.cell_class = truth.codes[member]
+        self.cell_count = np.bincount(cells, minlength=k)
+        self._dense = None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.clusters.shape[0]), int(self.classes.shape[0]))
+
+    @property
+    def counts(self) -> np.ndarray:
+        if self._dense is None:
+            r, k = self.shape
+            if r * k > 50_000_000:
+                raise MemoryError(f"the contingency table would have {r} x {k} cells; "
+                                  "use the non-zero cells (cell_cluster, cell_class, "
+                                  "cell_count) instead")
+            dense = np.zeros((r, k), dtype=np.int64)
+            dense[self.cell_cluster, self.cell_class] = self.cell_count
+            self._dense = dense
+        return self._dense
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.counts
+        return arr.astype(dtype) if dtype is not None else arr.copy()
+
+    def __eq__(self, other):
+        return NotImplemented
+
+    __hash__ = None
+
+    def derivation(self) -> Derivation:
+        d = Derivation("Contingency table")
+        d.text("Rows are the clusters $C_i$ (of `pred`), columns the classes $T_j$ "
+               "(of `truth`); each cell counts the instances in both: "
+               "$n_{ij} = |C_i \\cap T_j|$. Margins: $n_i = |C_i|$ (row sums), "
+               "$m_j = |T_j|$ (column sums).")
+        r, k = self.shape
+        if r * k > 400:
+            d.text(f"{r} clusters x {k} classes: too large to print; "
+                   f"{int((self.cell_count > 0).sum())} cells are non-zero.")
+            return d
+        counts = self.counts
+        header = ["clusters ↓ classes →"] + [str(c) for c in self.classes] + ["n_i"]
+        rows = [[str(self.clusters[i])] + [int(v) for v in counts[i]] + [int(self.cluster_sizes[i])]
+                for i in range(r)]
+        rows.append(["m_j"] + [int(m) for m in self.class_sizes] + [self.n])
+        d.table(header, rows, max_rows=max(len(rows), 21))
+        return d
+
+
+def contingency_table(truth, pred) -> ContingencyTable:
+    """The contingency table of ``pred`` (rows, clusters) against ``truth`` (columns, classes).
+
+    .. math:: n_{ij} = |C_i \\cap T_j|
+
+    Parameters
+    ----------
+    truth : sequence of hashable labels, length N
+        Ground-truth classes ``T_j``.
+    pred : sequence of hashable labels, length N
+        Clusters ``C_i`` found by an algorithm.
+
+    Returns
+    -------
+    ContingencyTable
+        ``np.asarray(table)`` is the r x k count matrix; ``.clusters``,
+        ``.classes``, ``.cluster_sizes``, ``.class_sizes`` give labels and
+        margins. Its display states the orientation.
+
+    References
+    ----------
+    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, ch. 17
+    (the lecture's notation).
+
+    Examples
+    --------
+    >>> from prayatul_edu import contingency_table
+    >>> t = contingency_table(truth=["a", "a", "b"], pred=[1, 2, 2])
+    >>> t.counts.tolist()
+    [[1, 0], [1, 1]]
+    >>> t.cluster_sizes.tolist(), t.class_sizes.tolist()
+    ([1, 2], [2, 1])
+    """
+    truth_l, pred_l = check_partitions(truth=truth, pred=pred)
+    return ContingencyTable(truth_l, pred_l)
+
+
+def labels_from_table(counts, clusters=None, classes=None):
+    """Expand a contingency table back into two label vectors.
+
+    ``counts[i][j]`` instances get cluster ``clusters[i]`` and class
+    ``classes[j]`` (defaults: 1..r and 1..k, as in the lecture's C_1.. and T_1..).
+    Returns ``(truth, pred)``, ready for any measure of this package - handy
+    for the lecture's examples, which are given as tables rather than labels.
+
+    >>> truth, pred = labels_from_table([[2, 0], [1, 3]])
+    >>> truth.tolist(), pred.tolist()
+    ([1, 1, 1, 2, 2, 2], [1, 1, 2, 2, 2, 2])
+    """
+    counts = np.asarray(counts)
+    if counts.ndim != 2 or counts.size == 0:
+        raise ValueError(f"counts: expected a non-empty 2-D table, got shape {counts.shape}")
+    if not np.issubdtype(counts.dtype, np.integer):
+        if not np.all(np.isfinite(counts)) or np.any(counts != np.round(counts)):
+            raise ValueError("counts: every cell must be a whole number of instances")
+        counts = counts.astype(np.int64)
+    if (counts < 0).any():
+        raise ValueError("counts: cells must be non-negative")
+    r, k = counts.shape
+    clusters = np.arange(1, r + 1) if clusters is None else np.asarray(clusters)
+    classes = np.arange(1, k + 1) if classes is None else np.asarray(classes)
+    if clusters.shape != (r,):
+        raise ValueError(f"clusters: expected {r} labels (one per row), got {clusters.shape}")
+    if classes.shape != (k,):
+        raise ValueError(f"classes: expected {k} labels (one per column), got {classes.shape}")
+    flat = counts.ravel()
+    pred = np.repeat(np.repeat(clusters, k), flat)
+    truth = np.repeat(np.tile(classes, r), flat)
+    order = np.argsort(truth, kind="stable")
+    return truth[order], pred[order]

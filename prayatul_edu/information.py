@@ -1,0 +1,488 @@
+"""Information-theoretic measures: entropy, cluster entropy, mutual information, NMI.
+
+A partition is read as a random variable: pick an instance at random and ask
+which group it is in. With ``n_i = |C_i|`` (rows, clusters), ``m_j = |T_j|``
+(columns, classes) and ``n_ij = |C_i ∩ T_j|``, the probabilities are
+
+    p_i = n_i / n,   p_j = m_j / n,   p_ij = n_ij / n.
+
+*Entropy* measures how uncertain the group of a random instance is; *mutual
+information* how much knowing the cluster tells about the class; *NMI*
+rescales it to [0, 1]; the tutorial's *cluster entropy* averages how mixed the
+classes inside each cluster are (it is the conditional entropy H(T | C)).
+
+The lecture notes write the mutual information with the factor ``p_ij`` lost:
+the correct formula is ``I = sum_ij p_ij log(p_ij / (p_i p_j))`` (taught here).
+Every sum runs over the non-empty cells only (the convention ``0 log 0 = 0``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validation import check_choice, check_labels, check_real
+from .counting import ContingencyTable, contingency_table
+from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
+
+__all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information"]
+
+_AVERAGES = ("geometric", "arithmetic", "min", "max")
+
+_MI_TYPO_NOTE = ("The lecture notes print this sum without the factor `p_ij` in front of the "
+                 "logarithm (each log is weighted by `p_ij / (p_i p_j)` there); that is a "
+                 "transcription slip. Without `p_ij`, two identical partitions into `k` "
+                 "equal groups would give `k^2 log k` instead of `H = log k`. The formula "
+                 "above, weighting each log-ratio by the observed joint probability `p_ij`, "
+                 "is the mutual information.")
+
+
+# ---------------------------------------------------------------- helpers
+def _check_base(base) -> float:
+    """The base of the logarithm: a finite positive real number other than 1."""
+    b = check_real(base, "base", positive=True)
+    if b == 1.0 or math.isinf(b):
+        raise ValueError(f"base: the logarithm's base must be a finite positive number "
+                         f"other than 1, got {base!r}")
+    return b
+
+
+def _log(x, base: float):
+    """log_base(x), using the exact library routine for the bases 2, e and 10."""
+    if base == 2.0:
+        return np.log2(x)
+    if base == math.e:
+        return np.log(x)
+    if base == 10.0:
+        return np.log10(x)
+    return np.log(x) / math.log(base)
+
+
+def _log_name(base: float) -> tuple[str, str]:
+    """The logarithm's name in LaTeX and in plain text."""
+    if base == 2.0:
+        return r"\log_2", "log2"
+    if base == math.e:
+        return r"\ln", "ln"
+    if base == 10.0:
+        return r"\log_{10}", "log10"
+    return rf"\log_{{{fmt(base)}}}", f"log_{fmt(base)}"
+
+
+def _unit(base: float) -> str:
+    if base == 2.0:
+        return "bits"
+    if base == math.e:
+        return "nats"
+    if base == 10.0:
+        return "hartleys (decimal digits)"
+    return f"units of log base {fmt(base)}"
+
+
+def _sum_text(symbol: str, terms, value) -> str:
+    """``'I = 0.2 - 0.1 + 0.3 = 0.4'``: a sum of signed terms (cut when long)."""
+    if len(terms) > 12:
+        shown = [fmt(t) for t in terms[:6]] + ["..."] + [fmt(t) for t in terms[-3:]]
+    else:
+        shown = [fmt(t) for t in terms]
+    text = shown[0]
+    for s in shown[1:]:
+        text += f" - {s[1:]}" if s.startswith("-") else f" + {s}"
+    return f"{symbol} = {fmt(value)}" if len(shown) == 1 else f"{symbol} = {text} = {fmt(value)}"
+
+
+def _entropy_from_sizes(sizes: np.ndarray, n: int, base: float) -> tuple[np.ndarray, float]:
+    """p_g = sizes / n and H = -sum_g p_g log p_g (every size is positive)."""
+    p = sizes / n                                   # probabilities of the groups
+    h = float(-(p * _log(p, base)).sum()) + 0.0     # + 0.0 turns -0.0 into 0.0
+    return p, h
+
+
+def _mutual_information(table: ContingencyTable, base: float):
+    """Terms p_ij log(p_ij / (p_i p_j)) over the non-empty cells, and their sum."""
+    n = table.n
+    n_ij = table.cell_count.astype(float)                       # non-empty cells only
+    n_i = table.cluster_sizes[table.cell_cluster].astype(float)  # row margin of each cell
+    m_j = table.class_sizes[table.cell_class].astype(float)      # column margin of each cell
+    p_ij = n_ij / n
+    ratio = (n * n_ij) / (n_i * m_j)                # p_ij / (p_i p_j) = n n_ij / (n_i m_j)
+    terms = p_ij * _log(ratio, base)
+    value = float(terms.sum())
+    # I >= 0 in nats; rounding can leave -1e-17 for independent partitions: clip to 0.
+    # (A base below 1 makes every log, and so I, change sign: clip the other way.)
+    if value * (base - 1.0) < 0:
+        value = 0.0
+    return terms, value
+
+
+def _capped_table(d: Derivation, header, n_rows: int, make_row, caption=None) -> None:
+    """A table of the first rows only: building a million rows would be slow."""
+    shown = min(n_rows, MAX_TABLE_ROWS)
+    d.table(header, [make_row(r) for r in range(shown)], caption=caption, total_rows=n_rows)
+
+
+# ----------------------------------------------------------------- entropy
+class Entropy(ScalarResult):
+    """Entropy of a partition, with ``.probabilities``, ``.labels``, ``.counts``, ``.base``."""
+
+    def derivation(self) -> Derivation:
+        log_tex, log_txt = _log_name(self.base)
+        d = Derivation(f"Entropy {self.symbol} = {fmt(self)} {_unit(self.base)}")
+        d.formula(rf"{self.symbol} = -\sum_g p_g {log_tex} p_g, \qquad p_g = \frac{{n_g}}{{n}}",
+                  f"{self.symbol} = - sum_g p_g {log_txt}(p_g),  p_g = n_g / n")
+        p = self.probabilities
+        terms = -(p * _log(p, self.base)) + 0.0
+        _capped_table(d, [f"group g of {self.of}", "n_g", "p_g", f"-p_g {log_txt}(p_g)"],
+                      len(p), lambda g: [str(self.labels[g]), int(self.counts[g]),
+                                         frac(self.counts[g], self.n), float(terms[g])])
+        sum_text = _sum_text(self.symbol, terms, self)
+        d.step(sum_text, sum_text)
+        if len(p) == 1:
+            d.note("A single group: a random instance's group is certain, so H = 0.")
+        else:
+            d.text(f"H ranges from 0 (one group) to {log_txt}({len(p)}) = "
+                   f"{fmt(float(_log(len(p), self.base)))} ({len(p)} equal groups).")
+        return d
+
+
+def _entropy_result(sizes, labels, n: int, base: float, symbol: str = "H",
+                    of: str = "the labels") -> Entropy:
+    p, h = _entropy_from_sizes(sizes, n, base)
+    return Entropy(h, probabilities=p, labels=labels, counts=sizes, n=n, base=base,
+                   symbol=symbol, of=of)
+
+
+def entropy(labels, base=2) -> Entropy:
+    """Entropy of one partition: how uncertain the group of a random instance is.
+
+    .. math::
+        H = -\\sum_{g} p_g \\log p_g, \\qquad p_g = \\frac{n_g}{n}
+
+    where ``n_g`` is the number of instances with label ``g``. Applied to the
+    clusters it is the lecture's :math:`H(\\mathcal{C})`, to the classes
+    :math:`H(\\mathcal{T})`.
+
+    Parameters
+    ----------
+    labels : sequence of hashable labels, length N >= 2
+    base : float, default 2
+        Base of the logarithm: 2 gives bits, ``math.e`` nats (as
+        scikit-learn), 10 hartleys. ``H_b = H_e / ln b``; any finite positive
+        base other than 1 is accepted (a base below 1 flips the sign).
+
+    Returns
+    -------
+    Entropy
+        A float in ``[0, log_b(k)]`` with ``.probabilities`` (``p_g``),
+        ``.labels`` (the distinct labels ``g``, aligned with ``p_g``),
+        ``.counts`` (``n_g``), ``.n`` and ``.base``.
+
+    References
+    ----------
+    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, sec. 17.1.2;
+    T. M. Cover and J. A. Thomas, *Elements of Information Theory*, ch. 2.
+
+    Examples
+    --------
+    >>> from prayatul_edu import entropy
+    >>> h = entropy(["a", "a", "b", "c"])
+    >>> float(h), h.probabilities.tolist()
+    (1.5, [0.5, 0.25, 0.25])
+    >>> import math
+    >>> round(float(entropy(["a", "a", "b", "c"], base=math.e)), 4)
+    1.0397
+    """
+    base = _check_base(base)
+    lab = check_labels(labels, "labels")
+    return _entropy_result(lab.sizes(), lab.values, lab.n, base)
+
+
+# --------------------------------------------------------- cluster entropy
+class ClusterEntropy(ScalarResult):
+    """The tutorial's total entropy ``e``, with ``.per_cluster`` (``e_i``) and ``.table``."""
+
+    def derivation(self) -> Derivation:
+        t = self.table
+        log_tex, log_txt = _log_name(self.base)
+        d = Derivation(f"Total entropy e = {fmt(self)} {_unit(self.base)}")
+        d.formula(rf"e_i = -\sum_j \text{{precision}}(i,j)\,{log_tex}\,\text{{precision}}(i,j),"
+                  r"\quad \text{precision}(i,j) = \frac{n_{ij}}{n_i}, \qquad "
+                  r"e = \sum_i \frac{n_i}{n}\, e_i",
+                  f"e_i = - sum_j precision(i,j) {log_txt} precision(i,j),  "
+                  "precision(i,j) = n_ij / n_i ;  e = sum_i (n_i / n) e_i")
+
+        def row(i):
+            mine = t.cell_count[t.cell_cluster == i]          # the n_ij > 0 of cluster i
+            shares = ", ".join(f"{c}/{t.cluster_sizes[i]}" for c in mine[:8])
+            return [str(t.clusters[i]), int(t.cluster_sizes[i]),
+                    shares + (", ..." if len(mine) > 8 else ""), float(self.per_cluster[i])]
+
+        _capped_table(d, ["cluster C_i", "n_i", "precision(i, j) > 0", "e_i"],
+                      t.shape[0], row)
+        terms = [f"{fmt(n_i)}/{t.n}*{fmt(e_i)}"
+                 for n_i, e_i in zip(t.cluster_sizes, self.per_cluster)]
+        if len(terms) > 12:
+            terms = terms[:6] + ["..."] + terms[-3:]
+        d.step(f"e = {' + '.join(terms)} = {fmt(self)}".replace("*", r"\cdot "),
+               f"e = {' + '.join(terms)} = {fmt(self)}")
+        d.note("Cells with n_ij = 0 are left out of the sums (0 log 0 = 0). Low is good: "
+               "e = 0 when every cluster holds a single class. e is the conditional "
+               "entropy H(T | C) = H(T) - I(C, T).")
+        return d
+
+
+def cluster_entropy(truth, pred, base=2) -> ClusterEntropy:
+    """The tutorial's total entropy: how mixed the classes are inside the clusters.
+
+    .. math::
+        e_i = -\\sum_{j} \\text{precision}(i,j) \\log_2 \\text{precision}(i,j),
+        \\qquad \\text{precision}(i,j) = \\frac{n_{ij}}{n_i},
+        \\qquad e = \\sum_{i} \\frac{n_i}{n} e_i
+
+    ``e`` is the conditional entropy :math:`H(\\mathcal{T} \\mid \\mathcal{C})
+    = H(\\mathcal{T}) - I(\\mathcal{C}, \\mathcal{T})`; lower is better, 0 when
+    every cluster is pure.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+        Ground-truth classes and predicted clusters.
+    base : float, default 2
+        Base of the logarithm (the tutorial uses 2).
+
+    Returns
+    -------
+    ClusterEntropy
+        A float in ``[0, log_b(k)]`` with ``.per_cluster`` (``e_i``, aligned
+        with ``.table.clusters``), ``.base`` and ``.table``.
+
+    References
+    ----------
+    P.-N. Tan, M. Steinbach and V. Kumar, *Introduction to Data Mining*, sec. 8.5.7.
+
+    Examples
+    --------
+    The tutorial's Exercise 2 (``e_2 = 1``):
+
+    >>> from prayatul_edu import cluster_entropy
+    >>> e = cluster_entropy(truth=[1, 3, 2, 1, 3, 3, 2, 2, 1, 2],
+    ...                     pred=[1, 2, 3, 1, 2, 1, 2, 2, 3, 1])
+    >>> round(float(e), 4), e.per_cluster.tolist()
+    (1.2, [1.5, 1.0, 1.0])
+    """
+    base = _check_base(base)
+    table = contingency_table(truth, pred)
+    n_i = table.cluster_sizes
+    precision = table.cell_count / n_i[table.cell_cluster]      # precision(i, j) > 0
+    terms = -precision * _log(precision, base)                  # -prec log prec, per cell
+    per_cluster = np.bincount(table.cell_cluster, weights=terms,
+                              minlength=n_i.shape[0]) + 0.0     # e_i
+    value = float(((n_i / table.n) * per_cluster).sum())        # sum_i (n_i / n) e_i
+    return ClusterEntropy(value, per_cluster=per_cluster, base=base, table=table)
+
+
+# ------------------------------------------------------ mutual information
+class MutualInformation(ScalarResult):
+    """I(C, T), with ``.joint`` (p_ij), ``.p_clusters``, ``.p_classes``, ``.base``, ``.table``."""
+
+    @property
+    def joint(self) -> np.ndarray:
+        """The matrix ``p_ij = n_ij / n`` (rows clusters, columns classes); built on demand."""
+        return self.table.counts / self.table.n
+
+    def derivation(self) -> Derivation:
+        t = self.table
+        log_tex, log_txt = _log_name(self.base)
+        d = Derivation(f"Mutual information I(C, T) = {fmt(self)} {_unit(self.base)}")
+        d.formula(rf"I(\mathcal{{C}}, \mathcal{{T}}) = \sum_{{i}}\sum_{{j}} p_{{ij}}\,"
+                  rf"{log_tex} \frac{{p_{{ij}}}}{{p_i\, p_j}}, \qquad "
+                  r"p_{ij} = \frac{n_{ij}}{n},"
+                  r"\ p_i = \frac{n_i}{n},\ p_j = \frac{m_j}{n}",
+                  f"I(C, T) = sum_i sum_j p_ij {log_txt}(p_ij / (p_i p_j)),  "
+                  "p_ij = n_ij/n, p_i = n_i/n, p_j = m_j/n")
+
+        def row(c):
+            i, j = t.cell_cluster[c], t.cell_class[c]
+            return [str(t.clusters[i]), str(t.classes[j]), int(t.cell_count[c]),
+                    frac(t.cell_count[c], t.n), frac(t.cluster_sizes[i], t.n),
+                    frac(t.class_sizes[j], t.n), float(self.terms[c])]
+
+        _capped_table(d, ["cluster C_i", "class T_j", "n_ij", "p_ij", "p_i", "p_j",
+                          f"p_ij {log_txt}(p_ij/(p_i p_j))"], t.cell_count.shape[0], row,
+                      caption="One row per non-empty cell $n_{ij} > 0$:")
+        sum_text = _sum_text("I", self.terms, self)
+        d.step(sum_text, sum_text)
+        d.note(_MI_TYPO_NOTE)
+        d.text("I = 0 when clusters and classes are independent (p_ij = p_i p_j); "
+               "I = H(C) = H(T) when they are the same partition.")
+        return d
+
+
+def mutual_information(truth, pred, base=math.e) -> MutualInformation:
+    """Mutual information of the clusters ``C`` and the classes ``T``.
+
+    .. math::
+        I(\\mathcal{C}, \\mathcal{T}) = \\sum_{i=1}^{r}\\sum_{j=1}^{k} p_{ij}
+        \\log \\frac{p_{ij}}{p_i\\, p_j}, \\qquad
+        p_{ij} = \\frac{n_{ij}}{n},\\ p_i = \\frac{n_i}{n},\\ p_j = \\frac{m_j}{n}
+
+    It compares the observed joint probability ``p_ij`` with ``p_i p_j``, the
+    joint probability if cluster and class were independent. (The lecture
+    notes lost the factor ``p_ij`` in front of the logarithm; this is the
+    correct formula.) Empty cells contribute 0; tiny negative rounding
+    residues are clipped to 0.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    base : float, default ``math.e``
+        Base of the logarithm; the default (nats) matches scikit-learn's
+        ``mutual_info_score``.
+
+    Returns
+    -------
+    MutualInformation
+        A float in ``[0, min(H(C), H(T))]`` with ``.joint`` (the r x k matrix
+        ``p_ij``), ``.p_clusters`` (``p_i``), ``.p_classes`` (``p_j``),
+        ``.terms`` (one per non-empty cell of ``.table``), ``.base``, ``.table``.
+
+    References
+    ----------
+    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, sec. 17.1.2;
+    T. M. Cover and J. A. Thomas, *Elements of Information Theory*, sec. 2.3.
+
+    Examples
+    --------
+    >>> from prayatul_edu import mutual_information
+    >>> mi = mutual_information(truth=[0, 0, 1, 1], pred=[0, 0, 0, 1], base=2)
+    >>> round(float(mi), 6)      # 3/2 - (3/4) log2(3)
+    0.311278
+    >>> mi.joint.tolist()
+    [[0.5, 0.25], [0.0, 0.25]]
+    """
+    base = _check_base(base)
+    table = contingency_table(truth, pred)
+    terms, value = _mutual_information(table, base)
+    return MutualInformation(value, terms=terms, p_clusters=table.cluster_sizes / table.n,
+                             p_classes=table.class_sizes / table.n, base=base, table=table)
+
+
+# ------------------------------------------------------------------- NMI
+_NORMALIZERS = {
+    "geometric": (r"\sqrt{H(\mathcal{C})\,H(\mathcal{T})}", "sqrt(H(C) H(T))"),
+    "arithmetic": (r"\tfrac{1}{2}\left(H(\mathcal{C}) + H(\mathcal{T})\right)",
+                   "(H(C) + H(T)) / 2"),
+    "min": (r"\min\left(H(\mathcal{C}), H(\mathcal{T})\right)", "min(H(C), H(T))"),
+    "max": (r"\max\left(H(\mathcal{C}), H(\mathcal{T})\right)", "max(H(C), H(T))"),
+}
+
+
+def _normalizer(h_c: float, h_t: float, average: str) -> float:
+    if average == "geometric":
+        return math.sqrt(h_c * h_t)
+    if average == "arithmetic":
+        return (h_c + h_t) / 2
+    if average == "min":
+        return min(h_c, h_t)
+    return max(h_c, h_t)
+
+
+class NormalizedMutualInformation(ScalarResult):
+    """NMI, with ``.mi``, ``.h_clusters`` (H(C)), ``.h_classes`` (H(T)), ``.average``."""
+
+    def derivation(self) -> Derivation:
+        tex, txt = _NORMALIZERS[self.average]
+        d = Derivation(f"NMI ({self.average}) = {fmt(self)}")
+        d.formula(rf"\text{{NMI}} = \frac{{I(\mathcal{{C}}, \mathcal{{T}})}}{{{tex}}}",
+                  f"NMI = I(C, T) / {txt}")
+        h_c, h_t, mi = self.h_clusters, self.h_classes, self.mi
+        d.step(rf"H(\mathcal{{C}}) = {fmt(h_c)},\quad H(\mathcal{{T}}) = {fmt(h_t)},\quad "
+               rf"I(\mathcal{{C}}, \mathcal{{T}}) = {fmt(mi)}\ \text{{(nats)}}",
+               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I(C, T) = {fmt(mi)} (nats)")
+        if self.case == "single":
+            d.note("Both partitions are a single group: H(C) = H(T) = I = 0 and the "
+                   "quotient is 0/0. Two identical (trivial) partitions agree perfectly, "
+                   "so NMI = 1 by convention (as scikit-learn).")
+        elif self.case == "independent":
+            d.note("I(C, T) = 0: knowing the cluster tells nothing about the class, so "
+                   "NMI = 0 whatever the normalizer (also when one partition is a "
+                   "single group, where the quotient would be 0/0; as scikit-learn).")
+        else:
+            d.step(rf"\text{{NMI}} = \frac{{{fmt(mi)}}}{{{fmt(self.normalizer)}}} = {fmt(self)}",
+                   f"NMI = {fmt(mi)} / {fmt(self.normalizer)} = {fmt(self)}")
+        if self.average == "geometric":
+            d.text("The lecture's NMI: the geometric mean of I/H(C) and I/H(T).")
+        d.text("NMI does not depend on the base of the logarithm (it cancels); "
+               "the entropies above are in nats.")
+        d.extend(self.mi.derivation())
+        d.extend(self.h_clusters.derivation())
+        d.extend(self.h_classes.derivation())
+        return d
+
+
+def normalized_mutual_information(truth, pred,
+                                  average: str = "geometric") -> NormalizedMutualInformation:
+    """Normalized mutual information: ``I(C, T)`` rescaled to [0, 1].
+
+    .. math::
+        \\text{NMI} = \\frac{I(\\mathcal{C}, \\mathcal{T})}
+                           {\\sqrt{H(\\mathcal{C})\\, H(\\mathcal{T})}}
+        = \\sqrt{\\frac{I(\\mathcal{C}, \\mathcal{T})}{H(\\mathcal{C})}
+                 \\cdot \\frac{I(\\mathcal{C}, \\mathcal{T})}{H(\\mathcal{T})}}
+
+    (the lecture's, ``average="geometric"``); ``"arithmetic"``, ``"min"`` and
+    ``"max"`` divide by the arithmetic mean, the smaller or the larger of the
+    two entropies. Conventions, as scikit-learn's
+    ``normalized_mutual_info_score``: two single-group partitions give 1 (the
+    quotient would be 0/0); otherwise ``I = 0`` gives 0. Rounding can push
+    the quotient a hair above 1 for identical partitions; it is clipped to 1.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    average : {"geometric", "arithmetic", "min", "max"}, default "geometric"
+
+    Returns
+    -------
+    NormalizedMutualInformation
+        A float in [0, 1] with ``.mi`` (a :class:`MutualInformation`, nats),
+        ``.h_clusters`` (H(C)), ``.h_classes`` (H(T)), ``.normalizer``,
+        ``.average`` and ``.table``.
+
+    References
+    ----------
+    A. Strehl and J. Ghosh, "Cluster ensembles", JMLR 3, 2002 (the geometric NMI);
+    N. X. Vinh, J. Epps and J. Bailey, "Information theoretic measures for
+    clusterings comparison", JMLR 11, 2010 (the other normalizers);
+    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, sec. 17.1.2.
+
+    Examples
+    --------
+    >>> from prayatul_edu import normalized_mutual_information as nmi
+    >>> round(float(nmi([0, 0, 1, 1], [0, 0, 0, 1])), 6)
+    0.345592
+    >>> round(float(nmi([0, 0, 1, 1], [0, 0, 0, 1], average="max")), 6)
+    0.311278
+    >>> float(nmi([0, 0, 0], [5, 5, 5])), float(nmi([0, 0, 1, 1], [0, 1, 0, 1]))
+    (1.0, 0.0)
+    """
+    check_choice(average, "average", _AVERAGES)
+    table = contingency_table(truth, pred)
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
+                          symbol="H(C)", of="the clusters")
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
+                          symbol="H(T)", of="the classes")
+    terms, mi_value = _mutual_information(table, math.e)
+    mi = MutualInformation(mi_value, terms=terms, p_clusters=h_c.probabilities,
+                           p_classes=h_t.probabilities, base=math.e, table=table)
+    r, k = table.shape
+    normalizer = _normalizer(float(h_c), float(h_t), average)
+    if r == 1 and k == 1:
+        value, case = 1.0, "single"          # 0/0: identical trivial partitions
+    elif mi_value == 0.0:
+        value, case = 0.0, "independent"     # nothing shared, whatever the normalizer
+    else:
+        value, case = min(mi_value / normalizer, 1.0), "ratio"
+    return NormalizedMutualInformation(value, mi=mi, h_clusters=h_c, h_classes=h_t,
+                                       normalizer=normalizer, average=average, case=case,
+                                       table=table)

@@ -1,0 +1,495 @@
+"""The Prayatul matrix: two clustering algorithms compared pair by pair against the truth.
+
+Cluster labels are arbitrary, so an algorithm is not judged on the label it gives
+an instance but on every *pair* of instances: the pair ``(i, j)`` is **Right**
+for an algorithm when it agrees with the ground truth on whether ``i`` and
+``j`` belong together,
+
+.. math:: (p_i = p_j) \\iff (g_i = g_j),
+
+and **Wrong** otherwise. Counting the N(N-1)/2 pairs by (primary right or
+wrong) x (alternative right or wrong) gives the 2 x 2 Prayatul matrix
+
+==================  ===================  ===================
+primary \\ altern.   Right                Wrong
+==================  ===================  ===================
+Right               BR (both right)      RW (right, wrong)
+Wrong               WR (wrong, right)    BW (both wrong)
+==================  ===================  ===================
+
+and five comparative measures (A. Biswas, 2023, eqs. 5-9): comparative
+deviation, polarization, comparative rightness, effective rightness and
+effective superiority.
+
+Two ways to count, giving the same integers:
+
+* ``method="pairs"``: the paper's Algorithm 1, every pair visited (O(N^2)
+  work, vectorised in row blocks so the memory stays bounded);
+* ``method="counts"``: O(N) from the sizes of the groups of the joint
+  labellings, by inclusion-exclusion (no N x N anything); the default.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import Labels, check_choice, check_partitions, check_real
+from .counting import comb2, group_sizes, joint_codes, pairs_within
+from .steps import Derivation, Result, fmt, frac
+
+__all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
+
+#: Booleans per comparison array in ``method="pairs"`` (a block of rows x the later
+#: columns). About 128 kB: memory stays bounded whatever N, the arrays stay in the CPU
+#: cache, and little is wasted on the pairs j <= i inside a block (measured faster
+#: than blocks of millions).
+_BLOCK_ELEMENTS = 1 << 17
+
+_METHODS = ("auto", "pairs", "counts")
+
+#: The five measures (eqs. 5-9): name -> (title, symbol in LaTeX, symbol in plain text,
+#: lower end of the range by Theorem 1 (the upper end is 1), formula in LaTeX, in plain).
+_MEASURES = {
+    "comparative_deviation": ("Comparative deviation", r"\sigma_c", "sigma_c", -1,
+                              r"\frac{RW - WR}{RW + WR}", "(RW - WR) / (RW + WR)"),
+    "polarization": ("Polarization", r"\alpha", "alpha", -1,
+                     r"\frac{BR + RW - BW}{BR + RW + WR + BW}",
+                     "(BR + RW - BW) / (BR + RW + WR + BW)"),
+    "comparative_rightness": ("Comparative rightness", r"\xi_c", "xi_c", 0,
+                              r"\frac{BR + RW}{BR + RW + WR}", "(BR + RW) / (BR + RW + WR)"),
+    "effective_rightness": ("Effective rightness", r"\xi_e", "xi_e", -1,
+                            r"\frac{BR + RW - WR}{BR + RW + WR}",
+                            "(BR + RW - WR) / (BR + RW + WR)"),
+    "effective_superiority": ("Effective superiority", r"\phi_e", "phi_e", -1,
+                              r"\frac{BR + RW - WR}{BR + RW + WR + BW}",
+                              "(BR + RW - WR) / (BR + RW + WR + BW)"),
+}
+
+
+# --------------------------------------------------------------- the result
+def _measure(name: str, doc: str) -> property:
+    """A read-only float property computing measure ``name`` (see ``_fractions``)."""
+    return property(lambda self: self._value(name), doc=doc)
+
+
+class PrayatulMatrix(Result):
+    """The Prayatul matrix ``[[BR, RW], [WR, BW]]`` and its five measures.
+
+    Rows are the primary algorithm (Right, Wrong), columns the alternative
+    (Right, Wrong); ``np.asarray(m)`` is the 2 x 2 int64 matrix.
+
+    Attributes
+    ----------
+    br, rw, wr, bw : int
+        Pairs where both are right, only the primary is right, only the
+        alternative is right, both are wrong (exact Python ints).
+    n : int
+        Number of instances N.
+    n_pairs : int
+        N(N-1)/2 = BR + RW + WR + BW.
+    method : str
+        ``"pairs"`` or ``"counts"``: the counting that actually ran.
+    zero_division : float
+        The value reported for a measure whose denominator is 0.
+    """
+
+    def __init__(self, br: int, rw: int, wr: int, bw: int, *, n: int, method: str,
+                 zero_division: float, n_groups: tuple[int, int, int]):
+        self.br, self.rw, self.wr, self.bw = int(br), int(rw), int(wr), int(bw)
+        self.n = int(n)
+        self.n_pairs = comb2(self.n)
+        self.method = method
+        self.zero_division = zero_division
+        self.n_groups = n_groups  # distinct labels of truth, primary, alternative
+
+    # -- the matrix -------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        arr = np.array([[self.br, self.rw], [self.wr, self.bw]], dtype=np.int64)
+        return arr.astype(dtype) if dtype is not None else arr
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """``[[BR, RW], [WR, BW]]`` as a 2 x 2 int64 array."""
+        return self.__array__()
+
+    def __eq__(self, other):
+        return NotImplemented
+
+    __hash__ = None
+
+    # -- the five measures (eqs. 5-9) -----------------------------------
+    def _value(self, name: str) -> float:
+        numerator, denominator = self._fractions()[name][:2]
+        # int / int is correctly rounded in Python, even beyond 2**53.
+        return numerator / denominator if denominator else self.zero_division
+
+    comparative_deviation = _measure(
+        "comparative_deviation",
+        "sigma_c = (RW - WR) / (RW + WR), in [-1, 1]; ``zero_division`` if RW = WR = 0.")
+    polarization = _measure(
+        "polarization", "alpha = (BR + RW - BW) / (BR + RW + WR + BW), in [-1, 1].")
+    comparative_rightness = _measure(
+        "comparative_rightness",
+        "xi_c = (BR + RW) / (BR + RW + WR), in [0, 1]; ``zero_division`` if BR + RW + WR = 0.")
+    effective_rightness = _measure(
+        "effective_rightness",
+        "xi_e = (BR + RW - WR) / (BR + RW + WR), in [-1, 1]; ``zero_division`` if "
+        "BR + RW + WR = 0.")
+    effective_superiority = _measure(
+        "effective_superiority", "phi_e = (BR + RW - WR) / (BR + RW + WR + BW), in [-1, 1].")
+
+    def measures(self) -> dict[str, float]:
+        """The five measures by name, in the paper's order (eqs. 5-9)."""
+        return {name: getattr(self, name) for name in _MEASURES}
+
+    def _fractions(self) -> dict[str, tuple[int, int, str, str]]:
+        """name -> (numerator, denominator, numerator in symbols, denominator in symbols)."""
+        br, rw, wr, bw = self.br, self.rw, self.wr, self.bw
+        return {
+            "comparative_deviation": (rw - wr, rw + wr, f"{rw} - {wr}", f"{rw} + {wr}"),
+            "polarization": (br + rw - bw, self.n_pairs, f"{br} + {rw} - {bw}",
+                             f"{br} + {rw} + {wr} + {bw}"),
+            "comparative_rightness": (br + rw, br + rw + wr, f"{br} + {rw}",
+                                      f"{br} + {rw} + {wr}"),
+            "effective_rightness": (br + rw - wr, br + rw + wr, f"{br} + {rw} - {wr}",
+                                    f"{br} + {rw} + {wr}"),
+            "effective_superiority": (br + rw - wr, self.n_pairs, f"{br} + {rw} - {wr}",
+                                      f"{br} + {rw} + {wr} + {bw}"),
+        }
+
+    def zero_division_used(self) -> list[str]:
+        """Names of the measures whose denominator was 0 (reported as ``zero_division``)."""
+        return [name for name, (_, den, _, _) in self._fractions().items() if den == 0]
+
+    # -- the derivation ---------------------------------------------------
+    def derivation(self) -> Derivation:
+        br, rw, wr, bw, T = self.br, self.rw, self.wr, self.bw, self.n_pairs
+        d = Derivation(f"Prayatul matrix: primary vs alternative, N = {self.n} "
+                       f"({T} pairs)")
+        d.text("A pair of instances $(i, j)$ is **Right** for an algorithm when it agrees "
+               "with the ground truth on whether $i$ and $j$ belong together "
+               "($p_i = p_j$ exactly when $g_i = g_j$), and **Wrong** otherwise. "
+               "Every one of the $N(N-1)/2$ pairs falls in exactly one cell:")
+        d.text("**BR** (both right): primary and alternative both right; "
+               "**RW** (right-wrong): primary right, alternative wrong; "
+               "**WR** (wrong-right): primary wrong, alternative right; "
+               "**BW** (both wrong): both wrong.")
+        d.table(["primary \\ alternative", "Right", "Wrong", "total"],
+                [["Right", br, rw, br + rw],
+                 ["Wrong", wr, bw, wr + bw],
+                 ["total", br + wr, rw + bw, T]])
+        d.text(f"Check: BR + RW + WR + BW = {br} + {rw} + {wr} + {bw} = {br + rw + wr + bw}"
+               f" = N(N-1)/2 = {T}. The primary is right on BR + RW = {br + rw} pairs "
+               f"and the alternative on BR + WR = {br + wr} (each one's Rand index "
+               f"times {T}).")
+        if self.method == "pairs":
+            d.text("Counted by Algorithm 1 (the D-matrix algorithm): every pair visited once.")
+        else:
+            d.text("Counted in O(N) from the sizes of the groups of the joint labellings "
+                   "(inclusion-exclusion); Algorithm 1 gives the same integers.")
+
+        zd = fmt(self.zero_division)
+        summary = []
+        for name, (num, den, num_s, den_s) in self._fractions().items():
+            title, latex_sym, plain_sym, low, latex_formula, plain_formula = _MEASURES[name]
+            value = getattr(self, name)
+            d.formula(f"{latex_sym} = {latex_formula}",
+                      f"{title}: {plain_sym} = {plain_formula}")
+            if den == 0:
+                d.step(rf"{latex_sym} = \frac{{{num_s}}}{{{den_s}}} = \frac{{0}}{{0}}"
+                       rf" \to {zd}",
+                       f"{plain_sym} = ({num_s}) / ({den_s}) = 0/0 -> zero_division = {zd}")
+            else:
+                d.step(rf"{latex_sym} = \frac{{{num_s}}}{{{den_s}}} = \frac{{{num}}}{{{den}}}"
+                       rf" = {fmt(value)}",
+                       f"{plain_sym} = ({num_s}) / ({den_s}) = {frac(num, den)}")
+            d.text(f"Reading: {_reading(name, self)}.")
+            summary.append([title, plain_sym, value, f"[{low}, 1]"])
+        d.table(["measure", "symbol", "value", "range (Theorem 1)"], summary)
+        used = self.zero_division_used()
+        if used:
+            why = []
+            if "comparative_deviation" in used:
+                why.append("RW + WR = 0 (the two algorithms are never right on different "
+                           "pairs), so sigma_c = 0/0")
+            if "comparative_rightness" in used:
+                why.append("BR + RW + WR = 0 (neither algorithm is right on any pair), so "
+                           "xi_c and xi_e = 0/0")
+            d.note("; ".join(why) + f". Such a measure is reported as zero_division = {zd} "
+                   "(the paper reports 0, e.g. sigma_c of DBSCAN vs Spectral, which "
+                   "both recover the truth).")
+        return d
+
+
+def _by_sign(a: int, b: int, above: str, below: str, equal: str) -> str:
+    return above if a > b else below if a < b else equal
+
+
+def _reading(name: str, m: PrayatulMatrix) -> str:
+    """A one-line reading of a measure's value (the paper's interpretation)."""
+    br, rw, wr, bw = m.br, m.rw, m.wr, m.bw
+    if name == "comparative_deviation":
+        if rw + wr == 0:
+            return "the two are never right on different pairs (RW = WR = 0): no deviation"
+        return _by_sign(rw, wr,
+                        "positive: when they disagree, the primary is more often right",
+                        "negative: when they disagree, the alternative is more often right",
+                        "0: when they disagree, each is right equally often")
+    if name == "polarization":
+        return _by_sign(br + rw, bw,
+                        "positive: pairs the primary gets right (BR + RW) outnumber pairs "
+                        "both get wrong (BW), polarized towards right decisions",
+                        "negative: pairs both get wrong (BW) outnumber pairs the primary "
+                        "gets right (BR + RW), polarized towards wrong decisions",
+                        "0: pairs the primary gets right (BR + RW) balance pairs both get "
+                        "wrong (BW)")
+    if br + rw + wr == 0 and name in ("comparative_rightness", "effective_rightness"):
+        return "neither algorithm is right on any pair (BR + RW + WR = 0)"
+    if name == "comparative_rightness":
+        return (f"of the pairs at least one algorithm gets right, the primary gets "
+                f"{fmt(100 * (br + rw) / (br + rw + wr), 2)}% right")
+    if name == "effective_rightness":
+        return _by_sign(br + rw, wr,
+                        "positive: among pairs at least one gets right, the primary's right "
+                        "pairs (BR + RW) outnumber those only the alternative gets right (WR)",
+                        "negative: among pairs at least one gets right, those only the "
+                        "alternative gets right (WR) outnumber the primary's (BR + RW)",
+                        "0: the primary's right pairs (BR + RW) just balance WR")
+    # effective_superiority: the numerator of xi_e, over all pairs
+    return _by_sign(br + rw, wr,
+                    "positive: over all pairs the primary is superior (BR + RW > WR); pairs "
+                    "both get wrong (BW) pull it towards 0",
+                    "negative: over all pairs the alternative is superior (WR > BR + RW)",
+                    "0: over all pairs, the primary's right pairs (BR + RW) just balance WR")
+
+
+# ------------------------------------------------------------ the counting
+def _algorithm1(g: np.ndarray, p: np.ndarray, q: np.ndarray) -> tuple[int, int, int, int]:
+    """The paper's Algorithm 1 (D-matrix algorithm): visit every pair i < j once.
+
+    ``g``, ``p``, ``q`` are integer label codes. The double loop ``for i, for j > i``
+    runs a block of rows ``i`` at a time against all later ``j`` (vectorised), so at
+    most about ``_BLOCK_ELEMENTS`` booleans exist per comparison.
+    """
+    N = g.shape[0]
+    D11 = D12 = D21 = D22 = 0                           # D_ij <- 0
+    rows_per_block = max(1, _BLOCK_ELEMENTS // N)
+    for start in range(0, N - 1, rows_per_block):       # for i = 1 to N
+        i = np.arange(start, min(start + rows_per_block, N - 1))
+        j = np.arange(start + 1, N)                     # for j = i + 1 to N
+        later = j[None, :] > i[:, None]                 # keep only j > i: each pair once
+        g_eq = g[i, None] == g[None, j]                 # g_i = g_j
+        p_eq = p[i, None] == p[None, j]                 # p_i = p_j
+        q_eq = q[i, None] == q[None, j]                 # q_i = q_j
+        g_ne, p_ne, q_ne = ~g_eq, ~p_eq, ~q_eq          # g_i != g_j, ...
+        # line 6: (p= AND q= AND g=) OR (p!= AND q!= AND g!=)  -> D11 (BR)
+        both_right = (p_eq & q_eq & g_eq) | (p_ne & q_ne & g_ne)
+        # line 7: (p= AND q!= AND g=) OR (p!= AND q= AND g!=)  -> D12 (RW)
+        right_wrong = (p_eq & q_ne & g_eq) | (p_ne & q_eq & g_ne)
+        # line 8: (p!= AND q= AND g=) OR (p= AND q!= AND g!=)  -> D21 (WR)
+        wrong_right = (p_ne & q_eq & g_eq) | (p_eq & q_ne & g_ne)
+        # line 9: (p= AND q= AND g!=) OR (p!= AND q!= AND g=)  -> D22 (BW)
+        both_wrong = (p_eq & q_eq & g_ne) | (p_ne & q_ne & g_eq)
+        D11 += int(np.count_nonzero(both_right & later))
+        D12 += int(np.count_nonzero(right_wrong & later))
+        D21 += int(np.count_nonzero(wrong_right & later))
+        D22 += int(np.count_nonzero(both_wrong & later))
+    return D11, D12, D21, D22
+
+
+def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int]:
+    """BR, RW, WR, BW in O(N) by inclusion-exclusion over the joint labellings.
+
+    ``S_X`` counts the pairs equal under labelling ``X`` (both in one group of
+    ``X``); for a joint labelling such as ``gp`` that means equal in ``g`` *and*
+    in ``p``. The eight patterns (bits: g, p, q equal) follow, then the cells.
+    """
+    T = comb2(g.n)                                      # all pairs
+    S_g = pairs_within(group_sizes(g))                  # pairs with g_i = g_j
+    S_p = pairs_within(group_sizes(p))
+    S_q = pairs_within(group_sizes(q))
+    S_gp = pairs_within(group_sizes(g, p))              # g_i = g_j and p_i = p_j
+    S_gq = pairs_within(group_sizes(g, q))
+    S_pq = pairs_within(group_sizes(p, q))
+    S_gpq = pairs_within(group_sizes(g, p, q))          # all three equal
+    n111 = S_gpq
+    n110 = S_gp - S_gpq                                 # g=, p=, q!=
+    n101 = S_gq - S_gpq                                 # g=, p!=, q=
+    n011 = S_pq - S_gpq                                 # g!=, p=, q=
+    n100 = S_g - S_gp - S_gq + S_gpq                    # only g equal
+    n010 = S_p - S_gp - S_pq + S_gpq                    # only p equal
+    n001 = S_q - S_gq - S_pq + S_gpq                    # only q equal
+    n000 = T - S_g - S_p - S_q + S_gp + S_gq + S_pq - S_gpq   # all different
+    BR = n111 + n000      # Algorithm 1, line 6
+    RW = n110 + n001      # line 7
+    WR = n101 + n010      # line 8
+    BW = n011 + n100      # line 9
+    # S_gpq cancels in every cell (each cell is a parity of agreements), e.g.
+    # RW = S_q + S_gp - S_gq - S_pq; prayatul_by_instance uses these short forms.
+    return BR, RW, WR, BW
+
+
+# ------------------------------------------------------------ public API
+def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
+                    zero_division: float = 0.0) -> PrayatulMatrix:
+    """The Prayatul matrix of a primary against an alternative clustering, and its measures.
+
+    A pair of instances ``(i, j)`` is *Right* for an algorithm when
+    ``(p_i = p_j) == (g_i = g_j)``. Over the N(N-1)/2 unordered pairs:
+
+    * BR = pairs right for both, RW = right for the primary only,
+    * WR = right for the alternative only, BW = wrong for both,
+
+    and the matrix is ``[[BR, RW], [WR, BW]]`` (rows: primary Right / Wrong,
+    columns: alternative Right / Wrong). The five measures (eqs. 5-9):
+
+    .. math::
+        \\sigma_c = \\frac{RW - WR}{RW + WR}, \\quad
+        \\alpha = \\frac{BR + RW - BW}{BR + RW + WR + BW}, \\quad
+        \\xi_c = \\frac{BR + RW}{BR + RW + WR},
+
+    .. math::
+        \\xi_e = \\frac{BR + RW - WR}{BR + RW + WR}, \\quad
+        \\phi_e = \\frac{BR + RW - WR}{BR + RW + WR + BW}.
+
+    By Theorem 1, ``sigma_c``, ``alpha``, ``xi_e`` and ``phi_e`` lie in
+    [-1, 1] and ``xi_c`` in [0, 1]. Positive ``sigma_c`` means: when the two
+    disagree, the primary is more often right.
+
+    Parameters
+    ----------
+    truth : sequence of hashable labels, length N
+        Ground truth ``G`` (N >= 2). Labels may be ints, strings, -1 for noise...
+    primary : sequence of hashable labels, length N
+        Clustering ``P`` of the primary algorithm (the one being evaluated).
+    alternative : sequence of hashable labels, length N
+        Clustering ``Q`` of the alternative algorithm it is compared with.
+    method : {"auto", "pairs", "counts"}, default "auto"
+        ``"pairs"`` runs the paper's Algorithm 1 over every pair (O(N^2) time,
+        vectorised in row blocks of bounded memory; fine up to N ~ 10,000).
+        ``"counts"`` gets the same integers in O(N) from the group sizes of the
+        joint labellings: with ``S_X`` the number of pairs inside groups of
+        ``X`` (``X`` in g, p, q, gp, gq, pq, gpq) and ``T = C(N, 2)``,
+        inclusion-exclusion gives the 8 equality patterns, e.g.
+        ``n(g=, p=, q!=) = S_gp - S_gpq``, and BR = n111 + n000,
+        RW = n110 + n001, WR = n101 + n010, BW = n011 + n100. ``"auto"`` picks
+        ``"counts"``: same exact integers, linear time and memory.
+    zero_division : float, default 0.0
+        Reported for a measure whose denominator is 0 (``sigma_c`` when
+        RW = WR = 0; ``xi_c`` and ``xi_e`` when BR + RW + WR = 0). The paper
+        reports 0; pass ``float("nan")`` to make such cases stand out.
+
+    Returns
+    -------
+    PrayatulMatrix
+        ``.br``, ``.rw``, ``.wr``, ``.bw``, ``.n_pairs`` (exact Python ints),
+        ``np.asarray(m)`` (the 2 x 2 int64 matrix), the five measures as float
+        properties ``.comparative_deviation``, ``.polarization``,
+        ``.comparative_rightness``, ``.effective_rightness``,
+        ``.effective_superiority``, ``.measures()`` (dict) and ``.method``.
+        Echoing it shows the derivation.
+
+    See Also
+    --------
+    prayatul_by_instance : the four counts for the pairs of each instance.
+
+    References
+    ----------
+    A. Biswas, "Prayatul Matrix for Evaluating Clustering Algorithms: A Direct
+    Comparison Approach", 2023 (section III: eqs. 1-9, Theorems 1-6, Algorithm 1).
+
+    Examples
+    --------
+    Four instances, truth {0, 1} {2, 3}. The primary merges everything, the
+    alternative recovers the truth (under other label names). Of the 6 pairs,
+    (0, 1) and (2, 3) are together in the truth: both algorithms get them right
+    (BR = 2). The other 4 pairs are apart in the truth: only the alternative
+    gets them right (WR = 4).
+
+    >>> from prayatul_edu import prayatul_matrix
+    >>> m = prayatul_matrix(truth=[0, 0, 1, 1], primary=["a", "a", "a", "a"],
+    ...                     alternative=[7, 7, -1, -1])
+    >>> m.br, m.rw, m.wr, m.bw
+    (2, 0, 4, 0)
+    >>> m.comparative_deviation, round(m.comparative_rightness, 4)
+    (-1.0, 0.3333)
+    >>> print(repr(m).splitlines()[0])
+    Prayatul matrix: primary vs alternative, N = 4 (6 pairs)
+    """
+    check_choice(method, "method", _METHODS)
+    zero_division = check_real(zero_division, "zero_division", allow_nan=True)
+    g, p, q = check_partitions(truth=truth, primary=primary, alternative=alternative)
+    if method == "auto":
+        # Same integers as Algorithm 1, but O(N) time and memory instead of O(N^2).
+        method = "counts"
+    if method == "pairs":
+        br, rw, wr, bw = _algorithm1(g.codes, p.codes, q.codes)
+    else:
+        br, rw, wr, bw = _from_group_sizes(g, p, q)
+    return PrayatulMatrix(br, rw, wr, bw, n=g.n, method=method, zero_division=zero_division,
+                          n_groups=(g.k, p.k, q.k))
+
+
+def _others_in_group(codes: np.ndarray, k: int) -> np.ndarray:
+    """For every instance: how many *other* instances share its group (size - 1)."""
+    return np.bincount(codes, minlength=k)[codes] - 1
+
+
+def prayatul_by_instance(truth, primary, alternative) -> np.ndarray:
+    """For each instance ``i``: its pairs ``(i, j)``, ``j != i``, in BR, RW, WR, BW.
+
+    With ``s_X(i)`` the number of other instances in ``i``'s group of labelling
+    ``X`` (its group size minus 1; ``X`` in g, p, q, gp, gq, pq) the same
+    inclusion-exclusion as :func:`prayatul_matrix`, per instance, gives (the
+    three-way term ``s_gpq`` cancels)
+
+    .. math::
+        BR_i &= (N - 1) - s_g - s_p - s_q + s_{gp} + s_{gq} + s_{pq} \\\\
+        RW_i &= s_q + s_{gp} - s_{gq} - s_{pq} \\\\
+        WR_i &= s_p + s_{gq} - s_{gp} - s_{pq} \\\\
+        BW_i &= s_g + s_{pq} - s_{gp} - s_{gq}
+
+    in O(N). Every pair is seen from both ends, so the column sums are twice
+    the matrix entries; rows with a large ``WR_i`` point at the instances the
+    primary gets wrong and the alternative right.
+
+    Parameters
+    ----------
+    truth, primary, alternative : sequences of hashable labels, length N
+        As in :func:`prayatul_matrix`.
+
+    Returns
+    -------
+    ndarray of shape (N, 4), int64
+        Columns BR, RW, WR, BW; each row sums to N - 1.
+
+    References
+    ----------
+    A. Biswas, "Prayatul Matrix for Evaluating Clustering Algorithms: A Direct
+    Comparison Approach", 2023 (section IV.C.2, instance level analysis).
+
+    Examples
+    --------
+    The example of :func:`prayatul_matrix`: instance 0 is paired with 1 (both
+    right), 2 and 3 (only the alternative right).
+
+    >>> from prayatul_edu import prayatul_by_instance
+    >>> prayatul_by_instance([0, 0, 1, 1], ["a", "a", "a", "a"], [7, 7, -1, -1]).tolist()
+    [[1, 0, 2, 0], [1, 0, 2, 0], [1, 0, 2, 0], [1, 0, 2, 0]]
+    """
+    g, p, q = check_partitions(truth=truth, primary=primary, alternative=alternative)
+    N = g.n
+    gp, k_gp = joint_codes(g.codes, g.k, p.codes, p.k)
+    gq, k_gq = joint_codes(g.codes, g.k, q.codes, q.k)
+    pq, k_pq = joint_codes(p.codes, p.k, q.codes, q.k)
+    s_g = _others_in_group(g.codes, g.k)        # j != i with g_j = g_i
+    s_p = _others_in_group(p.codes, p.k)
+    s_q = _others_in_group(q.codes, q.k)
+    s_gp = _others_in_group(gp, k_gp)           # j != i with g_j = g_i and p_j = p_i
+    s_gq = _others_in_group(gq, k_gq)
+    s_pq = _others_in_group(pq, k_pq)
+    out = np.empty((N, 4), dtype=np.int64)
+    out[:, 0] = (N - 1) - s_g - s_p - s_q + s_gp + s_gq + s_pq   # BR_i
+    out[:, 1] = s_q + s_gp - s_gq - s_pq                         # RW_i
+    out[:, 2] = s_p + s_gq - s_gp - s_pq                         # WR_i
+    out[:, 3] = s_g + s_pq - s_gp - s_gq                         # BW_i
+    return out

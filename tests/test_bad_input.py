@@ -1,0 +1,125 @@
+"""Bad input gets a clear error naming the argument - for every public function.
+
+Each module's own tests check its specific errors; this file checks that the
+whole API behaves the same way on the common mistakes.
+"""
+import numpy as np
+import pytest
+
+import prayatul_edu as pe
+
+TWO_LABELINGS = ["contingency_table", "purity", "maximum_matching", "precision_recall_f",
+                 "f_measure", "cluster_entropy", "mutual_information",
+                 "normalized_mutual_information", "pair_confusion", "rand_index",
+                 "jaccard_index", "fowlkes_mallows_index", "adjusted_rand_index",
+                 "hubert_statistic"]
+THREE_LABELINGS = ["prayatul_matrix", "prayatul_by_instance"]
+
+GOOD = [0, 0, 1, 1, 2]
+
+
+def _call(name, bad, position):
+    """Call function `name` with `bad` in argument `position`, good labels elsewhere."""
+    fn = getattr(pe, name)
+    n_args = 3 if name in THREE_LABELINGS else 2
+    args = [list(GOOD) for _ in range(n_args)]
+    args[position] = bad
+    return fn(*args)
+
+
+def _arg_name(name, position):
+    return (["truth", "primary", "alternative"] if name in THREE_LABELINGS
+            else ["truth", "pred"])[position]
+
+
+CASES = [
+    ("different lengths", [0, 1, 0], ValueError, "must label the same instances"),
+    ("empty", [], ValueError, "is empty"),
+    ("single instance", [3], ValueError, "at least 2"),
+    ("2-D", [[0, 1], [1, 0], [0, 0], [1, 1], [0, 1]], ValueError, "1-D"),
+    ("NaN", [0.0, np.nan, 1.0, 1.0, 2.0], ValueError, "NaN"),
+    ("None", [0, None, 1, 1, 2], ValueError, "None"),
+    ("not a sequence", None, TypeError, "got None"),
+    ("a string", "00112", TypeError, "single str"),
+    ("unhashable", np.array([[0], [1], 0, 1, 2], dtype=object), TypeError, "hashable"),
+]
+
+
+@pytest.mark.parametrize("name", TWO_LABELINGS + THREE_LABELINGS)
+@pytest.mark.parametrize("case, bad, error, match", CASES, ids=[c[0] for c in CASES])
+def test_label_errors_name_the_argument(name, case, bad, error, match):
+    n_args = 3 if name in THREE_LABELINGS else 2
+    for position in range(n_args):
+        with pytest.raises(error, match=match) as info:
+            _call(name, bad, position)
+        message = str(info.value)
+        if case == "different lengths":
+            assert _arg_name(name, position) in message
+        else:
+            assert message.startswith(_arg_name(name, position) + ":"), message
+
+
+@pytest.mark.parametrize("case, bad, error, match", CASES[1:], ids=[c[0] for c in CASES[1:]])
+def test_entropy_errors_name_labels(case, bad, error, match):
+    with pytest.raises(error, match=match) as info:
+        pe.entropy(bad)
+    assert str(info.value).startswith("labels:")
+
+
+def _square(k=5, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.random((k, 2))
+    return np.sqrt(((x[:, None] - x[None]) ** 2).sum(-1))
+
+
+def _bad_matrices():
+    d = _square()
+    not_square = d[:, :4]
+    asym = d.copy(); asym[0, 1] += 0.5
+    neg = d.copy(); neg[0, 1] = neg[1, 0] = -0.2
+    diag = d.copy(); diag[2, 2] = 0.3
+    nan = d.copy(); nan[1, 3] = nan[3, 1] = np.nan
+    return [("not square", not_square, "square"), ("not symmetric", asym, "symmetric"),
+            ("negative", neg, "non-negative"), ("non-zero diagonal", diag, "diagonal"),
+            ("NaN", nan, "NaN")]
+
+
+MATRIX_FUNCTIONS = [
+    ("silhouette", lambda M: pe.silhouette(M, [0, 0, 1, 1, 2], metric="precomputed"), "X"),
+    ("agglomerative", lambda M: pe.agglomerative(M), "D"),
+    ("cophenetic_correlation", lambda M: pe.cophenetic_correlation(M, pe.agglomerative(_square())), "D"),
+    ("within_cluster_weight", lambda M: pe.within_cluster_weight(M, [0, 0, 1, 1, 2]), "W"),
+    ("between_cluster_weight", lambda M: pe.between_cluster_weight(M, [0, 0, 1, 1, 2]), "W"),
+    ("normalized_cut", lambda M: pe.normalized_cut(M, [0, 0, 1, 1, 2]), "W"),
+    ("beta_cv", lambda M: pe.beta_cv(M, [0, 0, 1, 1, 2]), "W"),
+]
+
+
+@pytest.mark.parametrize("fname, call, argname", MATRIX_FUNCTIONS, ids=[m[0] for m in MATRIX_FUNCTIONS])
+@pytest.mark.parametrize("case, matrix, match", _bad_matrices(), ids=[b[0] for b in _bad_matrices()])
+def test_matrix_errors_name_the_argument(fname, call, argname, case, matrix, match):
+    with pytest.raises(ValueError, match=match) as info:
+        call(matrix)
+    assert str(info.value).startswith(argname + ":"), str(info.value)
+
+
+@pytest.mark.parametrize("call, argname", [
+    (lambda: pe.normalized_mutual_information(GOOD, GOOD, average="harmonic"), "average"),
+    (lambda: pe.f_measure(GOOD, GOOD, average="macro"), "average"),
+    (lambda: pe.prayatul_matrix(GOOD, GOOD, GOOD, method="fast"), "method"),
+    (lambda: pe.agglomerative(_square(), linkage="ward-ish"), "linkage"),
+    (lambda: pe.silhouette(np.random.default_rng(0).random((5, 2)), GOOD, metric="manhattanish"),
+     "metric"),
+])
+def test_unknown_names_are_rejected(call, argname):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value).startswith(argname + ":"), str(info.value)
+
+
+@pytest.mark.parametrize("labels, match", [([0, 0, 0, 0, 0], "clusters"),
+                                           ([0, 1, 2, 3, 4], "clusters")])
+def test_silhouette_needs_2_to_n_minus_1_clusters(labels, match):
+    with pytest.raises(ValueError, match=match) as info:
+        pe.silhouette(_square(), labels, metric="precomputed")
+    assert str(info.value).startswith("labels:")

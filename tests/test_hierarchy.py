@@ -1,0 +1,550 @@
+"""Agglomerative clustering, cophenetic matrix, CPCC: the tutorial, SciPy, properties."""
+import time
+from fractions import Fraction
+from math import sqrt
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.cluster.hierarchy import (cophenet, dendrogram, fcluster, is_valid_linkage,
+                                     linkage as scipy_linkage)
+from scipy.spatial.distance import pdist, squareform
+
+from prayatul_edu import agglomerative, cophenetic_correlation, cophenetic_matrix, tutorial
+from prayatul_edu.hierarchy import (AgglomerativeResult, CopheneticMatrix, LazyMergeSteps,
+                                    _cophenetic, _cpcc_sums_matrix, _cpcc_sums_pairs,
+                                    _cpcc_sums_tree)
+
+LINKAGES = ["single", "complete", "average"]
+D4 = tutorial.EXERCISE_4_D
+
+
+def random_D(seed, n, dim=3):
+    """Euclidean distances between random points (no ties, almost surely)."""
+    X = np.random.default_rng(seed).normal(size=(n, dim))
+    return squareform(pdist(X))
+
+
+def canon(labels):
+    """Relabel a partition 0, 1, ... by first appearance (to compare partitions)."""
+    seen = {}
+    return [seen.setdefault(v, len(seen)) for v in np.asarray(labels).tolist()]
+
+
+# ------------------------------------------------- Tutorial Exercise 4
+# The tutorial's tables after each merge: (row labels, matrix), instances 0-based.
+EXERCISE_4_AFTER = [
+    ([(0,), (1, 2), (3,), (4,)], [[0, 0.59, 0.45, 0.65],
+                                  [0.59, 0, 0.53, 1.02],
+                                  [0.45, 0.53, 0, 1.24],
+                                  [0.65, 1.02, 1.24, 0]]),
+    ([(0, 3), (1, 2), (4,)], [[0, 0.53, 0.65],
+                              [0.53, 0, 1.02],
+                              [0.65, 1.02, 0]]),
+    ([(0, 1, 2, 3), (4,)], [[0, 0.65],
+                            [0.65, 0]]),
+    ([(0, 1, 2, 3, 4)], [[0]]),
+]
+
+
+@pytest.mark.parametrize("method", ["plain", "fast"])
+def test_tutorial_exercise_4_merges(method):
+    tree = agglomerative(D4, linkage="single", method=method)
+    # {x2,x3} at 0.36, {x1,x4} at 0.45, {x1,x4}+{x2,x3} at 0.53, +{x5} at 0.65.
+    merged = [({s.a, s.b}, s.members, s.height) for s in tree.steps]
+    assert merged == [({(1,), (2,)}, (1, 2), 0.36),
+                      ({(0,), (3,)}, (0, 3), 0.45),
+                      ({(0, 3), (1, 2)}, (0, 1, 2, 3), 0.53),
+                      ({(0, 1, 2, 3), (4,)}, (0, 1, 2, 3, 4), 0.65)]
+    # The same merges in the seed's own (1-based) record.
+    published = tutorial.PUBLISHED["exercise_4"]["merges"]
+    assert [(tuple(i + 1 for i in s.members), s.height) for s in tree.steps] == published
+    # The distance matrix after each merge, rows as the tutorial prints them.
+    for step, (clusters, matrix) in zip(tree.steps, EXERCISE_4_AFTER):
+        assert step.clusters == clusters
+        np.testing.assert_allclose(step.matrix, matrix, rtol=0, atol=1e-15)
+    # SciPy ids: x2 = 1 and x3 = 2 make cluster 5, x1 = 0 and x4 = 3 cluster 6, ...
+    assert [(s.id_a, s.id_b, s.new_id) for s in tree.steps] == [(1, 2, 5), (0, 3, 6),
+                                                                 (5, 6, 7), (4, 7, 8)]
+    np.testing.assert_array_equal(tree.linkage_matrix, [[1, 2, 0.36, 2], [0, 3, 0.45, 2],
+                                                        [5, 6, 0.53, 4], [4, 7, 0.65, 5]])
+    assert tree.n == 5 and tree.linkage == "single" and tree.method == method
+
+
+def test_tutorial_exercise_4_cophenetic_matrix():
+    P = cophenetic_matrix(agglomerative(D4))
+    np.testing.assert_array_equal(np.asarray(P), tutorial.PUBLISHED["exercise_4"]["cophenetic"])
+
+
+def test_tutorial_exercise_4_cpcc():
+    c = cophenetic_correlation(D4, agglomerative(D4))
+    # Exact, with fractions over the 10 pairs i < j.
+    P = tutorial.PUBLISHED["exercise_4"]["cophenetic"]
+    pairs = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+    Dq = [Fraction(str(D4[i, j])) for i, j in pairs]
+    Pq = [Fraction(str(P[i][j])) for i, j in pairs]
+    d, p = sum(Dq) / 10, sum(Pq) / 10
+    assert (d, p) == (Fraction("0.745"), Fraction("0.553"))       # the seed's d and p
+    cross = sum((x - d) * (y - p) for x, y in zip(Dq, Pq))
+    ss_d = sum((x - d) ** 2 for x in Dq)
+    ss_p = sum((y - p) ** 2 for y in Pq)
+    exact = float(cross) / sqrt(float(ss_d * ss_p))
+    assert c.d_mean == pytest.approx(0.745, abs=1e-15)
+    assert c.p_mean == pytest.approx(0.553, abs=1e-15)
+    assert float(c) == pytest.approx(exact, abs=1e-14)
+    assert c.cross == pytest.approx(float(cross), abs=1e-15)
+    # The seed prints 0.7978: the exact 0.797752... rounded (not cut) to 4 decimals.
+    assert round(float(c), 4) == tutorial.PUBLISHED["exercise_4"]["cpcc"]
+    assert abs(float(c) - 0.7977526199688687) < 1e-14
+    assert c.n_pairs == 10 and c.zero_d == 0 and c.zero_p == 0
+
+
+def test_tutorial_exercise_4_derivations_show_the_steps():
+    tree = agglomerative(D4)
+    text = repr(tree)
+    assert "Step 1: the closest clusters are {x2} and {x3}" in text
+    # The single-linkage update with its numbers, as in the tutorial's second table.
+    assert "d({x2, x3}, {x1}) = min(0.9, 0.59) = 0.59" in text
+    assert "d({x1, x2, x3, x4}, {x5}) = min(1.02, 0.65) = 0.65" in text
+    assert "$$d(A \\cup B, C) = \\min" in tree._repr_markdown_()
+    ctext = repr(cophenetic_correlation(D4, tree))
+    assert "d = 0.745" in ctext and "p = 0.553" in ctext and "= 0.7978" in ctext
+    assert "non-zero" in ctext                       # the note on the tutorial's d and p
+    ptext = repr(cophenetic_matrix(tree))
+    assert "ultrametric" in ptext and "0.53" in ptext
+    # A single step renders too.
+    assert repr(tree.steps[2]).startswith("Merge 3: {x2, x3} + {x1, x4} at height 0.53")
+
+
+def test_average_and_complete_updates_in_the_derivation():
+    text = repr(agglomerative(D4, linkage="average"))
+    # {x2,x3} to {x1}: (1 * 0.9 + 1 * 0.59) / 2; later sizes 2 and 2.
+    assert "d({x2, x3}, {x1}) = (1 * 0.9 + 1 * 0.59) / 2 = 0.745" in text
+    assert "d({x1, x2, x3, x4}, {x5}) = (2 * 1.085 + 2 * 0.945) / 4 = 1.015" in text
+    text = repr(agglomerative(D4, linkage="complete"))
+    assert "d({x2, x3}, {x1}) = max(0.9, 0.59) = 0.9" in text
+
+
+# ------------------------------------------------------- agreement with SciPy
+CASES = [(0, 2), (1, 3), (2, 5), (3, 17), (4, 60), (5, 140), (6, 260)]   # (seed, N)
+
+
+@pytest.mark.parametrize("link", LINKAGES)
+@pytest.mark.parametrize("seed, n", CASES)
+def test_linkage_matches_scipy(seed, n, link):
+    D = random_D(seed, n)
+    y = squareform(D)
+    Z_ref = scipy_linkage(y, method=link)
+    methods = ["plain", "fast"] if n <= 200 else ["fast"]
+    for method in methods:
+        res = agglomerative(D, linkage=link, method=method)
+        Z = res.linkage_matrix
+        assert is_valid_linkage(Z)
+        # ids (each row's two ids sorted, as SciPy does) and sizes exactly; heights to 1e-12
+        np.testing.assert_array_equal(np.sort(Z[:, :2], axis=1), np.sort(Z_ref[:, :2], axis=1))
+        np.testing.assert_array_equal(Z[:, 3], Z_ref[:, 3])
+        np.testing.assert_allclose(Z[:, 2], Z_ref[:, 2], rtol=0, atol=1e-12)
+        # the cophenetic matrix and the CPCC
+        with np.errstate(invalid="ignore"):      # SciPy divides 0 by 0 when N = 2
+            c_ref, P_ref = cophenet(Z_ref, y)
+        P = cophenetic_matrix(res)
+        np.testing.assert_allclose(P.condensed(), P_ref, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(np.asarray(P), squareform(P_ref), rtol=0, atol=1e-12)
+        c = cophenetic_correlation(D, res)
+        if n == 2:                       # one pair: the correlation is 0/0
+            assert np.isnan(c) and np.isnan(c_ref)
+        else:
+            assert abs(float(c) - c_ref) < 1e-12
+            assert abs(float(cophenetic_correlation(y, P)) - c_ref) < 1e-12
+
+
+@pytest.mark.parametrize("link", LINKAGES)
+def test_condensed_input_and_scipy_linkage_matrix(link):
+    D = random_D(11, 23)
+    y = squareform(D)
+    res = agglomerative(y, linkage=link)              # SciPy's condensed form works too
+    np.testing.assert_array_equal(res.D, D)
+    Z_ref = scipy_linkage(y, method=link)
+    # cophenetic_matrix accepts SciPy's Z (array or nested lists) as well as a result.
+    for Z in (Z_ref, Z_ref.tolist()):
+        P = cophenetic_matrix(Z)
+        np.testing.assert_allclose(np.asarray(P), np.asarray(cophenetic_matrix(res)),
+                                   rtol=0, atol=1e-12)
+    # dendrogram accepts the result's Z (and np.asarray(result) is Z).
+    np.testing.assert_array_equal(np.asarray(res), res.linkage_matrix)
+    ours = dendrogram(np.asarray(res), no_plot=True)["leaves"]
+    assert ours == dendrogram(Z_ref, no_plot=True)["leaves"]
+    assert res.dendrogram(no_plot=True)["ivl"] == [f"x{i + 1}" for i in ours]
+
+
+@pytest.mark.parametrize("link", LINKAGES)
+@pytest.mark.parametrize("seed, n", [(20, 9), (21, 40), (22, 230)])
+def test_cuts_match_fcluster(seed, n, link):
+    D = random_D(seed, n)
+    res = agglomerative(D, linkage=link)
+    Z = res.linkage_matrix
+    for k in sorted({1, 2, 3, n // 2, n - 1, n}):
+        labels = res.cut(n_clusters=k)
+        assert len(set(labels.tolist())) == k
+        assert canon(labels) == canon(fcluster(Z, k, criterion="maxclust"))
+    heights = Z[:, 2]
+    for t in [0.0, heights[0], heights[n // 3], (heights[n // 2] + heights[-1]) / 2,
+              heights[-1], heights[-1] + 1]:
+        assert canon(res.labels_at(t)) == canon(fcluster(Z, t, criterion="distance"))
+        assert canon(res.cut(height=t)) == canon(res.labels_at(t))
+    # labels are numbered by first appearance
+    assert res.cut(n_clusters=min(3, n)).tolist()[0] == 0
+
+
+@pytest.mark.parametrize("link", LINKAGES)
+def test_large_n_cpcc_paths_match_scipy(link):
+    # N = 1100 > 1000: the tree sums (without P) and the whole-matrix sums take over.
+    D = random_D(7, 1100, dim=4)
+    y = squareform(D)
+    res = agglomerative(D, linkage=link)
+    assert res.method == "fast" and isinstance(res.steps, LazyMergeSteps)
+    Z_ref = scipy_linkage(y, method=link)
+    np.testing.assert_allclose(res.heights, Z_ref[:, 2], rtol=0, atol=1e-12)
+    c_ref, P_ref = cophenet(Z_ref, y)
+    c_tree = cophenetic_correlation(D, res)
+    assert c_tree._P is None                         # P was not needed ...
+    c_matrix = cophenetic_correlation(D, cophenetic_matrix(res))
+    assert abs(float(c_tree) - c_ref) < 1e-12
+    assert abs(float(c_matrix) - c_ref) < 1e-12
+    np.testing.assert_allclose(squareform(c_tree.P, checks=False), P_ref, rtol=0, atol=1e-12)
+    assert c_tree.d_mean == pytest.approx(y.mean(), rel=1e-13)
+    assert c_tree.p_mean == pytest.approx(P_ref.mean(), rel=1e-13)
+
+
+@pytest.mark.parametrize("seed, n", [(30, 3), (31, 12), (32, 70)])
+def test_the_three_cpcc_sums_agree(seed, n):
+    D = random_D(seed, n)
+    for link in LINKAGES:
+        Z = agglomerative(D, linkage=link).linkage_matrix
+        P = _cophenetic(Z, n)
+        plain = np.array(_cpcc_sums_pairs(D, P))
+        np.testing.assert_allclose(_cpcc_sums_matrix(D, P), plain, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(_cpcc_sums_tree(D, Z), plain, rtol=1e-12, atol=1e-15)
+
+
+# ---------------------------------------------------------- plain == fast
+@pytest.mark.parametrize("link", LINKAGES)
+@pytest.mark.parametrize("seed, n", [(40, 2), (41, 4), (42, 11), (43, 35)])
+def test_plain_and_fast_paths_agree_step_by_step(seed, n, link):
+    D = random_D(seed, n)
+    plain = agglomerative(D, linkage=link, method="plain")
+    fast = agglomerative(D, linkage=link, method="fast")
+    assert isinstance(plain.steps, list) and isinstance(fast.steps, LazyMergeSteps)
+    np.testing.assert_array_equal(plain.linkage_matrix[:, [0, 1, 3]],
+                                  fast.linkage_matrix[:, [0, 1, 3]])
+    np.testing.assert_allclose(plain.heights, fast.heights, rtol=0, atol=1e-12)
+    assert len(fast.steps) == n - 1
+    for s, f in zip(plain.steps, fast.steps):
+        assert (s.number, s.a, s.b, s.id_a, s.id_b, s.new_id, s.size) == \
+               (f.number, f.a, f.b, f.id_a, f.id_b, f.new_id, f.size)
+        assert s.clusters == f.clusters and s.ids == f.ids
+        # the Lance-Williams updates (plain) equal the linkage's definition (fast)
+        np.testing.assert_allclose(s.matrix, f.matrix, rtol=0, atol=1e-12)
+    # negative indices and slices of the lazy steps
+    assert fast.steps[-1].number == n - 1
+    assert [s.number for s in fast.steps[1:3]] == list(range(2, min(n, 4)))
+    with pytest.raises(IndexError):
+        fast.steps[n - 1]
+
+
+def test_matrix_after_merge_is_the_linkage_definition():
+    # Average linkage after the 3rd merge on random data: mean of D over the blocks.
+    D = random_D(50, 8)
+    step = agglomerative(D, linkage="average").steps[2]
+    for r, A in enumerate(step.clusters):
+        for c, B in enumerate(step.clusters):
+            expected = 0.0 if r == c else D[np.ix_(A, B)].mean()
+            assert step.matrix[r, c] == pytest.approx(expected, abs=1e-12)
+
+
+def test_full_trace_at_n_200_is_fast():
+    D = random_D(60, 200)
+    for link in LINKAGES:
+        start = time.perf_counter()
+        res = agglomerative(D, linkage=link)
+        steps = list(res.steps)
+        elapsed = time.perf_counter() - start
+        assert res.method == "plain" and len(steps) == 199
+        assert steps[0].matrix.shape == (199, 199) and steps[-1].matrix.shape == (1, 1)
+        assert elapsed < 1.0, elapsed
+
+
+# ------------------------------------------------------------------- ties
+def test_ties_plain_path_takes_the_first_pair_row_by_row():
+    D = np.ones((5, 5)) - np.eye(5)                 # every distance is 1
+    res = agglomerative(D, method="plain")
+    assert [(s.a, s.b) for s in res.steps] == [((0,), (1,)), ((2,), (0, 1)),
+                                              ((3,), (0, 1, 2)), ((4,), (0, 1, 2, 3))]
+    assert res.heights.tolist() == [1, 1, 1, 1]
+    assert "Ties" in repr(res)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ties_single_linkage_heights_and_cophenetic_are_unique(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(1, 4, size=45).astype(float)  # N = 10, many ties
+    D = squareform(y)
+    Z_ref = scipy_linkage(y, "single")
+    P_ref = squareform(cophenet(Z_ref))
+    for method in ("plain", "fast"):
+        res = agglomerative(D, method=method)
+        assert is_valid_linkage(res.linkage_matrix)
+        np.testing.assert_array_equal(res.heights, Z_ref[:, 2])
+        np.testing.assert_array_equal(np.asarray(cophenetic_matrix(res)), P_ref)
+    for link in ("complete", "average"):
+        for method in ("plain", "fast"):
+            Z = agglomerative(D, linkage=link, method=method).linkage_matrix
+            assert is_valid_linkage(Z) and (np.diff(Z[:, 2]) >= 0).all()
+
+
+def test_zero_distances_and_the_tutorials_non_zero_averages():
+    # x1 and x2 coincide: the tutorial's "average of the non-zero elements" would skip
+    # the pair (1, 2); the CPCC uses all 6 pairs.
+    D = np.array([[0, 0, 2, 3], [0, 0, 2, 3], [2, 2, 0, 1], [3, 3, 1, 0]], dtype=float)
+    tree = agglomerative(D)
+    c = cophenetic_correlation(D, tree)
+    assert c.d_mean == pytest.approx(11 / 6, abs=1e-15)       # not 11 / 5
+    assert c.zero_d == 1 and c.zero_p == 1
+    P = np.asarray(cophenetic_matrix(tree))
+    assert P[0, 1] == 0 and P.max() == 2
+    assert float(c) == pytest.approx(cophenet(tree.linkage_matrix, squareform(D))[0], abs=1e-12)
+    assert "2.2" in repr(c)                                      # the wrong average, 11 / 5
+
+
+def test_degenerate_cpcc_is_nan_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = cophenetic_correlation([[0, 1], [1, 0]], agglomerative([[0, 1], [1, 0]]))
+        assert np.isnan(c)
+        assert "undefined" in repr(c)
+        D = np.ones((4, 4)) - np.eye(4)
+        assert np.isnan(cophenetic_correlation(D, agglomerative(D)))
+
+
+# --------------------------------------------------------- derivations, API
+def test_large_tree_derivation_shows_the_first_merges_only():
+    res = agglomerative(random_D(70, 300), linkage="complete")
+    text = repr(res)
+    assert "The first 20 merges" in text and "... and 279 more merges" in text
+    assert "computed on access" in text
+    res_md = res._repr_markdown_()
+    assert "| merge | cluster A |" in res_md
+    assert repr(res.steps) == "<299 merges, each computed on access>"
+
+
+def test_cophenetic_matrix_is_array_like():
+    P = cophenetic_matrix(agglomerative(D4))
+    assert isinstance(P, CopheneticMatrix)
+    assert P.shape == (5, 5) and len(P) == 5
+    assert P[1, 2] == 0.36 and P[4].tolist() == [0.65] * 4 + [0.0]
+    assert (P == np.asarray(P)).all()
+    assert np.asarray(P, dtype=np.float32).dtype == np.float32
+
+
+def test_names_label_the_derivation():
+    tree = agglomerative(D4, names=["a", "b", "c", "d", "e"])
+    assert "{b, c}" in repr(tree)
+    assert "b, c" in repr(cophenetic_correlation(D4, tree))
+
+
+def test_result_types():
+    tree = agglomerative(D4)
+    assert isinstance(tree, AgglomerativeResult)
+    assert tree.Z is tree.linkage_matrix
+    assert tree.steps[0].merged == ((1,), (2,))
+
+
+# ------------------------------------------------------------ properties
+@st.composite
+def distance_vectors(draw, max_n=12):
+    n = draw(st.integers(2, max_n))
+    # distances of 0 and many ties included; no tiny (subnormal-squared) values
+    value = st.one_of(st.just(0.0), st.integers(1, 5).map(float), st.floats(1e-6, 100))
+    y = draw(st.lists(value, min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2))
+    return np.array(y)
+
+
+@settings(max_examples=80, deadline=None)
+@given(distance_vectors(), st.sampled_from(LINKAGES), st.sampled_from(["plain", "fast"]))
+def test_cophenetic_is_an_ultrametric(y, link, method):
+    res = agglomerative(y, linkage=link, method=method)
+    P = np.asarray(cophenetic_matrix(res))
+    D = squareform(y)
+    assert (P == P.T).all() and (np.diagonal(P) == 0).all() and (P >= 0).all()
+    # P_ik <= max(P_ij, P_jk) for every i, j, k (the optional exercise, strengthened)
+    assert (P[:, None, :] <= np.maximum(P[:, :, None], P[None, :, :]) + 1e-12).all()
+    if link == "single":
+        assert (P <= D + 1e-12).all()
+    if link == "complete":
+        assert (P >= D - 1e-12).all()
+    if link == "average":        # between the other two
+        assert (P >= squareform(cophenet(scipy_linkage(y, "single"))) - 1e-9).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(distance_vectors(), st.sampled_from(LINKAGES), st.sampled_from(["plain", "fast"]))
+def test_linkage_matrix_is_consistent(y, link, method):
+    n = int(round((1 + sqrt(1 + 8 * len(y))) / 2))
+    Z = agglomerative(y, linkage=link, method=method).linkage_matrix
+    assert Z.shape == (n - 1, 4) and is_valid_linkage(Z)
+    assert (np.diff(Z[:, 2]) >= 0).all()                           # heights never go down
+    size = [1] * n + [0] * (n - 1)
+    for k, (a, b, _, s) in enumerate(Z.tolist()):
+        size[n + k] = size[int(a)] + size[int(b)]
+        assert s == size[n + k]
+    assert Z[-1, 3] == n
+    ids = Z[:, :2].ravel()
+    assert len(set(ids.tolist())) == len(ids)                      # merged once each
+    # the heights are SciPy's (heights do not depend on the order of tied merges
+    # for single linkage; for the others compare only when there are no ties)
+    ref = scipy_linkage(y, link)[:, 2]
+    if link == "single" or len(set(y.tolist())) == len(y):
+        np.testing.assert_allclose(Z[:, 2], ref, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(distance_vectors(), st.sampled_from(LINKAGES), st.data())
+def test_cut_at_height_is_the_cophenetic_threshold(y, link, data):
+    res = agglomerative(y, linkage=link)
+    P = np.asarray(cophenetic_matrix(res))
+    t = data.draw(st.sampled_from(sorted(set(res.heights.tolist())) + [-1.0, 200.0]))
+    labels = res.cut(height=t)
+    same = labels[:, None] == labels[None, :]
+    off = ~np.eye(res.n, dtype=bool)
+    assert (same == (P <= t))[off].all()        # i, j together iff P_ij <= t
+    k = data.draw(st.integers(1, res.n))
+    assert len(set(res.cut(n_clusters=k).tolist())) == k
+
+
+@settings(max_examples=60, deadline=None)
+@given(distance_vectors(), st.sampled_from(LINKAGES),
+       st.floats(0.01, 100, allow_nan=False))
+def test_cpcc_is_a_correlation(y, link, scale):
+    res = agglomerative(y, linkage=link)
+    c = cophenetic_correlation(y, res)
+    P = cophenetic_matrix(res)
+    assert np.isnan(c) or -1 - 1e-12 <= c <= 1 + 1e-12
+    same = cophenetic_correlation(squareform(y), P)
+    assert (np.isnan(c) and np.isnan(same)) or abs(c - same) < 1e-12
+    # invariant to the unit of distance
+    scaled = cophenetic_correlation(scale * y, scale * np.asarray(P))
+    assert (np.isnan(c) and np.isnan(scaled)) or abs(c - scaled) < 1e-9
+
+
+# --------------------------------------------------------------- bad input
+def _bad_matrices():
+    d = random_D(0, 5)
+    asym = d.copy(); asym[0, 1] += 0.5
+    neg = d.copy(); neg[0, 1] = neg[1, 0] = -0.2
+    diag = d.copy(); diag[2, 2] = 0.3
+    nan = d.copy(); nan[1, 3] = nan[3, 1] = np.nan
+    return [("not square", d[:, :4], "square"), ("not symmetric", asym, "symmetric"),
+            ("negative", neg, "non-negative"), ("non-zero diagonal", diag, "diagonal"),
+            ("NaN", nan, "NaN"), ("bad condensed length", np.ones(7), "N\\(N-1\\)/2")]
+
+
+@pytest.mark.parametrize("case, M, match", _bad_matrices(), ids=[b[0] for b in _bad_matrices()])
+def test_bad_distance_matrices(case, M, match):
+    with pytest.raises(ValueError, match=match) as info:
+        agglomerative(M)
+    assert str(info.value).startswith("D:")
+    with pytest.raises(ValueError, match=match) as info:
+        cophenetic_correlation(M, agglomerative(D4))
+    assert str(info.value).startswith("D:")
+    with pytest.raises(ValueError, match=match) as info:
+        cophenetic_correlation(D4, M)
+    assert str(info.value).startswith("cophenetic:")
+
+
+@pytest.mark.parametrize("kwargs, name", [({"linkage": "ward"}, "linkage"),
+                                          ({"linkage": None}, "linkage"),
+                                          ({"method": "quick"}, "method")])
+def test_unknown_choices(kwargs, name):
+    with pytest.raises(ValueError) as info:
+        agglomerative(D4, **kwargs)
+    assert str(info.value).startswith(name + ":")
+
+
+def _Z():
+    return [[1, 2, 0.36, 2], [0, 3, 0.45, 2], [5, 6, 0.53, 4], [4, 7, 0.65, 5]]
+
+
+def _malformed():
+    Z = np.array(_Z())
+    out = [("3 columns", Z[:, :3], "4 columns"), ("1-D", Z[0], "4 columns"),
+           ("no rows", np.zeros((0, 4)), "4 columns")]
+    for name, (r, c, v), match in [
+            ("NaN", (0, 2, np.nan), "NaN"),
+            ("future cluster", (1, 1, 6), "does not exist yet"),
+            ("negative id", (0, 0, -1), "does not exist yet"),
+            ("merged twice", (1, 0, 1), "merged twice"),
+            ("fractional id", (0, 0, 1.5), "whole numbers"),
+            ("decreasing heights", (2, 2, 0.40), "non-decreasing"),
+            ("negative height", (0, 2, -0.1), "non-negative"),
+            ("wrong size", (2, 3, 3), "hold 4 instances")]:
+        bad = Z.copy()
+        bad[r, c] = v
+        out.append((name, bad, match))
+    self_merge = Z.copy()
+    self_merge[0, :2] = 1
+    out.append(("self merge", self_merge, "with itself"))
+    return out
+
+
+@pytest.mark.parametrize("case, Z, match", _malformed(), ids=[m[0] for m in _malformed()])
+def test_malformed_linkage_matrix(case, Z, match):
+    with pytest.raises(ValueError, match=match) as info:
+        cophenetic_matrix(Z)
+    assert str(info.value).startswith("result_or_Z:")
+
+
+def test_linkage_matrix_of_strings_is_a_type_error():
+    with pytest.raises(TypeError) as info:
+        cophenetic_matrix([["a", "b", "c", "d"]])
+    assert str(info.value).startswith("result_or_Z:")
+
+
+def test_d_and_cophenetic_of_different_sizes():
+    six = random_D(1, 6)
+    with pytest.raises(ValueError, match="same instances") as info:
+        cophenetic_correlation(six, agglomerative(D4))
+    assert "D" in str(info.value) and "cophenetic" in str(info.value)
+    with pytest.raises(ValueError, match="same instances"):
+        cophenetic_correlation(six, cophenetic_matrix(agglomerative(D4)))
+    with pytest.raises(ValueError, match="shapes \\(6, 6\\) and \\(5, 5\\)"):
+        cophenetic_correlation(six, np.asarray(cophenetic_matrix(agglomerative(D4))))
+
+
+def test_bad_cuts_and_names():
+    tree = agglomerative(D4)
+    with pytest.raises(TypeError, match="exactly one"):
+        tree.cut()
+    with pytest.raises(TypeError, match="exactly one"):
+        tree.cut(height=0.5, n_clusters=2)
+    for k in (0, 6):
+        with pytest.raises(ValueError) as info:
+            tree.cut(n_clusters=k)
+        assert str(info.value).startswith("n_clusters:")
+    with pytest.raises(TypeError) as info:
+        tree.cut(n_clusters=2.5)
+    assert str(info.value).startswith("n_clusters:")
+    with pytest.raises(ValueError) as info:
+        tree.cut(height=float("nan"))
+    assert str(info.value).startswith("height:")
+    with pytest.raises(TypeError) as info:
+        tree.labels_at("0.5")
+    assert str(info.value).startswith("height:")
+    with pytest.raises(ValueError) as info:
+        agglomerative(D4, names=["a", "b"])
+    assert str(info.value).startswith("names:")
+    with pytest.raises(TypeError) as info:
+        agglomerative(D4, names="abcde")
+    assert str(info.value).startswith("names:")

@@ -1,0 +1,107 @@
+"""The project's promises about itself: dependencies in sync, a light import, the CLI."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ ;\[]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _pyproject_requirements():
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = data["project"]
+    reqs = list(project["dependencies"])
+    for extra in project.get("optional-dependencies", {}).values():
+        reqs += extra
+    return {_name(r): r.replace(" ", "") for r in reqs}
+
+
+def _environment_requirements():
+    deps, in_deps = {}, False
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        if line.startswith("dependencies:"):
+            in_deps = True
+            continue
+        m = re.match(r"^  - (\S.*)$", line)  # top-level entries only, not pip's
+        if in_deps and m and not m.group(1).endswith(":"):
+            deps[_name(m.group(1))] = m.group(1).replace(" ", "")
+    deps.pop("python", None)
+    deps.pop("pip", None)
+    return deps
+
+
+def test_environment_yml_matches_pyproject():
+    """conda and pip users must get the same dependencies, with the same bounds."""
+    assert _environment_requirements() == _pyproject_requirements()
+
+
+def test_python_requirement_agrees():
+    text = (ROOT / "environment.yml").read_text()
+    assert "python>=3.10" in text
+    assert 'requires-python = ">=3.10"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_import_is_light():
+    """`import prayatul_edu` pulls in NumPy only - not SciPy, scikit-learn, matplotlib, widgets."""
+    code = ("import sys, prayatul_edu; "
+            "heavy = [m for m in ('matplotlib', 'ipywidgets', 'sklearn', 'scipy', 'pandas') "
+            "if m in sys.modules]; print(','.join(heavy))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_public_api_names():
+    import prayatul_edu
+
+    expected = {
+        "prayatul_matrix", "prayatul_by_instance", "contingency_table", "purity",
+        "maximum_matching", "precision_recall_f", "f_measure", "entropy", "cluster_entropy",
+        "mutual_information", "normalized_mutual_information", "pair_confusion",
+        "rand_index", "jaccard_index", "fowlkes_mallows_index", "adjusted_rand_index",
+        "hubert_statistic", "silhouette", "within_cluster_weight", "between_cluster_weight",
+        "normalized_cut", "beta_cv", "agglomerative", "cophenetic_matrix",
+        "cophenetic_correlation",
+    }
+    assert expected <= set(prayatul_edu.__all__)
+    for name in expected:
+        assert callable(getattr(prayatul_edu, name))
+
+
+def test_main_job_prints_the_worked_examples():
+    out = subprocess.run([sys.executable, "-m", "prayatul_edu"], capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    text = out.stdout
+    # Tutorial Exercise 1 (silhouette) with the exact value the seed truncates.
+    assert "Exercise 1" in text and "0.8462" in text and "cut after 4 decimals" in text
+    # Exercise 3: f00 = 8, f11 = 2, Rand = Jaccard = 1; Exercise 4: CPCC 0.7978.
+    assert "Exercise 3" in text and "Exercise 4" in text and "0.7978" in text
+    # Lecture: purity 1250/1550 and maximum matching 1200/1550.
+    assert "1250 / 1550" in text and "1200 / 1550" in text
+    assert out.stderr == ""
+
+
+def test_cli_help_and_unknown_command():
+    ok = subprocess.run([sys.executable, "-m", "prayatul_edu", "--help"], capture_output=True,
+                        text=True, cwd=ROOT)
+    assert ok.returncode == 0 and "examples" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "prayatul_edu", "frobnicate"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_readme_commands_are_the_ones_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 dev.py test" in readme and "python3 dev.py test" in ci
+    assert "python3 dev.py start" in readme
