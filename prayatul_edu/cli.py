@@ -1,36 +1,78 @@
-"""The ``prayatul-edu`` command.
+"""The ``prayatul-edu`` command and its subcommands.
 
-``prayatul-edu`` (or ``prayatul-edu examples``) prints the seed documents'
-worked examples, each computed step by step by the library.
+Each subcommand lives in the module that does the work; this file only wires
+them up (and imports them lazily, so ``--help`` is quick):
+
+* ``examples`` - the seed documents' worked examples, step by step
+  (:mod:`prayatul_edu.tutorial`);
+* ``compare``  - the Prayatul comparison of clusterings (:mod:`prayatul_edu.compare`);
+* ``grade``    - grade students' exercise notebooks (:mod:`prayatul_edu.grading`).
+
+A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "SUBCOMMANDS", "DEFAULT"]
+
+#: name -> (module, one-line help). The module may not exist yet; then the
+#: subcommand is simply not offered.
+SUBCOMMANDS = {
+    "examples": ("prayatul_edu.tutorial",
+                 "print the tutorial's and the lecture's worked examples, step by step"),
+    "compare": ("prayatul_edu.compare",
+                "compare clusterings pair by pair with the Prayatul matrix"),
+    "grade": ("prayatul_edu.grading", "grade students' exercise notebooks"),
+}
+#: What runs when no subcommand is given.
+DEFAULT = "examples"
 
 
-def _parser() -> argparse.ArgumentParser:
+def _available():
+    out = {}
+    for name, (module, help_) in SUBCOMMANDS.items():
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name == module:
+                continue
+            raise
+        if hasattr(mod, "add_arguments") and hasattr(mod, "run"):
+            out[name] = (mod, help_)
+    return out
+
+
+def _parser(commands) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="prayatul-edu",
-        description="Evaluating clustering algorithms, step by step. "
-                    "Run without a command to see the course's worked examples.")
+        description="Evaluating clustering algorithms, step by step. Without a command, "
+                    f"runs '{DEFAULT}'.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("examples", help="print the tutorial's and the lecture's worked "
-                                    "examples, computed step by step (the default)")
+    for name, (mod, help_) in commands.items():
+        sp = sub.add_parser(name, help=help_, description=(mod.__doc__ or help_).strip().split("\n\n")[0],
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(sp)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    command = args.command or "examples"
-    if command == "examples":
-        from .tutorial import print_worked_examples
+    argv = sys.argv[1:] if argv is None else list(argv)
+    commands = _available()
+    parser = _parser(commands)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = [DEFAULT, *argv]
+    args = parser.parse_args(argv)
+    mod, _ = commands[args.command]
+    try:
+        return int(mod.run(args) or 0)
+    except BrokenPipeError:  # e.g. `prayatul-edu | head`: the reader left, not an error
+        import os
 
-        print_worked_examples()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    return 2  # pragma: no cover - argparse rejects unknown commands
 
 
 if __name__ == "__main__":  # pragma: no cover
