@@ -9,5 +9,9 @@ matplotlib is imported only when this subpackage is imported, never by
 ``import prayatul_edu``.
 """
 from ._style import CELL_COLORS, PAIR_COLORS, cluster_colors, new_axes, style_axes
+from .clusterings import plot_clustering, plot_clusterings
+from .prayatul import plot_instance_map, plot_prayatul_matrix, plot_tournament
 
-__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "new_axes", "style_axes"]
+__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "new_axes", "style_axes",
+           "plot_clustering", "plot_clusterings",
+           "plot_prayatul_matrix", "plot_instance_map", "plot_tournament"]

@@ -1,0 +1,43 @@
+"""Scatter plots of clusterings."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import NOISE_COLOR, cluster_colors, new_axes, style_axes
+
+__all__ = ["plot_clustering", "plot_clusterings"]
+
+
+def plot_clustering(X, labels, ax=None, title: str | None = None, *, size: float = 8.0):
+    """Scatter the 2-D points ``X`` coloured by ``labels`` (noise -1 in black). Returns the Axes."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(f"X: expected an N x 2 array of points, got shape {X.shape}")
+    labels = np.asarray(labels)
+    if labels.shape[0] != X.shape[0]:
+        raise ValueError(f"X and labels must describe the same points, but have lengths "
+                         f"{X.shape[0]} and {labels.shape[0]}")
+    ax = new_axes(ax)
+    colors = cluster_colors(labels)
+    ax.scatter(X[:, 0], X[:, 1], c=colors, s=size, linewidths=0)
+    noise = colors == NOISE_COLOR
+    if noise.any():
+        ax.text(0.01, 0.01, f"noise (-1): {int(noise.sum())} points", transform=ax.transAxes,
+                fontsize=8, va="bottom")
+    return style_axes(ax, title, equal=True, ticks=False)
+
+
+def plot_clusterings(X, labelings: dict, ncols: int | None = None, size: float = 6.0):
+    """Several clusterings of the same points side by side. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    names = list(labelings)
+    ncols = ncols or len(names)
+    nrows = int(np.ceil(len(names) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.0 * ncols, 3.0 * nrows),
+                             layout="constrained", squeeze=False)
+    for ax, name in zip(axes.ravel(), names):
+        plot_clustering(X, labelings[name], ax=ax, title=name, size=size)
+    for ax in axes.ravel()[len(names):]:
+        ax.set_visible(False)
+    return fig

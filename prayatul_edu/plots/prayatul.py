@@ -1,0 +1,101 @@
+"""Plots of the Prayatul matrix: the 2x2 heatmap, the instance map, the tournament."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import CELL_COLORS, new_axes, style_axes
+
+__all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_tournament"]
+
+
+def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
+                         primary: str = "primary", alternative: str = "alternative"):
+    """The 2x2 Prayatul matrix as a heatmap with counts and shares. Returns the Axes.
+
+    ``matrix`` is a :class:`~prayatul_edu.prayatul.PrayatulMatrix` (or anything
+    ``np.asarray`` turns into ``[[BR, RW], [WR, BW]]``).
+    """
+    from matplotlib.colors import to_rgb
+
+    counts = np.asarray(matrix, dtype=np.int64)
+    if counts.shape != (2, 2):
+        raise ValueError(f"matrix: expected the 2 x 2 Prayatul matrix, got shape {counts.shape}")
+    ax = new_axes(ax, figsize=(3.8, 3.4))
+    total = max(int(counts.sum()), 1)
+    share = counts / total
+    names = [["BR", "RW"], ["WR", "BW"]]
+    image = np.ones((2, 2, 3))
+    for i in range(2):
+        for j in range(2):
+            base = np.array(to_rgb(CELL_COLORS[names[i][j]]))
+            strength = 0.25 + 0.75 * np.sqrt(share[i, j])  # visible even when small
+            image[i, j] = 1 - strength * (1 - base)
+    ax.imshow(image)
+    for i in range(2):
+        for j in range(2):
+            dark = share[i, j] > 0.3
+            ax.text(j, i, f"{names[i][j]}\n{counts[i, j]:,}\n{share[i, j]:.1%}", ha="center",
+                    va="center", fontsize=10, color="white" if dark else "black")
+    ax.set_xticks([0, 1], [f"{alternative}\nright", f"{alternative}\nwrong"])
+    ax.set_yticks([0, 1], [f"{primary}\nright", f"{primary}\nwrong"])
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if title:
+        ax.set_title(title, fontsize=11)
+    return ax
+
+
+def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: float = 10.0):
+    """Where the primary wins and loses: each point coloured by its pairs' RW - WR balance.
+
+    ``by_instance`` is the (N, 4) array of :func:`prayatul_edu.prayatul_by_instance`
+    (columns BR, RW, WR, BW). Blue points are mostly in RW pairs (primary right,
+    alternative wrong), red ones mostly in WR pairs; pale ones are on neither side.
+    Returns the Axes (its colour bar reads the balance).
+    """
+    X = np.asarray(X, dtype=float)
+    counts = np.asarray(by_instance, dtype=float)
+    if counts.ndim != 2 or counts.shape[1] != 4:
+        raise ValueError(f"by_instance: expected an N x 4 array, got shape {counts.shape}")
+    if X.ndim != 2 or X.shape[0] != counts.shape[0]:
+        raise ValueError(f"X and by_instance must describe the same points, but have "
+                         f"{X.shape[0]} and {counts.shape[0]} rows")
+    ax = new_axes(ax)
+    pairs = counts.sum(axis=1)
+    balance = (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
+    limit = max(float(np.abs(balance).max()), 1e-12)
+    order = np.argsort(np.abs(balance))  # strongest points drawn last, on top
+    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-limit,
+                    vmax=limit, s=size, linewidths=0)
+    ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="(RW - WR) / pairs of the point")
+    return style_axes(ax, title, equal=True, ticks=False)
+
+
+def plot_tournament(values, names, ax=None, title: str | None = None,
+                    measure: str = "effective superiority", vmin: float = -1.0, vmax: float = 1.0):
+    """A measure for every ordered pair of algorithms: row = primary, column = alternative.
+
+    ``values[i][j]`` is the measure of algorithm ``names[i]`` (primary) against
+    ``names[j]`` (alternative); the diagonal is left blank. Returns the Axes.
+    """
+    values = np.array(values, dtype=float)
+    k = len(names)
+    if values.shape != (k, k):
+        raise ValueError(f"values: expected a {k} x {k} array (one row and column per name), "
+                         f"got shape {values.shape}")
+    shown = values.copy()
+    np.fill_diagonal(shown, np.nan)
+    ax = new_axes(ax, figsize=(1.2 * k + 2.2, 1.0 * k + 1.6))
+    im = ax.imshow(shown, cmap="RdBu", vmin=vmin, vmax=vmax)
+    for i in range(k):
+        for j in range(k):
+            if i != j and np.isfinite(shown[i, j]):
+                ax.text(j, i, f"{shown[i, j]:.3f}", ha="center", va="center", fontsize=9,
+                        color="white" if abs(shown[i, j]) > 0.6 * max(abs(vmin), vmax) else "black")
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("alternative")
+    ax.set_ylabel("primary")
+    ax.figure.colorbar(im, ax=ax, shrink=0.8, label=measure)
+    return style_axes(ax, title)
