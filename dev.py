@@ -59,7 +59,10 @@ def setup() -> None:
 
 
 def run(args: list[str]) -> int:
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
+    # No MPLBACKEND here: notebook kernels must use the inline backend (as when the
+    # saved outputs were made); matplotlib picks a non-GUI backend on its own elsewhere.
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env["PYTHONHASHSEED"] = "0"
     return subprocess.run([str(PYTHON), *args], cwd=ROOT, env=env).returncode
 
 

@@ -15,7 +15,6 @@ Matrices
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,30 +29,111 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
 class Labels:
     """A validated labelling: integer codes plus the original label values.
 
     ``codes[i]`` is the index of instance ``i``'s label in ``values``;
     ``values`` are the distinct labels, sorted when they can be sorted and in
     order of first appearance otherwise.
+
+    Integer labels in a small range ``lo .. lo + span - 1`` (the usual case:
+    cluster numbers, -1 for noise) are kept as given in ``ints`` (the caller's
+    array, not copied) and factorised only when ``codes``, ``values`` or
+    ``sizes()`` is first read. The counting fast paths read ``ints`` directly
+    (:meth:`dense_form`), so validating such labels costs one min and one max.
     """
 
-    name: str
-    codes: np.ndarray
-    values: np.ndarray
+    def __init__(self, name: str, codes: np.ndarray | None = None,
+                 values: np.ndarray | None = None, *, ints: np.ndarray | None = None,
+                 lo: int = 0, span: int = 0):
+        if (codes is None) == (ints is None):
+            raise TypeError("Labels: give either codes and values, or ints with lo and span")
+        self.name = name
+        self.ints, self.lo, self.span = ints, lo, span
+        self._codes, self._values = codes, values
+        self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
+
+    def __repr__(self) -> str:
+        return f"Labels({self.name!r}, n={self.n}, k={self.k})"
 
     @property
     def n(self) -> int:
-        return int(self.codes.shape[0])
+        return int((self.ints if self._codes is None else self._codes).shape[0])
 
     @property
     def k(self) -> int:
         return int(self.values.shape[0])
 
+    @property
+    def codes(self) -> np.ndarray:
+        if self._codes is None:
+            self._codes = _codes_from_range(self.ints, self.lo, self._sizes_in_range())
+        return self._codes
+
+    @property
+    def values(self) -> np.ndarray:
+        if self._values is None:
+            present = np.flatnonzero(self._sizes_in_range())
+            self._values = (present + self.lo).astype(self.ints.dtype)
+        return self._values
+
     def sizes(self) -> np.ndarray:
         """How many instances carry each label (aligned with ``values``)."""
-        return np.bincount(self.codes, minlength=self.k)
+        if self._codes is None:
+            in_range = self._sizes_in_range()
+            return in_range[in_range > 0]
+        return np.bincount(self._codes, minlength=self.k)
+
+    def _sizes_in_range(self) -> np.ndarray:
+        if self._range_sizes is None:
+            self._range_sizes = np.bincount(_shifted(self.ints, self.lo), minlength=self.span)
+        return self._range_sizes
+
+    def dense_form(self) -> tuple[np.ndarray, int, int]:
+        """``(array, offset, span)`` with ``array - offset`` in ``0 .. span - 1``.
+
+        The raw integers when the labels are small-range ints (no factorising
+        needed), the codes otherwise. Values of the range that do not occur
+        simply get count 0 in a table built from it.
+        """
+        if self._codes is None:
+            return self.ints, self.lo, self.span
+        return self._codes, 0, self.k
+
+    def adopt_sizes(self, in_range: np.ndarray) -> None:
+        """Take the counts along the axis of :meth:`dense_form` from a table that has them."""
+        if self._codes is None and self._range_sizes is None:
+            self._range_sizes = in_range
+
+
+def _shifted(arr: np.ndarray, lo: int) -> np.ndarray:
+    """``arr - lo`` as non-negative intp offsets (no copy when ``lo`` is 0 and arr is intp)."""
+    if lo:
+        return np.subtract(arr, lo, dtype=np.intp)
+    return arr.astype(np.intp, copy=False)
+
+
+def _codes_from_range(arr: np.ndarray, lo: int, in_range: np.ndarray) -> np.ndarray:
+    """Counting sort: codes 0..k-1 of ints in ``lo .. lo + span - 1`` from their counts."""
+    shifted = _shifted(arr, lo)
+    present = in_range > 0
+    if present.all():  # every value of the range occurs: the code is the offset
+        return shifted.copy() if shifted is arr else shifted  # never the caller's array
+    mapping = np.cumsum(present) - 1
+    return mapping[shifted].astype(np.intp, copy=False)
+
+
+def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
+    """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
+    if arr.dtype.kind not in "iu":
+        return None
+    n = arr.shape[0]
+    lo = int(arr.min())
+    hi = int(arr.max())
+    span = hi - lo + 1
+    if span > max(2 * n, 1 << 16) or hi >= 2**63:  # offsets must fit int64
+        return None
+    return lo, span
 
 
 def _describe(x) -> str:
@@ -87,7 +167,7 @@ def _as_label_array(labels, name: str) -> np.ndarray:
             arr = np.empty(len(labels), dtype=object)
             arr[:] = list(labels)
         # np.asarray turns [1, "a"] into ["1", "a"], which would merge 1 and "1".
-        if arr.dtype.kind in "US" and any(not isinstance(v, (str, np.str_)) for v in labels):
+        if arr.dtype.kind in "US" and not set(map(type, labels)) <= {str, np.str_}:
             arr = np.empty(len(labels), dtype=object)
             arr[:] = list(labels)
     if arr.ndim != 1:
@@ -109,18 +189,12 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         arr = arr.astype(np.int8)
         kind = "i"
     if kind in "iu":
-        n = arr.shape[0]
-        lo = int(arr.min())
-        hi = int(arr.max())
-        span = hi - lo + 1
-        if span <= max(2 * n, 1 << 16):
-            # Counting sort: O(N) and no sorting, the fast path for ordinary labels.
-            shifted = (arr - lo).astype(np.intp, copy=False) if lo else arr.astype(np.intp, copy=False)
-            present = np.bincount(shifted, minlength=span) > 0
-            mapping = np.cumsum(present) - 1
-            codes = mapping[shifted].astype(np.intp, copy=False)
-            values = (np.flatnonzero(present) + lo).astype(arr.dtype)
-            return codes, values
+        small = _small_int_range(arr)
+        if small is not None:  # counting sort: O(N) and no sorting, for ordinary labels
+            lo, span = small
+            in_range = np.bincount(_shifted(arr, lo), minlength=span)
+            values = (np.flatnonzero(in_range) + lo).astype(arr.dtype)
+            return _codes_from_range(arr, lo, in_range), values
         values, codes = np.unique(arr, return_inverse=True)
         return codes.astype(np.intp, copy=False).ravel(), values
     if kind == "f":
@@ -133,8 +207,7 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     if kind == "c":
         raise TypeError(f"{name}: complex numbers are not usable as labels")
     if kind in "US":
-        values, codes = np.unique(arr, return_inverse=True)
-        return codes.astype(np.intp, copy=False).ravel(), values
+        return _factorize_strings(arr)
     if kind == "O":
         seen: dict = {}
         codes = np.empty(arr.shape[0], dtype=np.intp)
@@ -162,6 +235,21 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     raise TypeError(f"{name}: labels of dtype {arr.dtype} are not supported")
 
 
+def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of a string array.
+
+    The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
+    values: NumPy >= 2.3 finds them with a hash table (``np.unique_values``),
+    then a binary search codes each label, O(N log k) instead of sorting N strings.
+    """
+    unique_values = getattr(np, "unique_values", None)
+    if unique_values is None:  # NumPy < 2.0
+        values, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.intp, copy=False).ravel(), values
+    values = np.sort(unique_values(arr))
+    return np.searchsorted(values, arr).astype(np.intp, copy=False), values
+
+
 def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     """Validate one labelling and factorise it.
 
@@ -177,6 +265,10 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     if arr.shape[0] < min_n:
         raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")
+    if arr.dtype.kind in "iu":  # nothing to check: factorise only when asked (see Labels)
+        small = _small_int_range(arr)
+        if small is not None:
+            return Labels(name, ints=arr, lo=small[0], span=small[1])
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 
@@ -217,6 +309,9 @@ def check_distance_matrix(D, name: str = "D", *, allow_condensed: bool = False,
     n = arr.shape[0]
     if n < 2:
         raise ValueError(f"{name}: must be at least 2 x 2, got {arr.shape}")
+    if _valid_by_tiles(arr, atol):
+        return arr
+    # Something is wrong: the checks one by one, to say what and where.
     diag = np.diagonal(arr)
     if not np.isfinite(diag).all():
         i = _first_bad(~np.isfinite(diag))
@@ -250,19 +345,58 @@ def check_distance_matrix(D, name: str = "D", *, allow_condensed: bool = False,
     return arr
 
 
-def _expand_condensed(vec: np.ndarray, name: str) -> np.ndarray:
-    """SciPy's condensed distance vector -> the square matrix (row slices, O(N^2))."""
+#: Side of the square tiles read by the one-pass check of a distance matrix (512 kB).
+_TILE = 256
+
+
+def _valid_by_tiles(arr: np.ndarray, atol: float) -> bool:
+    """The fast path of :func:`check_distance_matrix`: True when every check passes.
+
+    One pass over the matrix in square tiles: tile ``[I, J]`` (``I <= J``) and
+    its mirror ``[J, I]`` are read once each for their minimum and maximum
+    (NaN fails ``min >= 0``, infinity fails ``max < inf``) and for the largest
+    asymmetry ``|D_ij - D_ji|``, which is compared with ``atol * scale`` at the
+    end, ``scale`` being ``max(1, largest entry)`` as in the plain checks.
+    """
+    n = arr.shape[0]
+    high, asym = 1.0, 0.0
+    scratch = np.empty((_TILE, _TILE))
+    for i in range(0, n, _TILE):
+        for j in range(i, n, _TILE):
+            upper, lower = arr[i:i + _TILE, j:j + _TILE], arr[j:j + _TILE, i:i + _TILE]
+            for tile in (upper,) if i == j else (upper, lower):
+                low, top = float(tile.min()), float(tile.max())
+                if not (low >= 0 and top < np.inf):
+                    return False
+                high = max(high, top)
+            diff = scratch[:upper.shape[0], :upper.shape[1]]
+            np.subtract(upper, lower.T, out=diff)
+            asym = max(asym, float(np.abs(diff, out=diff).max()))
+    return asym <= atol * high and float(np.abs(np.diagonal(arr)).max()) <= atol
+
+
+def _expand_condensed(vec: np.ndarray, name: str, fast: bool = True) -> np.ndarray:
+    """SciPy's condensed distance vector -> the square matrix, O(N^2).
+
+    The plain loop copies row slices and mirrors them; ``fast`` lets SciPy's
+    ``squareform`` fill the same matrix (tests check that both agree).
+    """
     m = vec.shape[0]
     n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
     if m == 0 or n * (n - 1) // 2 != m:
         raise ValueError(f"{name}: a condensed distance vector must have length "
                          f"N(N-1)/2 for some N >= 2, got {m}")
-    if not np.isfinite(vec).all():
-        raise ValueError(f"{name}: contains NaN or infinite values (at condensed position "
-                         f"{_first_bad(~np.isfinite(vec))})")
-    if (vec < 0).any():
+    low, high = float(vec.min()), float(vec.max())
+    if not (low >= 0 and high < np.inf):  # NaN fails both comparisons
+        if not np.isfinite(vec).all():
+            raise ValueError(f"{name}: contains NaN or infinite values (at condensed "
+                             f"position {_first_bad(~np.isfinite(vec))})")
         raise ValueError(f"{name}: distances must be non-negative (condensed position "
                          f"{_first_bad(vec < 0)} is {vec[_first_bad(vec < 0)]:g})")
+    if fast:  # the same matrix, filled by SciPy's compiled loop
+        from scipy.spatial.distance import squareform
+
+        return squareform(vec, checks=False)
     full = np.zeros((n, n))
     pos = 0
     for i in range(n - 1):  # row i holds D[i, i+1:], then mirror it into column i

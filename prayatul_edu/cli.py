@@ -28,7 +28,7 @@ SUBCOMMANDS = {
     "grade": ("prayatul_edu.grading", "grade students' exercise notebooks"),
 }
 #: What runs when no subcommand is given.
-DEFAULT = "examples"
+DEFAULT = "compare"
 
 
 def _available():

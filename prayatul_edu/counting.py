@@ -4,6 +4,15 @@ Almost every external measure is a function of one table: how many instances
 fall in cluster ``C_i`` *and* class ``T_j``. This module counts it - and the
 pairs inside groups - exactly and in O(N), with no N x N anything.
 
+Fast path
+    Labels with a small range (cluster numbers, ~10 classes ...) are counted
+    straight into a *dense* table with one cell for every combination of values:
+    the instance whose labels are ``(a, b)`` adds 1 to cell ``a * span_b + b``,
+    i.e. one ``np.bincount`` of those flat indices (:func:`dense_counts`),
+    computed a cache-sized block of instances at a time. Margins of that table
+    give every group size, so no labels need factorising. Labels with too many
+    distinct values for a dense table take the plain path (:func:`joint_codes`).
+
 Exactness
     ``comb2(n) = n (n - 1) / 2`` is computed in int64 while ``n`` is at most
     3,037,000,499 (so that ``n * (n - 1) < 2**63``) and with Python's unbounded
@@ -13,15 +22,23 @@ Exactness
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._validation import Labels, check_partitions
 from .steps import Derivation, Result
 
 __all__ = ["comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
-           "pairs_within", "labels_from_table"]
+           "dense_counts", "pairs_within", "labels_from_table"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
+
+#: A dense table is built when it has at most max(N, DENSE_MIN_CELLS) cells: then
+#: filling and reading it is O(N) like the data.
+DENSE_MIN_CELLS = 1 << 16
+#: Instances coded per block by the dense counting: the block's buffers stay in cache.
+_BLOCK = 1 << 15
 
 
 def comb2(n):
@@ -71,6 +88,71 @@ def group_sizes(*labelings: Labels) -> np.ndarray:
     return np.bincount(codes, minlength=k)
 
 
+def _dense_shape(labelings) -> tuple[int, ...] | None:
+    """The shape of the dense table of ``labelings``, or None when it is too large."""
+    shape = tuple(lab.dense_form()[2] for lab in labelings)
+    if math.prod(shape) > max(labelings[0].n, DENSE_MIN_CELLS):
+        return None
+    return shape
+
+
+def flat_cells(labelings, shape, block: int = _BLOCK):
+    """Yield ``(start, stop, cell)`` over blocks of instances.
+
+    ``cell[i - start]`` is the flat (C-order) index in a table of ``shape`` of
+    instance ``i``'s combination of labels, e.g. ``(a - lo_a) * span_b + (b - lo_b)``
+    for two labellings. The arrays are reused from block to block.
+    """
+    forms = [lab.dense_form() for lab in labelings]
+    n = labelings[0].n
+    strides = [math.prod(shape[axis + 1:]) for axis in range(len(shape))]
+    size = min(block, n)
+    cell_buffer = np.empty(size, dtype=np.intp)
+    term_buffer = np.empty(size, dtype=np.intp)
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        cell, term = cell_buffer[:stop - start], term_buffer[:stop - start]
+        for axis, ((arr, lo, _), stride) in enumerate(zip(forms, strides)):
+            part = arr[start:stop]
+            if axis and not lo and stride == 1:    # the common last axis: add as it is
+                np.add(cell, part, out=cell, dtype=np.intp)
+                continue
+            out = cell if axis == 0 else term
+            if lo:
+                np.subtract(part, lo, out=out, dtype=np.intp)     # 0 .. span - 1
+                part = out
+            if stride != 1:
+                np.multiply(part, stride, out=out, dtype=np.intp)
+            elif part is not out:
+                np.copyto(out, part, casting="same_kind")
+            if axis:
+                cell += term
+        yield start, stop, cell
+
+
+def dense_counts(*labelings: Labels) -> np.ndarray | None:
+    """How many instances carry each combination of labels, as a dense table.
+
+    One axis per labelling, along its :meth:`Labels.dense_form` (raw small-range
+    integers or codes; values that do not occur get count 0). Built by
+    ``np.bincount`` of the flat cell indices, block by block, in O(N). Returns
+    None when the table would have more than ``max(N, DENSE_MIN_CELLS)`` cells.
+    Each labelling takes its group sizes from the table's margins.
+    """
+    shape = _dense_shape(labelings)
+    if shape is None:
+        return None
+    cells = math.prod(shape)
+    counts = np.zeros(cells, dtype=np.int64)
+    # blocks at least as large as the table, so adding their counts stays O(N)
+    for _, _, cell in flat_cells(labelings, shape, max(_BLOCK, cells)):
+        counts += np.bincount(cell, minlength=cells)
+    counts = counts.reshape(shape)
+    for axis, lab in enumerate(labelings):
+        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(len(shape)) if a != axis)))
+    return counts
+
+
 class ContingencyTable(Result):
     """The contingency table ``n_ij = |C_i ∩ T_j|`` of a clustering against the truth.
 
@@ -94,9 +176,18 @@ class ContingencyTable(Result):
 
     def __init__(self, truth: Labels, pred: Labels):
         self._truth, self._pred = truth, pred
+        self.n = truth.n
+        self._dense = None
+        joint = dense_counts(pred, truth)      # None when the labels have too many values
+        if joint is None:
+            self._count_cells(truth, pred)
+        else:
+            self._read_dense(joint)
         self.clusters = pred.values
         self.classes = truth.values
-        self.n = truth.n
+
+    def _count_cells(self, truth: Labels, pred: Labels) -> None:
+        """The plain path: code the (cluster, class) pairs, count each code."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
         cells, k = joint_codes(pred.codes, pred.k, truth.codes, truth.k)
@@ -106,7 +197,17 @@ class ContingencyTable(Result):
         self.cell_cluster = pred.codes[member]
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
-        self._dense = None
+
+    def _read_dense(self, joint: np.ndarray) -> None:
+        """The fast path: ``joint`` counts every (cluster value, class value) in range."""
+        rows = joint.sum(axis=1) > 0           # values that occur: the clusters ...
+        cols = joint.sum(axis=0) > 0           # ... and the classes
+        counts = joint if rows.all() and cols.all() else joint[rows][:, cols]
+        self.cluster_sizes = counts.sum(axis=1)
+        self.class_sizes = counts.sum(axis=0)
+        self.cell_cluster, self.cell_class = np.nonzero(counts)   # row-major, as the codes
+        self.cell_count = counts[self.cell_cluster, self.cell_class]
+        self._dense = np.ascontiguousarray(counts)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -845,10 +845,24 @@ def _cpcc_sums_pairs(D: np.ndarray, P: np.ndarray):
     return d, p, cross, ss_d, ss_p
 
 
-def _half_offdiagonal_dot(Xc: np.ndarray, Yc: np.ndarray) -> float:
-    """sum_{i<j} Xc_ij Yc_ij for symmetric matrices: (whole sum - diagonal) / 2."""
-    whole = np.einsum("i,i->", Xc.reshape(-1), Yc.reshape(-1))
-    return float(whole - np.dot(np.diagonal(Xc), np.diagonal(Yc))) / 2
+#: Rows per block when summing over whole N x N matrices (a few MB of temporaries).
+_ROWS_BYTES = 4 * 2**20
+
+
+def _half_offdiagonal_dot(X: np.ndarray, x0: float, Y: np.ndarray, y0: float) -> float:
+    """sum_{i<j} (X_ij - x0)(Y_ij - y0) for symmetric matrices: (whole sum - diagonal) / 2.
+
+    Centred a block of rows at a time, so no N x N temporary is made.
+    """
+    N = X.shape[0]
+    rows = max(1, _ROWS_BYTES // (8 * N))
+    whole = 0.0
+    for start in range(0, N, rows):
+        Xc = X[start:start + rows] - x0
+        Yc = Xc if Y is X and y0 == x0 else Y[start:start + rows] - y0
+        whole += float(np.einsum("ij,ij->", Xc, Yc))
+    diagonal = float(np.dot(np.diagonal(X) - x0, np.diagonal(Y) - y0))
+    return (whole - diagonal) / 2
 
 
 def _pair_mean(X: np.ndarray) -> float:
@@ -860,9 +874,8 @@ def _pair_mean(X: np.ndarray) -> float:
 def _cpcc_sums_matrix(D: np.ndarray, P: np.ndarray):
     """The same sums from whole symmetric matrices, without a pair index (large N)."""
     d, p = _pair_mean(D), _pair_mean(P)
-    Dc, Pc = D - d, P - p
-    return (d, p, _half_offdiagonal_dot(Dc, Pc), _half_offdiagonal_dot(Dc, Dc),
-            _half_offdiagonal_dot(Pc, Pc))
+    return (d, p, _half_offdiagonal_dot(D, d, P, p), _half_offdiagonal_dot(D, d, D, d),
+            _half_offdiagonal_dot(P, p, P, p))
 
 
 def _merge_pairs(Z: np.ndarray) -> np.ndarray:
@@ -890,7 +903,7 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     p = float(np.dot(pairs, heights) / m)
     ss_p = float(np.dot(pairs, (heights - p) ** 2))
     d = _pair_mean(D)
-    ss_d = _half_offdiagonal_dot(D - d, D - d) if N > 1 else 0.0
+    ss_d = _half_offdiagonal_dot(D, d, D, d) if N > 1 else 0.0
     members: dict[int, list[int]] = {}                # the clusters built so far ...
     rows: dict[int, np.ndarray] = {}                  # ... and their R_A
     S = np.empty(N - 1)

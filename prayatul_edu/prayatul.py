@@ -26,14 +26,17 @@ Two ways to count, giving the same integers:
 * ``method="pairs"``: the paper's Algorithm 1, every pair visited (O(N^2)
   work, vectorised in row blocks so the memory stays bounded);
 * ``method="counts"``: O(N) from the sizes of the groups of the joint
-  labellings, by inclusion-exclusion (no N x N anything); the default.
+  labellings, by inclusion-exclusion (no N x N anything); the default. The
+  plain code (:func:`_from_group_sizes`) codes each joint labelling; the fast
+  one (:func:`_from_dense_table`) reads every group size off one table of the
+  three labellings, counted in a single pass (``counting.dense_counts``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ._validation import Labels, check_choice, check_partitions, check_real
-from .counting import comb2, group_sizes, joint_codes, pairs_within
+from .counting import comb2, dense_counts, flat_cells, group_sizes, joint_codes, pairs_within
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
@@ -303,7 +306,6 @@ def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     ``X``); for a joint labelling such as ``gp`` that means equal in ``g`` *and*
     in ``p``. The eight patterns (bits: g, p, q equal) follow, then the cells.
     """
-    T = comb2(g.n)                                      # all pairs
     S_g = pairs_within(group_sizes(g))                  # pairs with g_i = g_j
     S_p = pairs_within(group_sizes(p))
     S_q = pairs_within(group_sizes(q))
@@ -311,6 +313,12 @@ def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     S_gq = pairs_within(group_sizes(g, q))
     S_pq = pairs_within(group_sizes(p, q))
     S_gpq = pairs_within(group_sizes(g, p, q))          # all three equal
+    return _cells(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq, S_gpq)
+
+
+def _cells(T: int, S_g: int, S_p: int, S_q: int, S_gp: int, S_gq: int, S_pq: int,
+           S_gpq: int) -> tuple[int, int, int, int]:
+    """The eight equality patterns from the pair sums ``S_X``, then the four cells."""
     n111 = S_gpq
     n110 = S_gp - S_gpq                                 # g=, p=, q!=
     n101 = S_gq - S_gpq                                 # g=, p!=, q=
@@ -326,6 +334,23 @@ def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     # S_gpq cancels in every cell (each cell is a parity of agreements), e.g.
     # RW = S_q + S_gp - S_gq - S_pq; prayatul_by_instance uses these short forms.
     return BR, RW, WR, BW
+
+
+def _from_dense_table(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int] | None:
+    """The fast path of :func:`_from_group_sizes`: the same sums from one table.
+
+    ``n[a, b, c]`` counts the instances with ``g = a``, ``p = b``, ``q = c``
+    (:func:`counting.dense_counts`, one pass over the labels); every group size
+    is a margin of it, e.g. the ``gp`` groups are ``n.sum(axis=2)``. Returns
+    None when the labels have too many values for a dense table.
+    """
+    n = dense_counts(g, p, q)
+    if n is None:
+        return None
+    return _cells(comb2(g.n),
+                  pairs_within(n.sum(axis=(1, 2))), pairs_within(n.sum(axis=(0, 2))),
+                  pairs_within(n.sum(axis=(0, 1))), pairs_within(n.sum(axis=2)),
+                  pairs_within(n.sum(axis=1)), pairs_within(n.sum(axis=0)), pairs_within(n))
 
 
 # ------------------------------------------------------------ public API
@@ -424,7 +449,7 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     if method == "pairs":
         br, rw, wr, bw = _algorithm1(g.codes, p.codes, q.codes)
     else:
-        br, rw, wr, bw = _from_group_sizes(g, p, q)
+        br, rw, wr, bw = _from_dense_table(g, p, q) or _from_group_sizes(g, p, q)
     return PrayatulMatrix(br, rw, wr, bw, n=g.n, method=method, zero_division=zero_division,
                           n_groups=(g.k, p.k, q.k))
 
@@ -477,7 +502,12 @@ def prayatul_by_instance(truth, primary, alternative) -> np.ndarray:
     [[1, 0, 2, 0], [1, 0, 2, 0], [1, 0, 2, 0], [1, 0, 2, 0]]
     """
     g, p, q = check_partitions(truth=truth, primary=primary, alternative=alternative)
-    N = g.n
+    out = _by_instance_dense(g, p, q)
+    return _by_instance_plain(g, p, q) if out is None else out
+
+
+def _by_instance_plain(g: Labels, p: Labels, q: Labels) -> np.ndarray:
+    """The formulas instance by instance, from the group codes of each labelling."""
     gp, k_gp = joint_codes(g.codes, g.k, p.codes, p.k)
     gq, k_gq = joint_codes(g.codes, g.k, q.codes, q.k)
     pq, k_pq = joint_codes(p.codes, p.k, q.codes, q.k)
@@ -487,9 +517,39 @@ def prayatul_by_instance(truth, primary, alternative) -> np.ndarray:
     s_gp = _others_in_group(gp, k_gp)           # j != i with g_j = g_i and p_j = p_i
     s_gq = _others_in_group(gq, k_gq)
     s_pq = _others_in_group(pq, k_pq)
-    out = np.empty((N, 4), dtype=np.int64)
-    out[:, 0] = (N - 1) - s_g - s_p - s_q + s_gp + s_gq + s_pq   # BR_i
-    out[:, 1] = s_q + s_gp - s_gq - s_pq                         # RW_i
-    out[:, 2] = s_p + s_gq - s_gp - s_pq                         # WR_i
-    out[:, 3] = s_g + s_pq - s_gp - s_gq                         # BW_i
+    return _instance_rows(g.n, s_g, s_p, s_q, s_gp, s_gq, s_pq)
+
+
+def _instance_rows(N: int, s_g, s_p, s_q, s_gp, s_gq, s_pq) -> np.ndarray:
+    """BR_i, RW_i, WR_i, BW_i (last axis) from the counts of others in each group."""
+    shape = np.broadcast_shapes(*(np.shape(s) for s in (s_g, s_p, s_q, s_gp, s_gq, s_pq)))
+    out = np.empty(shape + (4,), dtype=np.int64)
+    out[..., 0] = (N - 1) - s_g - s_p - s_q + s_gp + s_gq + s_pq   # BR_i
+    out[..., 1] = s_q + s_gp - s_gq - s_pq                         # RW_i
+    out[..., 2] = s_p + s_gq - s_gp - s_pq                         # WR_i
+    out[..., 3] = s_g + s_pq - s_gp - s_gq                         # BW_i
+    return out
+
+
+def _by_instance_dense(g: Labels, p: Labels, q: Labels) -> np.ndarray | None:
+    """The fast path: the same rows, computed once per cell of the dense table.
+
+    Instances with the same labels ``(g, p, q)`` have the same row, so the rows
+    are computed for every cell ``[a, b, c]`` of ``n = dense_counts(g, p, q)``
+    (group sizes are its margins) and then looked up, block by block, by each
+    instance's cell. None when the labels have too many values for a dense table.
+    """
+    n = dense_counts(g, p, q)
+    if n is None:
+        return None
+    per_cell = _instance_rows(g.n,
+                              n.sum(axis=(1, 2))[:, None, None] - 1,   # s_g of cell [a, b, c]
+                              n.sum(axis=(0, 2))[None, :, None] - 1,   # s_p
+                              n.sum(axis=(0, 1))[None, None, :] - 1,   # s_q
+                              n.sum(axis=2)[:, :, None] - 1,           # s_gp
+                              n.sum(axis=1)[:, None, :] - 1,           # s_gq
+                              n.sum(axis=0)[None, :, :] - 1).reshape(-1, 4)   # s_pq
+    out = np.empty((g.n, 4), dtype=np.int64)
+    for start, stop, cell in flat_cells((g, p, q), n.shape):
+        np.take(per_cell, cell, axis=0, out=out[start:stop])
     return out

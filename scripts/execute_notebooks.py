@@ -43,8 +43,14 @@ def clean(nb) -> None:
 
 
 def execute(path: Path, timeout: int = 600) -> float:
+    import os
+
     import nbformat
     from nbclient import NotebookClient
+
+    # The kernel must draw with the inline backend so the saved notebook keeps its
+    # figures; an inherited MPLBACKEND=Agg would silently drop them.
+    os.environ.pop("MPLBACKEND", None)
 
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()

@@ -103,3 +103,86 @@ def test_contingency_display_states_orientation():
     t = contingency_table(["a", "b", "b"], [1, 1, 2])
     assert "Rows are the clusters" in repr(t)
     assert "| clusters ↓ classes → |" in t._repr_markdown_()
+
+
+# ------------------------------------------- fast paths agree with the plain ones
+from prayatul_edu import counting  # noqa: E402
+from prayatul_edu._validation import Labels, _factorize, _factorize_strings  # noqa: E402
+
+LABEL_KINDS = {
+    "small ints": lambda rng, n, k: rng.integers(0, k, n),
+    "negative, gaps": lambda rng, n, k: rng.choice(np.arange(-3, 3 * k, 3), n),
+    "int8": lambda rng, n, k: rng.integers(-k, k, n).astype(np.int8),
+    "uint16": lambda rng, n, k: (rng.integers(0, k, n) + 60000).astype(np.uint16),
+    "huge ints": lambda rng, n, k: rng.integers(0, k, n) * 10 ** 12 - 7,
+    "strings": lambda rng, n, k: np.array([f"c{v}" for v in rng.integers(0, k, n)]),
+    "bools": lambda rng, n, k: rng.integers(0, 2, n).astype(bool),
+}
+
+
+def _plain_table(truth, pred, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(counting, "dense_counts", lambda *labelings: None)
+        return contingency_table(truth, pred)
+
+
+@pytest.mark.parametrize("kind_t", sorted(LABEL_KINDS))
+@pytest.mark.parametrize("kind_p", ["small ints", "negative, gaps", "huge ints", "strings"])
+def test_dense_contingency_equals_the_plain_one(kind_t, kind_p, monkeypatch):
+    rng = np.random.default_rng(len(kind_t) * 31 + len(kind_p))
+    for n, k in ((2, 3), (57, 4), (3000, 11)):
+        truth, pred = LABEL_KINDS[kind_t](rng, n, k), LABEL_KINDS[kind_p](rng, n, k + 2)
+        fast, plain = contingency_table(truth, pred), _plain_table(truth, pred, monkeypatch)
+        assert plain._dense is None                      # really the plain path
+        for attr in ("cell_cluster", "cell_class", "cell_count", "cluster_sizes",
+                     "class_sizes", "clusters", "classes", "counts"):
+            a, b = getattr(fast, attr), getattr(plain, attr)
+            assert a.dtype == b.dtype and a.tolist() == b.tolist(), attr
+        assert fast.n == plain.n == n
+
+
+def test_dense_counts_blocks_and_limits(monkeypatch):
+    rng = np.random.default_rng(5)
+    a, b, c = rng.integers(-2, 3, 1001), rng.integers(0, 4, 1001), rng.integers(7, 9, 1001)
+    labs = [check_labels(x, "x") for x in (a, b, c)]
+    expected = np.zeros((5, 4, 2), dtype=np.int64)
+    np.add.at(expected, (a + 2, b, c - 7), 1)
+    monkeypatch.setattr(counting, "_BLOCK", 64)          # many blocks, a short last one
+    assert (counting.dense_counts(*labs) == expected).all()
+    assert [lab.sizes().tolist() for lab in labs] == [
+        np.bincount(a + 2).tolist(), np.bincount(b).tolist(), np.bincount(c - 7).tolist()]
+    # too many cells for a dense table: None, and the plain path takes over
+    from sklearn.metrics.cluster import contingency_matrix
+
+    monkeypatch.setattr(counting, "DENSE_MIN_CELLS", 10)
+    x, y = np.array([0, 4, 1, 4, 0, 2]), np.array([0, 0, 2, 1, 2, 0])   # spans 5 and 3
+    assert counting.dense_counts(check_labels(x[:2], "x"), check_labels(y[:2], "y")) is not None
+    assert counting.dense_counts(check_labels(x, "x"), check_labels(y, "y")) is None  # 15 > 10
+    t = contingency_table(y, x)
+    assert t._dense is None and (t.counts == contingency_matrix(y, x).T).all()
+
+
+def test_lazy_integer_labels_equal_the_factorised_ones():
+    rng = np.random.default_rng(8)
+    for arr in (rng.integers(0, 6, 500), rng.choice([-1, 4, 9], 500),
+                rng.integers(0, 200, 500).astype(np.uint8), np.arange(10)):
+        lazy = check_labels(arr, "x")
+        assert lazy.ints is arr                           # validated without factorising
+        codes, values = _factorize(arr, "x")
+        assert lazy.codes.tolist() == codes.tolist()
+        assert lazy.values.tolist() == values.tolist() and lazy.values.dtype == arr.dtype
+        assert lazy.sizes().tolist() == np.bincount(codes).tolist()
+        assert lazy.k == len(set(arr.tolist())) and lazy.n == len(arr)
+        assert not np.shares_memory(lazy.codes, arr)       # never the caller's array
+    eager = Labels("x", codes=np.array([0, 1, 1]), values=np.array(["a", "b"]))
+    assert eager.dense_form()[1:] == (0, 2) and eager.sizes().tolist() == [1, 2]
+    with pytest.raises(TypeError, match="Labels"):
+        Labels("x")
+
+
+def test_string_factorisation_equals_np_unique():
+    rng = np.random.default_rng(9)
+    arr = np.array(["b", "a", "ä", "", "a b", "Z"])[rng.integers(0, 6, 400)]
+    codes, values = _factorize_strings(arr)
+    ref_values, ref_codes = np.unique(arr, return_inverse=True)
+    assert values.tolist() == ref_values.tolist() and codes.tolist() == ref_codes.tolist()

@@ -1,5 +1,4 @@
 """Agglomerative clustering, cophenetic matrix, CPCC: the tutorial, SciPy, properties."""
-import time
 from fractions import Fraction
 from math import sqrt
 
@@ -263,16 +262,14 @@ def test_matrix_after_merge_is_the_linkage_definition():
             assert step.matrix[r, c] == pytest.approx(expected, abs=1e-12)
 
 
-def test_full_trace_at_n_200_is_fast():
+def test_full_trace_at_n_200():
+    # Its time (target: under 1 s) is measured by benchmarks/run.py, not asserted here.
     D = random_D(60, 200)
     for link in LINKAGES:
-        start = time.perf_counter()
         res = agglomerative(D, linkage=link)
         steps = list(res.steps)
-        elapsed = time.perf_counter() - start
         assert res.method == "plain" and len(steps) == 199
         assert steps[0].matrix.shape == (199, 199) and steps[-1].matrix.shape == (1, 1)
-        assert elapsed < 1.0, elapsed
 
 
 # ------------------------------------------------------------------- ties
@@ -548,3 +545,69 @@ def test_bad_cuts_and_names():
     with pytest.raises(TypeError) as info:
         agglomerative(D4, names="abcde")
     assert str(info.value).startswith("names:")
+
+
+# ------------------------------------------- fast checks and sums == plain ones
+def _outcome(M, **kwargs):
+    from prayatul_edu._validation import check_distance_matrix
+
+    try:
+        return check_distance_matrix(M, "D", **kwargs).tolist()
+    except ValueError as exc:
+        return str(exc)
+
+
+def _defective_matrices(n):
+    rng = np.random.default_rng(n)
+    D = random_D(n, n) * 1000                          # scale > 1: the tolerance scales
+    i, j = sorted(rng.choice(n, 2, replace=False))    # a pair in a later tile, usually
+    cases = [D]
+    for value in (np.nan, np.inf, -np.inf, -1e-9, 0.0):
+        M = D.copy(); M[i, j] = M[j, i] = value; cases.append(M)
+    for delta in (1e-3, 1e-10, -1e-3):                # above and within atol * scale
+        M = D.copy(); M[j, i] += delta; cases.append(M)
+    for delta in (1e-13, 1e-6):                       # a diagonal within and above atol
+        M = D.copy(); M[i, i] = delta; cases.append(M)
+    return cases
+
+
+@pytest.mark.parametrize("n", [2, 9, 30, 61])
+def test_one_pass_distance_check_equals_the_plain_checks(n, monkeypatch):
+    from prayatul_edu import _validation
+
+    monkeypatch.setattr(_validation, "_TILE", 7)       # many tiles, ragged last ones
+    for M in _defective_matrices(n):
+        fast = _outcome(M)
+        assert _validation._valid_by_tiles(M, 1e-12) == isinstance(fast, list)
+        with monkeypatch.context() as m:
+            m.setattr(_validation, "_valid_by_tiles", lambda arr, atol: False)
+            assert _outcome(M) == fast                   # the same matrix or message
+
+
+@pytest.mark.parametrize("n", [2, 3, 40])
+def test_condensed_expansion_fast_equals_plain(n):
+    from prayatul_edu._validation import _expand_condensed
+
+    y = pdist(np.random.default_rng(n).normal(size=(n, 2)))
+    plain = _expand_condensed(y, "D", fast=False)
+    assert (_expand_condensed(y, "D") == plain).all() and (plain == squareform(y)).all()
+    for value, match in ((np.nan, "NaN"), (-1.0, "non-negative")):
+        bad = y.copy(); bad[-1] = value
+        for fast in (True, False):
+            with pytest.raises(ValueError, match=match):
+                _expand_condensed(bad, "D", fast=fast)
+
+
+def test_blocked_pair_sums_equal_the_pair_formula(monkeypatch):
+    from prayatul_edu import hierarchy
+
+    D = random_D(7, 23)
+    P = _cophenetic(agglomerative(D, linkage="average").linkage_matrix, 23)
+    iu = np.triu_indices(23, 1)
+    d, p = D[iu].mean(), P[iu].mean()
+    expected = np.sum((D[iu] - d) * (P[iu] - p))
+    for rows_bytes in (8 * 23, 8 * 23 * 5, 2**22):     # one row, five rows, all rows per block
+        monkeypatch.setattr(hierarchy, "_ROWS_BYTES", rows_bytes)
+        assert hierarchy._half_offdiagonal_dot(D, d, P, p) == pytest.approx(expected, rel=1e-13)
+        assert hierarchy._half_offdiagonal_dot(D, d, D, d) == pytest.approx(
+            np.sum((D[iu] - d) ** 2), rel=1e-13)

@@ -77,8 +77,8 @@ def test_public_api_names():
         assert callable(getattr(prayatul_edu, name))
 
 
-def test_main_job_prints_the_worked_examples():
-    out = subprocess.run([sys.executable, "-m", "prayatul_edu"], capture_output=True,
+def test_examples_print_the_worked_examples():
+    out = subprocess.run([sys.executable, "-m", "prayatul_edu", "examples"], capture_output=True,
                          text=True, check=True, cwd=ROOT)
     text = out.stdout
     # Tutorial Exercise 1 (silhouette) with the exact value the seed truncates.

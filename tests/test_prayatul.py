@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from prayatul_edu import prayatul as prayatul_module
 from prayatul_edu import prayatul_by_instance, prayatul_matrix
+from prayatul_edu._validation import check_partitions
 
 MEASURES = ["comparative_deviation", "polarization", "comparative_rightness",
             "effective_rightness", "effective_superiority"]
@@ -411,3 +412,46 @@ def test_large_n_by_instance():
     # Each instance: the N/2 - 1 others of its parity are BR, the N/2 others are WR.
     assert (B[:, 0] == N // 2 - 1).all() and (B[:, 2] == N // 2).all()
     assert (B[:, [1, 3]] == 0).all()
+
+
+# -------------------------------------- the dense fast paths equal the plain ones
+def _labels_of_kind(rng, kind, n, k):
+    values = rng.integers(0, k, n)
+    if kind == "ints":
+        return values
+    if kind == "noise":
+        return values - 1                                 # -1 .. k-2
+    if kind == "huge":
+        return values * 10 ** 15 - 10 ** 17               # too wide for a dense range
+    return np.array([f"label {v}" for v in values])       # strings: codes, then dense
+
+
+@pytest.mark.parametrize("kinds", [("ints", "ints", "ints"), ("noise", "ints", "strings"),
+                                   ("huge", "noise", "ints"), ("strings", "huge", "huge")])
+@pytest.mark.parametrize("n", [2, 3, 40, 2500])
+def test_dense_counts_equal_group_sizes_and_algorithm1(kinds, n):
+    rng = np.random.default_rng(n)
+    G, P, Q = (_labels_of_kind(rng, kind, n, int(rng.integers(1, 9))) for kind in kinds)
+    g, p, q = check_partitions(truth=G, primary=P, alternative=Q)
+    fast = prayatul_module._from_dense_table(g, p, q)
+    plain = prayatul_module._from_group_sizes(g, p, q)
+    assert fast == plain and all(type(c) is int for c in fast)
+    assert list(fast) == list(prayatul_module._algorithm1(g.codes, p.codes, q.codes))
+    by_fast = prayatul_module._by_instance_dense(g, p, q)
+    by_plain = prayatul_module._by_instance_plain(g, p, q)
+    assert by_fast.dtype == by_plain.dtype == np.int64
+    assert (by_fast == by_plain).all()
+    assert (prayatul_by_instance(G, P, Q) == by_plain).all()
+
+
+def test_too_many_values_for_a_dense_table_take_the_plain_path(monkeypatch):
+    from prayatul_edu import counting
+
+    rng = np.random.default_rng(3)
+    G, P, Q = (rng.integers(0, 30, 200) for _ in range(3))   # 30^3 cells > max(200, 64)
+    expected = prayatul_matrix(G, P, Q, method="pairs")
+    by_expected = prayatul_by_instance(G, P, Q)
+    monkeypatch.setattr(counting, "DENSE_MIN_CELLS", 64)
+    assert prayatul_module._from_dense_table(*check_partitions(g=G, p=P, q=Q)) is None
+    assert cells(prayatul_matrix(G, P, Q)) == cells(expected)
+    assert (prayatul_by_instance(G, P, Q) == by_expected).all()

@@ -1,0 +1,636 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: prayatul-edu against scikit-learn, SciPy and the issue's targets.
+
+    python benchmarks/run.py            # every row (about 5 minutes), writes benchmarks/RESULTS.md
+    python benchmarks/run.py --quick    # fewer repeats, no N = 10^7 and notebook rows (~1 min)
+    python benchmarks/run.py --only silhouette,import     # rows whose name contains a word
+
+Every row runs both sides in the same process and the same run: first once each,
+checking that they give the same numbers (integers identical, floats within
+1e-12), then alternately ``repeats`` times. Times are medians; ratios compare
+the medians of the same run, so a busy machine slows both sides alike. Peak
+memory is measured in fresh subprocesses. Nothing here is a unit test: timings
+depend on the machine and no test asserts them.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import glob
+import json
+import math
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+K = 10  # labels per labelling, as in the issue ("~10 labels each")
+
+
+# ------------------------------------------------------------------ rows
+@dataclass
+class Row:
+    what: str
+    n: str
+    ours: str               # our time (or memory), formatted
+    against: str            # what it is compared with
+    theirs: str             # its time, formatted ("" when there is nothing to compare)
+    ratio: str              # the measured ratio, in words
+    target: str
+    met: bool | None        # None: shown for information, no target
+    note: str = ""          # why a target is not reached, or what the row shows
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+def close(a: float, b: float, what: str, tol: float = 1e-12) -> None:
+    check(abs(float(a) - float(b)) <= tol, f"{what}: {float(a)!r} != {float(b)!r}")
+
+
+def ms(seconds: float) -> str:
+    if seconds >= 10:
+        return f"{seconds:.1f} s"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} µs"
+
+
+def side_by_side(ours, theirs, repeats: int) -> tuple[float, float]:
+    """Medians (seconds) of ``ours()`` and ``theirs()``, called alternately after a warm-up."""
+    ours()
+    theirs()
+    t_ours, t_theirs = [], []
+    for _ in range(repeats):
+        for f, times in ((ours, t_ours), (theirs, t_theirs)):
+            start = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - start)
+    return statistics.median(t_ours), statistics.median(t_theirs)
+
+
+def alone(f, repeats: int) -> float:
+    f()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def faster(ours: float, theirs: float, at_least: float) -> tuple[str, bool]:
+    ratio = theirs / ours
+    return f"{ratio:.1f}x faster", ratio >= at_least
+
+
+def labels(n: int, seed: int, k: int = K) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, k, n)
+
+
+# ------------------------------------------------- external measures, N = 10^6
+def rows_measures(n: int, repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+    from sklearn import metrics
+
+    truth, pred = labels(n, 1), labels(n, 2)
+    pairs = [
+        ("adjusted_rand_index", pe.adjusted_rand_index, metrics.adjusted_rand_score),
+        ("rand_index", pe.rand_index, metrics.rand_score),
+        ("mutual_information", pe.mutual_information, metrics.mutual_info_score),
+        ("normalized_mutual_information", pe.normalized_mutual_information,
+         lambda t, p: metrics.normalized_mutual_info_score(t, p, average_method="geometric")),
+        ("fowlkes_mallows_index", pe.fowlkes_mallows_index, metrics.fowlkes_mallows_score),
+    ]
+    out = []
+    for name, ours, theirs in pairs:
+        close(ours(truth, pred), theirs(truth, pred), name)
+        t_ours, t_theirs = side_by_side(lambda: ours(truth, pred), lambda: theirs(truth, pred),
+                                        repeats)
+        ratio, met = faster(t_ours, t_theirs, 10)
+        sk_name = getattr(theirs, "__name__", "normalized_mutual_info_score")
+        sk_name = "normalized_mutual_info_score" if sk_name == "<lambda>" else sk_name
+        out.append(Row(f"`{name}`, {K} labels", f"{n:,}", ms(t_ours), f"scikit-learn "
+                       f"`{sk_name}`", ms(t_theirs), ratio, ">= 10x faster, equal to 1e-12", met))
+    return out
+
+
+def _label_kinds(n: int):
+    """Arbitrary hashables: the fast path factorises them first."""
+    base_t, base_p, base_q = labels(n, 1), labels(n, 2), labels(n, 3)
+    names = np.array([f"class {i}" for i in range(K)])
+    wide = np.array([(-1) ** i * (10**12 + 7 * i) for i in range(K)])  # large, negative
+    return [
+        ("strings", names[base_t], names[base_p], names[base_q]),
+        ("large and negative ints (±10^12)", wide[base_t], wide[base_p], wide[base_q]),
+        ("small ints with noise -1", base_t - 1, base_p - 1, base_q - 1),
+    ]
+
+
+def rows_hashables(n: int, repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+    from sklearn import metrics
+
+    out = []
+    for kind, t, p, q in _label_kinds(n):
+        close(pe.adjusted_rand_index(t, p), metrics.adjusted_rand_score(t, p), kind)
+        t_ours, t_theirs = side_by_side(lambda: pe.adjusted_rand_index(t, p),
+                                        lambda: metrics.adjusted_rand_score(t, p), repeats)
+        out.append(Row(f"`adjusted_rand_index`, {kind}", f"{n:,}", ms(t_ours),
+                       "scikit-learn `adjusted_rand_score`", ms(t_theirs),
+                       faster(t_ours, t_theirs, 1)[0], "shown", None))
+        m = pe.prayatul_matrix(t, p, q)
+        pcm = metrics.pair_confusion_matrix(t, p)
+        check(2 * (m.br + m.rw) == int(pcm[0, 0] + pcm[1, 1]), f"prayatul_matrix, {kind}")
+        t_ours, t_theirs = side_by_side(lambda: pe.prayatul_matrix(t, p, q),
+                                        lambda: metrics.pair_confusion_matrix(t, p), repeats)
+        out.append(Row(f"`prayatul_matrix`, {kind}", f"{n:,}", ms(t_ours),
+                       "scikit-learn `pair_confusion_matrix`", ms(t_theirs),
+                       faster(t_ours, t_theirs, 1)[0], "shown", None))
+    return out
+
+
+# ------------------------------------------------------- the Prayatul matrix
+def _check_prayatul(m, g, p, q) -> None:
+    """The matrix's margins against scikit-learn: each algorithm's right pairs."""
+    from sklearn.metrics import pair_confusion_matrix
+
+    for name, right, labels_ in (("primary", m.br + m.rw, p), ("alternative", m.br + m.wr, q)):
+        c = pair_confusion_matrix(g, labels_)            # ordered pairs: twice ours
+        check(2 * right == int(c[0, 0]) + int(c[1, 1]), f"prayatul_matrix {name} right pairs")
+    check(m.br + m.rw + m.wr + m.bw == m.n_pairs, "cells sum to N(N-1)/2")
+
+
+def rows_prayatul(sizes, repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+    from sklearn.metrics import pair_confusion_matrix
+
+    out = []
+    for n in sizes:
+        g, p, q = labels(n, 1), labels(n, 2), labels(n, 3)
+        _check_prayatul(pe.prayatul_matrix(g, p, q), g, p, q)
+        reps = repeats if n <= 10**6 else max(3, repeats // 3)
+        t_ours, t_sk = side_by_side(lambda: pe.prayatul_matrix(g, p, q),
+                                    lambda: pair_confusion_matrix(g, p), reps)
+        ratio, met = faster(t_ours, t_sk, 10)
+        out.append(Row(f"`prayatul_matrix`, counts, {K} labels", f"{n:,}", ms(t_ours),
+                       "scikit-learn `pair_confusion_matrix(truth, primary)` (one table; "
+                       "we need three)", ms(t_sk), ratio, ">= 10x faster", met))
+        t_ours, t_floor = side_by_side(lambda: pe.prayatul_matrix(g, p, q),
+                                       lambda: (np.sum(g), np.sum(p), np.sum(q)), reps)
+        floor = t_ours / t_floor
+        out.append(Row("`prayatul_matrix`, counts", f"{n:,}", ms(t_ours),
+                       "memory-traffic floor: `np.sum` of each of the three label arrays",
+                       ms(t_floor), f"{floor:.1f}x the floor", "within 10x of the floor",
+                       floor <= 10))
+    n = sizes[0]
+    g, p, q = labels(n, 1), labels(n, 2), labels(n, 3)
+    by = pe.prayatul_by_instance(g, p, q)
+    m = pe.prayatul_matrix(g, p, q)
+    check(by.sum(axis=0).tolist() == [2 * m.br, 2 * m.rw, 2 * m.wr, 2 * m.bw],
+          "prayatul_by_instance column sums are twice the matrix")
+    t_by, t_m = side_by_side(lambda: pe.prayatul_by_instance(g, p, q),
+                             lambda: pe.prayatul_matrix(g, p, q), repeats)
+    out.append(Row("`prayatul_by_instance` (N x 4 int64 out)", f"{n:,}", ms(t_by),
+                   "`prayatul_matrix` on the same input", ms(t_m),
+                   f"{t_by / t_m:.1f}x its time", "<= 3x its time", t_by / t_m <= 3))
+    return out
+
+
+def algorithm1_python(G, P, Q):
+    """The paper's Algorithm 1, literally: a plain Python double loop over the pairs."""
+    G, P, Q = list(G), list(P), list(Q)
+    D11 = D12 = D21 = D22 = 0
+    N = len(G)
+    for i in range(N):
+        for j in range(i + 1, N):
+            p, q, g = P[i] == P[j], Q[i] == Q[j], G[i] == G[j]
+            if (p and q and g) or (not p and not q and not g):
+                D11 += 1
+            elif (p and not q and g) or (not p and q and not g):
+                D12 += 1
+            elif (not p and q and g) or (p and not q and not g):
+                D21 += 1
+            else:
+                D22 += 1
+    return D11, D12, D21, D22
+
+
+def rows_pairs(repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+
+    n = 1500
+    g, p, q = labels(n, 1), labels(n, 2), labels(n, 3)
+    m = pe.prayatul_matrix(g, p, q, method="pairs")
+    check((m.br, m.rw, m.wr, m.bw) == algorithm1_python(g, p, q), "pairs == double loop")
+    t_ours, t_loop = side_by_side(lambda: pe.prayatul_matrix(g, p, q, method="pairs"),
+                                  lambda: algorithm1_python(g, p, q), max(3, repeats // 3))
+    ratio, met = faster(t_ours, t_loop, 20)
+    out = [Row('`prayatul_matrix(method="pairs")` (Algorithm 1, vectorised)', f"{n:,}",
+               ms(t_ours), "Algorithm 1 as a plain Python double loop", ms(t_loop), ratio,
+               ">= 20x faster", met)]
+    n = 10_000
+    g, p, q = labels(n, 1), labels(n, 2), labels(n, 3)
+    counts = pe.prayatul_matrix(g, p, q)
+    tracemalloc.start()
+    start = time.perf_counter()
+    m = pe.prayatul_matrix(g, p, q, method="pairs")
+    elapsed = time.perf_counter() - start
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    check((m.br, m.rw, m.wr, m.bw) == (counts.br, counts.rw, counts.wr, counts.bw),
+          "pairs == counts at N = 10,000")
+    out.append(Row('`prayatul_matrix(method="pairs")`, peak memory', f"{n:,}",
+                   f"{ms(elapsed)}, peak {peak / 2**20:.1f} MB", "one N x N boolean array",
+                   f"{n * n / 2**20:.0f} MB", f"{peak / (n * n):.3f}x its memory",
+                   "memory bounded by blocks", peak < 16 * 2**20,
+                   "row blocks of about 2^17 pairs; equal to the counts method"))
+    return out
+
+
+# ------------------------------------------------------------------ silhouette
+def _silhouette_data(n: int):
+    rng = np.random.default_rng(0)
+    centers = rng.normal(0, 6, (K, 2))
+    y = rng.integers(0, K, n)
+    return centers[y] + rng.normal(0, 1, (n, 2)), y
+
+
+def _child_silhouette(side: str, n: int) -> dict:
+    """Run in a fresh process: the extra peak resident memory of one call."""
+    import scipy.spatial.distance  # noqa: F401  (both sides use it; not counted)
+    from sklearn.metrics import silhouette_samples
+
+    import prayatul_edu as pe
+
+    X, y = _silhouette_data(n)
+    before = _resident_kb("VmRSS")
+    _reset_peak()
+    start = time.perf_counter()
+    if side == "ours":
+        pe.silhouette(X, y)
+    else:
+        silhouette_samples(X, y)
+    elapsed = time.perf_counter() - start
+    return {"extra_mb": (_resident_kb("VmHWM") - before) / 1024, "seconds": elapsed}
+
+
+def _resident_kb(field: str) -> int:
+    """VmRSS (now) or VmHWM (peak) of this process, in kB (Linux); ru_maxrss elsewhere.
+
+    (``ru_maxrss`` alone would not do on Linux: a child inherits its parent's peak.)
+    """
+    try:
+        with open("/proc/self/status") as f:
+            return int(next(ln for ln in f if ln.startswith(field + ":")).split()[1])
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _reset_peak() -> None:
+    """Set the peak (VmHWM) to the current resident size (Linux >= 4.0)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _run_child(kind: str, side: str, n: int) -> dict:
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", kind, side,
+                          str(n)], capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def rows_silhouette(repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+    from sklearn.metrics import silhouette_samples
+
+    n = 20_000
+    X, y = _silhouette_data(n)
+    ours, theirs = pe.silhouette(X, y), silhouette_samples(X, y)
+    check(float(np.abs(ours.samples - theirs).max()) <= 1e-12, "silhouette samples")
+    t_ours, t_sk = side_by_side(lambda: pe.silhouette(X, y), lambda: silhouette_samples(X, y),
+                                max(3, repeats // 3))
+    out = [Row(f"`silhouette`, 2-D, {K} clusters", f"{n:,}", ms(t_ours),
+               "scikit-learn `silhouette_samples`", ms(t_sk), f"{t_ours / t_sk:.2f}x its time",
+               "<= 0.5x its time", t_ours / t_sk <= 0.5)]
+    mem_ours = _run_child("silhouette", "ours", n)["extra_mb"]
+    mem_sk = _run_child("silhouette", "sklearn", n)["extra_mb"]
+    out.append(Row("`silhouette`, extra peak memory (fresh process)", f"{n:,}",
+                   f"{mem_ours:.0f} MB", "scikit-learn `silhouette_samples`", f"{mem_sk:.0f} MB",
+                   f"{mem_ours / mem_sk:.3f}x its memory", "<= 200 MB", mem_ours <= 200))
+    return out
+
+
+# ------------------------------------------------------------------ hierarchy
+def rows_hierarchy(repeats: int) -> list[Row]:
+    import prayatul_edu as pe
+    from scipy.cluster.hierarchy import cophenet, linkage
+    from scipy.spatial.distance import pdist, squareform
+
+    n = 5000
+    X = np.random.default_rng(0).normal(size=(n, 2))
+    y = pdist(X)
+    D = squareform(y)
+
+    def ours(M):
+        return pe.cophenetic_correlation(M, pe.agglomerative(M, linkage="single"))
+
+    def scipy_condensed(v):
+        return cophenet(linkage(v, "single"), v)[0]
+
+    def scipy_square(M):
+        v = squareform(M)          # SciPy's input form (checks the square matrix first)
+        return cophenet(linkage(v, "single"), v)[0]
+
+    tree = pe.agglomerative(D, linkage="single")
+    Z = linkage(y, "single")
+    check(float(np.abs(tree.linkage_matrix[:, 2] - Z[:, 2]).max()) <= 1e-12, "merge heights")
+    close(ours(D), scipy_condensed(y), "CPCC")
+    close(ours(y), scipy_condensed(y), "CPCC (condensed)")
+    out = []
+    reps = max(3, repeats // 2)
+    for form, ours_in, theirs, theirs_in, how, checked in (
+            ("square D", D, scipy_square, D, "`squareform` + `linkage` + `cophenet`",
+             "both validate D (ours: square, symmetric, zero diagonal, finite, >= 0; "
+             "SciPy's `squareform`: symmetric, zero diagonal)"),
+            ("condensed D", y, scipy_condensed, y, "`linkage` + `cophenet`",
+             "ours checks the vector (finite, >= 0) and expands it to the square matrix; "
+             "SciPy checks it is finite")):
+        t_ours, t_sp = side_by_side(lambda: ours(ours_in), lambda: theirs(theirs_in), reps)
+        out.append(Row(f"`agglomerative` + `cophenetic_correlation`, single, given {form}",
+                       f"{n:,}", ms(t_ours), f"SciPy {how}, given {form}", ms(t_sp),
+                       f"{t_ours / t_sp:.2f}x its time", "no slower (<= 1x)", t_ours <= t_sp,
+                       checked))
+    n = 200
+    D200 = squareform(pdist(np.random.default_rng(1).normal(size=(n, 2))))
+    worst = 0.0
+    for link in ("single", "complete", "average"):
+        res = pe.agglomerative(D200, linkage=link, method="plain")
+        check(float(np.abs(res.linkage_matrix[:, 2] - linkage(squareform(D200), link)[:, 2])
+                    .max()) <= 1e-12, f"trace heights ({link})")
+        worst = max(worst, alone(lambda: len(list(
+            pe.agglomerative(D200, linkage=link, method="plain").steps)), repeats))
+    out.append(Row("`agglomerative`, full step trace (slowest of single / complete / average)",
+                   f"{n:,}", ms(worst), "", "", "", "< 1 s", worst < 1.0))
+    return out
+
+
+# ------------------------------------------------- exact pair counts, N huge
+def _exact_oracle(N: int, mods: tuple[int, int, int]):
+    """BR, RW, WR, BW when g, p, q are i mod 3, 2, 5: pairs of residue classes, Python ints."""
+    period = math.lcm(*mods)
+    size = [(N - 1 - r) // period + 1 for r in range(period)]  # instances with i = r mod period
+    cells = [0, 0, 0, 0]
+    for r in range(period):
+        for s in range(r, period):
+            pairs = size[r] * (size[r] - 1) // 2 if r == s else size[r] * size[s]
+            g, p, q = ((r - s) % m == 0 for m in mods)
+            right_p, right_q = p == g, q == g
+            cells[(not right_p) * 2 + (not right_q)] += pairs
+    return tuple(cells)
+
+
+def rows_exact(n: int) -> list[Row]:
+    import prayatul_edu as pe
+
+    mods = (3, 2, 5)
+    g, p, q = (np.tile(np.arange(m, dtype=np.int8), n // m + 1)[:n]    # i mod m, 1 byte each
+               for m in mods)
+    start = time.perf_counter()
+    m = pe.prayatul_matrix(g, p, q)
+    elapsed = time.perf_counter() - start
+    expected = _exact_oracle(n, mods)
+    got = (m.br, m.rw, m.wr, m.bw)
+    check(got == expected and all(type(c) is int for c in got), f"exact counts {got}")
+    numbers = got + (m.n_pairs,)
+    beyond = sum(c > 2**53 for c in numbers)
+    rounded = sum(int(float(c)) != c for c in numbers)
+    del g, p, q
+    return [Row("`prayatul_matrix`, counts: exact integers (labels i mod 3, 2, 5)", f"{n:,}",
+                ms(elapsed), "the same pairs counted by residue classes in Python ints", "",
+                "identical", "exact at N = 10^8", n >= 10**8,
+                f"BR, RW, WR, BW = {', '.join(f'{c:,}' for c in got)}; N(N-1)/2 = "
+                f"{m.n_pairs:,}. Above 2^53: {beyond} of these 5; changed by a round trip "
+                f"through float64: {rounded} of 5. Group sizes n give n(n-1)/2 in int64 while "
+                "n <= 3,037,000,499 (so n(n-1) < 2^63), in Python ints beyond; the sums are "
+                "Python ints")]
+
+
+# -------------------------------------------------------- import, widgets, notebooks
+def rows_import(repeats: int) -> list[Row]:
+    def run(code):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+        return time.perf_counter() - start
+
+    t_pe, t_np = [], []
+    run("import prayatul_edu")
+    for _ in range(max(5, repeats)):
+        t_pe.append(run("import prayatul_edu"))
+        t_np.append(run("import numpy"))
+    ours, base = statistics.median(t_pe), statistics.median(t_np)
+    return [Row("`import prayatul_edu` (fresh process)", "", ms(ours),
+                "`import numpy` (fresh process)", ms(base), f"+{ours - base:.3f} s",
+                "< 0.2 s more", ours - base < 0.2)]
+
+
+def rows_widgets() -> list[Row]:
+    script = os.path.join(HERE, "bench_widgets.py")
+    if not os.path.exists(script):
+        return [Row("one widget update (benchmarks/bench_widgets.py)", "1,500", "", "", "", "",
+                    "< 100 ms median", None, "benchmarks/bench_widgets.py is not there yet")]
+    proc = subprocess.run([sys.executable, script, "--n", "1500"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=1800)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return [Row("one widget update (benchmarks/bench_widgets.py)", "1,500", "", "", "", "",
+                    "< 100 ms median", False, f"bench_widgets.py failed: {tail}")]
+    out = []
+    pattern = re.compile(r"^(?P<what>.+?)\s+(?P<count>\d+)\s+(?P<median>[\d.]+)\s+"
+                         r"(?P<max>[\d.]+)\s*$")
+    table = proc.stdout.split("-" * 10, 1)[-1]
+    for line in table.splitlines():
+        match = pattern.match(line)
+        if not match or set(line.strip()) == {"-"}:
+            continue
+        median = float(match["median"])
+        spectral = "spectral" in match["what"].lower()
+        out.append(Row(f"widget update: {match['what'].strip()}", "1,500",
+                       f"{median:.3g} ms", "", "", f"max {float(match['max']):.3g} ms",
+                       "shown (Spectral is excluded)" if spectral else "< 100 ms median",
+                       None if spectral else median < 100))
+    return out or [Row("one widget update", "1,500", "", "", "", "", "< 100 ms median", None,
+                       "could not read bench_widgets.py's table")]
+
+
+def rows_notebooks() -> list[Row]:
+    folders = [f for f in ("notebooks", "solutions") if os.path.isdir(os.path.join(ROOT, f))]
+    found = [p for f in folders for p in glob.glob(os.path.join(ROOT, f, "**", "*.ipynb"),
+                                                   recursive=True)
+             if ".ipynb_checkpoints" not in p]
+    if not found:
+        return [Row("all notebook tests (nbval)", "0 notebooks", "", "", "", "",
+                    "< 3 min on 2 cores", None, "no notebooks yet")]
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+                           "-q", "-p", "no:cacheprovider", *folders], capture_output=True,
+                          text=True, cwd=ROOT)
+    elapsed = time.perf_counter() - start
+    summary = (proc.stdout.strip().splitlines() or [""])[-1]
+    return [Row("all notebook tests: `pytest --nbval --nbval-current-env notebooks solutions`",
+                f"{len(found)} notebooks", ms(elapsed), "", "", summary.strip("= "),
+                "< 3 min on 2 cores", elapsed < 180 and proc.returncode == 0,
+                "" if proc.returncode == 0 else "some notebook tests failed")]
+
+
+# ------------------------------------------------------------------ report
+def machine() -> str:
+    import scipy
+    import sklearn
+
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        model = names[0] if names else model
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    memory = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(next(ln for ln in f if ln.startswith("MemTotal")).split()[1])
+        memory = f", {kb / 2**20:.0f} GB RAM"
+    except (OSError, StopIteration):
+        pass
+    return (f"{model}, {usable} cores{memory}; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()}, NumPy {np.__version__}, SciPy "
+            f"{scipy.__version__}, scikit-learn {sklearn.__version__}")
+
+
+def markdown(rows: list[Row], args, seconds: float) -> str:
+    mark = {True: "yes", False: "**no**", None: "-"}
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Written by `python benchmarks/run.py{' --quick' if args.quick else ''}` on "
+        f"{datetime.date.today().isoformat()} in {seconds / 60:.1f} min.",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        "Each row ran both sides in the same run, after checking that they give the same "
+        "numbers (integers identical, floats within 1e-12): one warm-up call each, then "
+        f"alternating, {args.repeats} repeats unless the row is slow (at least 3). Times are "
+        "medians; ratios compare medians of the same run. Labels are random integers with "
+        f"{K} values unless the row says otherwise.",
+        "",
+        "| what | N | ours | compared with | theirs | ratio | target | met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        lines.append(f"| {r.what} | {r.n} | {r.ours} | {r.against} | {r.theirs} | {r.ratio} | "
+                     f"{r.target} | {mark[r.met]} |")
+    notes = [r for r in rows if r.note]
+    if notes:
+        lines += ["", "Notes:", ""]
+        lines += [f"* {r.what}: {r.note}." for r in notes]
+    return "\n".join(lines) + "\n"
+
+
+SECTIONS = ["measures", "hashables", "prayatul", "pairs", "silhouette", "hierarchy", "exact",
+            "import", "widgets", "notebooks"]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repeats; N = 10^8 (not 2 x 10^8) for the exact row; no 10^7 "
+                             "timing and no notebook row")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timed repeats per side (default 9, or 3 with --quick)")
+    parser.add_argument("--only", default="", help="comma-separated section names: "
+                        + ", ".join(SECTIONS))
+    parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"),
+                        help="Markdown file to write (default benchmarks/RESULTS.md)")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        kind, side, n = args.child
+        print(json.dumps({"silhouette": _child_silhouette}[kind](side, int(n))))
+        return 0
+    args.repeats = args.repeats or (3 if args.quick else 9)
+    wanted = [s for s in args.only.split(",") if s] or SECTIONS
+    unknown = set(wanted) - set(SECTIONS)
+    if unknown:
+        parser.error(f"--only: unknown section(s) {sorted(unknown)}; choose from {SECTIONS}")
+    runs = {
+        "measures": lambda: rows_measures(10**6, args.repeats),
+        "hashables": lambda: rows_hashables(10**6, args.repeats),
+        "prayatul": lambda: rows_prayatul([10**6] if args.quick else [10**6, 10**7],
+                                          args.repeats),
+        "pairs": lambda: rows_pairs(args.repeats),
+        "silhouette": lambda: rows_silhouette(args.repeats),
+        "hierarchy": lambda: rows_hierarchy(args.repeats),
+        "exact": lambda: rows_exact(100_000_002 if args.quick else 200_000_002),
+        "import": lambda: rows_import(args.repeats),
+        "widgets": rows_widgets,
+        "notebooks": (lambda: []) if args.quick else rows_notebooks,
+    }
+    print(f"Machine: {machine()}\n", flush=True)
+    rows: list[Row] = []
+    failed = []
+    started = time.perf_counter()
+    for name in SECTIONS:
+        if name not in wanted:
+            continue
+        print(f"[{name}] ...", flush=True)
+        t0 = time.perf_counter()
+        try:
+            new = runs[name]()
+        except CheckFailed as exc:
+            failed.append(f"{name}: {exc}")
+            print(f"  CHECK FAILED: {exc}", flush=True)
+            continue
+        for r in new:
+            status = {True: "met", False: "NOT MET", None: ""}[r.met]
+            print(f"  {r.what} [{r.n}]: {r.ours} vs {r.theirs or '-'} -> {r.ratio} "
+                  f"(target {r.target}) {status}", flush=True)
+        print(f"  ({time.perf_counter() - t0:.0f} s)", flush=True)
+        rows += new
+    elapsed = time.perf_counter() - started
+    text = markdown(rows, args, elapsed)
+    if failed:
+        text += "\nChecks that FAILED (both sides did not agree):\n\n" + "".join(
+            f"* {f}\n" for f in failed)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"\nWrote {os.path.relpath(args.out, ROOT)} ({len(rows)} rows, "
+          f"{elapsed / 60:.1f} min).")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""Notebook 05: agglomerative clustering and the cophenetic correlation.
+
+The tutorial's Exercise 4 (single-linkage merges, cophenetic matrix, CPCC), its
+optional exercise (the cophenetic distance is a metric: an argument, checked as
+a set of true statements) and a new question: which linkage fits this distance
+matrix best by CPCC.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import agglomerative, cophenetic_correlation, cophenetic_matrix
+from ._base import ChoiceQuestion, Mistake, Question, table_rows
+
+__all__ = ["MergeHeights", "CopheneticMatrix", "CPCC", "CopheneticIsMetric", "BestLinkage"]
+
+_NAMES = [f"x{i}" for i in range(1, 6)]
+_LINKAGES = ("single", "complete", "average")
+
+
+def _describe_ex4(q, d):
+    d.text("Five examples and their distances:")
+    head, rows = table_rows(q.D, _NAMES, _NAMES)
+    d.table(head, rows)
+
+
+def _tree(q, linkage="single"):
+    return agglomerative(q.D, linkage=linkage)
+
+
+def _coph(q, linkage="single"):
+    return np.asarray(cophenetic_matrix(_tree(q, linkage)), dtype=float)
+
+
+class MergeHeights(Question):
+    qid, title, dataset, kind = "05.1", "single-linkage merge heights", "exercise_4", "vector"
+    parts = ("h_1", "h_2", "h_3", "h_4")
+    hints = ("Start with every example alone; merge the two closest clusters; repeat.",
+             "Single linkage: the distance between two clusters is the *smallest* distance "
+             "between their members.",
+             "Record the distance at which each of the 4 merges happens, in order.")
+
+    def describe(self, d):
+        _describe_ex4(self, d)
+        d.text("Cluster them by single-linkage agglomerative clustering. Give the heights "
+               "(distances) of the 4 merges in the order they happen.")
+
+    def key(self):
+        return np.asarray(_tree(self).heights, dtype=float)
+
+    def mistakes(self):
+        return [Mistake("complete linkage", np.asarray(_tree(self, "complete").heights),
+                        "Those are complete-linkage heights (largest distance between "
+                        "members); single linkage uses the smallest."),
+                Mistake("average linkage", np.asarray(_tree(self, "average").heights),
+                        "Those are average-linkage heights; single linkage uses the smallest "
+                        "distance between members.")]
+
+    def explain(self, d):
+        d.extend(_tree(self).derivation())
+
+
+class CopheneticMatrix(Question):
+    qid, title, dataset, kind = "05.2", "the cophenetic matrix", "exercise_4", "matrix"
+    hints = ("P_ij is the height of the merge that first puts x_i and x_j in one cluster.",
+             "Read it off the dendrogram of 05.1 (single linkage); the diagonal is 0.")
+
+    def describe(self, d):
+        _describe_ex4(self, d)
+        d.text("From the single-linkage dendrogram, write down the 5 x 5 cophenetic distance "
+               "matrix $P$.")
+
+    def key(self):
+        return _coph(self)
+
+    def mistakes(self):
+        return [Mistake("complete linkage", _coph(self, "complete"),
+                        "That is the cophenetic matrix of the complete-linkage tree; use "
+                        "single linkage."),
+                Mistake("the distance matrix", np.asarray(self.D, dtype=float),
+                        "That is the distance matrix D itself. P_ij is the height at which "
+                        "x_i and x_j first end up in the same cluster.")]
+
+    def explain(self, d):
+        d.extend(cophenetic_matrix(_tree(self)).derivation())
+
+
+class CPCC(Question):
+    qid, title, dataset, kind = "05.3", "the cophenetic correlation coefficient", \
+        "exercise_4", "vector"
+    parts = ("d", "p", "CPCC")
+    hints = ("Use the 10 pairs i < j only: d and p are the means of D_ij and P_ij over them.",
+             "CPCC = sum (D_ij - d)(P_ij - p) / sqrt( sum (D_ij - d)^2 sum (P_ij - p)^2 ), "
+             "all sums over i < j.")
+
+    def describe(self, d):
+        _describe_ex4(self, d)
+        d.text("With $P$ the single-linkage cophenetic matrix, compute $d$ and $p$ (the means "
+               "of the entries $i < j$ of $D$ and $P$) and the CPCC.")
+
+    def key(self):
+        c = cophenetic_correlation(self.D, _tree(self))
+        return np.array([c.d_mean, c.p_mean, float(c)])
+
+    def mistakes(self):
+        D, P = np.asarray(self.D, dtype=float), _coph(self)
+        iu = np.triu_indices(5, 1)
+        d_all, p_all = D.mean(), P.mean()           # the diagonal zeros included
+        x, y = D[iu] - d_all, P[iu] - p_all
+        cpcc_all = (x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum())
+        c = cophenetic_correlation(self.D, _tree(self, "complete"))
+        return [Mistake("means with the diagonal", np.array([d_all, p_all, cpcc_all]),
+                        "Your means include the zeros of the diagonal; d and p average the "
+                        "entries i < j (the non-zero ones)."),
+                Mistake("complete linkage", np.array([c.d_mean, c.p_mean, float(c)]),
+                        "Your p and CPCC come from the complete-linkage tree; use single "
+                        "linkage.")]
+
+    def explain(self, d):
+        d.extend(cophenetic_correlation(self.D, _tree(self)).derivation())
+
+
+class CopheneticIsMetric(ChoiceQuestion):
+    qid, title, dataset = "05.4", "the cophenetic distance is a metric", "none"
+    hints = ("A metric needs: f(x, y) = 0 exactly when x = y; symmetry; the triangle "
+             "inequality.",
+             "Think in words about *when* two points end up in the same cluster.",
+             "Once x and y are together, and y and z are together, x and z are together too: "
+             "what does that say about P(x, z)?")
+
+    def describe(self, d):
+        d.text("Show that the cophenetic distance $P$ of an agglomerative clustering is a "
+               "distance metric (distinct examples at positive distances). Which "
+               "statements are steps of a correct argument?")
+        self.describe_options(d)
+
+    def statements(self):
+        return [
+            ("P(x, x) = 0: x is in its own cluster from the start, before any merge.", True,
+             "Where does x start?"),
+            ("If P(x, y) = 0 then x = y: distinct examples merge at a positive height.", True,
+             "At which heights do merges of distinct examples happen?"),
+            ("P(x, y) = P(y, x): the merge that joins x with y also joins y with x.", True,
+             "Is 'x and y are in the same cluster' symmetric?"),
+            ("P(x, z) <= max(P(x, y), P(y, z)): at the height max(...) x, y and z are in one "
+             "cluster.", True, "Follow x, y, z up the tree."),
+            ("max(a, b) <= a + b for a, b >= 0, so the triangle inequality follows.", True,
+             "Is the maximum of two non-negative numbers at most their sum?"),
+            ("P(x, z) = D(x, z) for every pair, so P inherits the triangle inequality of D.",
+             False, "Compare P with D in Exercise 4: are they equal?"),
+            ("Symmetry holds only for single linkage.", False,
+             "Does the argument for symmetry use the linkage at all?"),
+            ("P can be negative when two clusters overlap.", False,
+             "Merge heights are linkage distances between clusters: can they be negative?"),
+        ]
+
+
+class BestLinkage(ChoiceQuestion):
+    qid, title, dataset, single = "05.5", "which linkage fits best?", "exercise_4", True
+    hints = ("Build the tree with each linkage, take its cophenetic matrix, compute the CPCC.",
+             "The CPCC measures how faithfully the dendrogram keeps the original distances.")
+
+    def describe(self, d):
+        _describe_ex4(self, d)
+        d.text("Which linkage gives the dendrogram that best preserves these distances, "
+               "by the cophenetic correlation?")
+        self.describe_options(d)
+
+    def _cpcc(self):
+        return {lk: float(cophenetic_correlation(self.D, _tree(self, lk))) for lk in _LINKAGES}
+
+    def statements(self):
+        c = self._cpcc()
+        best = max(c, key=c.get)
+        return [(f"{lk} linkage", lk == best,
+                 f"Compute the CPCC of the {lk}-linkage tree and compare.") for lk in _LINKAGES]
+
+    def acceptable(self):
+        c = sorted(self._cpcc().values())
+        return c[-1] - c[-2] > 0.01
+
+    def explain_choice(self, d):
+        d.table(["linkage", "CPCC"], [[k, v] for k, v in self._cpcc().items()])

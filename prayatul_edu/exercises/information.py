@@ -1,0 +1,155 @@
+"""Notebook 02: entropy, mutual information and NMI.
+
+The entropies and the mutual information of the tutorial's Exercise 2 data,
+the lecture's NMI on its 1550-instance table, and a new question: what purity
+and NMI say about a clustering that puts every example in its own cluster.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import entropy, labels_from_table, mutual_information, normalized_mutual_information
+from ._base import Mistake, Question, table_rows
+from .matching import _describe_ex2
+
+__all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
+
+
+def _garbled_mi(truth, pred, base=2.0):
+    """The lecture transcription's MI: ratio r = p_ij / (p_i p_j) in front of log r."""
+    t, p = np.asarray(truth), np.asarray(pred)
+    n, total = len(t), 0.0
+    for c in np.unique(p):
+        for k in np.unique(t):
+            n_ij = np.sum((p == c) & (t == k))
+            if n_ij:
+                r = (n_ij / n) / ((np.sum(p == c) / n) * (np.sum(t == k) / n))
+                total += r * math.log(r, base)
+    return total
+
+
+class Entropies(Question):
+    qid, title, dataset, kind = "02.1", "the entropies H(C) and H(T)", "exercise_2", "vector"
+    parts = ("H(C)", "H(T)")
+    hints = ("H(C) = - sum_i p_i log2 p_i with p_i = n_i / n, the cluster sizes' shares.",
+             "H(T) is the same with the class sizes. Use log base 2 (bits).")
+
+    def describe(self, d):
+        _describe_ex2(self, d)
+        d.text("Compute the entropy of the clustering $H(\\mathcal{C})$ and of the classes "
+               "$H(\\mathcal{T})$, in bits.")
+
+    def key(self):
+        return np.array([float(entropy(self.clusters)), float(entropy(self.classes))])
+
+    def mistakes(self):
+        hc, ht = self.key()
+        return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
+                        "These are nats (natural log); use log2 to get bits."),
+                Mistake("swapped", np.array([ht, hc]),
+                        "H(C) and H(T) are swapped: C are the clusters, T the classes.")]
+
+    def explain(self, d):
+        d.extend(entropy(self.clusters).derivation())
+        d.extend(entropy(self.classes).derivation())
+
+
+class MutualInformation(Question):
+    qid, title, dataset = "02.2", "the mutual information I(C, T)", "exercise_2"
+    hints = ("p_ij = n_ij / n, p_i = n_i / n, p_j = m_j / n: start from the contingency table.",
+             "I(C, T) = sum_ij p_ij log2( p_ij / (p_i p_j) ), over the cells with n_ij > 0.",
+             "The lecture's transcription drops the p_ij weight in front of the log: put it back.")
+
+    def describe(self, d):
+        _describe_ex2(self, d)
+        d.text("Compute the mutual information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} "
+               "p_{ij} \\log_2 \\frac{p_{ij}}{p_i p_j}$ in bits.")
+
+    def key(self):
+        return float(mutual_information(self.classes, self.clusters, base=2))
+
+    def mistakes(self):
+        return [Mistake("natural log", self.key() * math.log(2),
+                        "That is the mutual information in nats (natural log); use log2."),
+                Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
+                        "You followed the lecture's transcription, which weights each log by "
+                        "p_ij / (p_i p_j). The weight is p_ij.")]
+
+    def explain(self, d):
+        d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
+
+
+class LectureNMI(Question):
+    qid, title, dataset = "02.3", "NMI (the lecture's table)", "lecture_table"
+    hints = ("NMI = I(C, T) / sqrt(H(C) H(T)): the geometric mean of I/H(C) and I/H(T).",
+             "The base of the logarithms cancels in the ratio.")
+
+    def describe(self, d):
+        d.text("The lecture's contingency table (rows clusters, columns classes):")
+        head, rows = table_rows(self.table, ["C1", "C2", "C3"], ["T1", "T2", "T3"])
+        d.table(head, rows)
+        d.text("Compute the normalized mutual information "
+               "$NMI = I(\\mathcal{C},\\mathcal{T}) / \\sqrt{H(\\mathcal{C}) H(\\mathcal{T})}$.")
+
+    def _nmi(self, average="geometric"):
+        return normalized_mutual_information(*labels_from_table(self.table), average=average)
+
+    def key(self):
+        return float(self._nmi())
+
+    def mistakes(self):
+        r = self._nmi()
+        return [Mistake("arithmetic mean", float(self._nmi("arithmetic")),
+                        "You normalised by (H(C) + H(T)) / 2; the lecture uses the geometric "
+                        "mean sqrt(H(C) H(T))."),
+                Mistake("I / H(C)", float(r.mi) / float(r.h_clusters),
+                        "That is I / H(C) alone; NMI is the geometric mean of I/H(C) and "
+                        "I/H(T)."),
+                Mistake("I / H(T)", float(r.mi) / float(r.h_classes),
+                        "That is I / H(T) alone; NMI is the geometric mean of I/H(C) and "
+                        "I/H(T).")]
+
+    def explain(self, d):
+        d.extend(self._nmi().derivation())
+
+
+class SingletonsNMI(Question):
+    qid, title, dataset, kind = "02.4", "over-splitting: purity vs NMI", "exercise_2", "vector"
+    parts = ("purity", "NMI")
+    hints = ("Every example alone: each cluster has one member, so each is pure.",
+             "With singletons, I(C, T) = H(T) (knowing the cluster tells the class) and "
+             "H(C) = log2 n.")
+
+    def describe(self, d):
+        d.text(f"Take the classes of the ten examples ({', '.join(map(str, self.classes))}) and "
+               "a clustering that puts **every example in its own cluster**. Compute its "
+               "purity and its NMI (geometric).")
+
+    def _singletons(self):
+        return np.arange(1, len(self.classes) + 1)
+
+    def key(self):
+        from .. import purity
+
+        s = self._singletons()
+        return np.array([float(purity(self.classes, s)),
+                         float(normalized_mutual_information(self.classes, s))])
+
+    def mistakes(self):
+        p = self.key()[0]
+        return [Mistake("NMI is 1", np.array([p, 1.0]),
+                        "NMI does not reach 1 here: H(C) = log2 n is much larger than "
+                        "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),
+                Mistake("NMI is 0", np.array([p, 0.0]),
+                        "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0.")]
+
+    def explain(self, d):
+        from .. import purity
+
+        s = self._singletons()
+        d.extend(purity(self.classes, s).derivation())
+        d.extend(normalized_mutual_information(self.classes, s).derivation())
+        d.text("Purity rewards over-splitting with a perfect score; NMI penalises it through "
+               "H(C).")

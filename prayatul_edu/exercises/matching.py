@@ -1,0 +1,301 @@
+"""Notebook 01: the contingency table and the matching measures.
+
+The tutorial's Exercise 2 (confusion matrix, precision / recall / F of cluster 1
+against class 3, entropy and purity of cluster 2), the lecture's purity,
+maximum-matching and F examples (the 1550-instance table), and a new question:
+why accuracy fails when the clusters are the classes under other names.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import (cluster_entropy, contingency_table, f_measure, labels_from_table,
+                maximum_matching, precision_recall_f, purity)
+from ._base import ChoiceQuestion, Mistake, Question, table_rows
+
+__all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
+           "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation"]
+
+
+def _ex2_table(q):
+    return contingency_table(q.classes, q.clusters)
+
+
+def _describe_ex2(q, d):
+    d.table(["example", "class", "cluster"],
+            [[f"x{i + 1}", int(t), int(c)] for i, (t, c) in enumerate(zip(q.classes, q.clusters))])
+
+
+class ConfusionMatrix(Question):
+    qid, title, dataset, kind = "01.1", "the confusion matrix", "exercise_2", "matrix"
+    hints = ("Cell (i, j) counts the examples that are in cluster i *and* in class j.",
+             "Rows are clusters C_1..C_3, columns classes T_1..T_3; every row sums to the "
+             "size of its cluster, every column to the size of its class.",
+             "Go through the 10 examples once and add 1 to cell (cluster, class) each time.")
+
+    def describe(self, d):
+        d.text("Ten examples, 3 classes, 3 clusters (classes and clusters are not the same):")
+        _describe_ex2(self, d)
+        d.text("Write down the contingency (confusion) table $n_{ij} = |C_i \\cap T_j|$ with "
+               "**rows = clusters** $C_1, C_2, C_3$ and **columns = classes** $T_1, T_2, T_3$, "
+               "without totals.")
+
+    def key(self):
+        return _ex2_table(self).counts
+
+    def mistakes(self):
+        return [Mistake("transposed", self.key().T,
+                        "Your table is transposed: rows must be the clusters C_i and columns "
+                        "the classes T_j (the lecture's n_ij = |C_i ∩ T_j|). The tutorial "
+                        "prints it the other way round, and so does scikit-learn.")]
+
+    def explain(self, d):
+        d.extend(_ex2_table(self).derivation())
+        d.note("The tutorial prints the same table transposed (classes as rows).")
+
+
+class PrecisionRecallF(Question):
+    qid, title, dataset, kind = "01.2", "precision, recall and F of cluster 1, class 3", \
+        "exercise_2", "vector"
+    parts = ("precision(1, 3)", "recall(1, 3)", "F(1, 3)")
+    hints = ("precision(i, j) = n_ij / n_i: the share of cluster i that is class j. "
+             "recall(i, j) = n_ij / m_j: the share of class j found in cluster i.",
+             "The first index is the cluster, the second the class: here cluster 1 and class 3.",
+             "F is the harmonic mean 2 p r / (p + r), not the arithmetic mean.")
+
+    def describe(self, d):
+        d.text("The same ten examples:")
+        _describe_ex2(self, d)
+        d.text("Compute precision(1, 3), recall(1, 3) and F(1, 3), where $i$ indexes the "
+               "**cluster** and $j$ the **class**.")
+
+    def _prf(self, i, j):
+        p, r, f = precision_recall_f(self.classes, self.clusters)
+        return np.array([p[i, j], r[i, j], f[i, j]])
+
+    def key(self):
+        return self._prf(0, 2)
+
+    def mistakes(self):
+        p, r, _ = self.key()
+        return [
+            Mistake("indices swapped", self._prf(2, 0),
+                    "You used cluster 3 and class 1: in precision(i, j) the first index is "
+                    "the cluster, the second the class (the full-reference notes write it "
+                    "the other way round)."),
+            Mistake("precision and recall swapped", np.array([r, p, self.key()[2]]),
+                    "Precision and recall are swapped: precision divides n_ij by the size "
+                    "of the cluster, recall by the size of the class."),
+            Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
+                    "F is the harmonic mean 2 p r / (p + r), not (p + r) / 2."),
+        ]
+
+    def explain(self, d):
+        d.extend(precision_recall_f(self.classes, self.clusters).derivation())
+        d.text("Read row 1 (cluster 1), column 3 (class 3) of each table.")
+
+
+class ClusterEntropy(Question):
+    qid, title, dataset = "01.3", "the entropy e_2 of cluster 2", "exercise_2"
+    hints = ("e_i = - sum_j precision(i, j) log2 precision(i, j): it uses the class mix "
+             "*inside cluster i* (row i of the table).",
+             "Logarithms are base 2 (bits). Terms with precision 0 contribute 0.")
+
+    def describe(self, d):
+        _describe_ex2(self, d)
+        d.text("Compute the entropy $e_2 = -\\sum_j \\text{precision}(2, j) "
+               "\\log_2 \\text{precision}(2, j)$ of cluster 2.")
+
+    def key(self):
+        return float(cluster_entropy(self.classes, self.clusters).per_cluster[1])
+
+    def mistakes(self):
+        e = self.key()
+        n = _ex2_table(self).counts
+        col = n[:, 1] / n[:, 1].sum()              # the class mix of class 2 over clusters
+        e_class = -sum(p * math.log2(p) for p in col if p > 0)
+        return [Mistake("natural log", e * math.log(2),
+                        "This is the entropy in nats (natural log); the tutorial uses log2."),
+                Mistake("class instead of cluster", e_class,
+                        "You took class 2 (a column) instead of cluster 2 (a row): e_i "
+                        "describes the classes inside cluster i."),
+                Mistake("sign", -e, "Entropy is never negative: mind the minus sign in front "
+                        "of the sum.")]
+
+    def explain(self, d):
+        d.extend(cluster_entropy(self.classes, self.clusters).derivation())
+
+
+class ClusterPurity(Question):
+    qid, title, dataset, kind = "01.4", "purity of cluster 2 and overall", "exercise_2", "vector"
+    parts = ("p_2", "p")
+    hints = ("p_i = max_j precision(i, j): the share of cluster i taken by its majority class.",
+             "The overall purity weights each p_i by the cluster's size: "
+             "p = sum_i (n_i / n) p_i = (1/n) sum_i max_j n_ij.",
+             "Take the maximum along each *row* (cluster), not along each column (class).")
+
+    def describe(self, d):
+        _describe_ex2(self, d)
+        d.text("Compute the purity $p_2$ of cluster 2 and the overall purity $p$.")
+
+    def key(self):
+        pu = purity(self.classes, self.clusters)
+        return np.array([pu.per_cluster[1], float(pu)])
+
+    def mistakes(self):
+        n = _ex2_table(self).counts
+        p2, p = self.key()
+        return [Mistake("max over clusters instead of classes", np.array(
+                            [n[:, 1].max() / n[:, 1].sum(), n.max(axis=0).sum() / n.sum()]),
+                        "You took the maximum over clusters for each class (down the "
+                        "columns). Purity takes, for each cluster, the maximum over classes."),
+                Mistake("unweighted mean", np.array(
+                            [p2, (n.max(axis=1) / n.sum(axis=1)).mean()]),
+                        "The overall purity weights each cluster by its size n_i / n; a plain "
+                        "mean of the p_i is something else.")]
+
+    def explain(self, d):
+        d.extend(purity(self.classes, self.clusters).derivation())
+
+
+def _lecture_labels(q):
+    return labels_from_table(q.table)
+
+
+def _describe_table(q, d):
+    head, rows = table_rows(q.table, ["C1", "C2", "C3"], ["T1", "T2", "T3"])
+    d.table(head, rows)
+    d.text(f"Rows are clusters, columns classes; n = {int(np.sum(q.table))}.")
+
+
+class LecturePurity(Question):
+    qid, title, dataset = "01.5", "purity (the lecture's table)", "lecture_table"
+    hints = ("purity = (1/n) sum_i max_j n_ij.",
+             "For each row (cluster) take its largest cell; add them up; divide by n.")
+
+    def describe(self, d):
+        d.text("The lecture's contingency table:")
+        _describe_table(self, d)
+        d.text("Compute the purity.")
+
+    def key(self):
+        return float(purity(*_lecture_labels(self)))
+
+    def mistakes(self):
+        n = np.asarray(self.table)
+        return [Mistake("max over clusters instead of classes", n.max(axis=0).sum() / n.sum(),
+                        "You took the largest cell of each column (class). Purity takes the "
+                        "largest cell of each row (cluster)."),
+                Mistake("unweighted mean", (n.max(axis=1) / n.sum(axis=1)).mean(),
+                        "That is the plain mean of the purity_i; each cluster must be "
+                        "weighted by its size n_i / n.")]
+
+    def explain(self, d):
+        d.extend(purity(*_lecture_labels(self)).derivation())
+
+
+class LectureMaximumMatching(Question):
+    qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
+    hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
+             "Try the 6 one-to-one matchings of 3 clusters to 3 classes; keep the one with the "
+             "largest total of matched cells; divide by n.")
+
+    def describe(self, d):
+        _describe_table(self, d)
+        d.text("Compute the maximum matching measure: the best one-to-one matching of "
+               "clusters to classes, as a fraction of n.")
+
+    def key(self):
+        return float(maximum_matching(*_lecture_labels(self)))
+
+    def mistakes(self):
+        n = np.asarray(self.table)
+        return [Mistake("purity", float(purity(*_lecture_labels(self))),
+                        "That is the purity: two clusters took the same class. Maximum "
+                        "matching is one-to-one: every class can be matched once."),
+                Mistake("diagonal", np.trace(n) / n.sum(),
+                        "You matched C_i with T_i. The names of clusters mean nothing: look "
+                        "for the best matching, not the diagonal.")]
+
+    def explain(self, d):
+        d.extend(maximum_matching(*_lecture_labels(self)).derivation())
+
+
+class LectureF(Question):
+    qid, title, dataset = "01.7", "the F-measure (the lecture's table)", "lecture_table"
+    hints = ("Each cluster C_i is matched to its majority class j* = argmax_j n_ij.",
+             "prec_i = n_ij* / n_i (the row's size), recall_i = n_ij* / m_j* (the column's "
+             "size), F_i their harmonic mean.",
+             "The lecture's F is the plain (macro) mean of the F_i over the r clusters.")
+
+    def describe(self, d):
+        _describe_table(self, d)
+        d.text("Compute the lecture's F-measure $F = \\frac{1}{r}\\sum_i F_i$, each cluster "
+               "matched to its majority class.")
+
+    def key(self):
+        return float(f_measure(*_lecture_labels(self)))
+
+    def mistakes(self):
+        f = f_measure(*_lecture_labels(self))
+        n = np.asarray(self.table)
+        weighted = float((f.per_cluster * n.sum(axis=1)).sum() / n.sum())
+        return [Mistake("weighted by cluster size", weighted,
+                        "The lecture's F is the plain mean over clusters (macro), not "
+                        "weighted by cluster size."),
+                Mistake("class-weighted F", float(f_measure(*_lecture_labels(self),
+                                                           average="classes")),
+                        "That is the full-reference notes' class-weighted F (each class takes "
+                        "its best cluster). The lecture matches each cluster to its majority "
+                        "class and averages over clusters."),
+                Mistake("recall over cluster size", float(np.mean(f.precision)),
+                        "Your F_i equal the precisions: recall_i divides by the size of the "
+                        "matched class m_j*, not by the cluster's size.")]
+
+    def explain(self, d):
+        d.extend(f_measure(*_lecture_labels(self)).derivation())
+
+
+class AccuracyPermutation(ChoiceQuestion):
+    qid, title, dataset = "01.8", "why accuracy fails under relabelling", "permutation"
+    hints = ("Compute the fraction of examples with pred_i == truth_i, then purity.",
+             "A clustering algorithm names its clusters arbitrarily: cluster '2' has no reason "
+             "to mean class 2.")
+
+    def _numbers(self):
+        acc = float(np.mean(self.pred == self.truth))
+        return acc, float(purity(self.truth, self.pred)), float(maximum_matching(self.truth,
+                                                                                  self.pred))
+
+    def describe(self, d):
+        d.text("A clustering of 8 examples, next to the true classes:")
+        d.table(["", *[f"x{i + 1}" for i in range(len(self.truth))]],
+                [["class", *map(int, self.truth)], ["cluster", *map(int, self.pred)]])
+        d.text("Which statements are true?")
+        self.describe_options(d)
+
+    def statements(self):
+        acc, pu, mm = self._numbers()
+        return [
+            ("The accuracy (fraction of examples with cluster label = class label) is 0.",
+             acc == 0, "Count the examples whose cluster number equals their class number."),
+            ("The clustering is perfect: it groups the examples exactly as the classes do.",
+             pu == 1 and mm == 1, "Compare who is grouped with whom, not the label values."),
+            ("Purity and maximum matching are both 1 here.", pu == 1 and mm == 1,
+             "Compute both from the contingency table."),
+            ("Accuracy is meaningful for clusterings as long as the number of clusters "
+             "equals the number of classes.", False,
+             "Equal numbers do not fix which cluster name goes with which class."),
+            ("Before a label-by-label comparison, clusters must be matched to classes "
+             "(e.g. by maximum matching).", True,
+             "Cluster names are arbitrary; a matching gives them meaning."),
+            ("Renaming the clusters changes the purity.", False,
+             "Purity only looks at the contingency table, whose rows are merely reordered."),
+        ]
+
+    def explain_choice(self, d):
+        acc, pu, mm = self._numbers()
+        d.text(f"Accuracy = {acc:g}, purity = {pu:g}, maximum matching = {mm:g}: the "
+               "clusters are the classes under other names.")

@@ -1,0 +1,167 @@
+"""Notebook 06: the Prayatul matrix by hand.
+
+A small example (6 instances, 15 pairs): the matrix BR / RW / WR / BW by hand,
+its five measures, what they say about which algorithm is better on which
+pairs, and a new question: why the comparison does not care about label names.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import prayatul_matrix
+from ._base import ChoiceQuestion, Mistake, Question
+
+__all__ = ["PrayatulCounts", "PrayatulMeasures", "PrayatulReading", "PrayatulRelabel"]
+
+_MEASURES = ("comparative_deviation", "polarization", "comparative_rightness",
+             "effective_rightness", "effective_superiority")
+
+
+def _describe_small(q, d):
+    n = len(q.truth)
+    d.text(f"{n} instances, the ground truth and two clusterings (primary A, alternative B):")
+    d.table(["", *[f"x{i + 1}" for i in range(n)]],
+            [["truth g", *map(int, q.truth)], ["primary A", *map(int, q.primary)],
+             ["alternative B", *map(int, q.alternative)]])
+
+
+def _m(q, swap=False):
+    a, b = (q.alternative, q.primary) if swap else (q.primary, q.alternative)
+    return prayatul_matrix(q.truth, a, b)
+
+
+class PrayatulCounts(Question):
+    qid, title, dataset, kind = "06.1", "the Prayatul matrix by hand", "prayatul_small", \
+        "vector"
+    parts = ("BR", "RW", "WR", "BW")
+    hints = ("A pair (i, j) is Right for an algorithm when it agrees with the truth on "
+             "'together or apart': (p_i = p_j) exactly when (g_i = g_j).",
+             "List the 15 unordered pairs; for each, is A right? is B right? Tally the four "
+             "combinations.",
+             "BR + RW + WR + BW = N (N - 1) / 2 = 15.")
+
+    def describe(self, d):
+        _describe_small(self, d)
+        d.text("Count the pairs: **BR** (both right), **RW** (A right, B wrong), **WR** "
+               "(A wrong, B right), **BW** (both wrong).")
+
+    def key(self):
+        m = _m(self)
+        return np.array([m.br, m.rw, m.wr, m.bw], dtype=float)
+
+    def mistakes(self):
+        k = self.key()
+        n = len(self.truth)
+        return [Mistake("ordered pairs", 2 * k,
+                        "You counted ordered pairs: (i, j) and (j, i) are one pair; there are "
+                        "N (N - 1) / 2 of them."),
+                Mistake("roles swapped", k[[0, 2, 1, 3]],
+                        "RW and WR are swapped: RW is primary (A) right and alternative (B) "
+                        "wrong."),
+                Mistake("self-pairs", k + np.array([n, 0, 0, 0]),
+                        "You counted each instance paired with itself; only pairs of two "
+                        "different instances count.")]
+
+    def acceptable(self):
+        k = self.key()
+        return super().acceptable() and bool(np.all(k > 0))   # every cell occupied
+
+    def explain(self, d):
+        d.extend(_m(self).derivation())
+
+
+class PrayatulMeasures(Question):
+    qid, title, dataset, kind = "06.2", "the five measures", "prayatul_small", "vector"
+    parts = ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")
+    hints = ("sigma_c = (RW - WR)/(RW + WR); alpha = (BR + RW - BW)/T; "
+             "xi_c = (BR + RW)/(BR + RW + WR); xi_e = (BR + RW - WR)/(BR + RW + WR); "
+             "phi_e = (BR + RW - WR)/T, with T = BR + RW + WR + BW.",
+             "Every measure is from the primary's (A's) point of view.")
+
+    def describe(self, d):
+        _describe_small(self, d)
+        d.text("From your Prayatul matrix, compute the five measures: comparative deviation "
+               "$\\sigma_c$, polarization $\\alpha$, comparative rightness $\\xi_c$, effective "
+               "rightness $\\xi_e$, effective superiority $\\phi_e$.")
+
+    def key(self):
+        m = _m(self)
+        return np.array([float(getattr(m, name)) for name in _MEASURES])
+
+    def mistakes(self):
+        s = _m(self, swap=True)
+        m = _m(self)
+        return [Mistake("roles swapped", np.array([float(getattr(s, n)) for n in _MEASURES]),
+                        "You took B's point of view: every measure is about the primary A "
+                        "(RW: A right, B wrong)."),
+                Mistake("BW in the denominator", np.array([
+                    m.comparative_deviation, m.polarization,
+                    (m.br + m.rw) / m.n_pairs, (m.br + m.rw - m.wr) / m.n_pairs,
+                    m.effective_superiority]),
+                    "xi_c and xi_e leave the pairs both get wrong (BW) out of the "
+                    "denominator: BR + RW + WR.")]
+
+    def acceptable(self):
+        m = _m(self)
+        return super().acceptable() and m.rw != m.wr
+
+    def explain(self, d):
+        d.extend(_m(self).derivation())
+
+
+class PrayatulReading(ChoiceQuestion):
+    qid, title, dataset = "06.3", "reading the measures", "prayatul_small"
+    hints = ("sigma_c looks only at the pairs where exactly one algorithm is right.",
+             "A is right on BR + RW pairs, B on BR + WR pairs, out of T.")
+
+    def describe(self, d):
+        _describe_small(self, d)
+        d.text("What do the Prayatul matrix and its measures say? Which statements are true?")
+        self.describe_options(d)
+
+    def statements(self):
+        m = _m(self)
+        br, rw, wr, bw, t = m.br, m.rw, m.wr, m.bw, m.n_pairs
+        return [
+            ("On the pairs where they disagree, A is more often right than B "
+             "(sigma_c > 0).", rw > wr, "Compare RW with WR."),
+            ("A is right on more than half of all the pairs.", br + rw > t / 2,
+             "A is right on BR + RW of the T pairs."),
+            ("B is right on more than half of all the pairs.", br + wr > t / 2,
+             "B is right on BR + WR of the T pairs."),
+            ("There are pairs that neither algorithm gets right.", bw > 0, "Look at BW."),
+            ("Of the pairs at least one algorithm gets right, A gets at least 80% right "
+             "(xi_c >= 0.8).", (br + rw) >= 0.8 * (br + rw + wr), "Compute xi_c."),
+            ("The polarization is positive: A's right decisions outnumber the pairs both get "
+             "wrong.", br + rw > bw, "Compare BR + RW with BW."),
+        ]
+
+    def explain_choice(self, d):
+        d.extend(_m(self).derivation())
+
+
+class PrayatulRelabel(ChoiceQuestion):
+    qid, title, dataset = "06.4", "label names do not matter", "none"
+    hints = ("Which question does the Prayatul matrix ask about a pair?",
+             "Renaming clusters changes no answer to 'are i and j together?'.")
+
+    def describe(self, d):
+        d.text("Algorithm B' is algorithm B with its cluster labels renamed (1 -> 3, 3 -> 1). "
+               "Which statements are true?")
+        self.describe_options(d)
+
+    def statements(self):
+        return [
+            ("The Prayatul matrix of A against B' equals that of A against B.", True,
+             "A pair is right when 'together or apart' agrees with the truth: does renaming "
+             "change that?"),
+            ("The Prayatul matrix of B against B' has RW = WR = 0.", True,
+             "B and B' group the instances identically: can one be right where the other "
+             "is wrong?"),
+            ("Comparing labels instance by instance (accuracy) would score B and B' "
+             "differently.", True, "Count how many labels change."),
+            ("The truth must use the same label names as the clusterings.", False,
+             "Only equality of labels within one labelling is ever used."),
+            ("BR + RW + WR + BW depends on the number of clusters.", False,
+             "Every one of the N (N - 1) / 2 pairs falls in exactly one cell."),
+        ]

@@ -1,0 +1,262 @@
+"""Notebook 04: the silhouette coefficient and the graph measures.
+
+The tutorial's Exercise 1 (a_i, b_i, s_i, per cluster and overall, and the
+comment on C_1), the normalized cut of the same data (the lecture's internal
+measures, in their correct form) and a new question: choose k by silhouette.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import normalized_cut, silhouette
+from ._base import ChoiceQuestion, Mistake, Question, table_rows
+
+__all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
+           "SuitabilityC1", "NormalizedCut", "ChooseK"]
+
+_NAMES = ["x1", "x2", "x3", "x4"]
+
+
+def _sil(q):
+    return silhouette(q.D, q.labels, metric="precomputed")
+
+
+def _describe_ex1(q, d):
+    d.text("Four examples clustered as $C_1 = \\{x_1, x_2\\}$, $C_2 = \\{x_3, x_4\\}$; "
+           "their distances:")
+    head, rows = table_rows(q.D, _NAMES, _NAMES)
+    d.table(head, rows)
+
+
+def _own_other(q):
+    """Boolean masks: same cluster (without the point itself), other cluster."""
+    lab = np.asarray(q.labels)
+    same = lab[:, None] == lab[None, :]
+    return same & ~np.eye(len(lab), dtype=bool), ~same
+
+
+class SilhouetteA(Question):
+    qid, title, dataset, kind = "04.1", "a_i for each point", "exercise_1", "vector"
+    parts = ("a_1", "a_2", "a_3", "a_4")
+    hints = ("a_i is the average distance from x_i to the *other* members of its cluster.",
+             "Divide by |C| - 1: x_i itself is not one of the others.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("Compute $a_i$, the average distance of $x_i$ to the other examples of its "
+               "cluster, for $i = 1..4$.")
+
+    def key(self):
+        return np.asarray(_sil(self).a, dtype=float)
+
+    def mistakes(self):
+        own, _ = _own_other(self)
+        D = np.asarray(self.D)
+        with_self = (D * (own | np.eye(4, dtype=bool))).sum(1) / (own.sum(1) + 1)
+        all_others = D.sum(1) / 3
+        return [Mistake("point itself included", with_self,
+                        "You included x_i itself (distance 0) in the average: a_i divides by "
+                        "|C| - 1, the number of *other* points of the cluster."),
+                Mistake("all other points", all_others,
+                        "You averaged over all other points; a_i only uses the points of "
+                        "x_i's own cluster.")]
+
+    def explain(self, d):
+        d.extend(_sil(self).derivation())
+
+
+class SilhouetteB(Question):
+    qid, title, dataset, kind = "04.2", "b_i for each point", "exercise_1", "vector"
+    parts = ("b_1", "b_2", "b_3", "b_4")
+    hints = ("For x_i, average its distances to the members of each *other* cluster; b_i is "
+             "the smallest of these averages.",
+             "With two clusters there is only one other cluster: b_i is the mean distance to it.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("Compute $b_i$, the smallest average distance of $x_i$ to the examples of "
+               "another cluster, for $i = 1..4$.")
+
+    def key(self):
+        return np.asarray(_sil(self).b, dtype=float)
+
+    def mistakes(self):
+        _, other = _own_other(self)
+        D = np.asarray(self.D)
+        return [Mistake("sum instead of mean", (D * other).sum(1),
+                        "b_i is an *average* distance: divide the sum by the size of the "
+                        "other cluster."),
+                Mistake("nearest point", np.where(other, D, np.inf).min(1),
+                        "You took the distance to the nearest point of the other cluster; "
+                        "b_i averages over all its points.")]
+
+    def explain(self, d):
+        d.extend(_sil(self).derivation())
+
+
+class SilhouetteS(Question):
+    qid, title, dataset, kind = "04.3", "s_i for each point", "exercise_1", "vector"
+    parts = ("s_1", "s_2", "s_3", "s_4")
+    hints = ("s_i = (b_i - a_i) / max(a_i, b_i).",
+             "s_i is negative when x_i is on average closer to another cluster than to its own.",
+             "Four decimals are enough, rounded or cut.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("Compute the silhouette $s_i = (b_i - a_i)/\\max(a_i, b_i)$ of each example.")
+
+    def key(self):
+        return np.asarray(_sil(self).samples, dtype=float)
+
+    def mistakes(self):
+        s = _sil(self)
+        a, b = np.asarray(s.a), np.asarray(s.b)
+        return [Mistake("divided by b_i", (b - a) / b,
+                        "Divide by max(a_i, b_i), not by b_i: when a_i > b_i that matters."),
+                Mistake("sign flipped", (a - b) / np.maximum(a, b),
+                        "The sign is flipped: s_i = (b_i - a_i) / max(...), positive for a "
+                        "well placed point.")]
+
+    def explain(self, d):
+        d.extend(_sil(self).derivation())
+
+
+class SilhouetteSummary(Question):
+    qid, title, dataset, kind = "04.4", "s per cluster and overall", "exercise_1", "vector"
+    parts = ("s_C1", "s_C2", "s_C")
+    hints = ("s_C for a cluster is the mean of its members' s_i.",
+             "The overall s averages all N points' s_i.",
+             "Average the s_i, not the a_i and b_i.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("Compute the silhouette of each cluster, $s_{C_1}$ and $s_{C_2}$, and of the "
+               "whole clustering, $s_{\\mathcal{C}}$.")
+
+    def key(self):
+        s = _sil(self)
+        return np.array([*np.asarray(s.per_cluster, dtype=float), float(s)])
+
+    def mistakes(self):
+        s = _sil(self)
+        a, b, lab = np.asarray(s.a), np.asarray(s.b), np.asarray(self.labels)
+        wrong = []
+        for c in (1, 2):
+            ma, mb = a[lab == c].mean(), b[lab == c].mean()
+            wrong.append((mb - ma) / max(ma, mb))
+        ma, mb = a.mean(), b.mean()
+        wrong.append((mb - ma) / max(ma, mb))
+        return [Mistake("averaged a and b first", np.array(wrong),
+                        "You averaged a_i and b_i first and then formed (b - a)/max(a, b). "
+                        "Compute every s_i, then average the s_i.")]
+
+    def explain(self, d):
+        d.extend(_sil(self).derivation())
+
+
+class SuitabilityC1(ChoiceQuestion):
+    qid, title, dataset = "04.5", "is C1 a good cluster?", "exercise_1"
+    hints = ("Look at s_1, s_2 and s_C1; then compare a_i with b_i.",
+             "s_i near 1: x_i sits well in its cluster; near 0: on the border; negative: it "
+             "is closer on average to another cluster.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("Comment on the suitability of the examples assigned to $C_1$: which "
+               "statements are true?")
+        self.describe_options(d)
+
+    def statements(self):
+        s = _sil(self)
+        s1, s2 = s.samples[0], s.samples[1]
+        a, b = s.a, s.b
+        return [
+            ("Both x1 and x2 have a silhouette above 0.5.", bool(s1 > 0.5 and s2 > 0.5),
+             "Compute s_1 and s_2."),
+            ("Each of x1, x2 is closer on average to its own cluster than to C2 "
+             "(a_i < b_i).", bool(a[0] < b[0] and a[1] < b[1]), "Compare a_i with b_i."),
+            ("C1 has a higher silhouette than C2.", bool(s.per_cluster[0] > s.per_cluster[1]),
+             "Compare s_C1 with s_C2."),
+            ("Some point of C1 would fit better in C2 (a negative s_i in C1).",
+             bool(min(s1, s2) < 0), "A negative s_i means that; check the signs of s_1, s_2."),
+            ("A silhouette near 0 would mean the point lies between the two clusters.", True,
+             "s_i = 0 means a_i = b_i: as close to its own cluster as to the other."),
+        ]
+
+    def explain_choice(self, d):
+        d.extend(_sil(self).derivation())
+
+
+class NormalizedCut(Question):
+    qid, title, dataset = "04.6", "the normalized cut", "exercise_1"
+    hints = ("W(S, R) = sum over i in S, j in R of w_ij, with the distances as weights.",
+             "NC = sum_i W(C_i, not C_i) / W(C_i, V): V is all the examples, so W(C_i, V) "
+             "includes the pairs inside C_i (in both orders) and those leaving it.",
+             "The lecture's lines for NC are muddled: the denominator is W(C_i, V), not n.")
+
+    def describe(self, d):
+        _describe_ex1(self, d)
+        d.text("With the distances as edge weights, compute the normalized cut "
+               "$NC = \\sum_i W(C_i, \\overline{C_i}) / W(C_i, V)$.")
+
+    def key(self):
+        return float(normalized_cut(self.D, self.labels))
+
+    def mistakes(self):
+        D, lab = np.asarray(self.D), np.asarray(self.labels)
+        cuts, vols, ins = [], [], []
+        for c in np.unique(lab):
+            m = lab == c
+            cuts.append(D[m][:, ~m].sum())
+            vols.append(D[m].sum())
+            ins.append(D[m][:, m].sum())
+        cuts, vols, ins = map(np.array, (cuts, vols, ins))
+        return [Mistake("divided by n", cuts.sum() / len(lab),
+                        "You divided by n, as the lecture's muddled line does; divide each "
+                        "cut by the cluster's volume W(C_i, V)."),
+                Mistake("divided by W(C_i, C_i)", (cuts / ins).sum(),
+                        "The denominator is W(C_i, V), all the weight at C_i (inside *and* "
+                        "leaving), not only the weight inside.")]
+
+    def explain(self, d):
+        d.extend(normalized_cut(self.D, self.labels).derivation())
+
+
+class ChooseK(Question):
+    qid, title, dataset, kind = "04.7", "choose k by silhouette", "choose_k", "integer"
+    hints = ("Compute the overall silhouette of each candidate clustering "
+             "(`silhouette(q.X, labels)`).",
+             "A larger silhouette means tighter, better separated clusters.")
+
+    def describe(self, d):
+        d.text("Twelve points in the plane (`q.X`) and four candidate clusterings "
+               "(`q.candidates[k]` for k = 2, 3, 4, 5; average-linkage agglomerative):")
+        d.table(["point", "x", "y", *[f"k={k}" for k in self.candidates]],
+                [[f"p{i + 1}", *self.X[i], *[int(lab[i]) for lab in self.candidates.values()]]
+                 for i in range(len(self.X))])
+        d.text("Which number of clusters k does the silhouette recommend?")
+
+    def _scores(self):
+        return {k: float(silhouette(self.X, lab)) for k, lab in self.candidates.items()}
+
+    def key(self):
+        sc = self._scores()
+        return max(sc, key=sc.get)
+
+    def mistakes(self):
+        sc = self._scores()
+        return [Mistake("smallest silhouette", min(sc, key=sc.get),
+                        "You picked the smallest silhouette; larger is better."),
+                Mistake("largest k", max(sc),
+                        "More clusters always tighten the clusters, but the silhouette also "
+                        "asks for separation: compare the silhouettes.")]
+
+    def acceptable(self):
+        sc = sorted(self._scores().values())
+        return super().acceptable() and sc[-1] - sc[-2] > 0.02   # a clear winner
+
+    def explain(self, d):
+        sc = self._scores()
+        d.table(["k", "silhouette"], [[k, v] for k, v in sc.items()])
+        d.text(f"The largest silhouette is at k = {self.key()}.")
+        d.extend(silhouette(self.X, self.candidates[self.key()]).derivation())

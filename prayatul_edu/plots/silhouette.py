@@ -1,0 +1,96 @@
+"""The silhouette plot: every point's s_i as a bar, sorted within its cluster."""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from ._style import cluster_colors, new_axes, style_axes
+
+__all__ = ["plot_silhouette", "set_silhouette_point"]
+
+_BARS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class _Bars:
+    """Where the silhouette plot puts every point's bar (computed once per result)."""
+
+    def __init__(self, result):
+        s = np.asarray(result.samples, dtype=float)
+        labels = np.asarray(result.labels)
+        n = s.shape[0]
+        y0, gap = 0, max(2, n // 50)
+        self.s, self.where = s, np.empty(n)
+        self.blocks = []                     # (cluster, points bottom to top, their y)
+        for c in result.clusters:
+            members = np.flatnonzero(labels == c)
+            order = members[np.argsort(s[members], kind="stable")]
+            ys = y0 + np.arange(order.shape[0])
+            self.where[order] = ys
+            self.blocks.append((c, order, ys))
+            y0 += order.shape[0] + gap
+
+
+def _bars(result) -> _Bars:
+    try:
+        bars = _BARS.get(result)
+        if bars is None:
+            bars = _BARS[result] = _Bars(result)
+    except AttributeError:
+        raise TypeError("result: expected the result of prayatul_edu.silhouette, got "
+                        f"{type(result).__name__}") from None
+    return bars
+
+
+def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | None = None):
+    """Bars of s_i, one block per cluster, sorted; a dashed line at the mean s.
+
+    ``result`` is a :class:`~prayatul_edu.silhouette.Silhouette` (from
+    :func:`prayatul_edu.silhouette`). Bars take the cluster colours of
+    :func:`~prayatul_edu.plots.cluster_colors`, so they match a scatter plot of
+    the same labels. ``point`` marks one instance's bar (index into the data;
+    :func:`set_silhouette_point` moves the mark). Returns the Axes.
+    """
+    if not hasattr(result, "samples"):
+        raise TypeError("result: expected the result of prayatul_edu.silhouette, got "
+                        f"{type(result).__name__}")
+    bars = _bars(result)
+    _check_point(point, bars.s.shape[0])
+    ax = new_axes(ax, figsize=(4.0, 4.0))
+    colors = cluster_colors(result.labels)
+    for c, order, ys in bars.blocks:
+        # one filled polygon per cluster (fast for thousands of points)
+        ax.fill_betweenx(ys, 0, bars.s[order], facecolor=colors[order[0]], edgecolor="none",
+                         label=None)
+    ax.axvline(float(result), color="black", linestyle="--", linewidth=1,
+               label=f"mean s = {float(result):.3f}")
+    ax.axvline(0, color="#999999", linewidth=0.8)
+    ax.set_yticks([ys[0] + ys.shape[0] / 2 for _, _, ys in bars.blocks],
+                  [str(c) for c, _, _ in bars.blocks])
+    ax.set_ylabel("cluster")
+    ax.set_xlabel("silhouette s_i")
+    ax.set_xlim(min(-0.1, float(bars.s.min()) - 0.05), 1.0)
+    set_silhouette_point(ax, result, point)
+    return style_axes(ax, title)
+
+
+def _check_point(point, n: int) -> None:
+    if point is not None and not (isinstance(point, (int, np.integer)) and 0 <= point < n):
+        raise ValueError(f"point: must be an index between 0 and {n - 1}, got {point!r}")
+
+
+def set_silhouette_point(ax, result, point: int | None):
+    """Mark ``point``'s bar (or none) in a plot drawn by :func:`plot_silhouette`, in
+    place, and redo the legend. Returns the marker (or None)."""
+    bars = _bars(result)
+    _check_point(point, bars.s.shape[0])
+    for old in [c for c in ax.collections if c.get_gid() == "silhouette point"]:
+        old.remove()
+    marker = None
+    if point is not None:
+        s = bars.s[point]
+        marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
+                            zorder=3, label=f"point {point}: s = {s:.3f}",
+                            gid="silhouette point")
+    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    return marker

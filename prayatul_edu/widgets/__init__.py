@@ -1,0 +1,28 @@
+"""Interactive apps for the lectures: each a model (pure Python) plus thin ipywidgets.
+
+=========================  ==========================  ================================
+app (ipywidgets)           model (no widgets)          what it shows
+=========================  ==========================  ================================
+``PrayatulExplorer``       ``PrayatulModel``           two algorithms compared pair by pair
+``ContingencyExplorer``    ``ContingencyModel``        purity, matching, F, entropy, NMI
+``SilhouetteExplorer``     ``SilhouetteModel``         silhouette plot, a_i and b_i of a point
+``DendrogramExplorer``     ``DendrogramModel``         dendrogram cut, cophenetic matrix, CPCC
+``PairCountingExplorer``   ``PairCountingModel``       ideal similarity matrices, TP/FP/FN/TN
+=========================  ==========================  ================================
+
+In a notebook, ``PrayatulExplorer()`` as the last line of a cell shows the app;
+``app.model`` holds the numbers (``app.model.summary()``). Tests drive either
+side from Python. This subpackage imports matplotlib and scikit-learn when
+used; ``import prayatul_edu`` never imports it.
+"""
+from .contingency_explorer import ContingencyExplorer, ContingencyModel
+from .dendrogram_explorer import DendrogramExplorer, DendrogramModel
+from .pair_counting_explorer import PairCountingExplorer, PairCountingModel
+from .prayatul_explorer import PrayatulExplorer, PrayatulModel, raw_label_accuracy
+from .silhouette_explorer import SilhouetteExplorer, SilhouetteModel
+
+__all__ = ["PrayatulExplorer", "PrayatulModel", "raw_label_accuracy",
+           "ContingencyExplorer", "ContingencyModel",
+           "SilhouetteExplorer", "SilhouetteModel",
+           "DendrogramExplorer", "DendrogramModel",
+           "PairCountingExplorer", "PairCountingModel"]

@@ -1,0 +1,215 @@
+"""Dendrogram explorer: linkage and cut height; the clusters at the cut, the cophenetic
+matrix and the cophenetic correlation (CPCC).
+
+>>> from prayatul_edu.widgets import DendrogramModel
+>>> m = DendrogramModel(n_samples=30, linkage="single")
+>>> len(set(m.labels.tolist())) == m.n_clusters
+True
+>>> m.set(cut=m.tree.heights[-1]).n_clusters     # at the top merge: one cluster
+1
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..hierarchy import LINKAGES
+from ..toydata import DATASETS
+from ._base import (App, Model, check_float, check_int, data_controls, dataset, distances,
+                    html_table, new_figure, scatter_artists, set_layers, text_table,
+                    update_scatter)
+
+__all__ = ["DendrogramModel", "DendrogramExplorer"]
+
+_NOISE = 0.05
+
+
+@functools.lru_cache(maxsize=16)
+def _tree(data: tuple, linkage: str):
+    """Tree, CPCC and leaf order of a cached data set."""
+    from scipy.cluster.hierarchy import leaves_list
+
+    from .. import agglomerative, cophenetic_correlation
+
+    D = distances(data)
+    tree = agglomerative(D, linkage=linkage)
+    return tree, cophenetic_correlation(D, tree), leaves_list(tree.linkage_matrix)
+
+
+@functools.lru_cache(maxsize=4)
+def _cophenetic(data: tuple, linkage: str):
+    """The cophenetic matrix of a cached tree (N x N: made only when asked for)."""
+    from .. import cophenetic_matrix
+
+    return cophenetic_matrix(_tree(data, linkage)[0])
+
+
+def default_cut(heights) -> float:
+    """Half-way between the merges that leave 3 and 2 clusters (or the top, if fewer)."""
+    h = np.asarray(heights, dtype=float)
+    if h.shape[0] < 3:
+        return float(h[-1])
+    return float((h[-3] + h[-2]) / 2)
+
+
+class DendrogramModel(Model):
+    """Agglomerative clustering of a small toy data set, cut at a height.
+
+    Parameters: ``dataset`` (default "blobs"), ``n_samples`` (default 30),
+    ``seed``, ``linkage`` ("single", "complete", "average"), ``cut`` (a height;
+    ``None`` = half-way between the merges that leave 3 and 2 clusters).
+    Results: ``tree``, ``cophenetic`` (matrix, made on first access), ``cpcc``,
+    ``cut_height`` (the height used), ``labels`` (the clusters at the cut),
+    ``n_clusters``, ``ari`` (the cut against the data set's truth). Trees are
+    cached per data set and linkage, so moving the cut only re-cuts; the figure
+    then redraws only what the cut moves.
+    """
+
+    title = "Dendrogram explorer"
+    DEFAULTS = {"dataset": "blobs", "n_samples": 30, "seed": 0, "linkage": "average",
+                "cut": None}
+
+    def _check(self, name, value):
+        from .._validation import check_choice
+
+        if name == "dataset":
+            return check_choice(value, name, DATASETS)
+        if name == "linkage":
+            return check_choice(value, name, LINKAGES)
+        if name == "n_samples":
+            return check_int(value, name, 10, 5000)
+        if name == "seed":
+            return check_int(value, name, 0)
+        return None if value is None else check_float(value, name, 0.0)
+
+    def _compute(self) -> None:
+        from .. import adjusted_rand_index
+
+        p = self.params
+        data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
+        self.X, self.truth = dataset(*data)
+        self.tree, self.cpcc, self.leaf_order = _tree(data, p["linkage"])
+        self.cut_height = default_cut(self.tree.heights) if p["cut"] is None else p["cut"]
+        self.labels = self.tree.cut(height=self.cut_height)
+        self.n_clusters = int(self.labels.max()) + 1
+        self.ari = float(adjusted_rand_index(self.truth, self.labels))
+
+    @property
+    def cophenetic(self):
+        """The cophenetic matrix of the tree (:func:`prayatul_edu.cophenetic_matrix`)."""
+        p = self.params
+        return _cophenetic((p["dataset"], p["n_samples"], _NOISE, p["seed"]), p["linkage"])
+
+    def _rows(self):
+        c = self.cpcc
+        sizes = np.bincount(self.labels).tolist()
+        return [["linkage", self.params["linkage"]], ["cut height", self.cut_height],
+                ["clusters at the cut", self.n_clusters],
+                ["cluster sizes", " ".join(map(str, sizes[:12])) + (" ..." if len(sizes) > 12
+                                                                      else "")],
+                ["ARI of the cut vs truth", self.ari],
+                ["top merge height", float(self.tree.heights[-1])],
+                ["CPCC", float(c)], ["mean distance d", c.d_mean],
+                ["mean cophenetic distance p", c.p_mean]]
+
+    def summary(self) -> str:
+        p = self.params
+        return "\n".join([f"{self.title}: {p['dataset']}, {p['n_samples']} points, seed "
+                          f"{p['seed']}", "", text_table(["", "value"], self._rows())])
+
+    def numbers_html(self) -> str:
+        return html_table(["", "value"], self._rows(), "At the cut, and the whole tree")
+
+    def figure(self):
+        from ..plots import plot_clustering
+
+        fig = new_figure(13.5, 3.8)
+        axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.1]})
+        fig.subplots_adjust(left=0.05, right=0.97, bottom=0.12, top=0.9, wspace=0.25)
+        self._draw_tree(axes[0], axes[2])
+        plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
+                        size=12 if self.X.shape[0] <= 200 else 5)
+        update_scatter(axes[1], self.X, self.labels, self._scatter_title())
+        return fig
+
+    def _scatter_title(self) -> str:
+        return f"{self.n_clusters} clusters at the cut"
+
+    def _cophenetic_title(self) -> str:
+        return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
+
+    def _draw_tree(self, tree_ax, coph_ax) -> None:
+        """The two panels that change only with the tree: dendrogram and cophenetic matrix."""
+        from ..plots.hierarchy import plot_cophenetic_matrix, plot_dendrogram
+
+        plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
+                        title=f"{self.params['linkage']} linkage")
+        # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
+        plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
+                               title=self._cophenetic_title(), annotate=False, colorbar=False)
+        tree_ax.shows = self.tree                   # what these panels show (see redraw)
+
+    def redraw(self, fig):
+        """Reuse the Axes. A new cut recolours the links and moves the line: only those,
+        the legend and the scatter plot are drawn again, over the rest kept as pixels.
+        A new tree of as many leaves replaces the links and the heatmap's pixels in place."""
+        from ..plots._matrix import shown_rows
+        from ..plots.hierarchy import (LEAF_NAMES_MAX, cophenetic_rows, set_dendrogram_cut,
+                                       set_dendrogram_tree)
+
+        if fig is None or len(fig.axes) != 3:
+            return self.figure()
+        tree_ax, points, coph = fig.axes
+        shown = getattr(tree_ax, "shows", None)
+        N = self.tree.n
+        if shown is self.tree:
+            set_dendrogram_cut(tree_ax, self.tree, self.cut_height)
+        elif shown is not None and shown.n == N > LEAF_NAMES_MAX:
+            set_dendrogram_tree(tree_ax, self.tree, cut=self.cut_height,
+                                title=f"{self.params['linkage']} linkage")
+            image = coph.images[0]
+            image.set_data(cophenetic_rows(self.tree, shown_rows(N, self.leaf_order)))
+            image.autoscale()
+            coph.set_title(self._cophenetic_title(), fontsize=11)
+            tree_ax.shows = self.tree
+        else:
+            tree_ax.cla()
+            coph.cla()
+            self._draw_tree(tree_ax, coph)
+        update_scatter(points, self.X, self.labels, self._scatter_title())
+        cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
+        set_layers(fig, (self.tree, self.X),
+                   [*cut, tree_ax.get_legend(), *scatter_artists(points)])
+        return fig
+
+
+class DendrogramExplorer(App):
+    """The dendrogram explorer's widgets, bound to a :class:`DendrogramModel`."""
+
+    model_class = DendrogramModel
+
+    def _build_controls(self) -> dict:
+        import ipywidgets as W
+
+        p = self.model.params
+        style = {"description_width": "initial"}
+        top = float(self.model.tree.heights[-1])
+        return {
+            **data_controls(p, 10, 300, 5),
+            "linkage": W.Dropdown(options=list(LINKAGES), value=p["linkage"],
+                                  description="linkage", style=style,
+                                  layout=W.Layout(width="200px")),
+            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=top * 1.05,
+                                 step=top / 200, description="cut height", readout_format=".3f",
+                                 continuous_update=False, style=style),
+        }
+
+    def _sync_controls(self) -> None:
+        cut = self.controls["cut"]
+        top = float(self.model.tree.heights[-1])
+        cut.max = top * 1.05
+        cut.step = top / 200
+        cut.value = self.model.cut_height
+        for name in ("dataset", "n_samples", "seed", "linkage"):
+            self.controls[name].value = self.model.params[name]

@@ -1,0 +1,111 @@
+"""Pair-counting explorer: the ideal class and cluster similarity matrices side by side.
+
+Every pair of instances is TP (same class, same cluster), FP, FN or TN; the
+two ideal similarity matrices show them as coloured cells, and Rand, Jaccard,
+Fowlkes-Mallows, ARI and the Hubert statistic follow from the four counts.
+
+>>> from prayatul_edu.widgets import PairCountingModel
+>>> m = PairCountingModel()                     # the tutorial's Exercise 3
+>>> p = m.results["pair counts"]
+>>> (p.tp, p.fp, p.fn, p.tn), m.values()["Rand"]
+((2, 0, 0, 8), 1.0)
+"""
+from __future__ import annotations
+
+from ._base import App, LabelsModel, labels_controls, new_figure, set_layers
+
+__all__ = ["PairCountingModel", "PairCountingExplorer"]
+
+
+def _measures() -> dict:
+    from .. import (adjusted_rand_index, fowlkes_mallows_index, hubert_statistic,
+                    jaccard_index, pair_confusion, rand_index)
+
+    return {"pair counts": pair_confusion, "Rand": rand_index, "Jaccard": jaccard_index,
+            "Fowlkes-Mallows": fowlkes_mallows_index, "ARI": adjusted_rand_index,
+            "Hubert": hubert_statistic}
+
+
+class PairCountingModel(LabelsModel):
+    """Pair counts and the pair-counting measures of typed-in labels.
+
+    Parameters: ``truth``, ``pred`` (labels separated by spaces or commas),
+    ``order`` ("as given" or "by class": the order of the matrices' rows),
+    ``show`` (whose derivation to show).
+    """
+
+    title = "Pair-counting explorer"
+    MEASURES = {name: None for name in ("pair counts", "Rand", "Jaccard", "Fowlkes-Mallows",
+                                         "ARI", "Hubert")}
+    DEFAULTS = {"truth": "1 3 2 1 3", "pred": "1 2 3 1 2",     # the tutorial's Exercise 3
+                "order": "as given", "show": "pair counts"}
+
+    def __init__(self, **params):
+        self.MEASURES = _measures()
+        super().__init__(**params)
+
+    def _check(self, name, value):
+        from .._validation import check_choice
+
+        if name == "order":
+            return check_choice(value, name, ("as given", "by class"))
+        return super()._check(name, value)
+
+    def _head(self) -> str:
+        p = self.results["pair counts"]
+        return (f"{self.title}: {p.n} instances, {p.n_pairs} pairs: TP = {p.tp}, "
+                f"FP = {p.fp}, FN = {p.fn}, TN = {p.tn}")
+
+    def _order(self):
+        return "class" if self.params["order"] == "by class" else None
+
+    def figure(self):
+        from ..plots.pairs import plot_similarity_matrices
+
+        fig = new_figure(8.0, 4.4)
+        axes = fig.subplots(1, 2)
+        fig.subplots_adjust(left=0.06, right=0.98, bottom=0.14, top=0.92, wspace=0.2)
+        plot_similarity_matrices(self.truth_labels, self.pred_labels, axes=axes,
+                                 order=self._order())
+        fig.shows = self.truth_labels.shape[0]
+        return fig
+
+    def redraw(self, fig):
+        """As many instances as before, too many to write in the cells: the two images
+        and the legend's counts change in place and only they are drawn again."""
+        from ..plots.pairs import PAIR_TYPES, similarity_image
+
+        n = self.truth_labels.shape[0]
+        if fig is None or getattr(fig, "shows", None) != n or n <= 15:
+            return self.figure()
+        image, counts, _ = similarity_image(self.truth_labels, self.pred_labels,
+                                            order=self._order())
+        for ax in fig.axes:
+            ax.images[0].set_data(image)
+        legend = fig.legends[0]
+        for text, name, count in zip(legend.get_texts(), PAIR_TYPES, counts):
+            text.set_text(f"{name}: {int(count):,}")
+        # the frames go back over the new images, as Axes.draw would draw them
+        set_layers(fig, ("pairs", n), [*(a for ax in fig.axes
+                                          for a in (*ax.images, *ax.spines.values())), legend])
+        return fig
+
+
+class PairCountingExplorer(App):
+    """The pair-counting explorer's widgets, bound to a :class:`PairCountingModel`."""
+
+    model_class = PairCountingModel
+
+    def _build_controls(self) -> dict:
+        import ipywidgets as W
+
+        order = W.ToggleButtons(options=["as given", "by class"],
+                                value=self.model.params["order"], description="rows",
+                                style={"description_width": "110px"})
+        return labels_controls(self.model, {"order": order})
+
+    def _layout(self):
+        import ipywidgets as W
+
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *self.controls.values(),
+                       self.message, self.image, self.numbers])

@@ -1,0 +1,265 @@
+"""Prayatul explorer: two algorithms on a toy data set, compared pair by pair.
+
+Choose a data set (noisy circles, noisy moons, anisotropic blobs, blobs of
+varied variance, plain blobs), its size, noise and seed, then a primary and an
+alternative algorithm with their main parameter (k, or eps for DBSCAN). The
+app shows both clusterings side by side, the instance-level map (points
+mostly in RW pairs blue, mostly in WR pairs red), the 2 x 2 Prayatul matrix
+as a heatmap, and the five measures next to ARI, NMI and raw-label accuracy.
+
+>>> from prayatul_edu.widgets import PrayatulModel
+>>> m = PrayatulModel(dataset="blobs", n_samples=60, primary="KMeans", primary_k=3,
+...                   alternative="KMeans", alternative_k=2)
+>>> m.matrix.br + m.matrix.rw + m.matrix.wr + m.matrix.bw == 60 * 59 // 2
+True
+>>> m.set(alternative_k=3).matrix.rw + m.matrix.wr    # same algorithm, same k: no deviation
+0
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..toydata import ALGORITHMS, DATASETS
+from ._base import (App, Model, _rescale, check_float, check_int, clustering, data_controls,
+                    dataset, html_table, new_figure, scatter_artists, set_layers, text_table,
+                    update_scatter)
+
+__all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
+
+#: The neutral value passed for the parameter an algorithm does not use (cache key).
+_UNUSED_K, _UNUSED_EPS = 2, 0.3
+
+
+def raw_label_accuracy(truth, pred) -> float:
+    """The share of instances whose cluster label *equals* their class label.
+
+    This is what "accuracy" means when the labels are compared as they come:
+    a perfect clustering whose labels are named differently scores 0 - the
+    reason clusterings are compared by pairs (or after matching) instead.
+
+    >>> raw_label_accuracy([0, 0, 1, 1], [1, 1, 0, 0])
+    0.0
+    """
+    from .._validation import check_partitions
+
+    check_partitions(truth=truth, pred=pred)
+    return float(np.mean(np.asarray(truth) == np.asarray(pred)))
+
+
+class PrayatulModel(Model):
+    """What the Prayatul explorer shows, computed from its parameters (no widgets).
+
+    Parameters (all keyword; ``set(**changes)`` changes them later):
+    ``dataset``, ``n_samples``, ``noise``, ``seed``; ``primary`` and
+    ``alternative`` (names of :data:`prayatul_edu.toydata.ALGORITHMS`) with
+    ``primary_k`` / ``primary_eps`` and ``alternative_k`` / ``alternative_eps``.
+
+    Results: ``X``, ``truth``, ``labels`` (``{"primary": ..., "alternative": ...}``),
+    ``matrix`` (:class:`~prayatul_edu.prayatul.PrayatulMatrix`), ``by_instance``
+    (N x 4), ``scores`` (``{"primary": {"ARI": ..., "NMI": ..., "accuracy": ...}, ...}``).
+    Data sets and clusterings are cached, so changing one side recomputes only that side.
+    """
+
+    title = "Prayatul explorer"
+    DEFAULTS = {"dataset": "noisy_moons", "n_samples": 500, "noise": 0.05, "seed": 0,
+                "primary": "KMeans", "primary_k": 2, "primary_eps": 0.3,
+                "alternative": "DBSCAN", "alternative_k": 2, "alternative_eps": 0.3}
+
+    def _check(self, name, value):
+        if name == "dataset":
+            from .._validation import check_choice
+            return check_choice(value, name, DATASETS)
+        if name in ("primary", "alternative"):
+            from .._validation import check_choice
+            return check_choice(value, name, ALGORITHMS)
+        if name == "n_samples":
+            return check_int(value, name, 10, 20000)
+        if name == "seed":
+            return check_int(value, name, 0)
+        if name.endswith("_k"):
+            return check_int(value, name, 1, 50)
+        if name == "noise":
+            return check_float(value, name, 0.0, 1.0)
+        return check_float(value, name, 1e-6)           # eps
+
+    def _labels_of(self, side: str) -> np.ndarray:
+        p = self.params
+        name = p[side]
+        data = (p["dataset"], p["n_samples"], p["noise"], p["seed"])
+        if name == "DBSCAN":
+            return clustering(data, name, _UNUSED_K, p[f"{side}_eps"])
+        return clustering(data, name, p[f"{side}_k"], _UNUSED_EPS)
+
+    def _compute(self) -> None:
+        from .. import adjusted_rand_index, normalized_mutual_information
+        from ..prayatul import prayatul_by_instance, prayatul_matrix
+
+        p = self.params
+        self.X, self.truth = dataset(p["dataset"], p["n_samples"], p["noise"], p["seed"])
+        self.labels = {side: self._labels_of(side) for side in ("primary", "alternative")}
+        g, P, Q = self.truth, self.labels["primary"], self.labels["alternative"]
+        self.matrix = prayatul_matrix(g, P, Q)
+        self.by_instance = prayatul_by_instance(g, P, Q)
+        self.scores = {side: {"ARI": float(adjusted_rand_index(g, lab)),
+                              "NMI": float(normalized_mutual_information(g, lab)),
+                              "accuracy": raw_label_accuracy(g, lab)}
+                       for side, lab in self.labels.items()}
+
+    def name(self, side: str) -> str:
+        """``"KMeans (k=2)"``: an algorithm with its main parameter."""
+        p = self.params
+        algorithm = p[side]
+        if algorithm == "DBSCAN":
+            return f"DBSCAN (eps={p[side + '_eps']:g})"
+        return f"{algorithm} (k={p[side + '_k']})"
+
+    def measures(self) -> dict:
+        """The five measures, named as in the paper."""
+        return {"comparative deviation": self.matrix.comparative_deviation,
+                "polarization": self.matrix.polarization,
+                "comparative rightness": self.matrix.comparative_rightness,
+                "effective rightness": self.matrix.effective_rightness,
+                "effective superiority": self.matrix.effective_superiority}
+
+    def _rows(self):
+        m = self.matrix
+        cells = [["BR (both right)", m.br], ["RW (primary right only)", m.rw],
+                 ["WR (alternative right only)", m.wr], ["BW (both wrong)", m.bw]]
+        measures = [[k, v] for k, v in self.measures().items()]
+        scores = [[k, self.scores["primary"][k], self.scores["alternative"][k]]
+                  for k in ("ARI", "NMI", "accuracy")]
+        return cells, measures, scores
+
+    def summary(self) -> str:
+        p = self.params
+        cells, measures, scores = self._rows()
+        head = (f"{self.title}: {p['dataset']}, {p['n_samples']} points, noise "
+                f"{p['noise']:g}, seed {p['seed']}; primary {self.name('primary')} vs "
+                f"alternative {self.name('alternative')} ({self.matrix.n_pairs:,} pairs)")
+        return "\n".join([head, "", text_table(["Prayatul matrix", "pairs"], cells), "",
+                          text_table(["measure (primary vs alternative)", "value"], measures),
+                          "", text_table(["against the truth", "primary", "alternative"],
+                                         scores)])
+
+    def numbers_html(self) -> str:
+        cells, measures, scores = self._rows()
+        return ('<div style="display: flex; flex-wrap: wrap">'
+                + html_table(["cell", "pairs"], cells, "Prayatul matrix")
+                + html_table(["measure", "value"], measures, "The five measures")
+                + html_table(["", self.name("primary"), self.name("alternative")], scores,
+                             "Each against the truth")
+                + "</div>")
+
+    def figure(self):
+        from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
+
+        fig = new_figure(14.0, 3.5)
+        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
+        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
+        for ax, side in zip(axes, ("primary", "alternative")):
+            plot_clustering(self.X, self.labels[side], ax=ax,
+                            title=f"{side}: {self.name(side)}", size=5)
+            update_scatter(ax, self.X, self.labels[side], f"{side}: {self.name(side)}")
+        plot_instance_map(self.X, self.by_instance, ax=axes[2], title="RW (blue) vs WR (red)",
+                          size=5)
+        plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
+        return fig
+
+    def redraw(self, fig):
+        """Show the current results in ``fig`` (made by :meth:`figure`), reusing its Axes.
+
+        Building four Axes costs more than drawing them, so the app updates the
+        points' positions and colours, the heatmap's colours and counts in place,
+        and only those (with the titles and the colour bar) are drawn again, over
+        the rest of the figure kept as pixels.
+        """
+        if fig is None or len(fig.axes) != 5:       # 4 panels + the instance map's colour bar
+            return self.figure()
+        axes = fig.axes
+        for ax, side in zip(axes[:2], ("primary", "alternative")):
+            update_scatter(ax, self.X, self.labels[side], f"{side}: {self.name(side)}")
+        counts = self.by_instance
+        balance = (counts[:, 1] - counts[:, 2]) / max(self.X.shape[0] - 1, 1)
+        order = np.argsort(np.abs(balance))
+        limit = max(float(np.abs(balance).max()), 1e-12)
+        points = axes[2].collections[0]
+        points.set_offsets(self.X[order])
+        points.set_array(balance[order])
+        points.set_clim(-limit, limit)
+        _rescale(axes[2], self.X)
+        _update_matrix(axes[3], self.matrix)
+        set_layers(fig, ("Prayatul explorer",),
+                   [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
+                    *axes[3].images, *axes[3].texts])
+        return fig
+
+
+def _update_matrix(ax, matrix) -> None:
+    """Make a :func:`~prayatul_edu.plots.plot_prayatul_matrix` heatmap show ``matrix``,
+    in place: its four cells' colours and texts (a test checks they equal a fresh plot's)."""
+    from matplotlib.colors import to_rgb
+
+    from ..plots import CELL_COLORS
+
+    counts = np.asarray(matrix, dtype=np.int64)
+    share = counts / max(int(counts.sum()), 1)
+    image = np.ones((2, 2, 3))
+    for (i, j), text in zip(np.ndindex(2, 2), ax.texts):
+        name = ("BR", "RW", "WR", "BW")[2 * i + j]
+        strength = 0.25 + 0.75 * np.sqrt(share[i, j])      # as plot_prayatul_matrix tints
+        image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
+        text.set_text(f"{name}\n{counts[i, j]:,}\n{share[i, j]:.1%}")
+        text.set_color("white" if share[i, j] > 0.3 else "black")
+    ax.images[0].set_data(image)
+
+
+class PrayatulExplorer(App):
+    """The Prayatul explorer's widgets, bound to a :class:`PrayatulModel`.
+
+    >>> from prayatul_edu.widgets import PrayatulExplorer
+    >>> app = PrayatulExplorer(n_samples=100)
+    >>> app.control("alternative").value = "KMeans"
+    >>> app.model.params["alternative"], app.control("alternative eps").layout.display
+    ('KMeans', 'none')
+    """
+
+    model_class = PrayatulModel
+
+    def _build_controls(self) -> dict:
+        import ipywidgets as W
+
+        p = self.model.params
+        style = {"description_width": "initial"}
+        narrow = W.Layout(width="230px")
+        controls = data_controls(p, 50, 3000, 50)
+        controls["noise"] = W.FloatSlider(value=p["noise"], min=0.0, max=0.3, step=0.01,
+                                          description="noise", continuous_update=False,
+                                          style=style)
+        for side in ("primary", "alternative"):
+            controls[side] = W.Dropdown(options=list(ALGORITHMS), value=p[side],
+                                        description=side, style=style, layout=narrow)
+            controls[f"{side}_k"] = W.IntSlider(value=p[f"{side}_k"], min=1, max=10,
+                                                description=f"{side} k",
+                                                continuous_update=False, style=style)
+            controls[f"{side}_eps"] = W.FloatSlider(value=p[f"{side}_eps"], min=0.05, max=1.0,
+                                                    step=0.01, description=f"{side} eps",
+                                                    continuous_update=False, style=style)
+        return controls
+
+    def _sync_controls(self) -> None:
+        super()._sync_controls()
+        for side in ("primary", "alternative"):   # show only the algorithm's main parameter
+            dbscan = self.model.params[side] == "DBSCAN"
+            self.controls[f"{side}_k"].layout.display = "none" if dbscan else None
+            self.controls[f"{side}_eps"].layout.display = None if dbscan else "none"
+
+    def _layout(self):
+        import ipywidgets as W
+
+        c = self.controls
+        data = W.HBox([c["dataset"], c["n_samples"], c["noise"], c["seed"]],
+                      layout=W.Layout(flex_flow="row wrap"))
+        sides = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
+                        for s in ("primary", "alternative")])
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), data, sides, self.message,
+                       self.image, self.numbers])

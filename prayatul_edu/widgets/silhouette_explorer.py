@@ -1,0 +1,219 @@
+"""Silhouette explorer: k for KMeans on blobs; silhouette plot, a_i and b_i of a point.
+
+The silhouette plot (every point's s_i, sorted within its cluster) sits beside
+the scatter plot; choose a point to see its a_i (mean distance to its own
+cluster) and b_i (mean distance to the nearest other cluster) worked out. The
+graph measures W_in, W_out and the normalized cut of the same clustering, on
+the Euclidean distances, are listed too.
+
+>>> from prayatul_edu.widgets import SilhouetteModel
+>>> m = SilhouetteModel(n_samples=60, k=3, point=5)
+>>> row = m.point_table()
+>>> own = [r for r in row if r["role"] == "own cluster: a_i"][0]
+>>> bool(abs(own["mean"] - m.silhouette.a[5]) < 1e-12)
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..toydata import DATASETS
+from ._base import (App, Model, _fmt, check_int, clear_artists, clustering, data_controls,
+                    dataset, distances, html_table, new_figure, set_layers, text_table,
+                    update_scatter)
+
+__all__ = ["SilhouetteModel", "SilhouetteExplorer"]
+
+_NOISE = 0.05
+#: The graph measures need the N x N distance matrix (validated by each measure);
+#: above this many points the app leaves them out to stay interactive.
+GRAPH_MAX_N = 1000
+
+
+class SilhouetteModel(Model):
+    """Silhouette of KMeans with ``k`` clusters on a toy data set, and one point's terms.
+
+    Parameters: ``dataset`` (default "blobs"), ``n_samples``, ``seed``, ``k``
+    (2 ... 10), ``point`` (an index into the data).
+    Results: ``X``, ``labels``, ``silhouette`` (the library's result),
+    ``graph`` (``{"W_in": ..., "W_out": ..., "normalized cut": ...}``, empty above
+    ``GRAPH_MAX_N`` points) and
+    :meth:`point_table` (the chosen point's mean distance to every cluster).
+    """
+
+    title = "Silhouette explorer"
+    DEFAULTS = {"dataset": "blobs", "n_samples": 300, "seed": 0, "k": 3, "point": 0}
+
+    def set(self, **changes) -> "SilhouetteModel":
+        """As :meth:`Model.set`; fewer points than the chosen index moves the point to the last."""
+        n = changes.get("n_samples")
+        if "point" not in changes and isinstance(n, int) and 1 <= n <= self.params["point"]:
+            changes["point"] = n - 1
+        return super().set(**changes)
+
+    def _check(self, name, value):
+        if name == "dataset":
+            from .._validation import check_choice
+            return check_choice(value, name, DATASETS)
+        if name == "n_samples":
+            return check_int(value, name, 10, 20000)
+        if name == "seed":
+            return check_int(value, name, 0)
+        if name == "k":
+            return check_int(value, name, 2, 10)
+        return check_int(value, name, 0)
+
+    def _compute(self) -> None:
+        from .. import between_cluster_weight, normalized_cut, silhouette, within_cluster_weight
+
+        p = self.params
+        if p["point"] >= p["n_samples"]:
+            raise ValueError(f"point: must be an index below n_samples = {p['n_samples']}, "
+                             f"got {p['point']}")
+        data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
+        self.X, self.truth = dataset(*data)
+        labels = clustering(data, "KMeans", p["k"], 0.3)
+        if getattr(self, "labels", None) is not labels:          # a point change is cheap
+            self.labels = labels
+            self.silhouette = silhouette(self.X, labels)
+            self.graph = {}
+            if p["n_samples"] <= GRAPH_MAX_N:
+                D = distances(data)
+                self.graph = {"W_in": within_cluster_weight(D, labels),
+                              "W_out": between_cluster_weight(D, labels),
+                              "normalized cut": normalized_cut(D, labels)}
+
+    def point_table(self) -> list[dict]:
+        """The chosen point's mean distance to each cluster: which gives a_i, which b_i."""
+        i = self.params["point"]
+        s = self.silhouette
+        d = np.linalg.norm(self.X - self.X[i], axis=1)      # distances from x_i
+        own = self.labels[i]
+        rows = []
+        for c, size in zip(s.clusters, s.sizes):
+            members = self.labels == c
+            total = float(d[members].sum())                 # d(x_i, x_i) = 0 adds nothing
+            others = int(size) - 1 if c == own else int(size)
+            mean = total / others if others else float("nan")
+            role = ("own cluster: a_i" if c == own else
+                    "nearest other: b_i" if c == s.nearest_cluster[i] else "other")
+            rows.append({"cluster": c, "points": others, "sum": total, "mean": mean,
+                         "role": role})
+        return rows
+
+    def _point_lines(self):
+        i = self.params["point"]
+        s = self.silhouette
+        a, b, si = float(s.a[i]), float(s.b[i]), float(s.samples[i])
+        formula = (f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({_fmt(b)} - {_fmt(a)}) / "
+                   f"max({_fmt(a)}, {_fmt(b)}) = {_fmt(si)}")
+        rows = [[str(r["cluster"]), r["points"], r["sum"], r["mean"], r["role"]]
+                for r in self.point_table()]
+        return formula, rows
+
+    def _tables(self):
+        s = self.silhouette
+        clusters = [[str(c), int(n), float(v)] for c, n, v in
+                    zip(s.clusters, s.sizes, s.per_cluster)]
+        overall = [["silhouette s", float(s)]] + [[k, float(v)] for k, v in self.graph.items()]
+        if not self.graph:
+            overall.append(["W_in, W_out, NC", f"shown up to {GRAPH_MAX_N} points"])
+        return clusters, overall
+
+    def summary(self) -> str:
+        p = self.params
+        clusters, overall = self._tables()
+        formula, rows = self._point_lines()
+        return "\n".join([
+            f"{self.title}: KMeans with k = {p['k']} on {p['dataset']}, {p['n_samples']} "
+            f"points, seed {p['seed']}", "",
+            text_table(["cluster", "size", "s_C"], clusters), "",
+            text_table(["measure", "value"], overall), "",
+            f"point {p['point']} (cluster {self.labels[p['point']]}):",
+            text_table(["to cluster", "points", "sum of distances", "mean", "role"], rows),
+            formula])
+
+    def numbers_html(self) -> str:
+        import html
+
+        clusters, overall = self._tables()
+        formula, rows = self._point_lines()
+        i = self.params["point"]
+        return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
+                + html_table(["measure", "value"], overall, "The clustering")
+                + html_table(["cluster", "size", "s_C"], clusters, "Per cluster")
+                + html_table(["to cluster", "points", "sum of distances", "mean", "role"],
+                             rows, f"Point {i} (cluster {self.labels[i]})")
+                + f"</div><code>{html.escape(formula)}</code>")
+
+    def figure(self):
+        from ..plots import plot_clustering
+
+        fig = new_figure(9.5, 4.0)
+        scatter, bars = fig.subplots(1, 2)
+        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.13, top=0.9, wspace=0.2)
+        plot_clustering(self.X, self.labels, ax=scatter, title=self._scatter_title(), size=7)
+        self._draw_clustering(scatter, bars)
+        return fig
+
+    def _scatter_title(self) -> str:
+        return f"KMeans, k = {self.params['k']}"
+
+    def _draw_clustering(self, scatter, bars) -> None:
+        """Both panels (made by :meth:`figure`), for the current clustering and point."""
+        from ..plots.silhouette import plot_silhouette
+
+        update_scatter(scatter, self.X, self.labels, self._scatter_title())
+        self._mark_point(scatter)
+        plot_silhouette(self.silhouette, ax=bars, point=self.params["point"],
+                        title="silhouette plot")
+        scatter.shows = self.silhouette             # what the panels show (see redraw)
+
+    def _mark_point(self, ax) -> None:
+        for old in [c for c in ax.collections if c.get_gid() == "chosen point"]:
+            old.remove()
+        x = self.X[self.params["point"]]
+        ax.scatter([x[0]], [x[1]], marker="*", s=220, color="black", edgecolor="white",
+                   zorder=3, gid="chosen point")
+
+    def redraw(self, fig):
+        """Reuse the Axes. A new point moves its two marks: only they and the legend are
+        drawn again, over the rest kept as pixels; a new clustering redraws both panels."""
+        from ..plots.silhouette import set_silhouette_point
+
+        if fig is None or len(fig.axes) != 2:
+            return self.figure()
+        scatter, bars = fig.axes
+        if getattr(scatter, "shows", None) is not self.silhouette:
+            clear_artists(bars)
+            self._draw_clustering(scatter, bars)
+        else:
+            self._mark_point(scatter)
+            set_silhouette_point(bars, self.silhouette, self.params["point"])
+        set_layers(fig, (self.silhouette,),
+                   [*scatter.collections, *bars.collections[-1:], bars.get_legend()])
+        return fig
+
+
+class SilhouetteExplorer(App):
+    """The silhouette explorer's widgets, bound to a :class:`SilhouetteModel`."""
+
+    model_class = SilhouetteModel
+
+    def _build_controls(self) -> dict:
+        import ipywidgets as W
+
+        p = self.model.params
+        style = {"description_width": "initial"}
+        return {
+            **data_controls(p, 20, 2000, 20),
+            "k": W.IntSlider(value=p["k"], min=2, max=10, description="k (KMeans)",
+                             continuous_update=False, style=style),
+            "point": W.BoundedIntText(value=p["point"], min=0, max=p["n_samples"] - 1,
+                                      description="point i", style=style,
+                                      layout=W.Layout(width="150px")),
+        }
+
+    def _sync_controls(self) -> None:
+        self.controls["point"].max = self.model.params["n_samples"] - 1
+        super()._sync_controls()

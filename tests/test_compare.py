@@ -1,0 +1,309 @@
+"""`prayatul-edu compare` and its Python API: tournament, Tables II-III, bootstrap, files, errors."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import prayatul_edu as pe
+from prayatul_edu import cli
+from prayatul_edu.compare import (MEASURES, bootstrap, compare_labelings, label_scores,
+                                  raw_precision_recall, read_columns, tournament)
+
+from conftest import random_labelings
+
+
+def _labelings(seed, n=120, k=3):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n)
+    return truth, {"A": np.where(rng.random(n) < 0.8, truth, rng.integers(0, k, n)),
+                   "B": rng.integers(0, k + 1, n) - 1,      # with a noise label -1
+                   "C": (truth + 1) % k}                    # right clusters, other names
+
+
+# ------------------------------------------------------------------ the API
+def test_tournament_is_every_ordered_pair_of_prayatul_matrices():
+    truth, labs = _labelings(0)
+    t = tournament(truth, labs)
+    assert t.pairs == [(p, q) for p in "ABC" for q in "ABC" if p != q]
+    for p, q in t.pairs:
+        m = pe.prayatul_matrix(truth, labs[p], labs[q], method="pairs")
+        assert (t[p, q].br, t[p, q].rw, t[p, q].wr, t[p, q].bw) == (m.br, m.rw, m.wr, m.bw)
+        assert (t[q, p].rw, t[q, p].wr) == (m.wr, m.rw)
+    v = t.values("comparative_deviation")
+    assert np.isnan(np.diag(v)).all()
+    assert v[0, 2] == t["A", "C"].comparative_deviation == -1.0   # C is always right
+    assert np.allclose(v, -v.T, equal_nan=True)
+
+
+def test_tournament_bad_input():
+    with pytest.raises(TypeError, match="labelings: expected a dict of at least two"):
+        tournament([0, 1], {"A": [0, 1]})
+    with pytest.raises(ValueError, match="truth and B must label the same instances"):
+        tournament([0, 1, 1], {"A": [0, 1, 1], "B": [0, 1]})
+    with pytest.raises(ValueError, match="pairs: 'Z' is not one of"):
+        tournament([0, 1], {"A": [0, 1], "B": [1, 0]}, pairs=[("A", "Z")])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_raw_precision_recall_agrees_with_sklearn(seed):
+    from sklearn.metrics import precision_score, recall_score
+
+    truth, pred = random_labelings(seed)
+    pred = pred + 1 if seed % 2 else pred          # labels the truth does not have
+    for average in ("macro", "weighted", None):
+        p, r = raw_precision_recall(truth, pred, average=average)
+        assert np.allclose(p, precision_score(truth, pred, average=average, zero_division=0),
+                           atol=1e-12)
+        assert np.allclose(r, recall_score(truth, pred, average=average, zero_division=0),
+                           atol=1e-12)
+
+
+def test_label_scores_agree_with_sklearn_and_show_the_permutation_problem():
+    from sklearn import metrics
+
+    truth, labs = _labelings(1)
+    scores = label_scores(truth, labs)
+    for name, pred in labs.items():
+        s = scores[name]
+        assert s["accuracy"] == pytest.approx(metrics.accuracy_score(truth, pred))
+        assert s["nmi"] == pytest.approx(metrics.normalized_mutual_info_score(truth, pred), abs=1e-12)
+        assert s["ari"] == pytest.approx(metrics.adjusted_rand_score(truth, pred), abs=1e-12)
+        assert s["ami"] == pytest.approx(metrics.adjusted_mutual_info_score(truth, pred), abs=1e-12)
+    assert scores["C"]["accuracy"] == 0 and scores["C"]["precision"] == 0
+    assert scores["C"]["maximum_matching"] == 1 and scores["C"]["ari"] == 1
+    assert scores["B"]["n_clusters"] == 4
+    # string labels against int labels: nothing shared, accuracy 0, the rest still works
+    s = label_scores([0, 0, 1, 1], {"s": ["a", "a", "b", "b"]})["s"]
+    assert (s["accuracy"], s["maximum_matching"], s["ari"]) == (0.0, 1.0, 1.0)
+
+
+def test_bootstrap_replicates_are_the_prayatul_matrices_of_the_resamples():
+    truth, labs = _labelings(2, n=90)
+    b = bootstrap(truth, labs, n_resamples=25, seed=7)
+    draws = np.random.default_rng(7).integers(0, 90, size=(25, 90))
+    for r in (0, 13, 24):
+        idx = draws[r]
+        for p, q in [("A", "B"), ("B", "A"), ("C", "A")]:
+            m = pe.prayatul_matrix(truth[idx], labs[p][idx], labs[q][idx], method="pairs")
+            assert b.counts[p, q][r].tolist() == [m.br, m.rw, m.wr, m.bw]
+            assert np.allclose(b.replicates[p, q][r], list(m.measures().values()), atol=1e-12)
+    low, high = b.interval("A", "B", "comparative_deviation")
+    reps = b.replicates["A", "B"][:, 0]
+    assert low == pytest.approx(np.quantile(reps, 0.025)) and high == pytest.approx(np.quantile(reps, 0.975))
+    assert low <= high
+    assert b.estimates["A", "B"] == [float(v) for v in tournament(truth, labs)["A", "B"].measures().values()]
+    again = bootstrap(truth, labs, n_resamples=25, seed=7)
+    assert np.array_equal(again.replicates["A", "B"], b.replicates["A", "B"])
+    assert not np.array_equal(bootstrap(truth, labs, 25, seed=8).replicates["A", "B"],
+                              b.replicates["A", "B"])
+
+
+def test_bootstrap_interval_narrows_with_more_data():
+    rng = np.random.default_rng(3)
+    widths = []
+    for n in (100, 1600):
+        truth = rng.integers(0, 2, n)
+        a = np.where(rng.random(n) < 0.85, truth, 1 - truth)
+        c = np.where(rng.random(n) < 0.80, truth, 1 - truth)
+        low, high = bootstrap(truth, {"a": a, "c": c}, 100, seed=0).interval(
+            "a", "c", "comparative_deviation")
+        widths.append(high - low)
+    assert widths[1] < widths[0] / 2
+
+
+def test_bootstrap_bad_input():
+    with pytest.raises(ValueError, match="n_resamples: must be a whole number >= 1"):
+        bootstrap([0, 1], {"a": [0, 1], "b": [1, 1]}, n_resamples=0)
+    with pytest.raises(ValueError, match="confidence: must be between 0 and 1"):
+        bootstrap([0, 1], {"a": [0, 1], "b": [1, 1]}, confidence=95)
+    with pytest.raises(ValueError, match="measure"):
+        bootstrap([0, 1], {"a": [0, 1], "b": [1, 1]}, 3).interval("a", "b", "sigma")
+
+
+def test_experiment_renders_text_markdown_and_dict():
+    truth, labs = _labelings(4)
+    e = compare_labelings(truth, labs, name="mine", n_resamples=20)
+    text = e.explain()
+    for caption in ("Table I.", "Table II.", "Table III.", "Bootstrap: 20 resamples"):
+        assert caption in text
+    assert "| primary | alternative | BR |" in e._repr_markdown_()
+    d = e.to_dict()["datasets"][0]
+    assert len(d["table_1"]) == 6 and d["n"] == 120 and d["n_classes"] == 3
+    row = d["table_1"][0]
+    assert row["BR"] + row["RW"] + row["WR"] + row["BW"] == 120 * 119 // 2
+    assert set(d["bootstrap"]["intervals"][0]) == {"primary", "alternative", *MEASURES}
+
+
+# ------------------------------------------------------------------ files
+def _csv(tmp_path, text, name="runs.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+CSV = "x,y,truth,km,db,sp\n" + "\n".join(
+    f"{i % 7},{i % 5},{t},{a},{b},{c}" for i, (t, a, b, c) in enumerate(
+        zip([0, 0, 0, 1, 1, 1, 2, 2, 2, 2] * 3, [0, 0, 1, 1, 1, 2, 2, 2, 0, 2] * 3,
+            [5, 5, 5, 6, 6, 6, 7, 7, 7, -1] * 3, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1] * 3))) + "\n"
+
+
+def test_read_columns_csv_npy_npz(tmp_path):
+    cols = read_columns(_csv(tmp_path, CSV))
+    assert list(cols) == ["x", "y", "truth", "km", "db", "sp"]
+    assert cols["db"].dtype == np.int64 and cols["db"][9] == -1
+    cols = read_columns(_csv(tmp_path, "a;b\ncat;1.5\ndog;2\n", "semi.csv"))
+    assert cols["a"].tolist() == ["cat", "dog"] and cols["b"].tolist() == [1.5, 2.0]
+    np.save(tmp_path / "t.npy", np.array([[0, 1], [1, 1], [1, 0]]))
+    assert read_columns(tmp_path / "t.npy")["1"].tolist() == [1, 1, 0]
+    np.savez(tmp_path / "t.npz", truth=np.array([0, 1, 1]), X=np.zeros((3, 2)))
+    assert sorted(read_columns(tmp_path / "t.npz")) == ["X:0", "X:1", "truth"]
+
+
+def _run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compare_a_csv_primary_vs_alternative(tmp_path, capsys):
+    path = _csv(tmp_path, CSV)
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--primary", "km",
+                          "--alternative", "db", "--no-figures")
+    assert code == 0, err
+    m = pe.prayatul_matrix(read_columns(path)["truth"], read_columns(path)["km"],
+                           read_columns(path)["db"])
+    line = next(s for s in out.splitlines() if s.strip().startswith("km"))
+    assert line.split()[:6] == ["km", "db", str(m.br), str(m.rw), str(m.wr), str(m.bw)]
+    assert f"{m.comparative_deviation:.4f}" in line
+    assert "db             km" not in out          # only the asked ordered pair
+    assert "reading" in err
+
+
+def test_json_has_the_same_numbers_as_the_text(tmp_path, capsys):
+    path = _csv(tmp_path, CSV)
+    args = ["compare", str(path), "--truth", "truth", "--xy", "x", "y", "--no-figures", "--quiet"]
+    code, text, _ = _run(capsys, *args)
+    code_j, out, err = _run(capsys, *args, "--format", "json")
+    assert code == code_j == 0 and err == ""
+    data = json.loads(out)                         # nothing but JSON on stdout
+    ds = data["datasets"][0]
+    assert ds["algorithms"] == ["km", "db", "sp"]  # every column but truth and --xy
+    assert len(ds["table_1"]) == 6
+    for row in ds["table_1"]:
+        cells = [row["primary"], row["alternative"], row["BR"], row["RW"], row["WR"], row["BW"],
+                 *(f"{row[m]:.4f}" for m in MEASURES)]
+        assert "  ".join(str(c) for c in cells).split() in [l.split() for l in text.splitlines()]
+    for row in ds["table_3"]:
+        assert f"{row['ari']:.4f}" in text
+
+
+def test_figures_are_written_and_named(tmp_path, capsys):
+    path = _csv(tmp_path, CSV)
+    out_dir = tmp_path / "figs"
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--xy", "x", "y",
+                          "--out", str(out_dir), "--bootstrap", "30")
+    assert code == 0, err
+    names = sorted(p.name for p in out_dir.iterdir())
+    assert names == ["runs_csv_bootstrap.png", "runs_csv_clusterings.png",
+                     "runs_csv_instance_maps.png", "runs_csv_prayatul_matrices.png",
+                     "runs_csv_tournament.png"]
+    assert f"Figures (5) written to {out_dir.resolve()}" in out
+    assert "Bootstrap: 30 resamples" in out
+
+
+@pytest.mark.parametrize("content, name, args, message", [
+    (CSV, "runs.csv", ["--truth", "class"], "--truth: no column 'class' in runs.csv (columns: x, y"),
+    (CSV, "runs.csv", ["--truth", "truth", "--primary", "km", "--alternative", "nope"],
+     "--alternative: no column 'nope'"),
+    ("a,b,c\n0,1,1\n1,,0\n", "nan.csv", ["--truth", "a"],
+     "--algorithms: column 'b' has a missing or NaN value in data row 2"),
+    ("a,b,c\n0,1,1\nnan,1,0\n", "nan.csv", ["--truth", "a"],
+     "--truth: column 'a' has a missing or NaN value in data row 2"),
+    ("a,b,c\n0,1,1\n1,0\n", "ragged.csv", ["--truth", "a"],
+     "FILE: line 3 of ragged.csv has 2 fields, but the header has 3"),
+    (None, "absent.csv", ["--truth", "a"], "FILE: cannot read"),
+    (b"\x89PNG\x00\xff\xfe", "garbage.npy", ["--truth", "0"], "FILE: cannot read garbage.npy"),
+    (b"\xff\xfe\x00garbage", "binary.csv", ["--truth", "a"], "is not a UTF-8 text file"),
+    ("a,b\n", "runs.xlsx", ["--truth", "a"], "FILE: unknown format '.xlsx'"),
+    ("a,b\n0,1\n1,0\n", "two.csv", ["--truth", "a"], "has 1 algorithm column(s) besides the truth"),
+    (CSV, "runs.csv", ["--truth", "truth", "--primary", "km"], "--primary: give --alternative"),
+    (CSV, "runs.csv", ["--truth", "truth", "--bootstrap", "-1"], "--bootstrap: must be 0"),
+    (CSV, "runs.csv", [], "--truth: give the column of true classes"),
+    (CSV, "runs.csv", ["--truth", "truth", "--paper"], "--paper: is for the paper's experiment"),
+])
+def test_errors_are_one_clear_line(tmp_path, capsys, content, name, args, message):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    code, out, err = _run(capsys, "compare", str(path), *args, "--no-figures")
+    assert code == 2 and out == ""
+    lines = [line for line in err.splitlines() if not line.startswith("[")]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("prayatul-edu compare: error: ") and message in lines[0], err
+
+
+def test_errors_for_npz_of_different_lengths(tmp_path, capsys):
+    np.savez(tmp_path / "d.npz", truth=np.array([0, 1, 1]), a=np.array([0, 1]),
+             b=np.array([1, 1, 0]))
+    code, _, err = _run(capsys, "compare", str(tmp_path / "d.npz"), "--truth", "truth",
+                        "--no-figures", "--quiet")
+    assert code == 2
+    assert err.strip() == ("prayatul-edu compare: error: FILE: columns 'a' (2 values) and "
+                           "'truth' (3 values) of d.npz have different lengths")
+
+
+def test_options_needing_a_file(capsys):
+    code, _, err = _run(capsys, "compare", "--truth", "t", "--no-figures")
+    assert code == 2 and "--truth: needs a FILE" in err
+
+
+def test_no_traceback_from_the_real_process(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "prayatul_edu", "compare",
+                           str(tmp_path / "missing.csv"), "--truth", "a"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("prayatul-edu compare: error: FILE")
+
+
+# ------------------------------------------------------------ the main job
+def test_main_job_is_compare_live_with_progress(capsys):
+    code, out, err = _run(capsys, "--no-figures", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert [d["name"] for d in data["datasets"]] == ["noisy_circles", "noisy_moons", "aniso"]
+    assert data["versions"][0].startswith("scikit-learn ")
+    nc = data["datasets"][0]
+    assert len(nc["table_1"]) == 12
+    row = next(r for r in nc["table_1"] if (r["primary"], r["alternative"]) == ("BIRCH", "DBSCAN"))
+    # DBSCAN and BIRCH involve no randomness: the paper's counts in every version
+    assert (row["BR"], row["RW"], row["WR"], row["BW"]) == (565231, 0, 559019, 0)
+    assert err.count("running ") == 12 and "running Spectral on aniso (10/12)" in err
+
+
+def test_paper_option_prints_every_published_value(capsys):
+    code, out, err = _run(capsys, "compare", "--paper", "--no-figures", "--quiet")
+    assert code == 0
+    assert "216 published values: 208 match, 7 truncated, 1 typo." in out
+    assert "Table III." in out and "scikit-learn 1.1.3" in out
+    code, out, _ = _run(capsys, "compare", "--paper", "--no-figures", "--quiet", "--format", "json")
+    data = json.loads(out)
+    assert data["paper"]["counts"] == {"match": 208, "truncated": 7, "typo": 1}
+    assert len(data["paper"]["entries"]) == 216
+    assert data["datasets"][0]["table_2"][0]["precision"] == pytest.approx(0.541726, abs=1e-6)
+
+
+def test_help_and_examples_still_work(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compare", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--truth COL", "--primary COL", "--bootstrap B", "--paper", "--format",
+                   "--out DIR", "effective superiority"):
+        assert option in out
+    code, out, _ = _run(capsys, "examples")
+    assert code == 0 and "worked examples" in out

@@ -1,0 +1,360 @@
+"""The exercise questions: keys, diagnosed mistakes, variants, feedback, the answer channel."""
+import json
+import math
+import re
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+import prayatul_edu as pe
+import prayatul_edu.exercises as ex
+from prayatul_edu import tutorial
+from prayatul_edu.exercises import _base, _data
+
+QIDS = sorted(ex.QUESTIONS)
+SEEDS = [None, "s1", "s2", "s3", "s1234", "alice", "bob", "u42"]
+
+
+def q_(qid, seed=None):
+    return ex.question(qid, seed=seed)
+
+
+def _numbers(text):
+    text = re.sub(r"\(\d+ of \d+ right\)|\d+ of \d+ (entries|statements)", "", text)
+    return [float(x) for x in re.findall(r"-?\d+\.\d+|-?\d+/\d+|-?\d+", text)
+            if "/" not in x]
+
+
+def _key_json(q):
+    k = q.key()
+    if isinstance(k, frozenset):
+        return "".join(sorted(k))
+    return np.asarray(k).tolist()
+
+
+# ------------------------------------------------------------ coverage
+def test_every_notebook_has_questions_and_new_exercises():
+    topics = {}
+    for qid in QIDS:
+        topics.setdefault(qid.split(".")[0], []).append(qid)
+    assert sorted(topics) == sorted(ex.TOPICS)
+    assert all(len(v) >= 4 for v in topics.values())
+    assert len(QIDS) == 32
+
+
+# ----------------------------------------------- the seeds' own numbers
+def test_course_data_gives_the_tutorial_numbers():
+    pub = tutorial.PUBLISHED
+    # the printed answers pass, truncated ones included (s_2 = 0.8461, s_C = 0.2670)
+    assert q_("04.1").grade(pub["exercise_1"]["a"]).status == ex.CORRECT
+    assert q_("04.2").grade(pub["exercise_1"]["b"]).status == ex.CORRECT
+    assert q_("04.3").grade(pub["exercise_1"]["s"]).status == ex.CORRECT
+    assert q_("04.4").grade([*pub["exercise_1"]["s_clusters"],
+                             pub["exercise_1"]["s_overall"]]).status == ex.CORRECT
+    # ... and so do the rounded values
+    assert q_("04.4").grade([0.8397, -0.3056, 0.2671]).status == ex.CORRECT
+    assert q_("01.1").grade(np.array(pub["exercise_2"]["confusion"]).T).status == ex.CORRECT
+    e2 = pub["exercise_2"]
+    assert q_("01.2").grade([e2["precision_1_3"], e2["recall_1_3"], e2["f_1_3"]]).status == \
+        ex.CORRECT
+    assert q_("01.2").grade(["1/4", "1/3", "2/7"]).status == ex.CORRECT
+    assert q_("01.3").grade(e2["e_2"]).status == ex.CORRECT
+    assert q_("01.4").grade([e2["p_2"], 0.5]).status == ex.CORRECT
+    e3 = pub["exercise_3"]
+    assert q_("03.2").grade([e3["f00"], e3["f01"], e3["f10"], e3["f11"]]).status == ex.CORRECT
+    assert q_("03.3").grade([e3["rand"], e3["jaccard"]]).status == ex.CORRECT
+    e4 = pub["exercise_4"]
+    assert q_("05.1").grade([h for _, h in e4["merges"]]).status == ex.CORRECT
+    assert q_("05.2").grade(e4["cophenetic"]).status == ex.CORRECT
+    assert q_("05.3").grade([e4["d"], e4["p"], e4["cpcc"]]).status == ex.CORRECT
+    lec = pub["lecture_matching"]
+    assert q_("01.5").grade(round(lec["purity"], 4)).status == ex.CORRECT
+    assert q_("01.6").grade(round(lec["maximum_matching"], 4)).status == ex.CORRECT
+
+
+def test_tolerance_accepts_four_decimals_and_nothing_coarser():
+    q = q_("04.3")
+    s = q.key()
+    assert q.grade(np.trunc(s * 1e4) / 1e4).status == ex.CORRECT
+    assert q.grade(np.round(s, 4)).status == ex.CORRECT
+    assert q.grade(np.round(s, 3)).status != ex.CORRECT          # 0.846 is 1.5e-4 away
+    one = q_("01.3")
+    assert one.grade(1 + 0.99e-4).status == ex.CORRECT
+    assert one.grade(1 + 3e-4).status == ex.INCORRECT
+
+
+# ------------------------------------------------- every question, self-test
+@pytest.mark.parametrize("qid", QIDS)
+def test_own_solution_passes_and_renders(qid):
+    for seed in SEEDS:
+        q = q_(qid, seed)
+        assert q.grade(q.key()).status == ex.CORRECT, (qid, seed)
+        assert q.grade(_key_json(q)).status == ex.CORRECT          # the JSON the grader gets
+        assert q.grade(...).status == ex.NOT_ATTEMPTED
+        sol = q.solution()
+        assert sol.markdown.startswith("**Solution of Question") and len(sol.text) > 100
+        assert "Question " + qid in repr(q) and "check(" in q._repr_markdown_()
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_every_diagnosed_mistake_is_recognised_without_the_answer(qid):
+    recognised = set()
+    names = set()
+    for seed in SEEDS:
+        q = q_(qid, seed)
+        key = q.key()
+        for m in q.mistakes():
+            names.add(m.name)
+            if not isinstance(key, frozenset) and not _base._apart(m.value, key):
+                continue                                      # the course data may tie
+            out = q.grade(m.value)
+            assert out.status in (ex.INCORRECT, ex.PARTLY), (qid, seed, m.name)
+            assert m.name in out.diagnosed, (qid, seed, m.name, out.messages)
+            assert any(msg.endswith(m.message) for msg in out.messages)
+            recognised.add(m.name)
+            if isinstance(key, frozenset):
+                continue
+            # the feedback never prints the expected value
+            wrong = [k for k, v in zip(np.ravel(key), np.ravel(m.value))
+                     if abs(float(k) - float(v)) > 1e-3]
+            for text in out.messages:
+                for x in _numbers(text):
+                    assert not any(abs(x - float(k)) < 1e-9 and float(k) not in (0, 1, 2)
+                                   for k in wrong), (qid, text)
+    assert names and recognised == names, (qid, names - recognised)
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_hints_are_numbered_and_progressive(qid):
+    q = q_(qid)
+    n = len(q.hints)
+    assert n >= 2
+    seen = [q.hint().text for _ in range(n + 1)]
+    assert [s.split(".")[0] for s in seen] == [f"Hint {k}" for k in range(1, n + 1)] + [
+        f"Hint {n}"]
+    assert "the last one" in seen[-1] and "hint() again" in seen[0]
+    assert q.hint(1).text == seen[0]
+    with pytest.raises(ValueError, match="^n: "):
+        q.hint(n + 1)
+
+
+# ---------------------------------------- mistakes computed here, independently
+def _ex2():
+    return tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
+
+
+def _ex2_table():
+    t, c = _ex2()
+    n = np.zeros((3, 3), int)
+    for a, b in zip(t, c):
+        n[b - 1, a - 1] += 1
+    return n
+
+
+def _cpcc_with_diagonal():
+    D = tutorial.EXERCISE_4_D
+    P = np.array(tutorial.PUBLISHED["exercise_4"]["cophenetic"])
+    d, p = D.mean(), P.mean()                      # 25 entries, zeros included
+    iu = np.triu_indices(5, 1)
+    x, y = D[iu] - d, P[iu] - p
+    return [d, p, (x * y).sum() / math.sqrt((x * x).sum() * (y * y).sum())]
+
+
+def _indep_mistakes():
+    n = _ex2_table()
+    D1 = tutorial.EXERCISE_1_D
+    a = np.array([0.1, 0.1, 0.9, 0.9])
+    b = np.array([0.6, 0.65, 0.675, 0.575])
+    p2 = n[1] / n[1].sum()
+    return [
+        ("01.1", n.T, "transposed"),
+        ("01.2", [n[2, 0] / n[2].sum(), n[2, 0] / n[:, 0].sum(),
+                  2 * (n[2, 0] / n[2].sum()) * (n[2, 0] / n[:, 0].sum())
+                  / (n[2, 0] / n[2].sum() + n[2, 0] / n[:, 0].sum())], "indices swapped"),
+        ("01.2", [1 / 3, 1 / 4, 2 / 7], "precision and recall swapped"),
+        ("01.2", [1 / 4, 1 / 3, (1 / 4 + 1 / 3) / 2], "arithmetic mean"),
+        ("01.3", -sum(p * math.log(p) for p in p2 if p), "natural log"),
+        ("01.3", -sum(p * math.log2(p) for p in n[:, 1] / n[:, 1].sum() if p),
+         "class instead of cluster"),
+        ("01.4", [n[:, 1].max() / n[:, 1].sum(), n.max(axis=0).sum() / 10],
+         "max over clusters instead of classes"),
+        ("01.6", 1250 / 1550, "purity"),
+        ("02.1", [pe.entropy(_ex2()[1], base=math.e), pe.entropy(_ex2()[0], base=math.e)],
+         "natural log"),
+        ("02.2", float(pe.mutual_information(*_ex2())), "natural log"),   # library default: nats
+        ("03.2", [16, 0, 0, 4], "ordered pairs"),
+        ("03.2", [8, 0, 0, 7], "self-pairs"),
+        ("04.1", a * 1 / 2, "point itself included"),
+        ("04.2", b * 2, "sum instead of mean"),
+        ("04.2", [0.55, 0.6, 0.65, 0.55], "nearest point"),
+        ("04.3", (b - a) / b, "divided by b_i"),
+        ("04.6", sum(D1[:2, 2:].sum() * 2 for _ in [0]) / 4, "divided by n"),
+        ("05.2", tutorial.EXERCISE_4_D, "the distance matrix"),
+        ("05.3", _cpcc_with_diagonal(), "means with the diagonal"),
+    ]
+
+
+@pytest.mark.parametrize("qid, answer, name", _indep_mistakes())
+def test_mistakes_computed_independently_are_diagnosed(qid, answer, name):
+    out = q_(qid).grade(answer)
+    assert name in out.diagnosed, out.messages
+
+
+@pytest.mark.parametrize("seed", ["s1", "s2", "s3"])
+def test_lecture_table_mistakes_of_variants(seed):
+    # the lecture's own table ties here: its column maxima and its diagonal happen to give
+    # the purity and the maximum matching, so the variants carry these diagnoses
+    T = np.asarray(q_("01.5", seed).table)
+    assert "max over clusters instead of classes" in q_("01.5", seed).grade(
+        T.max(axis=0).sum() / T.sum()).diagnosed
+    assert "diagonal" in q_("01.6", seed).grade(np.trace(T) / T.sum()).diagnosed
+    assert "purity" in q_("01.6", seed).grade(T.max(axis=1).sum() / T.sum()).diagnosed
+
+
+def test_ordered_pairs_of_a_variant_doubles_every_count():
+    q = q_("03.2", "s1234")
+    t, c = q.classes, q.clusters
+    counts = {"00": 0, "01": 0, "10": 0, "11": 0}
+    for i in range(5):
+        for j in range(5):
+            if i != j:
+                counts[f"{int(t[i] == t[j])}{int(c[i] == c[j])}"] += 1
+    assert counts["11"] > 0
+    out = q.grade([counts["00"], counts["01"], counts["10"], counts["11"]])
+    assert out.diagnosed == ["ordered pairs"] and out.status in (ex.INCORRECT, ex.PARTLY)
+
+
+def test_transposed_variant_table_is_named_and_the_answer_is_not_printed():
+    q = q_("01.1", "s2")
+    out = q.grade(np.asarray(q.key()).T.tolist())
+    assert out.diagnosed == ["transposed"]
+    assert "entries are off" in out.messages[0]
+
+
+# ------------------------------------------------------------------ variants
+def test_same_seed_same_variant_and_different_seeds_differ():
+    a = q_("04.1", "s1234").D
+    _data._CACHE.clear()
+    b = q_("04.1", "s1234").D
+    np.testing.assert_array_equal(a, b)
+    others = {q_("04.1", f"s{k}").D.tobytes() for k in range(20)}
+    assert len(others) == 20
+    assert not np.array_equal(q_("04.1", "s1").D, tutorial.EXERCISE_1_D)
+
+
+@pytest.mark.parametrize("seed", ["s1", "s2", "s3", "s1234", "zoe"])
+def test_variants_keep_the_shape_and_keys_agree_with_other_tools(seed):
+    from scipy.cluster.hierarchy import cophenet, linkage
+    from scipy.spatial.distance import squareform
+    from sklearn.metrics import adjusted_rand_score, silhouette_samples
+
+    q1 = q_("04.3", seed)
+    assert q1.D.shape == (4, 4) and np.allclose(q1.D, q1.D.T) and list(q1.labels) == [1, 1, 2, 2]
+    np.testing.assert_allclose(q1.key(), silhouette_samples(q1.D, q1.labels,
+                                                            metric="precomputed"))
+    q2 = q_("03.4", seed)
+    assert len(q2.classes) == 10 and set(q2.classes) == {1, 2, 3} == set(q2.clusters)
+    assert abs(q2.key()[1] - adjusted_rand_score(q2.classes, q2.clusters)) < 1e-12
+    q4 = q_("05.3", seed)
+    Z = linkage(squareform(q4.D), "single")
+    assert abs(q4.key()[2] - cophenet(Z, squareform(q4.D))[0]) < 1e-12
+    q6 = q_("01.6", seed)
+    t = np.asarray(q6.table)
+    best = max(sum(t[i, p[i]] for i in range(3)) for p in permutations(range(3)))
+    assert abs(q6.key() - best / t.sum()) < 1e-12
+    q7 = q_("06.1", seed)
+    g, a, b = q7.truth, q7.primary, q7.alternative
+    cells = [0, 0, 0, 0]
+    for i in range(6):
+        for j in range(i + 1, 6):
+            ra = (a[i] == a[j]) == (g[i] == g[j])
+            rb = (b[i] == b[j]) == (g[i] == g[j])
+            cells[{(1, 1): 0, (1, 0): 1, (0, 1): 2, (0, 0): 3}[(int(ra), int(rb))]] += 1
+    assert q7.key().tolist() == cells
+
+
+def test_choice_options_are_shuffled_per_seed_and_keys_follow():
+    orders = {tuple(t for _, t, _, _ in q_("05.4", s).options()) for s in SEEDS}
+    assert len(orders) > 3
+    for s in SEEDS:
+        q = q_("05.4", s)
+        true = {text for _, text, ok, _ in q.options() if ok}
+        assert {text for letter, text, _, _ in q.options() if letter in q.key()} == true
+        assert len(true) == 5
+
+
+def test_variant_data_cannot_be_changed_by_a_student():
+    q = q_("04.1", "s5")
+    with pytest.raises(ValueError):
+        q.D[0, 1] = 0
+
+
+# ----------------------------------------------------------- feedback text
+def test_feedback_is_rich_and_plain():
+    fb = q_("03.2").check([16, 0, 0, 4])           # f01 = f10 = 0 stay right when doubled
+    assert fb._repr_markdown_().startswith("🟡 **03.2") and "unordered" in fb.markdown
+    assert repr(fb).startswith("03.2 f00, f01, f10, f11: partly correct (0.5/1)")
+    assert "**" not in repr(fb)
+
+
+def test_partial_credit_and_choice_feedback():
+    q = q_("01.2")
+    out = q.grade([0.25, 0.5, 0.3])
+    assert out.status == ex.PARTLY and out.points == 0.33
+    assert "recall(1, 3), F(1, 3) are off" in out.messages[0]
+    c = q_("05.4")
+    wrong = sorted(c.key() ^ {"A"})
+    out = c.grade("".join(wrong))
+    assert out.diagnosed == ["misjudged A"] and out.messages[1].startswith("A: ")
+    assert out.points == round((8 - 2) / 8, 2)
+    single = q_("05.5")
+    bad = next(letter for letter, *_ in single.options() if letter not in single.key())
+    assert single.grade(bad).status == ex.INCORRECT
+
+
+@pytest.mark.parametrize("qid, answer, message", [
+    ("01.2", [0.25, 0.3], "expected 3 numbers"),
+    ("01.2", {"precision(1, 3)": 0.25}, "missing recall(1, 3), F(1, 3)"),
+    ("01.1", [[1, 2], [3, 4]], "expected a 3 x 3 table (no totals row or column)"),
+    ("01.3", "one", "could not read 'one' as a number"),
+    ("01.3", float("nan"), "expected a finite number"),
+    ("04.7", 2.5, "expected a whole number"),
+    ("05.4", "AZ", "Z is not an option"),
+    ("05.5", "AB", "exactly one letter"),
+    ("01.3", {"unreadable": "<object>"}, "could not be read"),
+])
+def test_unreadable_answers_say_why(qid, answer, message):
+    out = q_(qid).grade(answer)
+    assert out.status == ex.INVALID and message in out.feedback
+
+
+def test_setup_rejects_bad_ids_by_name():
+    with pytest.raises(TypeError, match="^student_id: "):
+        ex.setup(student_id=["s1"])
+    with pytest.raises(ValueError, match="^qid: "):
+        ex.question("99.9")
+    with pytest.raises(ValueError, match="^topic: "):
+        ex.progress("99")
+
+
+def test_session_seed_progress_and_channel(tmp_path, monkeypatch):
+    channel = tmp_path / "answers.jsonl"
+    monkeypatch.setenv(_base.CHANNEL_ENV, str(channel))
+    try:
+        ex.setup(student_id="s1234")
+        q = ex.question("03.2")
+        assert q.seed == "s1234"
+        np.testing.assert_array_equal(q.classes, q_("03.2", "s1234").classes)
+        q.check(...)
+        prog = ex.progress("03").text
+        assert "0 of 4 questions correct" in prog and "Still open: 03.1, 03.2, 03.3, 03.4" in prog
+        q.check(q.key())
+        assert "1 of 4 questions correct" in ex.progress("03").text
+        lines = [json.loads(x) for x in channel.read_text().splitlines()]
+        assert lines[0] == {"event": "setup", "student_id": "s1234"}
+        assert lines[1] == {"qid": "03.2", "seed": "s1234", "answer": q.key().tolist()}
+        assert len(lines) == 2                      # "not attempted" is not sent
+        assert ex.submissions()["03.2"]["seed"] == "s1234"
+    finally:
+        ex.setup(student_id=None)

@@ -1,0 +1,285 @@
+"""Smoke tests of the plots added for the notebooks and apps: each draws, returns the
+right type and carries the artists and labels it promises."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from scipy.cluster.hierarchy import dendrogram, leaves_list  # noqa: E402
+
+import prayatul_edu as pe  # noqa: E402
+from prayatul_edu import tutorial  # noqa: E402
+from prayatul_edu.plots import PAIR_COLORS, cluster_colors  # noqa: E402
+from prayatul_edu.plots._matrix import thinned  # noqa: E402
+from prayatul_edu.plots.contingency import plot_contingency_table  # noqa: E402
+from prayatul_edu.plots.hierarchy import (cophenetic_rows, dendrogram_links,  # noqa: E402
+                                          plot_cophenetic_matrix, plot_dendrogram,
+                                          set_dendrogram_cut, set_dendrogram_tree)
+from prayatul_edu.plots.measures import plot_measures  # noqa: E402
+from prayatul_edu.plots.pairs import (pair_types, plot_similarity_matrices,  # noqa: E402
+                                      similarity_image)
+from prayatul_edu.plots.silhouette import plot_silhouette, set_silhouette_point  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _frames(ax):
+    """(row, column) of every highlighted cell."""
+    return sorted((int(round(r.get_y() + 0.5)), int(round(r.get_x() + 0.5)))
+                  for r in ax.patches if isinstance(r, Rectangle) and not r.get_fill())
+
+
+# ---------------------------------------------------------------- contingency
+def test_contingency_heatmap_writes_counts_and_frames_each_rows_majority():
+    table = pe.contingency_table(tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS)
+    ax = plot_contingency_table(table, title="Exercise 2")
+    assert isinstance(ax, Axes) and ax.get_title() == "Exercise 2"
+    assert [t.get_text() for t in ax.texts] == [str(v) for v in np.asarray(table).ravel()]
+    counts = np.asarray(table)
+    assert _frames(ax) == [(i, int(np.argmax(counts[i]))) for i in range(3)]
+    assert "cluster" in ax.get_ylabel() and "class" in ax.get_xlabel()
+
+
+def test_contingency_heatmap_frames_the_matched_cells():
+    truth, pred = pe.labels_from_table(tutorial.LECTURE_MATCHING_TABLE)
+    matching = pe.maximum_matching(truth, pred)
+    ax = plot_contingency_table(matching.table, highlight="matching", matching=matching.pairs)
+    assert _frames(ax) == sorted((int(i), int(j)) for i, j in matching.pairs)
+    assert (0, 1) not in _frames(ax)      # C_1's majority class T_2 went to C_2
+    assert len(plot_contingency_table([[1, 2], [3, 4]], highlight=None).patches) == 0
+
+
+@pytest.mark.parametrize("kwargs, argument", [({"highlight": "best"}, "highlight"),
+                                              ({"highlight": "matching"}, "matching")])
+def test_contingency_heatmap_errors_name_the_argument(kwargs, argument):
+    with pytest.raises(ValueError, match=f"^{argument}:"):
+        plot_contingency_table([[1, 2], [3, 4]], **kwargs)
+    with pytest.raises(ValueError, match="^table:"):
+        plot_contingency_table([1, 2, 3])
+
+
+# ----------------------------------------------------------------- silhouette
+def test_silhouette_plot_has_one_block_per_cluster_and_the_mean_line():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(0, 0.3, (20, 2)), rng.normal(3, 0.3, (15, 2)), rng.normal(6, 0.3, (10, 2))]
+    labels = np.repeat([5, 7, 9], [20, 15, 10])
+    s = pe.silhouette(X, labels)
+    ax = plot_silhouette(s, point=3, title="three blobs")
+    blocks = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(blocks) == 3
+    # each block takes its cluster's scatter colour
+    colors = cluster_colors(labels)
+    for block, first in zip(blocks, (0, 20, 35)):
+        assert np.allclose(block.get_facecolor()[0][:3], to_rgb(colors[first]))
+    mean_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
+    assert mean_line.get_xdata()[0] == pytest.approx(float(s))
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["5", "7", "9"]
+    assert any("point 3" in t.get_text() for t in ax.get_legend().get_texts())
+
+
+def test_silhouette_point_moves_in_place():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 2))
+    s = pe.silhouette(X, np.arange(60) % 3)
+    ax = plot_silhouette(s, point=3)
+    set_silhouette_point(ax, s, 41)
+    (marker,) = [c for c in ax.collections if c.get_gid() == "silhouette point"]
+    fresh = plot_silhouette(s, point=41)
+    (expected,) = [c for c in fresh.collections if c.get_gid() == "silhouette point"]
+    assert np.array_equal(marker.get_offsets(), expected.get_offsets())
+    assert marker.get_offsets()[0, 0] == pytest.approx(s.samples[41])
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == \
+        f"point 41: s = {s.samples[41]:.3f}"
+    set_silhouette_point(ax, s, None)
+    assert not [c for c in ax.collections if c.get_gid() == "silhouette point"]
+
+
+def test_silhouette_plot_rejects_bad_input():
+    s = pe.silhouette(tutorial.EXERCISE_1_D, tutorial.EXERCISE_1_LABELS, metric="precomputed")
+    with pytest.raises(ValueError, match="^point:"):
+        plot_silhouette(s, point=4)
+    with pytest.raises(TypeError, match="^result:"):
+        plot_silhouette(0.5)
+
+
+# ------------------------------------------------------------------ hierarchy
+def test_dendrogram_draws_every_merge_and_colours_below_the_cut():
+    tree = pe.agglomerative(tutorial.EXERCISE_4_D, linkage="single")
+    ax = plot_dendrogram(tree, cut=0.5)
+    links = dendrogram_links(ax)
+    assert len(links) == 4                                  # N - 1 merges
+    tops = sorted(float(corners[:, 1].max()) for corners, _ in links)
+    assert tops == pytest.approx([0.36, 0.45, 0.53, 0.65])
+    grey = [float(corners[:, 1].max()) for corners, color in links if color == "#9a9a9a"]
+    assert sorted(grey) == [0.53, 0.65]                     # the merges above the cut
+    cut_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
+    assert cut_line.get_ydata()[0] == 0.5
+    assert "3 clusters" in ax.get_legend().get_texts()[0].get_text()
+    # x5 joins last, so it sits alone at one end; {x2, x3} and {x1, x4} are neighbours
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["x5", "x2", "x3", "x1", "x4"]
+    with pytest.raises(TypeError, match="^tree:"):
+        plot_dendrogram(np.zeros((4, 4)))
+
+
+def _random_tree(n, linkage, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n, 2))
+    return pe.agglomerative(np.linalg.norm(X[:, None] - X[None], axis=2), linkage=linkage)
+
+
+@pytest.mark.parametrize("linkage", ["single", "complete", "average"])
+def test_dendrogram_links_are_where_scipy_draws_them(linkage):
+    tree = _random_tree(60, linkage)
+    d = dendrogram(tree.linkage_matrix, no_plot=True)
+    expected = sorted(tuple(np.column_stack([x, y]).ravel().round(12))
+                      for x, y in zip(d["icoord"], d["dcoord"]))
+    drawn = sorted(tuple(corners.ravel().round(12)) for corners, _ in
+                   dendrogram_links(plot_dendrogram(tree)))
+    assert drawn == expected
+
+
+def test_dendrogram_cut_and_tree_change_in_place_as_drawn_anew():
+    tree, other = _random_tree(60, "average"), _random_tree(60, "complete", seed=1)
+    ax = plot_dendrogram(tree, cut=0.3)
+    h = float(other.heights[-4])
+    set_dendrogram_tree(ax, other, cut=h, title="other")
+    fresh = plot_dendrogram(other, cut=h)
+
+    def key(links):
+        return sorted((tuple(c.ravel().round(12)), to_rgb(color)) for c, color in links)
+    assert key(dendrogram_links(ax)) == key(dendrogram_links(fresh))
+    assert ax.get_ylim() == fresh.get_ylim() and ax.get_title() == "other"
+    # every link below the cut has the colour of its cluster in a scatter plot
+    colors = cluster_colors(other.cut(height=h))
+    order = leaves_list(other.linkage_matrix)
+    below = 0
+    for corners, color in dendrogram_links(ax):
+        # a leaf under the link: the first leaf right of the link's left leg
+        leaf = order[int(np.ceil((corners[0, 0] - 5) / 10))]
+        expected = colors[leaf] if corners[1, 1] <= h else "#9a9a9a"
+        assert to_rgb(color) == to_rgb(expected)
+        below += corners[1, 1] <= h
+    assert below == 60 - 4                                  # 4 clusters: 56 merges inside
+    assert "4 clusters" in ax.get_legend().get_texts()[0].get_text()
+    set_dendrogram_cut(ax, other, float(other.heights[-1]))
+    assert {c for _, c in dendrogram_links(ax)} == {cluster_colors([0])[0]}
+    with pytest.raises(ValueError, match="^tree:"):
+        set_dendrogram_tree(ax, _random_tree(61, "single"))
+
+
+def test_cophenetic_heatmap_shows_the_matrix_in_leaf_order():
+    tree = pe.agglomerative(tutorial.EXERCISE_4_D, linkage="single")
+    P = np.asarray(pe.cophenetic_matrix(tree))
+    order = np.array([4, 0, 3, 1, 2])
+    ax = plot_cophenetic_matrix(P, order=order)
+    assert np.array_equal(ax.images[0].get_array(), P[np.ix_(order, order)])
+    assert len(ax.texts) == 25 and ax.texts[1].get_text() == f"{P[4, 0]:.2f}"
+    assert len(ax.figure.axes) == 2                         # the colour bar
+    with pytest.raises(ValueError, match="^order:"):
+        plot_cophenetic_matrix(P, order=[0, 0, 1, 2, 3])
+    with pytest.raises(ValueError, match="^P:"):
+        plot_cophenetic_matrix(np.zeros((2, 3)))
+
+
+def test_big_matrices_are_thinned_to_what_a_screen_shows():
+    assert thinned(256).shape == (256,) and thinned(1200).tolist()[:3] == [0, 5, 10]
+    P = np.arange(1000 * 1000, dtype=float).reshape(1000, 1000)
+    ax = plot_cophenetic_matrix(P, colorbar=False)
+    shown = ax.images[0].get_array()
+    assert shown.shape == (250, 250) and shown[1, 1] == P[4, 4]
+    assert ax.images[0].get_extent() == [-0.5, 999.5, 999.5, -0.5]
+
+
+@pytest.mark.parametrize("n, linkage", [(5, "single"), (300, "complete"), (700, "average")])
+def test_cophenetic_rows_from_the_tree_equal_the_librarys_matrix(n, linkage):
+    tree = _random_tree(n, linkage, seed=n)
+    P = np.asarray(pe.cophenetic_matrix(tree))
+    rows = np.random.default_rng(n).permutation(n)[:200]
+    assert np.array_equal(cophenetic_rows(tree, rows), P[np.ix_(rows, rows)])
+    order = leaves_list(tree.linkage_matrix)
+    drawn = plot_cophenetic_matrix(tree, order=order, colorbar=False).images[0].get_array()
+    kept = order[thinned(n)]
+    assert np.array_equal(drawn, P[np.ix_(kept, kept)])     # the heatmap the app shows
+
+
+# ---------------------------------------------------------------------- pairs
+def test_pair_types_agree_with_the_pair_counts():
+    rng = np.random.default_rng(2)
+    truth, pred = rng.integers(0, 3, 30), rng.integers(0, 4, 30)
+    types = pair_types(truth, pred)
+    upper = types[np.triu_indices(30, 1)]
+    pc = pe.pair_confusion(truth, pred)
+    assert np.bincount(upper, minlength=4).tolist() == [pc.tp, pc.fp, pc.fn, pc.tn]
+    assert (np.diagonal(types) == -1).all() and np.array_equal(types, types.T)
+
+
+def test_similarity_matrices_colour_every_pair_and_count_them_in_the_legend():
+    truth, pred = tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
+    fig = plot_similarity_matrices(truth, pred)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    image = fig.axes[0].images[0].get_array()
+    types = pair_types(truth, pred)
+    names = ("TP", "FP", "FN", "TN")
+    for a, b in [(0, 3), (0, 1), (1, 2), (0, 8)]:
+        expected = np.round(255 * np.array(to_rgb(PAIR_COLORS[names[types[a, b]]])))
+        assert np.array_equal(image[a, b], [*expected, 255])
+    pc = pe.pair_confusion(truth, pred)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == [f"TP: {pc.tp}", f"FP: {pc.fp}", f"FN: {pc.fn}", f"TN: {pc.tn}"]
+    # the 0/1 entries: T is 1 for TP and FN pairs, C for TP and FP pairs
+    t_text = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
+              for t in fig.axes[0].texts}
+    assert t_text[(0, 3)] == "1" and t_text[(0, 1)] == "0"
+
+
+@pytest.mark.parametrize("order", [None, "class"])
+def test_big_similarity_images_are_thinned_rows_of_the_pair_types(order):
+    rng = np.random.default_rng(5)
+    truth, pred = rng.integers(0, 3, 700), rng.integers(0, 4, 700)
+    image, counts, shown = similarity_image(truth, pred, order=order)
+    types = pair_types(truth, pred)[np.ix_(shown, shown)]
+    palette = {k: np.round(255 * np.array(to_rgb(PAIR_COLORS[name])))
+               for k, name in enumerate(("TP", "FP", "FN", "TN"))}
+    assert image.shape == (234, 234, 4) and shown.shape == (234,)   # every 3rd of 700
+    for a, b in rng.integers(0, 234, (40, 2)):
+        expected = palette[types[a, b]] if a != b else [255, 255, 255]
+        assert np.array_equal(image[a, b, :3], expected)
+    pc = pe.pair_confusion(truth, pred)
+    assert counts == [pc.tp, pc.fp, pc.fn, pc.tn]
+    if order == "class":
+        assert (np.diff(truth[shown]) >= 0).all()            # sorted by class
+
+
+def test_similarity_matrices_sorted_by_class_show_blocks():
+    truth = [1, 2, 1, 2]
+    fig = plot_similarity_matrices(truth, [1, 1, 2, 2], order="class", annotate=False)
+    names = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert names == [] and len(fig.axes[0].texts) == 0
+    types_sorted = pair_types([1, 1, 2, 2], [1, 2, 1, 2])
+    tp = np.round(255 * np.array(to_rgb(PAIR_COLORS["FN"])))
+    assert np.array_equal(fig.axes[0].images[0].get_array()[0, 1, :3], tp)
+    assert types_sorted[0, 1] == 2
+    with pytest.raises(ValueError, match="^order:"):
+        plot_similarity_matrices(truth, truth, order="size")
+
+
+# ------------------------------------------------------------------- measures
+def test_measure_bars_show_each_value():
+    ax = plot_measures({"ARI": 0.5, "sigma_c": -1.0, "undefined": float("nan")})
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["ARI", "sigma_c", "undefined"]
+    widths = [p.get_width() for p in ax.patches]
+    assert widths == [0.5, -1.0, 0.0]
+    assert [t.get_text().strip() for t in ax.texts] == ["0.500", "-1.000", "nan"]
+    with pytest.raises(TypeError, match="^values:"):
+        plot_measures([0.5])

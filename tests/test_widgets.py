@@ -1,0 +1,340 @@
+"""The apps (prayatul_edu.widgets): models driven from Python, and the widgets driven the
+way a person would (setting a control's value), without a browser."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import io  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from scipy.cluster.hierarchy import cophenet  # noqa: E402
+from scipy.spatial.distance import cdist, pdist  # noqa: E402
+
+import prayatul_edu as pe  # noqa: E402
+from prayatul_edu import tutorial  # noqa: E402
+from prayatul_edu.toydata import cluster, make_dataset  # noqa: E402
+from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa: E402
+                                  DendrogramExplorer, DendrogramModel, PairCountingExplorer,
+                                  PairCountingModel, PrayatulExplorer, PrayatulModel,
+                                  SilhouetteExplorer, SilhouetteModel, raw_label_accuracy)
+from prayatul_edu.widgets._base import parse_counts, parse_labels  # noqa: E402
+from prayatul_edu.widgets.silhouette_explorer import GRAPH_MAX_N  # noqa: E402
+
+APPS = [(PrayatulExplorer, {"n_samples": 120}), (ContingencyExplorer, {}),
+        (SilhouetteExplorer, {"n_samples": 80}), (DendrogramExplorer, {"n_samples": 20}),
+        (PairCountingExplorer, {})]
+
+
+def _shown(app):
+    return app.numbers.value, app.image.value
+
+
+# ------------------------------------------------------------- every app
+@pytest.mark.parametrize("cls, params", APPS)
+def test_every_app_displays_as_a_widget_with_its_numbers_as_text(cls, params):
+    app = cls(**params)
+    bundle = app._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == app.widget.model_id
+    assert bundle["text/plain"] == app.model.summary() == repr(app)
+    assert app.image.value[:8] == b"\x89PNG\r\n\x1a\n" and app.numbers.value
+    descriptions = [c.description for c in app.controls.values()]
+    assert len(set(descriptions)) == len(descriptions) and all(descriptions)
+    with pytest.raises(KeyError, match="no control 'nonsense'"):
+        app.control("nonsense")
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_models_reject_unknown_parameters_by_name(cls, params):
+    model = cls.model_class(**params)
+    with pytest.raises(TypeError, match="^colour: not a parameter"):
+        model.set(colour="red")
+
+
+# ------------------------------------------------------- Prayatul explorer
+def test_prayatul_model_shows_the_library_numbers_for_its_data():
+    m = PrayatulModel(dataset="noisy_moons", n_samples=200, noise=0.05, seed=2,
+                      primary="KMeans", primary_k=2, alternative="DBSCAN", alternative_eps=0.3)
+    X, y = make_dataset("noisy_moons", n_samples=200, noise=0.05, random_state=2)
+    P, Q = cluster(X, "KMeans", n_clusters=2), cluster(X, "DBSCAN", eps=0.3)
+    expected = pe.prayatul_matrix(y, P, Q)
+    assert np.array_equal(m.X, X) and np.array_equal(m.labels["primary"], P)
+    assert (m.matrix.br, m.matrix.rw, m.matrix.wr, m.matrix.bw) == \
+        (expected.br, expected.rw, expected.wr, expected.bw)
+    assert np.array_equal(m.by_instance, pe.prayatul_by_instance(y, P, Q))
+    assert m.scores["alternative"]["ARI"] == pytest.approx(pe.adjusted_rand_index(y, Q))
+    assert m.measures()["effective superiority"] == expected.effective_superiority
+    assert f"{expected.br}" in m.summary().replace(",", "")
+
+
+def test_prayatul_model_same_algorithm_twice_never_deviates():
+    m = PrayatulModel(n_samples=100, primary="BIRCH", alternative="BIRCH")
+    assert m.matrix.rw == m.matrix.wr == 0 and m.matrix.comparative_deviation == 0
+    m.set(alternative="Agglomerative", alternative_k=4)
+    assert m.matrix.rw + m.matrix.wr > 0
+
+
+def test_prayatul_model_bad_values_name_the_parameter_and_change_nothing():
+    m = PrayatulModel(n_samples=100)
+    before = m.matrix.br
+    for change, error in [({"primary": "KNN"}, ValueError), ({"n_samples": 3}, ValueError),
+                          ({"alternative_eps": -1.0}, ValueError), ({"seed": "x"}, TypeError)]:
+        with pytest.raises(error, match=f"^{next(iter(change))}:"):
+            m.set(**change)
+    assert m.params["n_samples"] == 100 and m.matrix.br == before
+
+
+def test_raw_label_accuracy_is_zero_for_the_truth_renamed():
+    assert raw_label_accuracy([0, 0, 1, 1], [1, 1, 0, 0]) == 0.0
+    assert raw_label_accuracy([0, 0, 1, 1], [0, 1, 1, 1]) == 0.75
+    with pytest.raises(ValueError, match="pred"):
+        raw_label_accuracy([0, 1], [0, 1, 1])
+
+
+def test_prayatul_app_controls_change_what_is_shown():
+    app = PrayatulExplorer(n_samples=150)
+    numbers, image = _shown(app)
+    app.control("alternative eps").value = 0.12
+    assert app.model.params["alternative_eps"] == 0.12
+    assert "eps=0.12" in app.numbers.value and _shown(app) != (numbers, image)
+    fresh = pe.prayatul_matrix(app.model.truth, app.model.labels["primary"],
+                               cluster(app.model.X, "DBSCAN", eps=0.12))
+    assert (app.model.matrix.br, app.model.matrix.wr) == (fresh.br, fresh.wr)
+    app.control("alternative").value = "KMeans"              # k replaces eps
+    assert app.control("alternative eps").layout.display == "none"
+    assert app.control("alternative k").layout.display is None
+    app.control("data set").value = "aniso"
+    assert app.model.X.shape == (150, 2) and "aniso" in app.model.summary()
+
+
+def test_prayatul_app_redraws_in_place_and_matches_a_fresh_figure():
+    from prayatul_edu.plots import cluster_colors, plot_prayatul_matrix
+
+    app = PrayatulExplorer(n_samples=100)
+    fig = app._figure
+    app.control("primary k").value = 3
+    app.control("alternative").value = "BIRCH"
+    assert app._figure is fig                             # the Axes were reused
+    shown = {to_hex(ln.get_color()): len(ln.get_xdata()) for ln in fig.axes[0].lines}
+    colors, counts = np.unique(cluster_colors(app.model.labels["primary"]), return_counts=True)
+    assert shown == dict(zip(colors.tolist(), counts.tolist()))
+    assert fig.axes[0].get_title() == "primary: KMeans (k=3)"
+    fresh = plot_prayatul_matrix(app.model.matrix, ax=Figure().subplots())
+    heatmap = fig.axes[3]
+    assert np.array_equal(heatmap.images[0].get_array(), fresh.images[0].get_array())
+    assert [(t.get_text(), t.get_color()) for t in heatmap.texts] == \
+        [(t.get_text(), t.get_color()) for t in fresh.texts]
+    assert f"{app.model.matrix.rw:,}" in heatmap.texts[1].get_text()
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
+
+
+def _full_render(fig) -> np.ndarray:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=fig.dpi)
+    return _pixels(buffer.getvalue())
+
+
+@pytest.mark.parametrize("cls, params, changes", [
+    (PrayatulExplorer, {"n_samples": 300},
+     [("alternative eps", 0.2), ("primary k", 3), ("data set", "aniso"),
+      ("alternative", "KMeans")]),
+    (SilhouetteExplorer, {"n_samples": 300},
+     [("point i", 7), ("k (KMeans)", 4), ("point i", 250), ("points", 200)]),
+    (DendrogramExplorer, {"n_samples": 120},
+     [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3)]),
+    (PairCountingExplorer, {"truth": " ".join("0123"[i % 4] for i in range(300)),
+                            "pred": " ".join("012"[i % 3] for i in range(300))},
+     [("clusters", " ".join("01"[i % 2] for i in range(300))), ("rows", "by class")]),
+])
+def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, params,
+                                                                           changes):
+    """The app keeps the pixels of what did not change and draws the rest over them:
+    after every change its image must be what a fresh figure of the model shows."""
+    app = cls(**params)
+    for description, value in changes:
+        before = app.image.value
+        app.control(description).value = value
+        assert app.message.value == "" and app.image.value != before
+        shown, fresh = _pixels(app.image.value), _full_render(app.model.figure())
+        assert shown.shape == fresh.shape
+        # equal but for anti-aliasing where a redrawn point meets a kept axis line
+        assert (np.abs(shown - fresh).max(axis=2) > 40).mean() < 0.002, description
+
+
+def test_png_encoding_is_lossless():
+    from prayatul_edu.widgets._base import encode_png
+
+    rgba = np.random.default_rng(0).integers(0, 256, (7, 5, 4), dtype=np.uint8)
+    assert np.array_equal(_pixels(encode_png(rgba)), rgba[:, :, :3])
+
+
+# ----------------------------------------------------- contingency explorer
+def test_contingency_model_on_exercise_2_equals_the_library():
+    m = ContingencyModel()
+    c, k = tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
+    v = m.values()
+    assert v["purity"] == pe.purity(c, k) == 0.5
+    assert v["maximum matching"] == pe.maximum_matching(c, k)
+    assert v["F-measure"] == pe.f_measure(c, k)
+    assert v["entropy"] == pe.cluster_entropy(c, k)
+    assert v["NMI"] == pe.normalized_mutual_information(c, k)
+    assert "Purity = 0.5" in m.numbers_html()              # the derivation shown
+
+
+def test_contingency_model_reads_a_typed_table():
+    m = ContingencyModel(mode="table", show="maximum matching")
+    assert m.values()["purity"] == pytest.approx(1250 / 1550)
+    assert m.values()["maximum matching"] == pytest.approx(1200 / 1550)
+    assert "Maximum matching" in m.numbers_html()
+
+
+def test_contingency_app_shows_an_error_instead_of_a_traceback():
+    app = ContingencyExplorer()
+    shown = _shown(app)
+    app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
+    assert "pred: has 3 labels but truth has 10" in app.message.value
+    assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
+    app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
+    assert app.message.value == "" and app.model.values()["purity"] == pytest.approx(0.4)
+    app.control("derivation of").value = "entropy"
+    assert "entropy" in app.numbers.value.lower()
+    app.control("edit").value = "table"
+    assert app.control("clusters").layout.display == "none"
+    assert app.model.values()["purity"] == pytest.approx(1250 / 1550)
+
+
+def test_parsing_typed_input():
+    assert parse_labels("a b,a", "truth").tolist() == ["a", "b", "a"]
+    assert parse_counts("1 2\n3 4", "table").tolist() == [[1, 2], [3, 4]]
+    for text, pattern in [("1 2; 3", "same number of cells"), ("1 x", "whole number"),
+                          ("1 -2", "non-negative"), ("1 0", "at least two")]:
+        with pytest.raises(ValueError, match=f"^table: .*{pattern}"):
+            parse_counts(text, "table")
+    with pytest.raises(ValueError, match="^truth: give at least two labels"):
+        parse_labels("7", "truth")
+
+
+# ------------------------------------------------------ silhouette explorer
+def test_silhouette_model_point_table_gives_a_i_and_b_i():
+    m = SilhouetteModel(n_samples=90, k=3)
+    s = pe.silhouette(m.X, m.labels)
+    assert float(m.silhouette) == float(s)
+    for i in (0, 17, 89):
+        m.set(point=i)
+        rows = {r["role"]: r for r in m.point_table()}
+        assert rows["own cluster: a_i"]["mean"] == pytest.approx(s.a[i], abs=1e-12)
+        assert rows["nearest other: b_i"]["mean"] == pytest.approx(s.b[i], abs=1e-12)
+        assert f"= {pe.steps.fmt(s.samples[i])}" in m.summary()
+
+
+def test_silhouette_model_graph_measures_equal_the_library():
+    m = SilhouetteModel(n_samples=60, k=4)
+    D = cdist(m.X, m.X)
+    assert float(m.graph["W_in"]) == pytest.approx(pe.within_cluster_weight(D, m.labels))
+    assert float(m.graph["normalized cut"]) == pytest.approx(pe.normalized_cut(D, m.labels))
+    assert SilhouetteModel(n_samples=GRAPH_MAX_N + 20).graph == {}
+
+
+def test_silhouette_model_keeps_the_point_inside_the_data():
+    m = SilhouetteModel(n_samples=100, point=80)
+    m.set(n_samples=50)
+    assert m.params["point"] == 49
+    with pytest.raises(ValueError, match="^point: must be an index below n_samples = 50"):
+        m.set(point=50)
+    with pytest.raises(ValueError, match="^k:"):
+        m.set(k=1)
+
+
+def test_silhouette_app_point_and_k_controls():
+    app = SilhouetteExplorer(n_samples=80)
+    s_before, shown = float(app.model.silhouette), _shown(app)
+    app.control("point i").value = 7
+    assert float(app.model.silhouette) == s_before and _shown(app) != shown
+    assert "Point 7" in app.numbers.value
+    app.control("k (KMeans)").value = 5
+    assert float(app.model.silhouette) != s_before
+    assert len(app.model.silhouette.clusters) == 5
+    app.control("points").value = 40
+    assert app.control("point i").max == 39
+
+
+# ------------------------------------------------------ dendrogram explorer
+def test_dendrogram_model_cut_cpcc_and_cophenetic_agree_with_scipy():
+    m = DendrogramModel(n_samples=25, linkage="complete")
+    c, coph = cophenet(m.tree.linkage_matrix, pdist(m.X))
+    assert float(m.cpcc) == pytest.approx(c, abs=1e-12)
+    assert np.allclose(m.cophenetic.condensed(), coph)
+    assert m.n_clusters == 3                                  # the default cut
+    counts = [m.set(cut=h).n_clusters for h in np.linspace(0, m.tree.heights[-1], 6)]
+    assert counts == sorted(counts, reverse=True) and counts[0] == 25 and counts[-1] == 1
+    assert np.array_equal(m.labels, m.tree.cut(height=m.cut_height))
+    with pytest.raises(ValueError, match="^linkage:"):
+        m.set(linkage="ward")
+
+
+def test_dendrogram_app_heatmap_is_the_librarys_cophenetic_matrix():
+    from scipy.cluster.hierarchy import leaves_list
+
+    from prayatul_edu.plots._matrix import thinned
+
+    app = DendrogramExplorer(n_samples=300)
+    for linkage in ("average", "single"):                   # drawn anew, then in place
+        app.control("linkage").value = linkage
+        m = app.model
+        order = leaves_list(m.tree.linkage_matrix)[thinned(300)]
+        P = np.asarray(pe.cophenetic_matrix(pe.agglomerative(cdist(m.X, m.X),
+                                                             linkage=linkage)))
+        assert np.array_equal(app._figure.axes[2].images[0].get_array(),
+                              P[np.ix_(order, order)])
+        assert np.array_equal(np.asarray(m.cophenetic), P)
+        assert f"CPCC = {float(m.cpcc):.3f}" in app._figure.axes[2].get_title()
+
+
+def test_dendrogram_app_slider_follows_the_tree():
+    app = DendrogramExplorer(n_samples=20)
+    shown = _shown(app)
+    app.control("cut height").value = 0.0
+    assert app.model.n_clusters == 20 and _shown(app) != shown
+    app.control("linkage").value = "single"
+    top = float(app.model.tree.heights[-1])
+    assert app.control("cut height").max == pytest.approx(1.05 * top)
+    assert app.model.params["linkage"] == "single" and "single" in app.numbers.value
+
+
+# --------------------------------------------------- pair-counting explorer
+def test_pair_counting_model_exercise_3_and_beyond():
+    m = PairCountingModel()
+    pc = m.results["pair counts"]
+    pub = tutorial.PUBLISHED["exercise_3"]
+    assert (pc.f00, pc.f01, pc.f10, pc.f11) == (pub["f00"], pub["f01"], pub["f10"], pub["f11"])
+    m.set(pred="1 1 1 1 1")
+    assert m.results["pair counts"].fp == 8 and m.values()["Rand"] == 0.2
+    assert m.values()["ARI"] == pe.adjusted_rand_index(tutorial.EXERCISE_3_CLASSES, [1] * 5)
+
+
+def test_pair_counting_app_legend_counts_the_librarys_pairs():
+    rng = np.random.default_rng(3)
+    truth, pred = rng.integers(0, 3, 400), rng.integers(0, 4, 400)
+    app = PairCountingExplorer(truth=" ".join(map(str, truth)), pred=" ".join(map(str, pred)))
+    pred[:100] = 0
+    app.control("clusters").value = " ".join(map(str, pred))
+    pc = pe.pair_confusion(truth, pred)
+    legend = [t.get_text() for t in app._figure.legends[0].get_texts()]
+    assert legend == [f"TP: {pc.tp:,}", f"FP: {pc.fp:,}", f"FN: {pc.fn:,}", f"TN: {pc.tn:,}"]
+    assert f"TP = {pc.tp}" in app.numbers.value
+
+
+def test_pair_counting_app_row_order_changes_the_picture_not_the_numbers():
+    app = PairCountingExplorer(truth="1 2 1 2 1", pred="1 1 2 2 1")
+    numbers, image = _shown(app)
+    app.control("rows").value = "by class"
+    assert app.numbers.value == numbers and app.image.value != image
+    app.control("derivation of").value = "Jaccard"
+    assert "Jaccard" in app.numbers.value
