@@ -494,7 +494,8 @@ def rows_notebooks() -> list[Row]:
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
                            "-q", "-p", "no:cacheprovider", *folders], capture_output=True,
-                          text=True, cwd=ROOT)
+                          text=True, cwd=ROOT,
+                          env={k: v for k, v in os.environ.items() if k != "MPLBACKEND"})
     elapsed = time.perf_counter() - start
     summary = (proc.stdout.strip().splitlines() or [""])[-1]
     return [Row("all notebook tests: `pytest --nbval --nbval-current-env notebooks solutions`",

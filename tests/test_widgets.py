@@ -164,8 +164,8 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
         assert app.message.value == "" and app.image.value != before
         shown, fresh = _pixels(app.image.value), _full_render(app.model.figure())
         assert shown.shape == fresh.shape
-        # equal but for anti-aliasing where a redrawn point meets a kept axis line
-        assert (np.abs(shown - fresh).max(axis=2) > 40).mean() < 0.002, description
+        # the same pixels, but where a redrawn link crosses a kept axis line (0.02 %)
+        assert (np.abs(shown - fresh).max(axis=2) > 40).mean() < 0.0005, description
 
 
 def test_png_encoding_is_lossless():

@@ -193,8 +193,10 @@ def cophenetic_rows(tree, rows) -> np.ndarray:
 
     >>> from prayatul_edu import agglomerative, cophenetic_matrix
     >>> from prayatul_edu.tutorial import EXERCISE_4_D
-    >>> tree = agglomerative(EXERCISE_4_D)
-    >>> bool((cophenetic_rows(tree, [4, 0, 2]) == cophenetic_matrix(tree)[[4, 0, 2]][:, [4, 0, 2]]).all())
+    >>> tree, rows = agglomerative(EXERCISE_4_D), [4, 0, 2]
+    >>> cophenetic_rows(tree, rows).tolist()
+    [[0.0, 0.65, 0.65], [0.65, 0.0, 0.53], [0.65, 0.53, 0.0]]
+    >>> bool((cophenetic_rows(tree, rows) == cophenetic_matrix(tree)[rows][:, rows]).all())
     True
     """
     layout = _layout(tree)

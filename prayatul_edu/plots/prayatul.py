@@ -5,7 +5,30 @@ import numpy as np
 
 from ._style import CELL_COLORS, new_axes, style_axes
 
-__all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_tournament"]
+__all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_tournament", "prayatul_cells"]
+
+CELL_NAMES = ("BR", "RW", "WR", "BW")  # row by row: [[BR, RW], [WR, BW]]
+
+
+def prayatul_cells(counts):
+    """What the heatmap shows in each cell: ``(image, texts, text_colors)``.
+
+    ``image`` is 2 x 2 x 3 RGB: each cell's colour (``CELL_COLORS``) tinted by its
+    share of the pairs (never fully white, so a small cell stays visible);
+    ``texts`` and ``text_colors`` list the four cells row by row.
+    """
+    from matplotlib.colors import to_rgb
+
+    counts = np.asarray(counts, dtype=np.int64)
+    share = counts / max(int(counts.sum()), 1)
+    image = np.ones((2, 2, 3))
+    texts, colors = [], []
+    for (i, j), name in zip(np.ndindex(2, 2), CELL_NAMES):
+        strength = 0.25 + 0.75 * np.sqrt(share[i, j])
+        image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
+        texts.append(f"{name}\n{counts[i, j]:,}\n{share[i, j]:.1%}")
+        colors.append("white" if share[i, j] > 0.3 else "black")
+    return image, texts, colors
 
 
 def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
@@ -15,27 +38,14 @@ def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
     ``matrix`` is a :class:`~prayatul_edu.prayatul.PrayatulMatrix` (or anything
     ``np.asarray`` turns into ``[[BR, RW], [WR, BW]]``).
     """
-    from matplotlib.colors import to_rgb
-
     counts = np.asarray(matrix, dtype=np.int64)
     if counts.shape != (2, 2):
         raise ValueError(f"matrix: expected the 2 x 2 Prayatul matrix, got shape {counts.shape}")
     ax = new_axes(ax, figsize=(3.8, 3.4))
-    total = max(int(counts.sum()), 1)
-    share = counts / total
-    names = [["BR", "RW"], ["WR", "BW"]]
-    image = np.ones((2, 2, 3))
-    for i in range(2):
-        for j in range(2):
-            base = np.array(to_rgb(CELL_COLORS[names[i][j]]))
-            strength = 0.25 + 0.75 * np.sqrt(share[i, j])  # visible even when small
-            image[i, j] = 1 - strength * (1 - base)
+    image, texts, colors = prayatul_cells(counts)
     ax.imshow(image)
-    for i in range(2):
-        for j in range(2):
-            dark = share[i, j] > 0.3
-            ax.text(j, i, f"{names[i][j]}\n{counts[i, j]:,}\n{share[i, j]:.1%}", ha="center",
-                    va="center", fontsize=10, color="white" if dark else "black")
+    for (i, j), text, color in zip(np.ndindex(2, 2), texts, colors):
+        ax.text(j, i, text, ha="center", va="center", fontsize=10, color=color)
     ax.set_xticks([0, 1], [f"{alternative}\nright", f"{alternative}\nwrong"])
     ax.set_yticks([0, 1], [f"{primary}\nright", f"{primary}\nwrong"])
     ax.tick_params(length=0)

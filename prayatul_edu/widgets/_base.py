@@ -13,6 +13,12 @@ An app is two objects:
 
 Tests and notebooks drive the model directly, or the app's controls
 (``app.control("k").value = 4``) exactly as a person would.
+
+Speed (one update at 1500 points well under 100 ms, ``benchmarks/bench_widgets.py``):
+drawing the PNG costs more than the numbers, mostly text, so a model's
+``redraw`` changes its figure in place and tells :func:`set_layers` which
+artists it changed; :func:`figure_png` keeps the pixels of everything else and
+draws only those over them. A test checks the result against a fresh figure.
 """
 from __future__ import annotations
 
@@ -47,14 +53,12 @@ def clustering(data: tuple, algorithm: str, n_clusters: int, eps: float) -> np.n
     ``n_clusters`` and the others ignore ``eps``, so callers pass a neutral
     value for the unused one and changing it costs nothing.
     """
-    from threadpoolctl import threadpool_limits
-
     from ..toydata import cluster
 
     X, _ = dataset(*data)
     # One thread: on a few thousand points threads gain little, and OpenMP threads
     # spin badly when the machine is busy (measured: 5 ms alone, up to 1 s when loaded).
-    with threadpool_limits(limits=1):
+    with _thread_pools().limit(limits=1):
         labels = cluster(X, algorithm, n_clusters=n_clusters, eps=eps, random_state=0)
     labels.flags.writeable = False
     return labels
@@ -69,6 +73,17 @@ def distances(data: tuple) -> np.ndarray:
     D = cdist(X, X)
     D.flags.writeable = False
     return D
+
+
+@functools.lru_cache(maxsize=1)
+def _thread_pools():
+    """threadpoolctl's view of the loaded BLAS / OpenMP libraries, made once (a
+    ``threadpool_limits`` call would search them again: 3 ms per clustering)."""
+    import sklearn.cluster  # noqa: F401  (load the libraries the algorithms use first)
+    import sklearn.mixture  # noqa: F401
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 # ----------------------------------------------------------------- parsing

@@ -151,6 +151,8 @@ class PrayatulModel(Model):
                 + "</div>")
 
     def figure(self):
+        from matplotlib.ticker import MaxNLocator
+
         from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
 
         fig = new_figure(14.0, 3.5)
@@ -162,6 +164,8 @@ class PrayatulModel(Model):
             update_scatter(ax, self.X, self.labels[side], f"{side}: {self.name(side)}")
         plot_instance_map(self.X, self.by_instance, ax=axes[2], title="RW (blue) vs WR (red)",
                           size=5)
+        # five ticks on the colour bar (redrawn on every update) read as well as nine
+        axes[2].collections[0].colorbar.locator = MaxNLocator(nbins=4)
         plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
         return fig
 
@@ -177,7 +181,11 @@ class PrayatulModel(Model):
             return self.figure()
         axes = fig.axes
         for ax, side in zip(axes[:2], ("primary", "alternative")):
-            update_scatter(ax, self.X, self.labels[side], f"{side}: {self.name(side)}")
+            title = f"{side}: {self.name(side)}"
+            shows = getattr(ax, "shows", (None, None, None))
+            if shows[0] is not self.labels[side] or shows[1] is not self.X or shows[2] != title:
+                update_scatter(ax, self.X, self.labels[side], title)   # only a side that changed
+                ax.shows = (self.labels[side], self.X, title)
         counts = self.by_instance
         balance = (counts[:, 1] - counts[:, 2]) / max(self.X.shape[0] - 1, 1)
         order = np.argsort(np.abs(balance))
@@ -197,19 +205,12 @@ class PrayatulModel(Model):
 def _update_matrix(ax, matrix) -> None:
     """Make a :func:`~prayatul_edu.plots.plot_prayatul_matrix` heatmap show ``matrix``,
     in place: its four cells' colours and texts (a test checks they equal a fresh plot's)."""
-    from matplotlib.colors import to_rgb
+    from ..plots.prayatul import prayatul_cells
 
-    from ..plots import CELL_COLORS
-
-    counts = np.asarray(matrix, dtype=np.int64)
-    share = counts / max(int(counts.sum()), 1)
-    image = np.ones((2, 2, 3))
-    for (i, j), text in zip(np.ndindex(2, 2), ax.texts):
-        name = ("BR", "RW", "WR", "BW")[2 * i + j]
-        strength = 0.25 + 0.75 * np.sqrt(share[i, j])      # as plot_prayatul_matrix tints
-        image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
-        text.set_text(f"{name}\n{counts[i, j]:,}\n{share[i, j]:.1%}")
-        text.set_color("white" if share[i, j] > 0.3 else "black")
+    image, texts, colors = prayatul_cells(matrix)
+    for artist, text, color in zip(ax.texts, texts, colors):
+        artist.set_text(text)
+        artist.set_color(color)
     ax.images[0].set_data(image)
 
 
