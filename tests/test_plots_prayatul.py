@@ -1,0 +1,91 @@
+"""Smoke tests of the Prayatul and comparison plots: each draws what it promises."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+import prayatul_edu as pe  # noqa: E402
+from prayatul_edu import plots  # noqa: E402
+from prayatul_edu.compare import bootstrap, tournament  # noqa: E402
+from prayatul_edu.plots.prayatul import prayatul_cells  # noqa: E402
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(60, 2))
+TRUTH = np.repeat([0, 1, 2], 20)
+A = TRUTH.copy(); A[:5] = 1                       # primary: 5 mistakes
+B = TRUTH.copy(); B[-8:] = -1                      # alternative: 8 points called noise
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_plot_clustering_colours_noise_black_and_notes_it():
+    ax = plots.plot_clustering(X, B, title="B")
+    assert isinstance(ax, Axes) and ax.get_title() == "B"
+    colors = ax.collections[0].get_facecolors()
+    black = np.all(np.isclose(colors[:, :3], 0), axis=1)
+    assert black.sum() == 8
+    assert any("noise (-1): 8 points" in t.get_text() for t in ax.texts)
+    with pytest.raises(ValueError, match="X and labels"):
+        plots.plot_clustering(X, B[:10])
+
+
+def test_plot_clusterings_one_panel_each():
+    fig = plots.plot_clusterings(X, {"truth": TRUTH, "A": A, "B": B}, ncols=2)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert isinstance(fig, Figure) and [ax.get_title() for ax in visible] == ["truth", "A", "B"]
+
+
+def test_prayatul_heatmap_shows_the_four_counts():
+    m = pe.prayatul_matrix(TRUTH, A, B)
+    ax = plots.plot_prayatul_matrix(m, primary="A", alternative="B")
+    texts = [t.get_text() for t in ax.texts]
+    for name, value in zip(("BR", "RW", "WR", "BW"), (m.br, m.rw, m.wr, m.bw)):
+        assert any(t.startswith(f"{name}\n{value:,}\n") for t in texts)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A\nright", "A\nwrong"]
+    image, _, _ = prayatul_cells(np.asarray(m))
+    assert np.allclose(ax.images[0].get_array(), image)
+    with pytest.raises(ValueError, match="2 x 2"):
+        plots.plot_prayatul_matrix(np.zeros((3, 3)))
+
+
+def test_instance_map_colours_by_balance():
+    counts = pe.prayatul_by_instance(TRUTH, A, B)
+    ax = plots.plot_instance_map(X, counts)
+    values = np.sort(ax.collections[0].get_array())
+    balance = (counts[:, 1] - counts[:, 2]) / counts.sum(axis=1)
+    assert np.allclose(values, np.sort(balance))
+    with pytest.raises(ValueError, match="by_instance"):
+        plots.plot_instance_map(X, counts[:, :3])
+
+
+def test_tournament_blank_diagonal_and_values():
+    t = tournament(TRUTH, {"A": A, "B": B, "truth": TRUTH})
+    values = t.values("effective_superiority")
+    ax = plots.plot_tournament(values, t.names)
+    shown = ax.images[0].get_array()
+    assert np.isnan(np.diag(shown.filled(np.nan))).all()
+    labels = {t_.get_text() for t_ in ax.texts}
+    assert f"{values[0][1]:.3f}" in labels
+    with pytest.raises(ValueError, match="values"):
+        plots.plot_tournament(np.zeros((2, 2)), ["a", "b", "c"])
+
+
+def test_comparison_figures():
+    labelings = {"A": A, "B": B}
+    t = tournament(TRUTH, labelings)
+    fig = plots.plot_prayatul_grid(t, title="grid")
+    assert sum(ax.get_visible() for ax in fig.axes) == 2
+    fig = plots.plot_instance_maps(X, TRUTH, labelings)
+    assert [ax.get_title() for ax in fig.axes if ax.get_title()] == ["A vs B"]
+    boot = bootstrap(TRUTH, labelings, n_resamples=30, seed=1)
+    ax = plots.plot_bootstrap(boot)
+    assert len(ax.get_yticklabels()) == 2 and "30 resamples" in ax.get_xlabel()
