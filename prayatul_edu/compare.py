@@ -171,7 +171,7 @@ def raw_precision_recall(truth, pred, average: str | None = "macro"):
     """
     if average is not None:
         check_choice(average, "average", ("macro", "weighted"))
-    g, p = check_partitions(truth=truth, pred=pred)
+    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
     t_codes, p_codes, k = _common_codes(truth, pred)
     hits = np.bincount(t_codes[t_codes == p_codes], minlength=k).astype(float)
     predicted = np.bincount(p_codes, minlength=k).astype(float)
@@ -277,8 +277,8 @@ def _group_pairs(codes: np.ndarray, k: int, draws: np.ndarray) -> np.ndarray:
     """For each resample (row of ``draws``): pairs of draws that share a group of ``codes``."""
     B = draws.shape[0]
     flat = (np.arange(B, dtype=np.int64)[:, None] * k + codes[draws]).ravel()
-    sizes = np.bincount(flat, minlength=B * k).reshape(B, k).astype(np.int64)
-    return (sizes * (sizes - 1) // 2).sum(axis=1)
+    sizes = np.bincount(flat, minlength=B * k).reshape(B, k)
+    return comb2(sizes).sum(axis=1)
 
 
 def bootstrap(truth, labelings: dict, n_resamples: int = 200, seed=0, confidence: float = 0.95,

@@ -1,6 +1,5 @@
 """Purity, maximum matching, precision/recall/F: seed numbers, oracles, properties."""
 from fractions import Fraction
-from itertools import permutations
 
 import numpy as np
 import pytest
