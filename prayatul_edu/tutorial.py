@@ -160,13 +160,3 @@ def print_worked_examples(file=None) -> None:
         for r in remarks:
             print(f"  * {r}", file=file)
         print(file=file)
-
-
-# -- the `prayatul-edu examples` subcommand ------------------------------------
-def add_arguments(parser) -> None:
-    """No options: the examples are fixed by the seed documents."""
-
-
-def run(args) -> int:
-    print_worked_examples()
-    return 0

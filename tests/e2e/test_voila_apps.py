@@ -1,7 +1,7 @@
 """End to end: the lecture apps, served by Voila, driven in headless Chromium.
 
 A lecturer serves an app full-screen with exactly the command in the README,
-``voila notebooks/06_prayatul_matrix.ipynb``. This test runs that command (on
+``voila notebooks/06_prayatul.ipynb``. This test runs that command (on
 127.0.0.1 and a free port, without opening a browser), opens the page in
 Debian's Chromium through Playwright, moves a slider with the keyboard as a
 person would, and checks that the numbers shown become the ones the library
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: The README's command for a lecture; the test adds only where to listen.
 LECTURE_COMMANDS = {
-    "prayatul": "voila notebooks/06_prayatul_matrix.ipynb",
-    "silhouette": "voila notebooks/04_silhouette_and_graph.ipynb",
+    "prayatul": "voila notebooks/06_prayatul.ipynb",
+    "silhouette": "voila notebooks/04_silhouette_graph.ipynb",
 }
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",

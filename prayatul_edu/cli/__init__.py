@@ -1,12 +1,15 @@
 """The ``prayatul-edu`` command and its subcommands.
 
-Each subcommand lives in the module that does the work; this file only wires
-them up (and imports them lazily, so ``--help`` is quick):
+One module per subcommand in this package; the library modules contain no
+argument parsing. This file only wires them up (and imports them lazily, so
+``--help`` is quick):
 
 * ``examples`` - the seed documents' worked examples, step by step
-  (:mod:`prayatul_edu.tutorial`);
-* ``compare``  - the Prayatul comparison of clusterings (:mod:`prayatul_edu.compare`);
-* ``grade``    - grade students' exercise notebooks (:mod:`prayatul_edu.grading`).
+  (:mod:`prayatul_edu.cli.examples`, printing :mod:`prayatul_edu.tutorial`);
+* ``compare``  - the Prayatul comparison of clusterings (:mod:`prayatul_edu.cli.compare`,
+  on :mod:`prayatul_edu.compare`);
+* ``grade``    - grade students' exercise notebooks (:mod:`prayatul_edu.cli.grade`, on
+  :mod:`prayatul_edu.grading`).
 
 A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
@@ -18,14 +21,13 @@ import sys
 
 __all__ = ["main", "SUBCOMMANDS", "DEFAULT"]
 
-#: name -> (module, one-line help). The module may not exist yet; then the
-#: subcommand is simply not offered.
+#: name -> (module, one-line help).
 SUBCOMMANDS = {
-    "examples": ("prayatul_edu.tutorial",
+    "examples": ("prayatul_edu.cli.examples",
                  "print the tutorial's and the lecture's worked examples, step by step"),
-    "compare": ("prayatul_edu.compare",
+    "compare": ("prayatul_edu.cli.compare",
                 "compare clusterings pair by pair with the Prayatul matrix"),
-    "grade": ("prayatul_edu.grading", "grade students' exercise notebooks"),
+    "grade": ("prayatul_edu.cli.grade", "grade students' exercise notebooks"),
 }
 #: What runs when no subcommand is given.
 DEFAULT = "compare"
@@ -34,14 +36,7 @@ DEFAULT = "compare"
 def _available():
     out = {}
     for name, (module, help_) in SUBCOMMANDS.items():
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:
-                continue
-            raise
-        if hasattr(mod, "add_arguments") and hasattr(mod, "run"):
-            out[name] = (mod, help_)
+        out[name] = (importlib.import_module(module), help_)
     return out
 
 

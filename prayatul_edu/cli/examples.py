@@ -1,0 +1,15 @@
+"""``prayatul-edu examples``: print the seed documents' worked examples, step by step."""
+from __future__ import annotations
+
+from ..tutorial import print_worked_examples
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser) -> None:
+    """No options: the examples are fixed by the seed documents."""
+
+
+def run(args) -> int:
+    print_worked_examples()
+    return 0

@@ -1,0 +1,129 @@
+"""Reading labels from files: CSV/TSV with a header row, .npy and .npz.
+
+:func:`read_columns` gives the columns of a file by name; :func:`column` picks
+one for a role (``--truth``, ``--primary``, ...) and refuses missing values with
+an error that names the role, the column and the row.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["read_columns", "column"]
+
+_FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz")
+_MISSING = {"", "nan", "NaN", "NAN", "NA", "N/A", "null", "None"}
+
+
+def read_columns(path) -> dict:
+    """The columns of a CSV/TSV (with a header row), .npy or .npz file: name -> 1-D array.
+
+    CSV columns whose every value is an integer (or a number) become int (float)
+    arrays, others stay strings. A 2-D .npy array gives columns "0", "1", ...; a
+    .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0", "X:1", ....
+    Raises ``ValueError`` (unknown format, ragged rows, different lengths, no
+    header) or ``OSError`` (missing or unreadable file).
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in _FORMATS:
+        raise ValueError(f"FILE: unknown format {path.suffix or '(no extension)'!r} of "
+                         f"{path.name}; expected one of {', '.join(_FORMATS)}")
+    if not path.is_file():
+        raise OSError(f"FILE: cannot read {path}: "
+                      + ("not a file" if path.exists() else "no such file"))
+    if suffix in (".npy", ".npz"):
+        try:
+            loaded = np.load(path, allow_pickle=False)
+        except Exception as exc:  # noqa: BLE001 - any failure means "not a NumPy file"
+            raise ValueError(f"FILE: cannot read {path.name} as {suffix}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+        if suffix == ".npy":
+            arrays = {"": loaded}
+        else:
+            with loaded:
+                arrays = {k: loaded[k] for k in loaded.files}
+        columns = {}
+        for key, arr in arrays.items():
+            if arr.dtype.names:
+                columns.update({f: arr[f] for f in arr.dtype.names})
+            elif arr.ndim == 1:
+                columns[key or "0"] = arr
+            elif arr.ndim == 2:
+                columns.update({(f"{key}:{j}" if key else str(j)): arr[:, j]
+                                for j in range(arr.shape[1])})
+            else:
+                raise ValueError(f"FILE: array {key or '(the .npy)'} has shape {arr.shape}; "
+                                 "expected 1-D columns or a 2-D table")
+        _same_length(columns, path.name)
+        return columns
+    return _read_csv(path, "\t" if suffix == ".tsv" else None)
+
+
+def _read_csv(path: Path, delimiter) -> dict:
+    import csv
+
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise ValueError(f"FILE: {path.name} is not a UTF-8 text file") from None
+    except OSError as exc:
+        raise OSError(f"FILE: cannot read {path}: {exc.strerror or exc}") from None
+    if delimiter is None:
+        try:
+            delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
+        except csv.Error:
+            delimiter = ","
+    rows = [r for r in csv.reader(text.splitlines(), delimiter=delimiter) if r]
+    if len(rows) < 2:
+        raise ValueError(f"FILE: {path.name} needs a header row and at least one data row")
+    header = [h.strip() for h in rows[0]]
+    if len(set(header)) != len(header) or "" in header:
+        raise ValueError(f"FILE: the header of {path.name} must name every column once, "
+                         f"got {header}")
+    for line, row in enumerate(rows[1:], 2):
+        if len(row) != len(header):
+            raise ValueError(f"FILE: line {line} of {path.name} has {len(row)} fields, but the "
+                             f"header has {len(header)}")
+    return {h: _typed([r[j].strip() for r in rows[1:]]) for j, h in enumerate(header)}
+
+
+def _typed(values: list[str]) -> np.ndarray:
+    """Strings as ints if all are, else as floats (missing -> NaN) if all are, else strings."""
+    try:
+        return np.array([int(v) for v in values], dtype=np.int64)
+    except ValueError:
+        pass
+    try:
+        return np.array([math.nan if v in _MISSING else float(v) for v in values])
+    except ValueError:
+        return np.array([None if v in _MISSING else v for v in values], dtype=object)
+
+
+def _same_length(columns: dict, where: str) -> None:
+    lengths = {k: v.shape[0] for k, v in columns.items()}
+    if len(set(lengths.values())) > 1:
+        a, b = min(lengths, key=lengths.get), max(lengths, key=lengths.get)
+        raise ValueError(f"FILE: columns {a!r} ({lengths[a]} values) and {b!r} "
+                         f"({lengths[b]} values) of {where} have different lengths")
+
+
+def column(columns: dict, name: str, where: str, role: str) -> np.ndarray:
+    if name not in columns:
+        shown = ", ".join(list(columns)[:12]) + (" ..." if len(columns) > 12 else "")
+        raise ValueError(f"{role}: no column {name!r} in {where} (columns: {shown})")
+    col = columns[name]
+    missing = None
+    if col.dtype.kind == "f":
+        bad = ~np.isfinite(col)
+        missing = int(np.flatnonzero(bad)[0]) if bad.any() else None
+    elif col.dtype.kind == "O":
+        bad = np.array([v is None for v in col])
+        missing = int(np.flatnonzero(bad)[0]) if bad.any() else None
+    if missing is not None:
+        raise ValueError(f"{role}: column {name!r} has a missing or NaN value in data row "
+                         f"{missing + 1}")
+    return col
