@@ -11,9 +11,10 @@ from scipy.cluster.hierarchy import (cophenet, dendrogram, fcluster, is_valid_li
 from scipy.spatial.distance import pdist, squareform
 
 from prayatul_edu import agglomerative, cophenetic_correlation, cophenetic_matrix, tutorial
-from prayatul_edu.hierarchy import (AgglomerativeResult, CopheneticMatrix, LazyMergeSteps,
-                                    _cophenetic, _cpcc_sums_matrix, _cpcc_sums_pairs,
-                                    _cpcc_sums_tree)
+from prayatul_edu.cophenetic import (_cpcc_sums_matrix, _cpcc_sums_pairs, _cpcc_sums_tree,
+                                     cophenetic_distances as _cophenetic)
+from prayatul_edu.hierarchy import AgglomerativeResult, CopheneticMatrix, LazyMergeSteps
+from prayatul_edu.linkages import LINKAGES as LINKAGE_TABLE
 
 LINKAGES = ["single", "complete", "average"]
 D4 = tutorial.EXERCISE_4_D
@@ -216,15 +217,29 @@ def test_large_n_cpcc_paths_match_scipy(link):
     assert c_tree.p_mean == pytest.approx(P_ref.mean(), rel=1e-13)
 
 
+def in_units(sums):
+    """The CPCC sums (taken on centred, scaled values) back in the units of D and P."""
+    cd, cp, cross, ss_d, ss_p = sums
+    return [cd.mean, cp.mean, cross / cd.scale / cp.scale, ss_d / cd.scale ** 2,
+            ss_p / cp.scale ** 2]
+
+
 @pytest.mark.parametrize("seed, n", [(30, 3), (31, 12), (32, 70)])
 def test_the_three_cpcc_sums_agree(seed, n):
     D = random_D(seed, n)
     for link in LINKAGES:
         Z = agglomerative(D, linkage=link).linkage_matrix
         P = _cophenetic(Z, n)
-        plain = np.array(_cpcc_sums_pairs(D, P))
-        np.testing.assert_allclose(_cpcc_sums_matrix(D, P), plain, rtol=1e-12, atol=1e-15)
-        np.testing.assert_allclose(_cpcc_sums_tree(D, Z), plain, rtol=1e-12, atol=1e-15)
+        plain = in_units(_cpcc_sums_pairs(D, P))
+        iu = np.triu_indices(n, 1)
+        dev_d, dev_p = D[iu] - D[iu].mean(), P[iu] - P[iu].mean()
+        np.testing.assert_allclose(plain, [D[iu].mean(), P[iu].mean(), np.sum(dev_d * dev_p),
+                                           np.sum(dev_d ** 2), np.sum(dev_p ** 2)],
+                                   rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(in_units(_cpcc_sums_matrix(D, P)), plain, rtol=1e-12,
+                                   atol=1e-15)
+        np.testing.assert_allclose(in_units(_cpcc_sums_tree(D, Z)), plain, rtol=1e-12,
+                                   atol=1e-15)
 
 
 # ---------------------------------------------------------- plain == fast
@@ -331,7 +346,7 @@ def test_large_tree_derivation_shows_the_first_merges_only():
     res = agglomerative(random_D(70, 300), linkage="complete")
     text = repr(res)
     assert "The first 20 merges" in text and "... and 279 more merges" in text
-    assert "computed on access" in text
+    assert "computed when asked for" in text and "fast path" not in text
     res_md = res._repr_markdown_()
     assert "| merge | cluster A |" in res_md
     assert repr(res.steps) == "<299 merges, each computed on access>"
@@ -461,7 +476,7 @@ def test_bad_distance_matrices(case, M, match):
     assert str(info.value).startswith("cophenetic:")
 
 
-@pytest.mark.parametrize("kwargs, name", [({"linkage": "ward"}, "linkage"),
+@pytest.mark.parametrize("kwargs, name", [({"linkage": "wards"}, "linkage"),
                                           ({"linkage": None}, "linkage"),
                                           ({"method": "quick"}, "method")])
 def test_unknown_choices(kwargs, name):
@@ -484,7 +499,6 @@ def _malformed():
             ("negative id", (0, 0, -1), "does not exist yet"),
             ("merged twice", (1, 0, 1), "merged twice"),
             ("fractional id", (0, 0, 1.5), "whole numbers"),
-            ("decreasing heights", (2, 2, 0.40), "non-decreasing"),
             ("negative height", (0, 2, -0.1), "non-negative"),
             ("wrong size", (2, 3, 3), "hold 4 instances")]:
         bad = Z.copy()
@@ -599,7 +613,8 @@ def test_condensed_expansion_fast_equals_plain(n):
 
 
 def test_blocked_pair_sums_equal_the_pair_formula(monkeypatch):
-    from prayatul_edu import hierarchy
+    from prayatul_edu import cophenetic
+    from prayatul_edu.cophenetic import Centring
 
     D = random_D(7, 23)
     P = _cophenetic(agglomerative(D, linkage="average").linkage_matrix, 23)
@@ -607,7 +622,259 @@ def test_blocked_pair_sums_equal_the_pair_formula(monkeypatch):
     d, p = D[iu].mean(), P[iu].mean()
     expected = np.sum((D[iu] - d) * (P[iu] - p))
     for rows_bytes in (8 * 23, 8 * 23 * 5, 2**22):     # one row, five rows, all rows per block
-        monkeypatch.setattr(hierarchy, "_ROWS_BYTES", rows_bytes)
-        assert hierarchy._half_offdiagonal_dot(D, d, P, p) == pytest.approx(expected, rel=1e-13)
-        assert hierarchy._half_offdiagonal_dot(D, d, D, d) == pytest.approx(
+        monkeypatch.setattr(cophenetic, "ROWS_BYTES", rows_bytes)
+        cd, cp = Centring(d, 0.0, 1.0), Centring(p, 0.0, 1.0)
+        assert cophenetic.half_offdiagonal_dot(D, cd, P, cp) == pytest.approx(expected,
+                                                                            rel=1e-13)
+        assert cophenetic.half_offdiagonal_dot(D, cd, D, cd) == pytest.approx(
             np.sum((D[iu] - d) ** 2), rel=1e-13)
+
+
+# ------------------------------------------------------ all seven linkages
+ALL = list(LINKAGE_TABLE)
+SQUARED = [name for name, link in LINKAGE_TABLE.items() if link.squared]
+
+
+def random_points(seed, n, dim=3):
+    return np.random.default_rng(seed).normal(size=(n, dim))
+
+
+def assert_same_tree(Z, Z_ref, atol=1e-12):
+    """Merge for merge: the same ids and sizes in every row, heights to ``atol``."""
+    np.testing.assert_array_equal(Z[:, [0, 1, 3]], Z_ref[:, [0, 1, 3]])
+    np.testing.assert_allclose(Z[:, 2], Z_ref[:, 2], rtol=0, atol=atol)
+
+
+def test_the_table_has_scipys_seven_linkages():
+    assert ALL == ["single", "complete", "average", "weighted", "centroid", "median", "ward"]
+    assert SQUARED == ["centroid", "median", "ward"]
+    assert [n for n, link in LINKAGE_TABLE.items() if not link.monotone] == ["centroid",
+                                                                             "median"]
+    for name, link in LINKAGE_TABLE.items():
+        assert link.name == name and link.definition and link.rule[0] and link.rule[1]
+
+
+def _coefficient(expr: str, nA: int, nB: int, nC: int) -> Fraction:
+    """Evaluate a coefficient as the table writes it, e.g. ``-|A||B|/(|A|+|B|)^2``."""
+    code = (expr.replace("|A||B|", "(nA*nB)").replace("|A|", "nA").replace("|B|", "nB")
+            .replace("|C|", "nC").replace("^", "**"))
+    return Fraction(eval(code, {}, {"nA": Fraction(nA), "nB": Fraction(nB),  # noqa: S307
+                                    "nC": Fraction(nC)}))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_update_is_the_lance_williams_rule_of_the_table(name):
+    # The update each algorithm runs equals alpha_A d_AC + alpha_B d_BC + beta d_AB
+    # + gamma |d_AC - d_BC| with the coefficients the table shows (on d^2 if squared).
+    link = LINKAGE_TABLE[name]
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        nA, nB, nC = (int(v) for v in rng.integers(1, 6, size=3))
+        a, b, c = rng.normal(size=(3, 2))            # a triangle: every rule applies
+        # d(A, B) the smallest, as for every merge (A and B are the closest pair)
+        d_AB, d_AC, d_BC = sorted([np.linalg.norm(a - b), np.linalg.norm(a - c),
+                                   np.linalg.norm(b - c)])
+        value = float(link.update(np.array([d_AC]), np.array([d_BC]), d_AB, nA, nB,
+                                  np.array([nC]))[0])
+        a_A, a_B, beta, gamma = (_coefficient(e, nA, nB, nC) for e in link.coefficients)
+        p = 2 if link.squared else 1
+        expected = (a_A * Fraction(d_AC) ** p + a_B * Fraction(d_BC) ** p
+                    + beta * Fraction(d_AB) ** p + gamma * abs(Fraction(d_AC) ** p
+                                                               - Fraction(d_BC) ** p))
+        assert value == pytest.approx(float(expected) ** (1 / p), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("seed, n", [(0, 2), (1, 3), (2, 6), (3, 17), (4, 60), (6, 260)])
+def test_every_linkage_matches_scipy(seed, n, name):
+    X = random_points(seed, n)
+    y = pdist(X)
+    Z_ref = scipy_linkage(y, method=name)
+    for method in (["plain", "fast"] if n <= 200 else ["fast"]):
+        res = agglomerative(squareform(y), linkage=name, method=method)
+        assert_same_tree(res.linkage_matrix, Z_ref)
+        with np.errstate(invalid="ignore"):      # SciPy divides 0 by 0 when N = 2
+            c_ref, P_ref = cophenet(Z_ref, y)
+        np.testing.assert_allclose(cophenetic_matrix(res).condensed(), P_ref, rtol=0,
+                                   atol=1e-12)
+        c = cophenetic_correlation(y, res)
+        assert (np.isnan(c) and n == 2) or abs(float(c) - c_ref) < 1e-12
+    # points given directly (SciPy's and scikit-learn's way) give the same tree
+    assert_same_tree(agglomerative(X, linkage=name, metric="euclidean").linkage_matrix,
+                     Z_ref)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_linkage_matches_scipy_at_n_1100_with_cpcc(name):
+    X = random_points(8, 1100, dim=2)
+    y = pdist(X)
+    Z_ref = scipy_linkage(y, method=name)
+    res = agglomerative(squareform(y), linkage=name)
+    assert res.method == "fast"
+    assert_same_tree(res.linkage_matrix, Z_ref)
+    assert abs(float(cophenetic_correlation(res.D, res)) - cophenet(Z_ref, y)[0]) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["centroid", "ward"])
+def test_heights_are_the_definition_on_points(name):
+    # Centroid: the distance between the centroids; Ward: sqrt(2|A||B|/(|A|+|B|)) times it.
+    X = random_points(12, 25, dim=2)
+    res = agglomerative(X, linkage=name, metric="euclidean")
+    for k in range(res.n - 1):
+        step = res.steps[k]
+        gap = np.linalg.norm(X[list(step.a)].mean(0) - X[list(step.b)].mean(0))
+        nA, nB = len(step.a), len(step.b)
+        expected = gap if name == "centroid" else np.sqrt(2 * nA * nB / (nA + nB)) * gap
+        assert step.height == pytest.approx(expected, rel=1e-9)
+
+
+def test_lazy_steps_replay_the_loops_matrices_for_every_linkage():
+    D = squareform(pdist(random_points(13, 12)))
+    for name in ALL:
+        plain = agglomerative(D, linkage=name, method="plain")
+        fast = agglomerative(D, linkage=name, method="fast")
+        for s, f in zip(plain.steps, fast.steps):
+            assert (s.a, s.b, s.clusters) == (f.a, f.b, f.clusters)
+            np.testing.assert_allclose(s.matrix, f.matrix, rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------- ties, merge for merge, every linkage
+@st.composite
+def grid_points(draw, max_n=12):
+    """Points on a small integer grid: many equal distances, and Euclidean."""
+    n = draw(st.integers(2, max_n))
+    coords = st.lists(st.integers(0, 3), min_size=2, max_size=2)
+    return np.array(draw(st.lists(coords, min_size=n, max_size=n)), dtype=float)
+
+
+@settings(max_examples=120, deadline=None)
+@given(grid_points(), st.sampled_from(ALL), st.sampled_from(["plain", "fast"]))
+def test_ties_on_points_agree_with_scipy_merge_for_merge(X, name, method):
+    y = pdist(X)
+    res = agglomerative(squareform(y), linkage=name, method=method)
+    assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
+
+
+@st.composite
+def integer_distances(draw, max_n=11):
+    """Small integer distances (1 to 3): ties everywhere; not always Euclidean."""
+    n = draw(st.integers(2, max_n))
+    values = st.integers(1, 3).map(float)
+    return np.array(draw(st.lists(values, min_size=n * (n - 1) // 2,
+                                  max_size=n * (n - 1) // 2)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(integer_distances(), st.sampled_from(ALL), st.sampled_from(["plain", "fast"]))
+def test_ties_on_integer_distances_agree_with_scipy_merge_for_merge(y, name, method):
+    # (not Euclidean, yet the squared rules stay >= 0: the merged pair is the closest)
+    res = agglomerative(y, linkage=name, method=method)
+    assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
+
+
+# --------------------------------------------------------------- inversions
+def test_centroid_inversion():
+    # x1 and x2 merge at 2; their centroid (1, 0) is only 1.8 from x3.
+    X = [[0, 0], [2, 0], [1, 1.8]]
+    for name in ("centroid", "median"):
+        res = agglomerative(X, linkage=name, metric="euclidean")
+        assert res.heights.tolist() == pytest.approx([2.0, 1.8])
+        assert res.inversions() == [2]
+        assert "Inversion: merge 2 is lower" in repr(res)
+        assert_same_tree(res.linkage_matrix, scipy_linkage(pdist(X), name))
+        P = cophenetic_matrix(res)                # the merge joining them, even if lower
+        assert P[0, 2] == pytest.approx(1.8) and P[0, 1] == pytest.approx(2.0)
+        assert "need not be an ultrametric" in repr(P)
+    assert agglomerative(X, linkage="ward", metric="euclidean").inversions() == []
+
+
+@pytest.mark.parametrize("name", ["centroid", "median"])
+@pytest.mark.parametrize("seed", range(3))
+def test_cuts_with_inversions_match_fcluster(name, seed):
+    X = random_points(seed, 40, dim=2)
+    res = agglomerative(X, linkage=name, metric="euclidean")
+    Z = res.linkage_matrix
+    for t in sorted(set(Z[:, 2].tolist()))[::3] + [0.0, Z[:, 2].max() + 1]:
+        assert canon(res.cut(height=t)) == canon(fcluster(Z, t, criterion="distance"))
+
+
+# ------------------------------------------------------------ points input
+def test_points_with_a_metric():
+    X = random_points(14, 15)
+    for metric in ("euclidean", "cityblock", "cosine"):
+        res = agglomerative(X, linkage="average", metric=metric)
+        assert_same_tree(res.linkage_matrix, scipy_linkage(X, "average", metric=metric))
+    square = random_points(15, 4, dim=4)      # 4 points in 4-D: a square array of points
+    as_points = agglomerative(square, linkage="single", metric="euclidean")
+    assert_same_tree(as_points.linkage_matrix, scipy_linkage(square, "single"))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"D": np.ones((5, 2))}, "^D: got a 5 x 2 array.*metric='euclidean'"),
+    ({"D": np.ones((5, 2)), "linkage": "ward", "metric": "cityblock"},
+     "^metric: ward linkage needs Euclidean"),
+    ({"D": np.ones((5, 2)), "linkage": "centroid", "metric": "cosine"},
+     "^metric: centroid linkage needs Euclidean"),
+    ({"D": np.ones(5), "metric": "euclidean"}, "^D: with metric= D holds points"),
+    ({"D": np.ones((1, 3)), "metric": "euclidean"}, "^D: at least 2 points"),
+    ({"D": [[0, np.nan], [1, 1]], "metric": "euclidean"}, "^D: the points contain NaN"),
+    ({"D": np.ones((5, 2)), "metric": "no such metric"}, "^metric:"),
+])
+def test_points_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        agglomerative(**kwargs)
+    with pytest.raises(TypeError, match="^metric: expected the name"):
+        agglomerative(np.ones((5, 2)), metric=2)
+
+
+# --------------------------------------------------- CPCC exact at the edges
+def _exact_cpcc(D, P):
+    iu = np.triu_indices(D.shape[0], 1)
+    x = [Fraction(v) for v in D[iu]]
+    y = [Fraction(v) for v in P[iu]]
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    cross = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    ss = sum((a - mx) ** 2 for a in x) * sum((b - my) ** 2 for b in y)
+    return float(cross) / sqrt(float(ss))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cpcc_of_nearly_equal_distances(seed):
+    # Distances 1 + k ulp (k = 0 .. 7): well defined, though SciPy's sums cancel.
+    rng = np.random.default_rng(seed)
+    n = 9
+    y = 1.0 + rng.integers(0, 8, size=n * (n - 1) // 2) * np.finfo(float).eps
+    res = agglomerative(y, linkage="average")
+    D, P = res.D, np.asarray(cophenetic_matrix(res))
+    c = cophenetic_correlation(y, res)
+    assert not np.isnan(c)
+    assert float(c) == pytest.approx(_exact_cpcc(D, P), abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e300])
+def test_cpcc_at_extreme_scales(scale):
+    D = random_D(3, 12)
+    res = agglomerative(D, linkage="average")
+    reference = float(cophenetic_correlation(D, res))
+    P = np.asarray(cophenetic_matrix(res))
+    c = cophenetic_correlation(D * scale, P * scale)
+    assert float(c) == pytest.approx(reference, abs=1e-12)
+    big = random_D(3, 1100, dim=2)           # the whole-matrix and tree sums too
+    tree = agglomerative(big, linkage="single")
+    reference = float(cophenetic_correlation(big, tree))
+    scaled_tree = agglomerative(big * scale, linkage="single")
+    assert float(cophenetic_correlation(big * scale, scaled_tree)) == pytest.approx(
+        reference, abs=1e-12)
+    assert float(cophenetic_correlation(big * scale, cophenetic_matrix(scaled_tree))
+                 ) == pytest.approx(reference, abs=1e-12)
+
+
+def test_cpcc_is_nan_only_for_exactly_constant_distances():
+    D = np.full((6, 6), 0.1) - 0.1 * np.eye(6)       # 0.1 is not exact in binary
+    assert np.isnan(cophenetic_correlation(D, agglomerative(D, linkage="average")))
+    D[0, 1] = D[1, 0] = np.nextafter(0.1, 1)          # one pair one ulp apart: defined
+    res = agglomerative(D, linkage="complete")        # max() is exact: so is P
+    c = cophenetic_correlation(D, res)
+    assert float(c) == pytest.approx(_exact_cpcc(D, np.asarray(cophenetic_matrix(res))),
+                                     abs=1e-12)
+    assert abs(float(c)) > 0.1

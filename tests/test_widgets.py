@@ -276,7 +276,7 @@ def test_dendrogram_model_cut_cpcc_and_cophenetic_agree_with_scipy():
     assert counts == sorted(counts, reverse=True) and counts[0] == 25 and counts[-1] == 1
     assert np.array_equal(m.labels, m.tree.cut(height=m.cut_height))
     with pytest.raises(ValueError, match="^linkage:"):
-        m.set(linkage="ward")
+        m.set(linkage="wards")
 
 
 def test_dendrogram_app_heatmap_is_the_librarys_cophenetic_matrix():

@@ -1,0 +1,349 @@
+"""The merge algorithms of agglomerative clustering, for every linkage of the table.
+
+* :func:`merge_loop` is the lecture's loop: find the smallest entry of the
+  matrix of distances between the current clusters, merge, update with the
+  linkage's Lance-Williams rule, record. O(N^3).
+* :func:`fast_tree` gives the same tree in O(N^2) with the algorithm the
+  linkage's table entry names, as SciPy does: Prim's minimum spanning tree
+  (single), the nearest-neighbour chain (complete, average, weighted, Ward)
+  or Mullner's generic algorithm (centroid, median). Ties are broken as
+  SciPy breaks them, so the trees agree merge for merge.
+* :func:`replay` re-applies the merges of a tree to the distances, to show
+  the distance matrix after any merge without having stored it.
+
+Trees are SciPy linkage matrices Z: row k is ``id_a, id_b, height, size``
+and creates cluster ``N + k``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .linkages import Linkage
+
+__all__ = ["merge_loop", "fast_tree", "label_merges", "replay", "working_matrix"]
+
+#: Relative difference below which two cluster distances count as tied (rounding).
+TIE_RTOL = 1e-12
+
+
+# ------------------------------------------------------------- the lecture's loop
+def merge_loop(D: np.ndarray, link: Linkage, prefer=None):
+    """The lecture's loop; returns Z and, per merge, the clusters and matrix after it.
+
+    ``prefer`` (a linkage matrix, optional) breaks ties: when several pairs are
+    at the smallest distance, the pair that ``prefer`` merges next is taken (so
+    the trace follows SciPy's tree); otherwise the first smallest entry reading
+    row by row. Distances within ``TIE_RTOL`` (relative) count as tied: the same
+    average of the same numbers, summed in another order, can differ by an ulp.
+    """
+    N = D.shape[0]
+    M = working_matrix(D)                 # distances between the current clusters; inf on
+                                          # the diagonal: never its own closest cluster
+    clusters = [(i,) for i in range(N)]   # every instance starts alone, rows in this order
+    ids = list(range(N))                  # SciPy id of each current cluster
+    Z = np.empty((N - 1, 4))
+    after = []
+    for k in range(N - 1):
+        # 1. The closest pair: the smallest entry (first reading row by row, so i < j) ...
+        i, j = np.unravel_index(int(np.argmin(M)), M.shape)
+        if prefer is not None:            # ... or the tied pair SciPy merges
+            wanted = [ids.index(int(c)) for c in prefer[k, :2] if int(c) in ids]
+            if len(wanted) == 2 and M[wanted[0], wanted[1]] <= M[i, j] * (1 + TIE_RTOL):
+                i, j = sorted(wanted)
+        height = M[i, j]
+        if link.monotone and k:
+            # Heights never go down (exactly); rounding in an update can put a merge one
+            # ulp below the previous one, so keep the larger.
+            height = max(height, Z[k - 1, 2])
+        A, B = clusters[i], clusters[j]
+        # 2. Distances from A u B to every other cluster (the Lance-Williams update).
+        sizes = np.array([len(c) for c in clusters])
+        new = link.update(M[i], M[j], M[i, j], len(A), len(B), sizes)
+        M[i, :] = new
+        M[:, i] = new
+        M[i, i] = np.inf
+        M = np.delete(np.delete(M, j, axis=0), j, axis=1)   # B is gone
+        # 3. A u B takes A's row: rows stay ordered by smallest instance.
+        id_a, id_b = sorted((ids[i], ids[j]))
+        clusters[i] = tuple(sorted(A + B))
+        ids[i] = N + k
+        del clusters[j], ids[j]
+        Z[k] = id_a, id_b, height, len(A) + len(B)
+        shown = M.copy()
+        np.fill_diagonal(shown, 0.0)
+        after.append((list(clusters), list(ids), shown))
+    return Z, after
+
+
+# ------------------------------------------------------------ labelling merges
+def label_merges(x, y, heights, N: int, *, sort: bool = True) -> np.ndarray:
+    """SciPy's Z from merges given as (member of A, member of B, height).
+
+    With ``sort`` the merges are first sorted by height (stably); then a
+    union-find over the leaves names each merged cluster: the k-th merge
+    creates cluster ``N + k``.
+    """
+    order = np.argsort(heights, kind="mergesort") if sort else np.arange(len(heights))
+    parent = list(range(2 * N - 1))
+    size = [1] * N + [0] * (N - 1)
+
+    def find(v):
+        root = v
+        while parent[root] != root:
+            root = parent[root]
+        while parent[v] != root:                  # path compression
+            parent[v], v = root, parent[v]
+        return root
+
+    Z = np.empty((N - 1, 4))
+    xs = np.asarray(x)[order].tolist()
+    ys = np.asarray(y)[order].tolist()
+    hs = np.asarray(heights, dtype=float)[order].tolist()
+    for k in range(N - 1):
+        ra, rb = find(xs[k]), find(ys[k])
+        if ra > rb:
+            ra, rb = rb, ra
+        new = N + k
+        parent[ra] = parent[rb] = new
+        size[new] = size[ra] + size[rb]
+        Z[k] = ra, rb, hs[k], size[new]
+    return Z
+
+
+# ------------------------------------------------------------- the algorithms
+def _mst(D: np.ndarray, link: Linkage) -> np.ndarray:
+    """Single linkage from Prim's minimum spanning tree, O(N^2) time, O(N) extra memory.
+
+    The single-linkage merges are the edges of a minimum spanning tree taken
+    in order of weight. As SciPy, each new vertex is recorded with the vertex
+    added just before it (same components, same tree after sorting).
+    """
+    N = D.shape[0]
+    outside = np.ones(N, dtype=bool)      # not yet in the tree
+    dist = np.full(N, np.inf)             # distance from each vertex to the tree
+    a = np.empty(N - 1, dtype=np.intp)
+    b = np.empty(N - 1, dtype=np.intp)
+    w = np.empty(N - 1)
+    closer = np.empty(N, dtype=bool)
+    x = 0
+    for k in range(N - 1):
+        outside[x] = False
+        dist[x] = np.inf
+        row = D[x]
+        np.less(row, dist, out=closer)    # is x closer than the old tree?
+        closer &= outside
+        np.copyto(dist, row, where=closer)
+        y = int(np.argmin(dist))          # the closest vertex outside the tree
+        a[k], b[k], w[k] = x, y, dist[y]
+        x = y
+    return label_merges(a, b, w, N)
+
+
+#: Tile side for the blocked transpose of :func:`working_matrix`.
+_TILE = 256
+
+
+def working_matrix(D: np.ndarray) -> np.ndarray:
+    """A copy of D made exactly symmetric from its upper triangle (as SciPy reads it),
+    with ``inf`` on the diagonal. Transposed a tile at a time (cache-friendly)."""
+    N = D.shape[0]
+    M = np.array(D, dtype=float)
+    for i in range(0, N, _TILE):
+        for j in range(i, N, _TILE):
+            M[j:j + _TILE, i:i + _TILE] = M[i:i + _TILE, j:j + _TILE].T
+    for i in range(0, N, _TILE):          # the diagonal tiles: keep their upper half
+        block = M[i:i + _TILE, i:i + _TILE]
+        lower = np.tril_indices(block.shape[0], -1)
+        block[lower] = block.T[lower]
+    np.fill_diagonal(M, np.inf)
+    return M
+
+
+def _merge_into(M, size, x: int, y: int, d_xy: float, link: Linkage) -> None:
+    """Cluster x merges into slot y (x < y, as SciPy): update row and column y, drop x."""
+    new = link.update(M[x], M[y], d_xy, size[x], size[y], size)   # inf stays inf
+    size[y] += size[x]
+    size[x] = 0
+    new[x] = new[y] = np.inf
+    M[y, :] = new
+    M[:, y] = new
+    M[x, :] = np.inf
+    M[:, x] = np.inf
+
+
+def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
+    """The nearest-neighbour chain, O(N^2) time and memory (reducible linkages).
+
+    Follow nearest neighbours from the first cluster left until two clusters
+    are each other's nearest neighbours; merging them is safe for reducible
+    linkages, so the merges found (in another order) are the loop's. Ties
+    keep the previous link of the chain and otherwise take the lowest slot;
+    the merged cluster takes slot max(x, y): SciPy's conventions.
+    """
+    N = D.shape[0]
+    M = working_matrix(D)
+    size = np.ones(N, dtype=np.int64)
+    xs, ys, hs = [], [], []
+    chain: list[int] = []
+    start = 0
+    for _ in range(N - 1):
+        if not chain:
+            while size[start] == 0:
+                start += 1
+            chain.append(start)
+        while True:
+            x = chain[-1]
+            row = M[x]
+            y = int(np.argmin(row))
+            if len(chain) > 1 and not row[y] < row[chain[-2]]:
+                y = chain[-2]                  # ties keep the previous link
+                break
+            chain.append(y)
+        del chain[-2:]
+        x, y = min(x, y), max(x, y)
+        d_xy = M[x, y]
+        xs.append(x)
+        ys.append(y)
+        hs.append(d_xy)
+        _merge_into(M, size, x, y, d_xy, link)
+    return label_merges(xs, ys, hs, N)
+
+
+class _Heap:
+    """A binary min-heap of values keyed 0 .. n-1 whose values can change (as SciPy's)."""
+
+    def __init__(self, values):
+        self.values = list(values)
+        self.size = len(self.values)
+        self.key_at = list(range(self.size))
+        self.index_of = list(range(self.size))
+        for i in reversed(range(self.size // 2)):
+            self._down(i)
+
+    def top(self):
+        return self.key_at[0], self.values[0]
+
+    def pop(self) -> None:
+        self._swap(0, self.size - 1)
+        self.size -= 1
+        self._down(0)
+
+    def change(self, key: int, value: float) -> None:
+        i = self.index_of[key]
+        old = self.values[i]
+        self.values[i] = value
+        if value < old:
+            self._up(i)
+        else:
+            self._down(i)
+
+    def _up(self, i: int) -> None:
+        values = self.values
+        while i > 0 and values[(i - 1) >> 1] > values[i]:
+            self._swap(i, (i - 1) >> 1)
+            i = (i - 1) >> 1
+
+    def _down(self, i: int) -> None:
+        values = self.values
+        child = 2 * i + 1
+        while child < self.size:
+            if child + 1 < self.size and values[child + 1] < values[child]:
+                child += 1
+            if values[i] > values[child]:
+                self._swap(i, child)
+                i, child = child, 2 * child + 1
+            else:
+                break
+
+    def _swap(self, i: int, j: int) -> None:
+        values, key_at, index_of = self.values, self.key_at, self.index_of
+        values[i], values[j] = values[j], values[i]
+        ki, kj = key_at[i], key_at[j]
+        key_at[i], key_at[j] = kj, ki
+        index_of[ki], index_of[kj] = j, i
+
+
+def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
+    """Mullner's generic algorithm: the loop's merges, in the loop's order, in ~O(N^2).
+
+    Each cluster x keeps a candidate nearest neighbour among the clusters in
+    higher slots and a lower bound of its distance, in a heap. The smallest
+    bound is checked against the true distance; if it is stale, x's nearest
+    neighbour is searched again. Works for every linkage, including those
+    with inversions (centroid, median), since it never reorders merges.
+    """
+    N = D.shape[0]
+    M = working_matrix(D)                # inf on the diagonal and for merged clusters
+    size = np.ones(N, dtype=np.int64)
+    cluster_id = list(range(N))
+
+    def nearest_above(x: int):
+        """x's nearest neighbour among the higher slots (the first one on ties)."""
+        row = M[x, x + 1:]
+        z = int(np.argmin(row))
+        return x + 1 + z, float(row[z])
+
+    neighbour = np.empty(N - 1, dtype=np.intp)
+    bound = np.empty(N - 1)
+    for x in range(N - 1):
+        neighbour[x], bound[x] = nearest_above(x)
+    heap = _Heap(bound.tolist())
+    Z = np.empty((N - 1, 4))
+    for k in range(N - 1):
+        for _ in range(N - k):
+            x, dist = heap.top()
+            y = int(neighbour[x])
+            if dist == M[x, y]:
+                break
+            y, dist = nearest_above(x)                # the bound was stale: search again
+            neighbour[x], bound[x] = y, dist
+            heap.change(x, dist)
+        heap.pop()
+        id_x, id_y = sorted((cluster_id[x], cluster_id[y]))
+        Z[k] = id_x, id_y, dist, size[x] + size[y]
+        cluster_id[y] = N + k
+        _merge_into(M, size, x, y, dist, link)
+        # Candidates pointing at x now point at y (a guess, checked when used).
+        neighbour[:x][neighbour[:x] == x] = y
+        # Lower bounds: y may now be closer to a lower cluster than its bound.
+        column = M[:y, y]
+        for z in np.flatnonzero(column < bound[:y]).tolist():
+            neighbour[z], bound[z] = y, column[z]
+            heap.change(z, float(column[z]))
+        if y < N - 1:
+            z, dist = nearest_above(y)
+            if dist < np.inf:
+                neighbour[y], bound[y] = z, dist
+                heap.change(y, dist)
+    return Z
+
+
+_ALGORITHMS = {"mst": _mst, "nn_chain": _nn_chain, "generic": _generic}
+
+
+def fast_tree(D: np.ndarray, link: Linkage) -> np.ndarray:
+    """SciPy's linkage matrix for ``link``, by the algorithm its table entry names."""
+    return _ALGORITHMS[link.algorithm](D, link)
+
+
+# -------------------------------------------------------------------- replay
+def replay(D: np.ndarray, Z: np.ndarray, link: Linkage, n_merges: int):
+    """The distances between the clusters after the first ``n_merges`` merges of Z.
+
+    Applies the Lance-Williams update merge by merge (O(N^2) in all). Returns
+    the cluster ids alive (in slot order) and their distance matrix.
+    """
+    N = D.shape[0]
+    M = working_matrix(D)
+    size = np.ones(N, dtype=np.int64)
+    slot = {i: i for i in range(N)}
+    for k in range(n_merges):
+        a, b = slot.pop(int(Z[k, 0])), slot.pop(int(Z[k, 1]))
+        x, y = min(a, b), max(a, b)
+        _merge_into(M, size, x, y, M[x, y], link)
+        slot[N + k] = y
+    ids = sorted(slot, key=slot.get)
+    rows = [slot[c] for c in ids]
+    out = M[np.ix_(rows, rows)]
+    np.fill_diagonal(out, 0.0)
+    return ids, out
