@@ -395,6 +395,41 @@ def rows_hierarchy(repeats: int) -> list[Row]:
     return out
 
 
+# ------------------------------------------------------ every linkage + CPCC
+def rows_linkages(sizes, repeats: int) -> list[Row]:
+    """The linkage sweep: each of SciPy's seven linkages + CPCC, side by side with SciPy."""
+    import prayatul_edu as pe
+    from scipy.cluster.hierarchy import cophenet, linkage
+    from scipy.spatial.distance import pdist
+
+    from prayatul_edu.linkages import LINKAGES
+
+    out = []
+    for n in sizes:
+        y = pdist(np.random.default_rng(n).normal(size=(n, 2)))
+        reps = 1 if n > 5000 else max(1, repeats // 3)
+        for name in LINKAGES:
+            def ours():
+                tree = pe.agglomerative(y, linkage=name)
+                return tree, pe.cophenetic_correlation(tree.D, tree)
+
+            def theirs():
+                Z = linkage(y, name)
+                return Z, cophenet(Z, y)[0]
+
+            (tree, c), (Z, c_ref) = ours(), theirs()
+            check(np.array_equal(tree.linkage_matrix[:, [0, 1, 3]], Z[:, [0, 1, 3]]),
+                  f"{name}: merges differ from SciPy's")
+            close(float(np.abs(tree.heights - Z[:, 2]).max()), 0.0, f"{name}: heights")
+            close(c, c_ref, f"{name}: CPCC")
+            t_ours, t_sp = side_by_side(ours, theirs, reps)
+            out.append(Row(f"`agglomerative` + `cophenetic_correlation`, {name}, condensed D",
+                           f"{n:,}", ms(t_ours), "SciPy `linkage` + `cophenet`", ms(t_sp),
+                           f"{t_ours / t_sp:.2f}x its time", "no slower (<= 1x)",
+                           t_ours <= t_sp, "same merges, heights and CPCC"))
+    return out
+
+
 # ------------------------------------------------- exact pair counts, N huge
 def _exact_oracle(N: int, mods: tuple[int, int, int]):
     """BR, RW, WR, BW when g, p, q are i mod 3, 2, 5: pairs of residue classes, Python ints."""
@@ -561,8 +596,8 @@ def markdown(rows: list[Row], args, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = ["measures", "hashables", "prayatul", "pairs", "silhouette", "hierarchy", "exact",
-            "import", "widgets", "notebooks"]
+SECTIONS = ["measures", "hashables", "prayatul", "pairs", "silhouette", "hierarchy", "linkages",
+            "exact", "import", "widgets", "notebooks"]
 
 
 def main(argv=None) -> int:
@@ -595,6 +630,8 @@ def main(argv=None) -> int:
         "pairs": lambda: rows_pairs(args.repeats),
         "silhouette": lambda: rows_silhouette(args.repeats),
         "hierarchy": lambda: rows_hierarchy(args.repeats),
+        "linkages": lambda: rows_linkages([3000] if args.quick else [3000, 10000],
+                                          args.repeats),
         "exact": lambda: rows_exact(100_000_002 if args.quick else 200_000_002),
         "import": lambda: rows_import(args.repeats),
         "widgets": rows_widgets,

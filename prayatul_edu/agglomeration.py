@@ -171,6 +171,39 @@ def _merge_into(M, size, x: int, y: int, d_xy: float, link: Linkage) -> None:
     M[:, x] = np.inf
 
 
+#: The working matrix is compacted (merged clusters dropped) when at most this fraction
+#: of its rows is alive, and it has more than COMPACT_MIN rows: later merges then touch
+#: half the memory. Slots keep their order, so ties break as before.
+COMPACT_FRACTION = 0.5
+COMPACT_MIN = 256
+
+
+class _Slots:
+    """The working matrix with its slots' sizes and original indices, compacted as it empties."""
+
+    def __init__(self, D: np.ndarray):
+        self.M = working_matrix(D)
+        self.size = np.ones(D.shape[0], dtype=np.int64)
+        self.orig = np.arange(D.shape[0])         # slot -> the instance it started with
+        self.alive = D.shape[0]
+
+    def merge(self, x: int, y: int, d_xy: float, link: Linkage) -> None:
+        _merge_into(self.M, self.size, x, y, d_xy, link)
+        self.alive -= 1
+
+    def compact(self):
+        """Drop merged slots if few are alive; returns the old -> new slot map, or None."""
+        m = len(self.size)
+        if m <= COMPACT_MIN or self.alive > COMPACT_FRACTION * m:
+            return None
+        keep = np.flatnonzero(self.size > 0)
+        self.M = self.M[np.ix_(keep, keep)]
+        self.size, self.orig = self.size[keep], self.orig[keep]
+        new = np.full(m, -1, dtype=np.intp)
+        new[keep] = np.arange(len(keep))
+        return new
+
+
 def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
     """The nearest-neighbour chain, O(N^2) time and memory (reducible linkages).
 
@@ -181,16 +214,13 @@ def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
     the merged cluster takes slot max(x, y): SciPy's conventions.
     """
     N = D.shape[0]
-    M = working_matrix(D)
-    size = np.ones(N, dtype=np.int64)
+    slots = _Slots(D)
     xs, ys, hs = [], [], []
     chain: list[int] = []
-    start = 0
     for _ in range(N - 1):
+        M = slots.M
         if not chain:
-            while size[start] == 0:
-                start += 1
-            chain.append(start)
+            chain.append(int(np.argmax(slots.size > 0)))   # the first cluster left
         while True:
             x = chain[-1]
             row = M[x]
@@ -202,10 +232,13 @@ def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
         del chain[-2:]
         x, y = min(x, y), max(x, y)
         d_xy = M[x, y]
-        xs.append(x)
-        ys.append(y)
+        xs.append(slots.orig[x])
+        ys.append(slots.orig[y])
         hs.append(d_xy)
-        _merge_into(M, size, x, y, d_xy, link)
+        slots.merge(x, y, d_xy, link)
+        new = slots.compact()
+        if new is not None:
+            chain = new[chain].tolist()
     return label_merges(xs, ys, hs, N)
 
 
@@ -273,16 +306,17 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
     with inversions (centroid, median), since it never reorders merges.
     """
     N = D.shape[0]
-    M = working_matrix(D)                # inf on the diagonal and for merged clusters
-    size = np.ones(N, dtype=np.int64)
-    cluster_id = list(range(N))
+    slots = _Slots(D)                     # inf on the diagonal and for merged clusters
+    pos = np.arange(N)                    # instance -> its slot (while its cluster lives)
+    cluster_id = list(range(N))           # by the instance a cluster started with
 
-    def nearest_above(x: int):
-        """x's nearest neighbour among the higher slots (the first one on ties)."""
-        row = M[x, x + 1:]
+    def nearest_above(p: int):
+        """The nearest neighbour of slot p among the higher slots (the first on ties)."""
+        row = slots.M[p, p + 1:]
         z = int(np.argmin(row))
-        return x + 1 + z, float(row[z])
+        return int(slots.orig[p + 1 + z]), float(row[z])
 
+    # neighbour, bound and the heap are keyed by the instance each cluster started with
     neighbour = np.empty(N - 1, dtype=np.intp)
     bound = np.empty(N - 1)
     for x in range(N - 1):
@@ -290,31 +324,36 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
     heap = _Heap(bound.tolist())
     Z = np.empty((N - 1, 4))
     for k in range(N - 1):
+        M = slots.M
         for _ in range(N - k):
             x, dist = heap.top()
             y = int(neighbour[x])
-            if dist == M[x, y]:
+            if dist == M[pos[x], pos[y]]:
                 break
-            y, dist = nearest_above(x)                # the bound was stale: search again
+            y, dist = nearest_above(pos[x])           # the bound was stale: search again
             neighbour[x], bound[x] = y, dist
             heap.change(x, dist)
         heap.pop()
+        px, py = int(pos[x]), int(pos[y])
         id_x, id_y = sorted((cluster_id[x], cluster_id[y]))
-        Z[k] = id_x, id_y, dist, size[x] + size[y]
+        Z[k] = id_x, id_y, dist, slots.size[px] + slots.size[py]
         cluster_id[y] = N + k
-        _merge_into(M, size, x, y, dist, link)
+        slots.merge(px, py, dist, link)
         # Candidates pointing at x now point at y (a guess, checked when used).
         neighbour[:x][neighbour[:x] == x] = y
         # Lower bounds: y may now be closer to a lower cluster than its bound.
-        column = M[:y, y]
-        for z in np.flatnonzero(column < bound[:y]).tolist():
-            neighbour[z], bound[z] = y, column[z]
-            heap.change(z, float(column[z]))
-        if y < N - 1:
-            z, dist = nearest_above(y)
+        column = M[:py, py]
+        lower = slots.orig[:py]
+        for z in np.flatnonzero(column < bound[lower]).tolist():
+            neighbour[lower[z]], bound[lower[z]] = y, column[z]
+            heap.change(int(lower[z]), float(column[z]))
+        if y < N - 1 and py + 1 < len(slots.size):
+            z, dist = nearest_above(py)
             if dist < np.inf:
                 neighbour[y], bound[y] = z, dist
                 heap.change(y, dist)
+        if slots.compact() is not None:
+            pos[slots.orig] = np.arange(len(slots.orig))
     return Z
 
 

@@ -878,3 +878,17 @@ def test_cpcc_is_nan_only_for_exactly_constant_distances():
     assert float(c) == pytest.approx(_exact_cpcc(D, np.asarray(cophenetic_matrix(res))),
                                      abs=1e-12)
     assert abs(float(c)) > 0.1
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_compacting_the_working_matrix_keeps_scipys_merges(seed, monkeypatch):
+    # The fast algorithms drop merged rows as the matrix empties; with ties everywhere
+    # (a 5 x 5 grid, duplicates included) the merges must still be SciPy's.
+    from prayatul_edu import agglomeration
+
+    monkeypatch.setattr(agglomeration, "COMPACT_MIN", 4)
+    X = np.random.default_rng(seed).integers(0, 5, size=(90, 2)).astype(float)
+    y = pdist(X)
+    for name in ALL:
+        res = agglomerative(y, linkage=name, method="fast")
+        assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
