@@ -185,8 +185,9 @@ _ENTRIES = [
              "d(A u B, C) = (|A| d(A, C) + |B| d(B, C)) / (|A| + |B|)"),
             _average, _numbers_average),
     Linkage("weighted", "weighted average linkage (WPGMA)",
-            "the plain mean of the distances from the two clusters that last merged "
-            "into A to B, whatever their sizes (so it depends on the order of merges)",
+            "set by its update: if A was made of A1 and A2, d(A, B) is the plain mean "
+            "of d(A1, B) and d(A2, B) whatever their sizes (so it depends on the order "
+            "of the merges)",
             ("1/2", "1/2", "0", "0"),
             (r"d(A \cup B, C) = \frac{d(A, C) + d(B, C)}{2}",
              "d(A u B, C) = (d(A, C) + d(B, C)) / 2"),
