@@ -171,8 +171,7 @@ def cophenetic_matrix(result_or_Z) -> CopheneticMatrix:
 
     References
     ----------
-    R. R. Sokal and F. J. Rohlf, "The comparison of dendrograms by objective
-    methods", *Taxon* 11, 1962.
+    Sokal and Rohlf (*Taxon* 11, 1962), who compared dendrograms through P.
 
     Examples
     --------
