@@ -30,7 +30,7 @@ METHODS = ("auto", "plain", "fast")
 #: median linkage need. Any other name SciPy's ``pdist`` knows is accepted too.
 EUCLIDEAN_METRIC = "euclidean"
 
-#: ``method="auto"`` takes the plain path (full trace) up to this many instances.
+#: ``method="auto"`` runs the lecture's loop (full trace) up to this many instances.
 PLAIN_MAX_N = 200
 #: Derivations print every merge with its matrix up to this many instances.
 FULL_TRACE_MAX_N = 10
@@ -213,7 +213,7 @@ class AgglomerativeResult(Result):
     linkage_matrix : ndarray, shape (N - 1, 4)
         SciPy's Z: row k is ``id_a, id_b, height, size`` and creates cluster
         ``N + k`` (``np.asarray(result)`` gives it too). Also ``.Z``.
-    steps : list of MergeStep (plain path) or LazyMergeSteps (fast path)
+    steps : list of MergeStep (method "plain") or LazyMergeSteps (method "fast")
         One record per merge.
     n, linkage, method : int, str, str
         Number of instances, the linkage and ``"plain"`` or ``"fast"``.
@@ -511,15 +511,18 @@ def agglomerative(D, *, linkage: str = "single", method: str = "auto",
     >>> [round(float(h), 4) for h in ward.heights]
     [1.0, 1.0, 4.2426]
     """
-    source = D
+    source = D if metric is None else None    # points are not a D to skip checking later
     check_choice(linkage, "linkage", LINKAGES)
     check_choice(method, "method", METHODS)
     link = LINKAGES[linkage]
     if metric is not None:
         D = _points_distances(D, metric, link)
     else:
-        shape = np.shape(D) if isinstance(D, np.ndarray) else None
-        if shape is not None and len(shape) == 2 and shape[0] != shape[1]:
+        try:
+            shape = np.shape(D)
+        except ValueError:                         # ragged: check_distance_matrix says so
+            shape = ()
+        if len(shape) == 2 and shape[0] != shape[1]:
             raise ValueError(f"D: got a {shape[0]} x {shape[1]} array, which is not a square "
                              "distance matrix; to cluster points (one per row) give their "
                              "metric, e.g. metric='euclidean'")

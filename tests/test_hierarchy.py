@@ -807,10 +807,19 @@ def test_points_with_a_metric():
     square = random_points(15, 4, dim=4)      # 4 points in 4-D: a square array of points
     as_points = agglomerative(square, linkage="single", metric="euclidean")
     assert_same_tree(as_points.linkage_matrix, scipy_linkage(square, "single"))
+    # without a metric a square array is a distance matrix, never points: refused here
+    with pytest.raises(ValueError, match="^D: "):
+        agglomerative(square)
+    # the points are not taken for the distances they were clustered by
+    with pytest.raises(ValueError, match="^D:"):
+        cophenetic_correlation(square, as_points)
+    c = cophenetic_correlation(pdist(square), as_points)
+    assert abs(float(c) - cophenet(scipy_linkage(square, "single"), pdist(square))[0]) < 1e-12
 
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"D": np.ones((5, 2))}, "^D: got a 5 x 2 array.*metric='euclidean'"),
+    ({"D": [[0, 1], [1, 0], [2, 2]]}, "^D: got a 3 x 2 array.*metric='euclidean'"),
     ({"D": np.ones((5, 2)), "linkage": "ward", "metric": "cityblock"},
      "^metric: ward linkage needs Euclidean"),
     ({"D": np.ones((5, 2)), "linkage": "centroid", "metric": "cosine"},
