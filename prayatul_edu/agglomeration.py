@@ -167,8 +167,7 @@ def _merge_into(M, size, x: int, y: int, d_xy: float, link: Linkage) -> None:
     new[x] = new[y] = np.inf
     M[y, :] = new
     M[:, y] = new
-    M[x, :] = np.inf
-    M[:, x] = np.inf
+    M[:, x] = np.inf                      # (row x is never read again)
 
 
 #: The working matrix is compacted (merged clusters dropped) when at most this fraction

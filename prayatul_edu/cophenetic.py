@@ -208,7 +208,10 @@ class Centring:
         return self.first + self.second
 
     def apply(self, x):
-        return ((x - self.first) - self.second) * self.scale
+        out = np.subtract(x, self.first)           # a new array: the rest in place
+        out -= self.second
+        out *= self.scale
+        return out
 
 
 def _power_of_two_scale(largest: float) -> float:
@@ -277,7 +280,7 @@ def _matrix_centring(X: np.ndarray) -> Centring:
         c = X[start:start + rows] - first
         c[np.arange(c.shape[0]), np.arange(start, start + c.shape[0])] = 0.0  # no diagonal
         total += float(c.sum())
-        largest = max(largest, float(np.abs(c).max()))
+        largest = max(largest, float(c.max()), -float(c.min()))
     second = total / (N * (N - 1))
     return Centring(first, second, _power_of_two_scale(largest + abs(second)))
 

@@ -116,9 +116,21 @@ def _median(d_AC, d_BC, d_AB, n_A, n_B, n_C):
 
 
 def _ward(d_AC, d_BC, d_AB, n_A, n_B, n_C):
+    # (n_C + n_A) t d_AC^2 + (n_C + n_B) t d_BC^2 - n_C t d_AB^2, t = 1 / (n_A + n_B + n_C),
+    # multiplied left to right as SciPy does, in place (no temporaries)
     t = 1.0 / (n_A + n_B + n_C)
-    return _root((n_C + n_A) * t * d_AC * d_AC + (n_C + n_B) * t * d_BC * d_BC
-                 - n_C * t * d_AB * d_AB)
+    a = (n_C + n_A) * t
+    a *= d_AC
+    a *= d_AC
+    b = (n_C + n_B) * t
+    b *= d_BC
+    b *= d_BC
+    c = n_C * t
+    c *= d_AB
+    c *= d_AB
+    a += b
+    a -= c
+    return _root(a)
 
 
 # ------------------------------------------------- the updates with numbers
