@@ -271,7 +271,7 @@ class AgglomerativeResult(Result):
         N = self.n
         if height is not None:
             t = check_real(height, "height")
-            applied = self._subtree_heights() <= t
+            applied = self.subtree_heights() <= t
         else:
             if isinstance(n_clusters, bool) or not isinstance(n_clusters, numbers.Integral):
                 raise TypeError(f"n_clusters: expected an integer, got "
@@ -291,8 +291,9 @@ class AgglomerativeResult(Result):
         rank[np.argsort(first)] = np.arange(len(first))
         return rank[codes.ravel()]
 
-    def _subtree_heights(self) -> np.ndarray:
-        """Per merge, the highest merge in its subtree (its own height without inversions)."""
+    def subtree_heights(self) -> np.ndarray:
+        """Per merge, the highest merge in its subtree: its own height unless the tree has
+        inversions. A cut at height t keeps exactly the merges with this <= t."""
         heights = self.heights
         if not self.inversions():
             return heights

@@ -901,3 +901,20 @@ def test_compacting_the_working_matrix_keeps_scipys_merges(seed, monkeypatch):
     for name in ALL:
         res = agglomerative(y, linkage=name, method="fast")
         assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
+
+
+def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
+    import matplotlib
+    matplotlib.use("Agg")
+    from prayatul_edu.plots.hierarchy import dendrogram_links, plot_dendrogram
+
+    # merges: {x4, x5} at 0.5, {x1, x2} at 2, then x3 joins them *lower*, at 1.8
+    X = [[0, 0], [2, 0], [1, 1.8], [6, 5], [6.5, 5]]
+    tree = agglomerative(X, linkage="centroid", metric="euclidean")
+    assert tree.subtree_heights().tolist() == pytest.approx([0.5, 2.0, 2.0,
+                                                             tree.heights[-1]])
+    ax = plot_dendrogram(tree, cut=1.9)          # above the 1.8 link, below its child's 2
+    grey = sorted(round(float(c[1:3, 1].max()), 6) for c, color in dendrogram_links(ax)
+                  if color == "#9a9a9a")
+    assert grey == [1.8, 2.0, round(float(tree.heights[-1]), 6)]
+    assert canon(tree.cut(height=1.9)) == [0, 1, 2, 3, 3]

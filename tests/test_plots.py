@@ -138,7 +138,8 @@ def _random_tree(n, linkage, seed=0):
     return pe.agglomerative(np.linalg.norm(X[:, None] - X[None], axis=2), linkage=linkage)
 
 
-@pytest.mark.parametrize("linkage", ["single", "complete", "average"])
+@pytest.mark.parametrize("linkage", ["single", "complete", "average", "weighted", "centroid",
+                                     "median", "ward"])
 def test_dendrogram_links_are_where_scipy_draws_them(linkage):
     tree = _random_tree(60, linkage)
     d = dendrogram(tree.linkage_matrix, no_plot=True)

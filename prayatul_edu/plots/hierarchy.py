@@ -165,12 +165,13 @@ def set_dendrogram_cut(ax, tree, cut: float) -> np.ndarray:
     """
     labels = tree.cut(height=cut)      # raises a ValueError naming height on bad input
     layout = _layout(tree)
-    Z = tree.linkage_matrix
-    # a merge below the cut lies inside one cluster: it takes that cluster's colour
+    # a merge kept by the cut (it and its whole subtree below the line: an inversion's
+    # lower link is not) lies inside one cluster: it takes that cluster's colour
     colors, which = np.unique(cluster_colors(labels)[layout.first_leaf[int(tree.n):]],
                               return_inverse=True)
     colors = [*colors.tolist(), ABOVE_CUT_COLOR]
-    _set_links(ax, layout, np.where(Z[:, 2] <= cut, which.ravel(), len(colors) - 1), colors)
+    kept = tree.subtree_heights() <= cut
+    _set_links(ax, layout, np.where(kept, which.ravel(), len(colors) - 1), colors)
     text = f"cut at {cut:.3g}: {len(np.unique(labels))} clusters"
     lines = [ln for ln in ax.lines if ln.get_gid() == "dendrogram cut"]
     if lines:
