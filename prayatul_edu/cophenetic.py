@@ -455,7 +455,7 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
     (0.7978, 0.745, 0.553)
     """
     tree = cophenetic if isinstance(cophenetic, AgglomerativeResult) else None
-    if tree is not None and D is tree._source:
+    if tree is not None and D is tree.source:
         D = tree.D                                    # validated when the tree was built
     else:
         D = check_distance_matrix(D, "D", allow_condensed=True)

@@ -218,9 +218,13 @@ class AgglomerativeResult(Result):
     n, linkage, method : int, str, str
         Number of instances, the linkage and ``"plain"`` or ``"fast"``.
     heights : ndarray
-        The merge heights, ``linkage_matrix[:, 2]`` (non-decreasing).
+        The merge heights, ``linkage_matrix[:, 2]`` (non-decreasing except at the
+        inversions of centroid and median linkage, see ``.inversions()``).
     D : ndarray
         The validated square distance matrix (a reference, not a copy).
+    source : object
+        The object passed as ``D`` (``None`` when points were given): passing it
+        again to ``cophenetic_correlation`` skips validating it a second time.
     names : list of str
         The instance names used in derivations (``x1 ... xN`` by default).
     """
@@ -230,7 +234,7 @@ class AgglomerativeResult(Result):
         self.n = D.shape[0]
         self.names = names
         self._steps = steps
-        self._source = source             # the object the user passed (see cophenetic_correlation)
+        self.source = source
         self._layout_cache = None
 
     @property
