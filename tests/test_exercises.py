@@ -358,3 +358,20 @@ def test_session_seed_progress_and_channel(tmp_path, monkeypatch):
         assert ex.submissions()["03.2"]["seed"] == "s1234"
     finally:
         ex.setup(student_id=None)
+
+
+def test_letters_for_reads_the_verdicts_in_this_students_order():
+    for seed in SEEDS:
+        q = q_("06.4", seed)
+        judged = {"A against B' equals": True, "RW = WR = 0": True,
+                  "would score B and B' differently": True, "same label names": False,
+                  "number of clusters": False}
+        assert q.letters_for(judged) == "".join(sorted(q.key()))
+        assert q.choices == {letter: text for letter, text, _, _ in q.options()}
+    q = q_("06.4")
+    with pytest.raises(ValueError, match="^judged: the phrase 'B' occurs in 4 statements"):
+        q.letters_for({"B": True})
+    with pytest.raises(ValueError, match=r"^judged: no verdict on statement\(s\) "):
+        q.letters_for({"RW = WR = 0": True})
+    with pytest.raises(TypeError, match="^judged: expected a dict"):
+        q.letters_for(["A"])

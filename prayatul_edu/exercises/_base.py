@@ -530,6 +530,33 @@ class ChoiceQuestion(Question):
         return ("Answer: the letters of all the true statements, e.g. 'AC' "
                 "(or ['A', 'C']).")
 
+    @property
+    def choices(self) -> dict[str, str]:
+        """Letter -> statement, in the order shown to this student (what the prompt lists)."""
+        return {letter: text for letter, text, _, _ in self.options()}
+
+    def letters_for(self, judged: dict[str, bool]) -> str:
+        """The letters of the statements you judged true.
+
+        ``judged`` maps a phrase that occurs in exactly one statement to your verdict
+        on that statement; every statement must be judged. Useful when the data (and
+        so the letters' order) are a variant's:
+        ``q.letters_for({"above 0.5": s_1 > 0.5 and s_2 > 0.5, ...})``.
+        """
+        if not isinstance(judged, dict):
+            raise TypeError(f"judged: expected a dict phrase -> bool, got {type(judged).__name__}")
+        verdict: dict[str, bool] = {}
+        for phrase, ok in judged.items():
+            hits = [letter for letter, text in self.choices.items() if phrase in text]
+            if len(hits) != 1:
+                raise ValueError(f"judged: the phrase {phrase!r} occurs in {len(hits)} "
+                                 "statements; use one that names exactly one")
+            verdict[hits[0]] = bool(ok)
+        missing = sorted(set(self.choices) - set(verdict))
+        if missing:
+            raise ValueError(f"judged: no verdict on statement(s) {', '.join(missing)}")
+        return "".join(letter for letter in sorted(verdict) if verdict[letter])
+
     def describe_options(self, d: Derivation) -> None:
         d.table(["", "statement"], [[letter, text] for letter, text, _, _ in self.options()],
                 max_rows=50)
