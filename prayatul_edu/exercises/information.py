@@ -11,8 +11,9 @@ import math
 import numpy as np
 
 from .. import entropy, labels_from_table, mutual_information, normalized_mutual_information
-from ._base import Mistake, Question, table_rows
-from .matching import _describe_ex2
+from ._base import Mistake, table_rows
+from .kinds import NumberQuestion, NumbersQuestion
+from .matching import describe_exercise_2
 
 __all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
 
@@ -30,14 +31,14 @@ def _garbled_mi(truth, pred, base=2.0):
     return total
 
 
-class Entropies(Question):
-    qid, title, dataset, kind = "02.1", "the entropies H(C) and H(T)", "exercise_2", "vector"
+class Entropies(NumbersQuestion):
+    qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
     hints = ("H(C) = - sum_i p_i log2 p_i with p_i = n_i / n, the cluster sizes' shares.",
              "H(T) is the same with the class sizes. Use log base 2 (bits).")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the entropy of the clustering $H(\\mathcal{C})$ and of the classes "
                "$H(\\mathcal{T})$, in bits.")
 
@@ -56,14 +57,14 @@ class Entropies(Question):
         d.extend(entropy(self.classes).derivation())
 
 
-class MutualInformation(Question):
+class MutualInformation(NumberQuestion):
     qid, title, dataset = "02.2", "the mutual information I(C, T)", "exercise_2"
     hints = ("p_ij = n_ij / n, p_i = n_i / n, p_j = m_j / n: start from the contingency table.",
              "I(C, T) = sum_ij p_ij log2( p_ij / (p_i p_j) ), over the cells with n_ij > 0.",
              "The lecture's transcription drops the p_ij weight in front of the log: put it back.")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the mutual information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} "
                "p_{ij} \\log_2 \\frac{p_{ij}}{p_i p_j}$ in bits.")
 
@@ -81,7 +82,7 @@ class MutualInformation(Question):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
 
 
-class LectureNMI(Question):
+class LectureNMI(NumberQuestion):
     qid, title, dataset = "02.3", "NMI (the lecture's table)", "lecture_table"
     hints = ("NMI = I(C, T) / sqrt(H(C) H(T)): the geometric mean of I/H(C) and I/H(T).",
              "The base of the logarithms cancels in the ratio.")
@@ -115,8 +116,8 @@ class LectureNMI(Question):
         d.extend(self._nmi().derivation())
 
 
-class SingletonsNMI(Question):
-    qid, title, dataset, kind = "02.4", "over-splitting: purity vs NMI", "exercise_2", "vector"
+class SingletonsNMI(NumbersQuestion):
+    qid, title, dataset = "02.4", "over-splitting: purity vs NMI", "exercise_2"
     parts = ("purity", "NMI")
     hints = ("Every example alone: each cluster has one member, so each is pure.",
              "With singletons, I(C, T) = H(T) (knowing the cluster tells the class) and "

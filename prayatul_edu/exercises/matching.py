@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import (cluster_entropy, contingency_table, f_measure, labels_from_table,
                 maximum_matching, precision_recall_f, purity)
-from ._base import ChoiceQuestion, Mistake, Question, table_rows
+from ._base import Mistake, table_rows
+from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
            "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation"]
@@ -23,13 +24,13 @@ def _ex2_table(q):
     return contingency_table(q.classes, q.clusters)
 
 
-def _describe_ex2(q, d):
+def describe_exercise_2(q, d):
     d.table(["example", "class", "cluster"],
             [[f"x{i + 1}", int(t), int(c)] for i, (t, c) in enumerate(zip(q.classes, q.clusters))])
 
 
-class ConfusionMatrix(Question):
-    qid, title, dataset, kind = "01.1", "the confusion matrix", "exercise_2", "matrix"
+class ConfusionMatrix(TableQuestion):
+    qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
     hints = ("Cell (i, j) counts the examples that are in cluster i *and* in class j.",
              "Rows are clusters C_1..C_3, columns classes T_1..T_3; every row sums to the "
              "size of its cluster, every column to the size of its class.",
@@ -37,7 +38,7 @@ class ConfusionMatrix(Question):
 
     def describe(self, d):
         d.text("Ten examples, 3 classes, 3 clusters (classes and clusters are not the same):")
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Write down the contingency (confusion) table $n_{ij} = |C_i \\cap T_j|$ with "
                "**rows = clusters** $C_1, C_2, C_3$ and **columns = classes** $T_1, T_2, T_3$, "
                "without totals.")
@@ -56,9 +57,9 @@ class ConfusionMatrix(Question):
         d.note("The tutorial prints the same table transposed (classes as rows).")
 
 
-class PrecisionRecallF(Question):
-    qid, title, dataset, kind = "01.2", "precision, recall and F of cluster 1, class 3", \
-        "exercise_2", "vector"
+class PrecisionRecallF(NumbersQuestion):
+    qid, title, dataset = "01.2", "precision, recall and F of cluster 1, class 3", \
+        "exercise_2"
     parts = ("precision(1, 3)", "recall(1, 3)", "F(1, 3)")
     hints = ("precision(i, j) = n_ij / n_i: the share of cluster i that is class j. "
              "recall(i, j) = n_ij / m_j: the share of class j found in cluster i.",
@@ -67,7 +68,7 @@ class PrecisionRecallF(Question):
 
     def describe(self, d):
         d.text("The same ten examples:")
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute precision(1, 3), recall(1, 3) and F(1, 3), where $i$ indexes the "
                "**cluster** and $j$ the **class**.")
 
@@ -97,14 +98,14 @@ class PrecisionRecallF(Question):
         d.text("Read row 1 (cluster 1), column 3 (class 3) of each table.")
 
 
-class ClusterEntropy(Question):
+class ClusterEntropy(NumberQuestion):
     qid, title, dataset = "01.3", "the entropy e_2 of cluster 2", "exercise_2"
     hints = ("e_i = - sum_j precision(i, j) log2 precision(i, j): it uses the class mix "
              "*inside cluster i* (row i of the table).",
              "Logarithms are base 2 (bits). Terms with precision 0 contribute 0.")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the entropy $e_2 = -\\sum_j \\text{precision}(2, j) "
                "\\log_2 \\text{precision}(2, j)$ of cluster 2.")
 
@@ -128,8 +129,8 @@ class ClusterEntropy(Question):
         d.extend(cluster_entropy(self.classes, self.clusters).derivation())
 
 
-class ClusterPurity(Question):
-    qid, title, dataset, kind = "01.4", "purity of cluster 2 and overall", "exercise_2", "vector"
+class ClusterPurity(NumbersQuestion):
+    qid, title, dataset = "01.4", "purity of cluster 2 and overall", "exercise_2"
     parts = ("p_2", "p")
     hints = ("p_i = max_j precision(i, j): the share of cluster i taken by its majority class.",
              "The overall purity weights each p_i by the cluster's size: "
@@ -137,7 +138,7 @@ class ClusterPurity(Question):
              "Take the maximum along each *row* (cluster), not along each column (class).")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the purity $p_2$ of cluster 2 and the overall purity $p$.")
 
     def key(self):
@@ -170,7 +171,7 @@ def _describe_table(q, d):
     d.text(f"Rows are clusters, columns classes; n = {int(np.sum(q.table))}.")
 
 
-class LecturePurity(Question):
+class LecturePurity(NumberQuestion):
     qid, title, dataset = "01.5", "purity (the lecture's table)", "lecture_table"
     hints = ("purity = (1/n) sum_i max_j n_ij.",
              "For each row (cluster) take its largest cell; add them up; divide by n.")
@@ -196,7 +197,7 @@ class LecturePurity(Question):
         d.extend(purity(*_lecture_labels(self)).derivation())
 
 
-class LectureMaximumMatching(Question):
+class LectureMaximumMatching(NumberQuestion):
     qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
     hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
              "Try the 6 one-to-one matchings of 3 clusters to 3 classes; keep the one with the "
@@ -223,7 +224,7 @@ class LectureMaximumMatching(Question):
         d.extend(maximum_matching(*_lecture_labels(self)).derivation())
 
 
-class LectureF(Question):
+class LectureF(NumberQuestion):
     qid, title, dataset = "01.7", "the F-measure (the lecture's table)", "lecture_table"
     hints = ("Each cluster C_i is matched to its majority class j* = argmax_j n_ij.",
              "prec_i = n_ij* / n_i (the row's size), recall_i = n_ij* / m_j* (the column's "

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import prayatul_matrix
-from ._base import ChoiceQuestion, Mistake, Question
+from ._base import Mistake
+from .kinds import ChoiceQuestion, NumbersQuestion
 
 __all__ = ["PrayatulCounts", "PrayatulMeasures", "PrayatulReading", "PrayatulRelabel"]
 
@@ -30,9 +31,8 @@ def _m(q, swap=False):
     return prayatul_matrix(q.truth, a, b)
 
 
-class PrayatulCounts(Question):
-    qid, title, dataset, kind = "06.1", "the Prayatul matrix by hand", "prayatul_small", \
-        "vector"
+class PrayatulCounts(NumbersQuestion):
+    qid, title, dataset = "06.1", "the Prayatul matrix by hand", "prayatul_small"
     parts = ("BR", "RW", "WR", "BW")
     hints = ("A pair (i, j) is Right for an algorithm when it agrees with the truth on "
              "'together or apart': (p_i = p_j) exactly when (g_i = g_j).",
@@ -70,8 +70,8 @@ class PrayatulCounts(Question):
         d.extend(_m(self).derivation())
 
 
-class PrayatulMeasures(Question):
-    qid, title, dataset, kind = "06.2", "the five measures", "prayatul_small", "vector"
+class PrayatulMeasures(NumbersQuestion):
+    qid, title, dataset = "06.2", "the five measures", "prayatul_small"
     parts = ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")
     hints = ("sigma_c = (RW - WR)/(RW + WR); alpha = (BR + RW - BW)/T; "
              "xi_c = (BR + RW)/(BR + RW + WR); xi_e = (BR + RW - WR)/(BR + RW + WR); "

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import normalized_cut, silhouette
-from ._base import ChoiceQuestion, Mistake, Question, table_rows
+from ._base import Mistake, table_rows
+from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion
 
 __all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
            "SuitabilityC1", "NormalizedCut", "ChooseK"]
@@ -35,8 +36,8 @@ def _own_other(q):
     return same & ~np.eye(len(lab), dtype=bool), ~same
 
 
-class SilhouetteA(Question):
-    qid, title, dataset, kind = "04.1", "a_i for each point", "exercise_1", "vector"
+class SilhouetteA(NumbersQuestion):
+    qid, title, dataset = "04.1", "a_i for each point", "exercise_1"
     parts = ("a_1", "a_2", "a_3", "a_4")
     hints = ("a_i is the average distance from x_i to the *other* members of its cluster.",
              "Divide by |C| - 1: x_i itself is not one of the others.")
@@ -65,8 +66,8 @@ class SilhouetteA(Question):
         d.extend(_sil(self).derivation())
 
 
-class SilhouetteB(Question):
-    qid, title, dataset, kind = "04.2", "b_i for each point", "exercise_1", "vector"
+class SilhouetteB(NumbersQuestion):
+    qid, title, dataset = "04.2", "b_i for each point", "exercise_1"
     parts = ("b_1", "b_2", "b_3", "b_4")
     hints = ("For x_i, average its distances to the members of each *other* cluster; b_i is "
              "the smallest of these averages.",
@@ -94,8 +95,8 @@ class SilhouetteB(Question):
         d.extend(_sil(self).derivation())
 
 
-class SilhouetteS(Question):
-    qid, title, dataset, kind = "04.3", "s_i for each point", "exercise_1", "vector"
+class SilhouetteS(NumbersQuestion):
+    qid, title, dataset = "04.3", "s_i for each point", "exercise_1"
     parts = ("s_1", "s_2", "s_3", "s_4")
     hints = ("s_i = (b_i - a_i) / max(a_i, b_i).",
              "s_i is negative when x_i is on average closer to another cluster than to its own.",
@@ -121,8 +122,8 @@ class SilhouetteS(Question):
         d.extend(_sil(self).derivation())
 
 
-class SilhouetteSummary(Question):
-    qid, title, dataset, kind = "04.4", "s per cluster and overall", "exercise_1", "vector"
+class SilhouetteSummary(NumbersQuestion):
+    qid, title, dataset = "04.4", "s per cluster and overall", "exercise_1"
     parts = ("s_C1", "s_C2", "s_C")
     hints = ("s_C for a cluster is the mean of its members' s_i.",
              "The overall s averages all N points' s_i.",
@@ -187,7 +188,7 @@ class SuitabilityC1(ChoiceQuestion):
         d.extend(_sil(self).derivation())
 
 
-class NormalizedCut(Question):
+class NormalizedCut(NumberQuestion):
     qid, title, dataset = "04.6", "the normalized cut", "exercise_1"
     hints = ("W(S, R) = sum over i in S, j in R of w_ij, with the distances as weights.",
              "NC = sum_i W(C_i, not C_i) / W(C_i, V): V is all the examples, so W(C_i, V) "
@@ -222,8 +223,8 @@ class NormalizedCut(Question):
         d.extend(normalized_cut(self.D, self.labels).derivation())
 
 
-class ChooseK(Question):
-    qid, title, dataset, kind = "04.7", "choose k by silhouette", "choose_k", "integer"
+class ChooseK(IntegerQuestion):
+    qid, title, dataset = "04.7", "choose k by silhouette", "choose_k"
     hints = ("Compute the overall silhouette of each candidate clustering "
              "(`silhouette(q.X, labels)`).",
              "A larger silhouette means tighter, better separated clusters.")
