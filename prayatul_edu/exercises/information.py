@@ -113,7 +113,11 @@ class LectureNMI(NumberQuestion):
                         "I/H(T).")]
 
     def explain(self, d):
-        d.extend(self._nmi().derivation())
+        r = self._nmi()
+        d.extend(r.derivation())
+        d.extend(r.mi.derivation())
+        d.extend(r.h_clusters.derivation())
+        d.extend(r.h_classes.derivation())
 
 
 class SingletonsNMI(NumbersQuestion):
