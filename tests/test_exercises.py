@@ -486,3 +486,16 @@ def test_data_module_imports_no_question_code():
                 if isinstance(node, ast.ImportFrom) and node.level == 1]
     assert relative == []                                         # no cycle with _base
     assert "object.__new__" not in inspect.getsource(_data)
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_print_of_every_question_reads_cleanly(qid):
+    for seed in (None, "s9"):
+        q = q_(qid, seed)
+        for text in (repr(q), q.hint(1).text, q.solution().text.split("\n", 3)[-1][:0]):
+            for bad in ("\\", "$", "**", "_{", "mathcal", "np.float64"):
+                assert bad not in text, (qid, seed, bad, text)
+            assert not re.search(r"(^|\s)\*\S", text), (qid, text)     # no *emphasis*
+        assert q._repr_markdown_().startswith("**Question ")             # rich text stays rich
+    assert "C_1 = {x_1, x_2}" in repr(q_("04.1"))
+    assert "I(C, T) = sum_ij p_ij log_2 (p_ij)/(p_i p_j)" in repr(q_("02.2"))

@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..steps import Derivation
+from ..steps import Derivation, plain_prose
 from . import _data
 from ._data import rng_for
 
@@ -380,8 +380,7 @@ class Question:
         text = self.hints[n - 1]
         more = (f" (hint {n} of {total}; `hint()` again for the next)" if n < total
                 else f" (hint {n} of {total}: the last one; `solution()` shows everything)")
-        return Feedback(f"💡 **Hint {n}.** {text}{more}",
-                        f"Hint {n}. {text}{more}".replace("`", ""))
+        return Feedback(f"💡 **Hint {n}.** {text}{more}", plain_prose(f"Hint {n}. {text}{more}"))
 
     def solution(self) -> Feedback:
         """The derivation, step by step, computed by the library for this variant."""
