@@ -499,3 +499,17 @@ def test_print_of_every_question_reads_cleanly(qid):
         assert q._repr_markdown_().startswith("**Question ")             # rich text stays rich
     assert "C_1 = {x_1, x_2}" in repr(q_("04.1"))
     assert "I(C, T) = sum_ij p_ij log_2 (p_ij)/(p_i p_j)" in repr(q_("02.2"))
+
+
+def test_solutions_derive_the_asked_quantity_only():
+    s12 = q_("01.2").solution().text
+    assert "n_13 = 1, n_1 = 4, m_3 = 3" in s12 and "1/4" in s12 and "1/3" in s12
+    assert "0.2857" in s12 and "Read row" not in s12
+    s41 = q_("04.1").solution().text
+    assert "a_1 = (0.1) / 1 = 0.1" in s41 and "s_1" not in s41 and "b_1" not in s41
+    assert "b_3 = (0.65 + 0.7) / 2 = 0.675" in q_("04.2").solution().text
+    s61 = q_("06.1").solution().text
+    assert "All 15 pairs, one by one" in s61 and "Tally: BR = 9, RW = 1, WR = 4, BW = 1." in s61
+    assert "sigma_c" not in s61 and "Polarization" not in s61          # that is 06.2
+    assert "sigma_c" in q_("06.2").solution().text
+    assert "x1" in repr(q_("04.7")) and "p1" not in repr(q_("04.7"))

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import (cluster_entropy, contingency_table, f_measure, labels_from_table,
                 maximum_matching, precision_recall_f, purity)
+from ..steps import fmt, frac
 from ._base import Mistake, table_rows
 from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
@@ -94,8 +95,24 @@ class PrecisionRecallF(NumbersQuestion):
         ]
 
     def explain(self, d):
-        d.extend(precision_recall_f(self.classes, self.clusters).derivation())
-        d.text("Read row 1 (cluster 1), column 3 (class 3) of each table.")
+        n = _ex2_table(self).counts
+        n13, n1, m3 = int(n[0, 2]), int(n[0].sum()), int(n[:, 2].sum())
+        p, r, f = self.key()
+        d.text("Only three counts are needed: n_13 (examples in cluster 1 *and* class 3), "
+               "n_1 (the size of cluster 1) and m_3 (the size of class 3).")
+        d.step(rf"n_{{13}} = {n13},\quad n_1 = {n1},\quad m_3 = {m3}",
+               f"n_13 = {n13}, n_1 = {n1}, m_3 = {m3}")
+        d.step(rf"\text{{precision}}(1, 3) = \frac{{n_{{13}}}}{{n_1}} = {frac(n13, n1)}",
+               f"precision(1, 3) = n_13 / n_1 = {frac(n13, n1)}")
+        d.step(rf"\text{{recall}}(1, 3) = \frac{{n_{{13}}}}{{m_3}} = {frac(n13, m3)}",
+               f"recall(1, 3) = n_13 / m_3 = {frac(n13, m3)}")
+        if p + r > 0:
+            d.step(rf"F(1, 3) = \frac{{2\,p\,r}}{{p + r}} = \frac{{2 \cdot {fmt(p)} \cdot "
+                   rf"{fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(f)}",
+                   f"F(1, 3) = 2 p r / (p + r) = 2 * {fmt(p)} * {fmt(r)} / ({fmt(p)} + "
+                   f"{fmt(r)}) = {fmt(f)}")
+        else:
+            d.step("F(1, 3) = 0", "F(1, 3) = 0 (precision and recall are both 0)")
 
 
 class ClusterEntropy(NumberQuestion):

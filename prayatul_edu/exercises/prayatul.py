@@ -67,7 +67,7 @@ class PrayatulCounts(NumbersQuestion):
         return super().acceptable() and bool(np.all(k > 0))   # every cell occupied
 
     def explain(self, d):
-        d.extend(_m(self).derivation())
+        d.extend(_m(self).counts_derivation())         # the pairs; the measures are 06.2
 
 
 class PrayatulMeasures(NumbersQuestion):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import normalized_cut, silhouette
+from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion
 
@@ -63,7 +64,17 @@ class SilhouetteA(NumbersQuestion):
                         "x_i's own cluster.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        own, _ = _own_other(self)
+        D = np.asarray(self.D)
+        a = _sil(self).a
+        d.formula(r"a_i = \frac{1}{|C| - 1}\sum_{x_j \in C,\ j \ne i} d(x_i, x_j)",
+                  "a_i = (1 / (|C| - 1)) * sum of d(x_i, x_j) over the other members x_j of C")
+        for i in range(len(D)):
+            js = np.flatnonzero(own[i])
+            terms = " + ".join(fmt(D[i, j]) for j in js)
+            names = ", ".join(f"x{j + 1}" for j in js)
+            d.step(rf"a_{i + 1} = ({terms}) / {len(js)} = {fmt(a[i])}",
+                   f"a_{i + 1} = ({terms}) / {len(js)} = {fmt(a[i])}   (others: {names})")
 
 
 class SilhouetteB(NumbersQuestion):
@@ -92,7 +103,18 @@ class SilhouetteB(NumbersQuestion):
                         "b_i averages over all its points.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        _, other = _own_other(self)
+        D = np.asarray(self.D)
+        b = _sil(self).b
+        d.formula(r"b_i = \min_{C_k \ne C} \frac{1}{|C_k|}\sum_{x_j \in C_k} d(x_i, x_j)",
+                  "b_i = the smallest, over the other clusters C_k, of the mean distance "
+                  "from x_i to the members of C_k")
+        for i in range(len(D)):
+            js = np.flatnonzero(other[i])
+            terms = " + ".join(fmt(D[i, j]) for j in js)
+            d.step(rf"b_{i + 1} = ({terms}) / {len(js)} = {fmt(b[i])}",
+                   f"b_{i + 1} = ({terms}) / {len(js)} = {fmt(b[i])}")
+        d.text("With two clusters there is one other cluster, so the minimum is over one mean.")
 
 
 class SilhouetteS(NumbersQuestion):
@@ -233,7 +255,7 @@ class ChooseK(IntegerQuestion):
         d.text("Twelve points in the plane (`q.X`) and four candidate clusterings "
                "(`q.candidates[k]` for k = 2, 3, 4, 5; average-linkage agglomerative):")
         d.table(["point", "x", "y", *[f"k={k}" for k in self.candidates]],
-                [[f"p{i + 1}", *self.X[i], *[int(lab[i]) for lab in self.candidates.values()]]
+                [[f"x{i + 1}", *self.X[i], *[int(lab[i]) for lab in self.candidates.values()]]
                  for i in range(len(self.X))])
         d.text("Which number of clusters k does the silhouette recommend?")
 
