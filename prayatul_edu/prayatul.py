@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import Labels, check_choice, check_partitions, check_real
-from .counting import PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_sizes, joint_codes, pairs_within
+from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_sizes,
+                       joint_codes, pairs_within)
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]

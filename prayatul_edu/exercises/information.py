@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from .. import entropy, labels_from_table, mutual_information, normalized_mutual_information
+from .. import (entropy, labels_from_table, mutual_information, normalized_mutual_information,
+                purity)
 from ._base import Mistake, table_rows
 from .kinds import NumberQuestion, NumbersQuestion
 from .matching import describe_exercise_2
@@ -136,8 +137,6 @@ class SingletonsNMI(NumbersQuestion):
         return np.arange(1, len(self.classes) + 1)
 
     def key(self):
-        from .. import purity
-
         s = self._singletons()
         return np.array([float(purity(self.classes, s)),
                          float(normalized_mutual_information(self.classes, s))])
@@ -151,8 +150,6 @@ class SingletonsNMI(NumbersQuestion):
                         "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0.")]
 
     def explain(self, d):
-        from .. import purity
-
         s = self._singletons()
         d.extend(purity(self.classes, s).derivation())
         d.extend(normalized_mutual_information(self.classes, s).derivation())

@@ -122,7 +122,7 @@ class NumberQuestion(_NumericQuestion):
         return read_number(answer, "answer")
 
 
-class IntegerQuestion(_NumericQuestion):
+class IntegerQuestion(NumberQuestion):
     """One whole number (compared exactly)."""
 
     kind = "integer"
@@ -131,8 +131,7 @@ class IntegerQuestion(_NumericQuestion):
         return "Answer: a whole number."
 
     def read(self, answer):
-        _unreadable(answer)
-        v = read_number(answer, "answer")
+        v = super().read(answer)
         if v != int(v):
             raise InvalidAnswer(f"answer: expected a whole number, got {v}")
         return int(v)

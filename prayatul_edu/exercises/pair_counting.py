@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import adjusted_rand_index, jaccard_index, pair_confusion, rand_index
+from .. import (adjusted_rand_index, hubert_statistic, jaccard_index, pair_confusion,
+                rand_index)
 from ._base import Mistake
 from .kinds import NumbersQuestion, TableQuestion
 from .matching import describe_exercise_2
@@ -48,8 +49,6 @@ class IdealClusterMatrix(TableQuestion):
         return super().acceptable() and self.key().sum() > len(self.clusters)
 
     def explain(self, d):
-        from .. import hubert_statistic
-
         d.extend(hubert_statistic(self.classes, self.clusters).derivation())
 
 
