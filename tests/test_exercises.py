@@ -443,9 +443,10 @@ def test_too_few_decimals_is_close_not_a_mystery(qid, answer):
 @pytest.mark.parametrize("qid", QIDS)
 def test_the_courses_answer_on_a_variant_is_named(qid):
     course = q_(qid)
-    q = q_(qid, "s2024")
-    if not _base.apart(course.key(), q.key()):
-        pytest.skip("this variant's key happens to equal the course's")
+    # the first variant whose key differs from the course's (a few keys are small integers
+    # or letters, so some variants share the course's answer; those are not asked here)
+    q = next(v for v in (q_(qid, f"s{2024 + k}") for k in range(30))
+             if _base.apart(course.key(), v.key()))
     out = q.grade(_key_json(course))
     assert out.status != ex.CORRECT
     assert _base.COURSE_ANSWER in out.messages and "the course's answer" in out.diagnosed

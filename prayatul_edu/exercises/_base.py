@@ -256,7 +256,7 @@ class Question:
     """Base of every question. A question derives from the class of its answer's
     kind (:mod:`.kinds`: a number, a whole number, named numbers, a table, a choice
     of statements), which reads, compares and diagnoses answers; the question sets
-    the class attributes and implements :meth:`key`, :meth:`mistakes`,
+    the class attributes and implements :meth:`compute_key`, :meth:`mistakes`,
     :meth:`describe` and :meth:`explain`.
 
     Class attributes
@@ -308,8 +308,9 @@ class Question:
         raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     # -- to implement ------------------------------------------------------
-    def key(self):
-        """The expected answer, computed by the library from ``self.data``."""
+    def compute_key(self):
+        """The expected answer, computed by the library from ``self.data`` (what the
+        checking uses internally; students and the grader call :meth:`key`)."""
         raise NotImplementedError
 
     def mistakes(self) -> list[Mistake]:
@@ -382,6 +383,10 @@ class Question:
                 else f" (hint {n} of {total}: the last one; `solution()` shows everything)")
         return Feedback(f"💡 **Hint {n}.** {text}{more}", plain_prose(f"Hint {n}. {text}{more}"))
 
+    def key(self):
+        """The expected answer for this variant (the value ``check`` accepts)."""
+        return self.compute_key()
+
     def solution(self) -> Feedback:
         """The derivation, step by step, computed by the library for this variant."""
         d = Derivation(f"Solution of {self._heading()}")
@@ -409,7 +414,7 @@ class Question:
             value = self.read(answer)
         except InvalidAnswer as exc:
             return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
-        if self.matches(value, self.key()):
+        if self.matches(value, self.compute_key()):
             return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
         outcome = self.compare(value)
         if self.seed is not None and self._is_the_courses_answer(value):
@@ -419,14 +424,14 @@ class Question:
 
     def _is_the_courses_answer(self, value) -> bool:
         course = type(self)(None, data=_data.get(self.dataset, None))
-        return self.matches(value, course.key())
+        return self.matches(value, course.compute_key())
 
     # -- diagnosis and fair variants ---------------------------------------
     def diagnosable(self) -> list[Mistake]:
         """The mistakes that can be told apart on these data: those whose value differs
         from the key, with mistakes of the same value merged into one (on the course's
         data two slips can give the same number; a variant never lets that happen)."""
-        key, out = self.key(), []
+        key, out = self.compute_key(), []
         for m in self.mistakes():
             if not apart(m.value, key):
                 continue
@@ -443,7 +448,7 @@ class Question:
     def acceptable(self) -> bool:
         """Whether the data make a fair variant: a finite key, every mistake told apart
         from the key and from every other mistake."""
-        key = self.key()
+        key = self.compute_key()
         if not isinstance(key, frozenset) and not np.all(np.isfinite(
                 np.asarray(key, dtype=float))):
             return False

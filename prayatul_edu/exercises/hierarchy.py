@@ -46,7 +46,7 @@ class MergeHeights(NumbersQuestion):
         d.text("Cluster them by single-linkage agglomerative clustering. Give the heights "
                "(distances) of the 4 merges in the order they happen.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_tree(self).heights, dtype=float)
 
     def mistakes(self):
@@ -71,7 +71,7 @@ class CopheneticMatrix(TableQuestion):
         d.text("From the single-linkage dendrogram, write down the 5 x 5 cophenetic distance "
                "matrix $P$.")
 
-    def key(self):
+    def compute_key(self):
         return _coph(self)
 
     def mistakes(self):
@@ -99,7 +99,7 @@ class CPCC(NumbersQuestion):
         d.text("With $P$ the single-linkage cophenetic matrix, compute $d$ and $p$ (the means "
                "of the entries $i < j$ of $D$ and $P$) and the CPCC.")
 
-    def key(self):
+    def compute_key(self):
         c = cophenetic_correlation(self.D, _tree(self))
         return np.array([c.d_mean, c.p_mean, float(c)])
 

@@ -43,11 +43,11 @@ class Entropies(NumbersQuestion):
         d.text("Compute the entropy of the clustering $H(\\mathcal{C})$ and of the classes "
                "$H(\\mathcal{T})$, in bits.")
 
-    def key(self):
+    def compute_key(self):
         return np.array([float(entropy(self.clusters)), float(entropy(self.classes))])
 
     def mistakes(self):
-        hc, ht = self.key()
+        hc, ht = self.compute_key()
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
                 Mistake("swapped", np.array([ht, hc]),
@@ -69,11 +69,11 @@ class MutualInformation(NumberQuestion):
         d.text("Compute the mutual information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} "
                "p_{ij} \\log_2 \\frac{p_{ij}}{p_i p_j}$ in bits.")
 
-    def key(self):
+    def compute_key(self):
         return float(mutual_information(self.classes, self.clusters, base=2))
 
     def mistakes(self):
-        return [Mistake("natural log", self.key() * math.log(2),
+        return [Mistake("natural log", self.compute_key() * math.log(2),
                         "That is the mutual information in nats (natural log); use log2."),
                 Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
                         "You followed the lecture's transcription, which weights each log by "
@@ -98,7 +98,7 @@ class LectureNMI(NumberQuestion):
     def _nmi(self, average="geometric"):
         return normalized_mutual_information(*labels_from_table(self.table), average=average)
 
-    def key(self):
+    def compute_key(self):
         return float(self._nmi())
 
     def mistakes(self):
@@ -136,13 +136,13 @@ class SingletonsNMI(NumbersQuestion):
     def _singletons(self):
         return np.arange(1, len(self.classes) + 1)
 
-    def key(self):
+    def compute_key(self):
         s = self._singletons()
         return np.array([float(purity(self.classes, s)),
                          float(normalized_mutual_information(self.classes, s))])
 
     def mistakes(self):
-        p = self.key()[0]
+        p = self.compute_key()[0]
         return [Mistake("NMI is 1", np.array([p, 1.0]),
                         "NMI does not reach 1 here: H(C) = log2 n is much larger than "
                         "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),

@@ -86,7 +86,7 @@ class _NumericQuestion(Question):
         return "Not yet.", 0.0
 
     def compare(self, value) -> Outcome:
-        got, want = self.entries(value), self.entries(self.key())
+        got, want = self.entries(value), self.entries(self.compute_key())
         ok = np.array([close(g, k) for g, k in zip(got, want)])
         wrong = ~ok
         diagnosed, messages = [], []
@@ -185,12 +185,12 @@ class TableQuestion(_NumericQuestion):
     kind = "matrix"
 
     def answer_format(self) -> str:
-        r, c = np.shape(self.key())
+        r, c = np.shape(self.compute_key())
         return f"Answer: a {r} x {c} table (a list of rows or an array)."
 
     def read(self, answer):
         _unreadable(answer)
-        shape = np.shape(self.key())
+        shape = np.shape(self.compute_key())
         try:
             arr = np.array(answer, dtype=float)
         except (TypeError, ValueError):
@@ -258,12 +258,12 @@ class ChoiceQuestion(Question):
             raise ValueError(f"judged: no verdict on statement(s) {', '.join(missing)}")
         return "".join(letter for letter in sorted(verdict) if verdict[letter])
 
-    def key(self) -> frozenset:
+    def compute_key(self) -> frozenset:
         return frozenset(letter for letter, _, true, _ in self.options() if true)
 
     def mistakes(self) -> list[Mistake]:
         """One per statement: that statement misjudged (for ``single``: that letter picked)."""
-        key = self.key()
+        key = self.compute_key()
         if self.single:
             return [Mistake(f"misjudged {letter}", frozenset(letter), why)
                     for letter, _, true, why in self.options() if not true]
@@ -312,7 +312,7 @@ class ChoiceQuestion(Question):
         return value == key
 
     def compare(self, value) -> Outcome:
-        key = self.key()
+        key = self.compute_key()
         why = {letter: w for letter, _, _, w in self.options()}
         if self.single:
             return Outcome(self.qid, INCORRECT, 0.0, self.points,
@@ -331,14 +331,14 @@ class ChoiceQuestion(Question):
     def acceptable(self) -> bool:
         """Every single misjudgement must be an answer one can give: at least two true
         statements (one letter fewer is still a letter) and, for ``single``, one."""
-        return len(self.key()) >= (1 if self.single else 2)
+        return len(self.compute_key()) >= (1 if self.single else 2)
 
     def explain(self, d: Derivation) -> None:
         self.explain_choice(d)
         d.table(["", "statement", "true?", "why"],
                 [[letter, text, "yes" if true else "no", why]
                  for letter, text, true, why in self.options()], max_rows=50)
-        d.text(f"Answer: {''.join(sorted(self.key()))}.")
+        d.text(f"Answer: {''.join(sorted(self.compute_key()))}.")
 
     def explain_choice(self, d: Derivation) -> None:
         """Numbers behind the statements (optional)."""

@@ -44,11 +44,11 @@ class ConfusionMatrix(TableQuestion):
                "**rows = clusters** $C_1, C_2, C_3$ and **columns = classes** $T_1, T_2, T_3$, "
                "without totals.")
 
-    def key(self):
+    def compute_key(self):
         return _ex2_table(self).counts
 
     def mistakes(self):
-        return [Mistake("transposed", self.key().T,
+        return [Mistake("transposed", self.compute_key().T,
                         "Your table is transposed: rows must be the clusters C_i and columns "
                         "the classes T_j (the lecture's n_ij = |C_i ∩ T_j|). The tutorial "
                         "prints it the other way round, and so does scikit-learn.")]
@@ -77,17 +77,17 @@ class PrecisionRecallF(NumbersQuestion):
         p, r, f = precision_recall_f(self.classes, self.clusters)
         return np.array([p[i, j], r[i, j], f[i, j]])
 
-    def key(self):
+    def compute_key(self):
         return self._prf(0, 2)
 
     def mistakes(self):
-        p, r, _ = self.key()
+        p, r, _ = self.compute_key()
         return [
             Mistake("indices swapped", self._prf(2, 0),
                     "You used cluster 3 and class 1: in precision(i, j) the first index is "
                     "the cluster, the second the class (the full-reference notes write it "
                     "the other way round)."),
-            Mistake("precision and recall swapped", np.array([r, p, self.key()[2]]),
+            Mistake("precision and recall swapped", np.array([r, p, self.compute_key()[2]]),
                     "Precision and recall are swapped: precision divides n_ij by the size "
                     "of the cluster, recall by the size of the class."),
             Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
@@ -97,7 +97,7 @@ class PrecisionRecallF(NumbersQuestion):
     def explain(self, d):
         n = _ex2_table(self).counts
         n13, n1, m3 = int(n[0, 2]), int(n[0].sum()), int(n[:, 2].sum())
-        p, r, f = self.key()
+        p, r, f = self.compute_key()
         d.text("Only three counts are needed: n_13 (examples in cluster 1 *and* class 3), "
                "n_1 (the size of cluster 1) and m_3 (the size of class 3).")
         d.step(rf"n_{{13}} = {n13},\quad n_1 = {n1},\quad m_3 = {m3}",
@@ -126,11 +126,11 @@ class ClusterEntropy(NumberQuestion):
         d.text("Compute the entropy $e_2 = -\\sum_j \\text{precision}(2, j) "
                "\\log_2 \\text{precision}(2, j)$ of cluster 2.")
 
-    def key(self):
+    def compute_key(self):
         return float(cluster_entropy(self.classes, self.clusters).per_cluster[1])
 
     def mistakes(self):
-        e = self.key()
+        e = self.compute_key()
         n = _ex2_table(self).counts
         col = n[:, 1] / n[:, 1].sum()              # the class mix of class 2 over clusters
         e_class = -sum(p * math.log2(p) for p in col if p > 0)
@@ -158,13 +158,13 @@ class ClusterPurity(NumbersQuestion):
         describe_exercise_2(self, d)
         d.text("Compute the purity $p_2$ of cluster 2 and the overall purity $p$.")
 
-    def key(self):
+    def compute_key(self):
         pu = purity(self.classes, self.clusters)
         return np.array([pu.per_cluster[1], float(pu)])
 
     def mistakes(self):
         n = _ex2_table(self).counts
-        p2, p = self.key()
+        p2, p = self.compute_key()
         return [Mistake("max over clusters instead of classes", np.array(
                             [n[:, 1].max() / n[:, 1].sum(), n.max(axis=0).sum() / n.sum()]),
                         "You took the maximum over clusters for each class (down the "
@@ -198,7 +198,7 @@ class LecturePurity(NumberQuestion):
         _describe_table(self, d)
         d.text("Compute the purity.")
 
-    def key(self):
+    def compute_key(self):
         return float(purity(*_lecture_labels(self)))
 
     def mistakes(self):
@@ -225,7 +225,7 @@ class LectureMaximumMatching(NumberQuestion):
         d.text("Compute the maximum matching measure: the best one-to-one matching of "
                "clusters to classes, as a fraction of n.")
 
-    def key(self):
+    def compute_key(self):
         return float(maximum_matching(*_lecture_labels(self)))
 
     def mistakes(self):
@@ -253,7 +253,7 @@ class LectureF(NumberQuestion):
         d.text("Compute the lecture's F-measure $F = \\frac{1}{r}\\sum_i F_i$, each cluster "
                "matched to its majority class.")
 
-    def key(self):
+    def compute_key(self):
         return float(f_measure(*_lecture_labels(self)))
 
     def mistakes(self):

@@ -32,11 +32,11 @@ class IdealClusterMatrix(TableQuestion):
         describe_exercise_2(self, d)
         d.text("Write down the 5 x 5 ideal **cluster** similarity matrix.")
 
-    def key(self):
+    def compute_key(self):
         return _ideal(self.clusters)
 
     def mistakes(self):
-        zero_diag = self.key().copy()
+        zero_diag = self.compute_key().copy()
         np.fill_diagonal(zero_diag, 0)
         return [Mistake("zero diagonal", zero_diag,
                         "Each example is in the same cluster as itself: the diagonal is 1."),
@@ -46,7 +46,7 @@ class IdealClusterMatrix(TableQuestion):
 
     def acceptable(self):
         # a variant also needs pairs together in a cluster, so the matrix is not trivial
-        return super().acceptable() and self.key().sum() > len(self.clusters)
+        return super().acceptable() and self.compute_key().sum() > len(self.clusters)
 
     def explain(self, d):
         d.extend(hubert_statistic(self.classes, self.clusters).derivation())
@@ -65,12 +65,12 @@ class PairCounts(NumbersQuestion):
                "(different class, same cluster), $f_{10}$ (same class, different cluster), "
                "$f_{11}$ (same class, same cluster).")
 
-    def key(self):
+    def compute_key(self):
         pc = pair_confusion(self.classes, self.clusters)
         return np.array([pc.tn, pc.fp, pc.fn, pc.tp], dtype=float)
 
     def mistakes(self):
-        k = self.key()
+        k = self.compute_key()
         n = len(self.classes)
         return [Mistake("ordered pairs", 2 * k,
                         "You counted ordered pairs (i, j) and (j, i) separately; a pair is "
@@ -86,7 +86,7 @@ class PairCounts(NumbersQuestion):
                         "different examples count.")]
 
     def acceptable(self):
-        return super().acceptable() and self.key()[3] > 0
+        return super().acceptable() and self.compute_key()[3] > 0
 
     def explain(self, d):
         d.extend(pair_confusion(self.classes, self.clusters).derivation())
@@ -103,13 +103,13 @@ class RandJaccard(NumbersQuestion):
         describe_exercise_2(self, d)
         d.text("Compute the Rand statistic and the Jaccard coefficient.")
 
-    def key(self):
+    def compute_key(self):
         return np.array([float(rand_index(self.classes, self.clusters)),
                          float(jaccard_index(self.classes, self.clusters))])
 
     def mistakes(self):
         pc = pair_confusion(self.classes, self.clusters)
-        rand, jac = self.key()
+        rand, jac = self.compute_key()
         total = pc.tn + pc.fp + pc.fn + pc.tp
         return [Mistake("Jaccard with f00", np.array([rand, pc.tp / total]),
                         "Jaccard leaves f00 out of the denominator: f11 / (f01 + f10 + f11)."),
@@ -137,12 +137,12 @@ class RandVsARI(NumbersQuestion):
         d.text("Compute the Rand index and the adjusted Rand index (ARI). Which one tells you "
                "that this clustering is about as good as chance?")
 
-    def key(self):
+    def compute_key(self):
         return np.array([float(rand_index(self.classes, self.clusters)),
                          float(adjusted_rand_index(self.classes, self.clusters))])
 
     def mistakes(self):
-        rand = self.key()[0]
+        rand = self.compute_key()[0]
         return [Mistake("ARI = Rand", np.array([rand, rand]),
                         "The ARI subtracts the Rand index expected by chance and rescales; "
                         "it is not the Rand index.")]

@@ -45,12 +45,12 @@ class PrayatulCounts(NumbersQuestion):
         d.text("Count the pairs: **BR** (both right), **RW** (A right, B wrong), **WR** "
                "(A wrong, B right), **BW** (both wrong).")
 
-    def key(self):
+    def compute_key(self):
         m = _m(self)
         return np.array([m.br, m.rw, m.wr, m.bw], dtype=float)
 
     def mistakes(self):
-        k = self.key()
+        k = self.compute_key()
         n = len(self.truth)
         return [Mistake("ordered pairs", 2 * k,
                         "You counted ordered pairs: (i, j) and (j, i) are one pair; there are "
@@ -63,7 +63,7 @@ class PrayatulCounts(NumbersQuestion):
                         "different instances count.")]
 
     def acceptable(self):
-        k = self.key()
+        k = self.compute_key()
         return super().acceptable() and bool(np.all(k > 0))   # every cell occupied
 
     def explain(self, d):
@@ -84,7 +84,7 @@ class PrayatulMeasures(NumbersQuestion):
                "$\\sigma_c$, polarization $\\alpha$, comparative rightness $\\xi_c$, effective "
                "rightness $\\xi_e$, effective superiority $\\phi_e$.")
 
-    def key(self):
+    def compute_key(self):
         m = _m(self)
         return np.array([float(getattr(m, name)) for name in _MEASURES])
 

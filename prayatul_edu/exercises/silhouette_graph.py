@@ -48,7 +48,7 @@ class SilhouetteA(NumbersQuestion):
         d.text("Compute $a_i$, the average distance of $x_i$ to the other examples of its "
                "cluster, for $i = 1..4$.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).a, dtype=float)
 
     def mistakes(self):
@@ -89,7 +89,7 @@ class SilhouetteB(NumbersQuestion):
         d.text("Compute $b_i$, the smallest average distance of $x_i$ to the examples of "
                "another cluster, for $i = 1..4$.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).b, dtype=float)
 
     def mistakes(self):
@@ -128,7 +128,7 @@ class SilhouetteS(NumbersQuestion):
         _describe_ex1(self, d)
         d.text("Compute the silhouette $s_i = (b_i - a_i)/\\max(a_i, b_i)$ of each example.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).samples, dtype=float)
 
     def mistakes(self):
@@ -156,7 +156,7 @@ class SilhouetteSummary(NumbersQuestion):
         d.text("Compute the silhouette of each cluster, $s_{C_1}$ and $s_{C_2}$, and of the "
                "whole clustering, $s_{\\mathcal{C}}$.")
 
-    def key(self):
+    def compute_key(self):
         s = _sil(self)
         return np.array([*np.asarray(s.per_cluster, dtype=float), float(s)])
 
@@ -222,7 +222,7 @@ class NormalizedCut(NumberQuestion):
         d.text("With the distances as edge weights, compute the normalized cut "
                "$NC = \\sum_i W(C_i, \\overline{C_i}) / W(C_i, V)$.")
 
-    def key(self):
+    def compute_key(self):
         return float(normalized_cut(self.D, self.labels))
 
     def mistakes(self):
@@ -262,7 +262,7 @@ class ChooseK(IntegerQuestion):
     def _scores(self):
         return {k: float(silhouette(self.X, lab)) for k, lab in self.candidates.items()}
 
-    def key(self):
+    def compute_key(self):
         sc = self._scores()
         return max(sc, key=sc.get)
 
@@ -281,5 +281,5 @@ class ChooseK(IntegerQuestion):
     def explain(self, d):
         sc = self._scores()
         d.table(["k", "silhouette"], [[k, v] for k, v in sc.items()])
-        d.text(f"The largest silhouette is at k = {self.key()}.")
-        d.extend(silhouette(self.X, self.candidates[self.key()]).derivation())
+        d.text(f"The largest silhouette is at k = {self.compute_key()}.")
+        d.extend(silhouette(self.X, self.candidates[self.compute_key()]).derivation())
