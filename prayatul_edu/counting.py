@@ -29,7 +29,11 @@ import numpy as np
 from ._validation import Labels, check_partitions
 from .steps import Derivation, Result
 
-__all__ = ["comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
+#: Derivations list every pair of instances, one row each, up to this many instances
+#: (66 pairs): a student can check a hand count pair by pair.
+PAIR_LIST_MAX_N = 12
+
+__all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
            "dense_counts", "pairs_within", "labels_from_table"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63

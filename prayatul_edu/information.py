@@ -11,6 +11,13 @@ information* how much knowing the cluster tells about the class; *NMI*
 rescales it to [0, 1]; the tutorial's *cluster entropy* averages how mixed the
 classes inside each cluster are (it is the conditional entropy H(T | C)).
 
+One log base for the whole family: **bits (base 2)** by default. The lecture,
+the tutorial and the exercises compute in bits (a fair coin has entropy 1,
+``k`` equal groups ``log2 k``), so a student following a notebook gets the
+numbers the exercises expect. Every function takes ``base=`` (``math.e`` gives
+nats, the unit of scikit-learn's ``mutual_info_score``); NMI and the other
+normalised measures do not depend on the base, which cancels in the ratio.
+
 The lecture notes write the mutual information with the factor ``p_ij`` lost:
 the correct formula is ``I = sum_ij p_ij log(p_ij / (p_i p_j))`` (taught here).
 Every sum runs over the non-empty cells only (the convention ``0 log 0 = 0``).
@@ -318,7 +325,7 @@ class MutualInformation(ScalarResult):
         return d
 
 
-def mutual_information(truth, pred, base=math.e) -> MutualInformation:
+def mutual_information(truth, pred, base=2) -> MutualInformation:
     """Mutual information of the clusters ``C`` and the classes ``T``.
 
     .. math::
@@ -335,9 +342,10 @@ def mutual_information(truth, pred, base=math.e) -> MutualInformation:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
-    base : float, default ``math.e``
-        Base of the logarithm; the default (nats) matches scikit-learn's
-        ``mutual_info_score``.
+    base : float, default 2
+        Base of the logarithm: bits, as the lecture, the tutorial and
+        :func:`entropy` (the module's one base); ``math.e`` gives nats, the unit
+        of scikit-learn's ``mutual_info_score``.
 
     Returns
     -------
@@ -354,9 +362,12 @@ def mutual_information(truth, pred, base=math.e) -> MutualInformation:
     Examples
     --------
     >>> from prayatul_edu import mutual_information
-    >>> mi = mutual_information(truth=[0, 0, 1, 1], pred=[0, 0, 0, 1], base=2)
-    >>> round(float(mi), 6)      # 3/2 - (3/4) log2(3)
+    >>> mi = mutual_information(truth=[0, 0, 1, 1], pred=[0, 0, 0, 1])
+    >>> round(float(mi), 6)      # 3/2 - (3/4) log2(3) bits
     0.311278
+    >>> import math
+    >>> round(float(mutual_information([0, 0, 1, 1], [0, 0, 0, 1], base=math.e)), 6)   # nats
+    0.215762
     >>> mi.joint.tolist()
     [[0.5, 0.25], [0.0, 0.25]]
     """
@@ -396,9 +407,10 @@ class NormalizedMutualInformation(ScalarResult):
         d.formula(rf"\text{{NMI}} = \frac{{I(\mathcal{{C}}, \mathcal{{T}})}}{{{tex}}}",
                   f"NMI = I(C, T) / {txt}")
         h_c, h_t, mi = self.h_clusters, self.h_classes, self.mi
+        unit = _unit(mi.base)
         d.step(rf"H(\mathcal{{C}}) = {fmt(h_c)},\quad H(\mathcal{{T}}) = {fmt(h_t)},\quad "
-               rf"I(\mathcal{{C}}, \mathcal{{T}}) = {fmt(mi)}\ \text{{(nats)}}",
-               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I(C, T) = {fmt(mi)} (nats)")
+               rf"I(\mathcal{{C}}, \mathcal{{T}}) = {fmt(mi)}\ \text{{({unit})}}",
+               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I(C, T) = {fmt(mi)} ({unit})")
         if self.case == "single":
             d.note("Both partitions are a single group: H(C) = H(T) = I = 0 and the "
                    "quotient is 0/0. Two identical (trivial) partitions agree perfectly, "
@@ -412,11 +424,11 @@ class NormalizedMutualInformation(ScalarResult):
                    f"NMI = {fmt(mi)} / {fmt(self.normalizer)} = {fmt(self)}")
         if self.average == "geometric":
             d.text("The lecture's NMI: the geometric mean of I/H(C) and I/H(T).")
-        d.text("NMI does not depend on the base of the logarithm (it cancels); "
-               "the entropies above are in nats.")
-        d.extend(self.mi.derivation())
-        d.extend(self.h_clusters.derivation())
-        d.extend(self.h_classes.derivation())
+        d.text(f"NMI does not depend on the base of the logarithm (it cancels); "
+               f"the entropies above are in {unit}.")
+        d.text("H(C), H(T) and I(C, T) are derived step by step by `entropy` and "
+               "`mutual_information` (the same numbers; here also `nmi.h_clusters`, "
+               "`nmi.h_classes` and `nmi.mi`, each with its `.derivation()`).")
         return d
 
 
@@ -445,7 +457,7 @@ def normalized_mutual_information(truth, pred,
     Returns
     -------
     NormalizedMutualInformation
-        A float in [0, 1] with ``.mi`` (a :class:`MutualInformation`, nats),
+        A float in [0, 1] with ``.mi`` (a :class:`MutualInformation`, bits),
         ``.h_clusters`` (H(C)), ``.h_classes`` (H(T)), ``.normalizer``,
         ``.average`` and ``.table``.
 
@@ -468,13 +480,13 @@ def normalized_mutual_information(truth, pred,
     """
     check_choice(average, "average", _AVERAGES)
     table = contingency_table(truth, pred)
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, 2.0,
                           symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, 2.0,
                           symbol="H(T)", of="the classes")
-    terms, mi_value = _mutual_information(table, math.e)
+    terms, mi_value = _mutual_information(table, 2.0)
     mi = MutualInformation(mi_value, terms=terms, p_clusters=h_c.probabilities,
-                           p_classes=h_t.probabilities, base=math.e, table=table)
+                           p_classes=h_t.probabilities, base=2.0, table=table)
     r, k = table.shape
     normalizer = _normalizer(float(h_c), float(h_t), average)
     if r == 1 and k == 1:

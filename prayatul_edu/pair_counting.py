@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._validation import check_choice, check_partitions
-from .counting import ContingencyTable, comb2, pairs_within
+from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, pairs_within
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
@@ -53,9 +53,12 @@ class PairConfusion(Result):
     aliases: ``f11 = TP``, ``f01 = FP``, ``f10 = FN``, ``f00 = TN``.
     """
 
-    def __init__(self, tp: int, fp: int, fn: int, tn: int, table: ContingencyTable):
+    def __init__(self, tp: int, fp: int, fn: int, tn: int, table: ContingencyTable,
+                 labels: tuple | None = None):
         self.tp, self.fp, self.fn, self.tn = tp, fp, fn, tn
         self.table = table
+        #: (truth, pred) as given, kept for N <= PAIR_LIST_MAX_N: the pair-by-pair listing
+        self.labels = labels
 
     # the tutorial's names: first digit "same class", second digit "same cluster"
     f11 = property(lambda self: self.tp, doc="Same class, same cluster (TP).")
@@ -110,6 +113,9 @@ class PairConfusion(Result):
                "class (`truth`)? same cluster (`pred`)? TP: same class and same cluster; "
                "FP: different class, same cluster; FN: same class, different cluster; "
                "TN: different class, different cluster.")
+        if self.labels is not None:
+            _list_pairs(d, *self.labels)
+            d.text("The same counts without visiting the pairs, from the contingency table:")
         _add_pair_counts(d, self)
         d.text("`np.asarray` of this result is the 2 x 2 table above, "
                "`[[TP, FP], [FN, TN]]` (rows predicted, columns true).")
@@ -118,6 +124,24 @@ class PairConfusion(Result):
                "`[[2 TN, 2 FP], [2 FN, 2 TP]]` (rows truth, columns pred, 0 = different, "
                "1 = same); `.to_sklearn()` gives that matrix.")
         return d
+
+
+_CELL = {(True, True): "TP (f11)", (False, True): "FP (f01)", (True, False): "FN (f10)",
+         (False, False): "TN (f00)"}
+
+
+def _list_pairs(d: Derivation, truth, pred) -> None:
+    """Every unordered pair {x_a, x_b}: same class? same cluster? -> its cell."""
+    n, rows = len(truth), []
+    for a in range(n):
+        for b in range(a + 1, n):
+            same_class, same_cluster = truth[a] == truth[b], pred[a] == pred[b]
+            rows.append([f"{{x{a + 1}, x{b + 1}}}", f"{truth[a]}, {truth[b]}",
+                         "yes" if same_class else "no", f"{pred[a]}, {pred[b]}",
+                         "yes" if same_cluster else "no",
+                         _CELL[bool(same_class), bool(same_cluster)]])
+    d.table(["pair", "classes", "same class?", "clusters", "same cluster?", "cell"], rows,
+            caption=f"All {len(rows)} pairs, one by one:", max_rows=len(rows))
 
 
 def _comb_terms(sizes, what: str) -> tuple[str, str]:
@@ -174,7 +198,10 @@ def _pair_confusion(table: ContingencyTable) -> PairConfusion:
 
 def _pairs_of(truth, pred) -> PairConfusion:
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
-    return _pair_confusion(ContingencyTable(truth_l, pred_l))
+    pc = _pair_confusion(ContingencyTable(truth_l, pred_l))
+    if truth_l.n <= PAIR_LIST_MAX_N:
+        pc.labels = (truth_l.values[truth_l.codes].tolist(), pred_l.values[pred_l.codes].tolist())
+    return pc
 
 
 def pair_confusion(truth, pred) -> PairConfusion:

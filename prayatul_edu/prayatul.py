@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import Labels, check_choice, check_partitions, check_real
-from .counting import comb2, dense_counts, flat_cells, group_sizes, joint_codes, pairs_within
+from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_sizes,
+                       joint_codes, pairs_within)
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
@@ -103,6 +104,9 @@ class PrayatulMatrix(Result):
         self.method = method
         self.zero_division = zero_division
         self.n_groups = n_groups  # distinct labels of truth, primary, alternative
+        #: (truth, primary, alternative) as given, kept for N <= PAIR_LIST_MAX_N: the
+        #: derivation then lists every pair
+        self.labels: tuple | None = None
 
     # -- the matrix -------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -165,6 +169,13 @@ class PrayatulMatrix(Result):
 
     # -- the derivation ---------------------------------------------------
     def derivation(self) -> Derivation:
+        d = self.counts_derivation()
+        self._add_measures(d)
+        return d
+
+    def counts_derivation(self) -> Derivation:
+        """How the four cells are counted (every pair listed for N <= 12), without the
+        five measures."""
         br, rw, wr, bw, T = self.br, self.rw, self.wr, self.bw, self.n_pairs
         d = Derivation(f"Prayatul matrix: primary vs alternative, N = {self.n} "
                        f"({T} pairs)")
@@ -184,12 +195,16 @@ class PrayatulMatrix(Result):
                f" = N(N-1)/2 = {T}. The primary is right on BR + RW = {br + rw} pairs "
                f"and the alternative on BR + WR = {br + wr} (each one's Rand index "
                f"times {T}).")
+        if self.labels is not None:
+            _list_pairs(d, *self.labels)
         if self.method == "pairs":
             d.text("Counted by Algorithm 1 (the D-matrix algorithm): every pair visited once.")
         else:
             d.text("Counted in O(N) from the sizes of the groups of the joint labellings "
                    "(inclusion-exclusion); Algorithm 1 gives the same integers.")
+        return d
 
+    def _add_measures(self, d: Derivation) -> None:
         zd = fmt(self.zero_division)
         summary = []
         for name, (num, den, num_s, den_s) in self._fractions().items():
@@ -220,7 +235,30 @@ class PrayatulMatrix(Result):
             d.note("; ".join(why) + f". Such a measure is reported as zero_division = {zd} "
                    "(the paper reports 0, e.g. sigma_c of DBSCAN vs Spectral, which "
                    "both recover the truth).")
-        return d
+
+
+_CELL = {(True, True): "BR", (True, False): "RW", (False, True): "WR", (False, False): "BW"}
+
+
+def _list_pairs(d: Derivation, g, p, q) -> None:
+    """Every unordered pair {x_i, x_j}: together in the truth? A right? B right? -> cell."""
+    n, rows = len(g), []
+    tally = dict.fromkeys(_CELL.values(), 0)
+    for i in range(n):
+        for j in range(i + 1, n):
+            together = g[i] == g[j]
+            a_right = (p[i] == p[j]) == together
+            b_right = (q[i] == q[j]) == together
+            cell = _CELL[bool(a_right), bool(b_right)]
+            tally[cell] += 1
+            rows.append([f"{{x{i + 1}, x{j + 1}}}", "together" if together else "apart",
+                         "together" if p[i] == p[j] else "apart",
+                         "right" if a_right else "wrong",
+                         "together" if q[i] == q[j] else "apart",
+                         "right" if b_right else "wrong", cell])
+    d.table(["pair", "truth g", "primary A", "A is", "alternative B", "B is", "cell"], rows,
+            caption=f"All {len(rows)} pairs, one by one:", max_rows=len(rows))
+    d.text("Tally: " + ", ".join(f"{cell} = {count}" for cell, count in tally.items()) + ".")
 
 
 def _by_sign(a: int, b: int, above: str, below: str, equal: str) -> str:
@@ -450,8 +488,11 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
         br, rw, wr, bw = _algorithm1(g.codes, p.codes, q.codes)
     else:
         br, rw, wr, bw = _from_dense_table(g, p, q) or _from_group_sizes(g, p, q)
-    return PrayatulMatrix(br, rw, wr, bw, n=g.n, method=method, zero_division=zero_division,
-                          n_groups=(g.k, p.k, q.k))
+    m = PrayatulMatrix(br, rw, wr, bw, n=g.n, method=method, zero_division=zero_division,
+                       n_groups=(g.k, p.k, q.k))
+    if g.n <= PAIR_LIST_MAX_N:
+        m.labels = tuple(x.values[x.codes].tolist() for x in (g, p, q))
+    return m
 
 
 def _others_in_group(codes: np.ndarray, k: int) -> np.ndarray:

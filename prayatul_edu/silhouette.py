@@ -70,13 +70,13 @@ class Silhouette(ScalarResult):
                   r"s = \frac{1}{N}\sum_{i=1}^{N} s_i",
                   "s_C = (1/|C|) sum_{x_i in C} s_i ;  s = (1/N) sum_i s_i")
         d.text(f"{n} instances in {k} clusters, distances: {self.metric}. "
-               "Points are numbered from 0, in the order of the rows of `X`.")
+               "The points are x1, x2, ... in the order of the rows of `X`.")
         self._worked_point(d)
         # Per-point table: only the first rows are shown, so only those are built.
         shown = min(n, MAX_TABLE_ROWS)
-        rows = [[i, str(self.labels[i]), float(self.a[i]), float(self.b[i]),
+        rows = [[f"x{i + 1}", str(self.labels[i]), float(self.a[i]), float(self.b[i]),
                  str(self.nearest_cluster[i]), float(self.samples[i])] for i in range(shown)]
-        d.table(["point i", "cluster", "a_i", "b_i", "nearest cluster", "s_i"], rows,
+        d.table(["point x_i", "cluster", "a_i", "b_i", "nearest cluster", "s_i"], rows,
                 total_rows=n)
         d.table(["cluster C", "|C|", "s_C"],
                 [[str(c), int(m), float(v)]
@@ -98,30 +98,30 @@ class Silhouette(ScalarResult):
                    "convention (Rousseeuw 1987; scikit-learn does the same).")
         if bool(((self.a == 0) & (self.b == 0)).any()):
             d.note("Some points have a_i = b_i = 0 (duplicate points): 0/0 is taken as s_i = 0.")
-        d.text(f"Computed by the {self.method} path.")
+        d.note(f"Computed with method={self.method!r}.")
         return d
 
     def _worked_point(self, d: Derivation) -> None:
-        """The formulas with the numbers of point 0 plugged in."""
+        """The formulas with the numbers of the first point, x1, plugged in."""
         avg, own = self._avg_point0, int(self._codes0)
         if self.sizes[own] > 1:
-            d.step(rf"a_0 = \frac{{{fmt(self._sum_own0)}}}{{{int(self.sizes[own]) - 1}}} "
+            d.step(rf"a_1 = \frac{{{fmt(self._sum_own0)}}}{{{int(self.sizes[own]) - 1}}} "
                    rf"= {fmt(self.a[0])}",
-                   f"a_0 = {fmt(self._sum_own0)} / {int(self.sizes[own]) - 1} = {fmt(self.a[0])}")
+                   f"a_1 = {fmt(self._sum_own0)} / {int(self.sizes[own]) - 1} = {fmt(self.a[0])}")
         else:
-            d.text("Point 0 is alone in its cluster, so a_0 is undefined and s_0 = 0.")
-        # average distance from x_0 to each other cluster, labelled by the cluster
+            d.text("x1 is alone in its cluster, so a_1 is undefined and s_1 = 0.")
+        # average distance from x1 to each other cluster, labelled by the cluster
         others = [f"{self.clusters[c]}: {fmt(avg[c])}" for c in range(len(avg)) if c != own]
         if len(others) > 8:
             others = others[:8] + ["..."]
         inner = ", ".join(others)
-        d.step(rf"b_0 = \min(\text{{{inner}}}) = {fmt(self.b[0])}"
+        d.step(rf"b_1 = \min(\text{{{inner}}}) = {fmt(self.b[0])}"
                rf"\ \text{{(cluster {self.nearest_cluster[0]})}}",
-               f"b_0 = min({inner}) = {fmt(self.b[0])}  (cluster {self.nearest_cluster[0]})")
+               f"b_1 = min({inner}) = {fmt(self.b[0])}  (cluster {self.nearest_cluster[0]})")
         if self.sizes[own] > 1:
-            d.step(rf"s_0 = \frac{{{fmt(self.b[0])} - {fmt(self.a[0])}}}"
+            d.step(rf"s_1 = \frac{{{fmt(self.b[0])} - {fmt(self.a[0])}}}"
                    rf"{{\max({fmt(self.a[0])}, {fmt(self.b[0])})}} = {fmt(self.samples[0])}",
-                   f"s_0 = ({fmt(self.b[0])} - {fmt(self.a[0])}) / max({fmt(self.a[0])}, "
+                   f"s_1 = ({fmt(self.b[0])} - {fmt(self.a[0])}) / max({fmt(self.a[0])}, "
                    f"{fmt(self.b[0])}) = {fmt(self.samples[0])}")
 
 

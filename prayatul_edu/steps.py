@@ -200,16 +200,36 @@ _LATEX_PLAIN = [("\\cap", "∩"), ("\\cup", "∪"), ("\\in", "in"), ("\\leq", "<
                 ("\\dots", "..."), ("\\,", " "), ("\\;", " "), ("\\quad", "  ")]
 
 
+_LATEX_GROUPS = [  # innermost groups first, applied until nothing changes
+    (r"_\{([^{}]*)\}", r"_\1"),                                   # p_{ij} -> p_ij
+    (r"\\(?:text|mathrm|operatorname|mathcal|mathbf|mathit)\{([^{}]*)\}", r"\1"),
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"),
+    (r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)"),
+    (r"\\overline\{([^{}]*)\}", r"not \1"),
+]
+
+
 def _plain_prose(s: str) -> str:
     """Markdown/LaTeX prose as plain text for a terminal."""
     s = s.replace("**", "").replace("`", "").replace("$", "")
-    if "\\" in s:
-        s = re.sub(r"\\(?:text|mathrm|operatorname)\{([^{}]*)\}", r"\1", s)
-        s = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)", s)
+    s = re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"\1", s)   # *emphasis*
+    if "\\" in s or re.search(r"[_^]\{", s):
+        s = s.replace("\\{", "\x00").replace("\\}", "\x01")              # set braces stay
+        changed = True
+        while changed:
+            before = s
+            for pattern, plain in _LATEX_GROUPS:
+                s = re.sub(pattern, plain, s)
+            changed = s != before
         for latex, plain in _LATEX_PLAIN:
             s = re.sub(re.escape(latex) + r"(?![A-Za-z])", plain, s)
-        s = s.replace("{", "").replace("}", "")
+        s = s.replace("{", "").replace("}", "").replace("\x00", "{").replace("\x01", "}")
     return s
+
+
+def plain_prose(s: str) -> str:
+    """Markdown/LaTeX prose as the plain text a terminal shows (what ``to_text`` prints)."""
+    return _plain_prose(s)
 
 
 def _aligned(head: list[str], cells: list[list[str]]) -> list[str]:

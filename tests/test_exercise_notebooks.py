@@ -10,6 +10,7 @@ import importlib.util
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 import prayatul_edu.exercises as ex
@@ -83,6 +84,7 @@ def test_strip_source_markers():
         "    # END SOLUTION",
         "answer = compute(x)  # SOLUTION",
         "print(x)  # SOLUTION",
+        "pair = [p, f(q, 2), (3, 4)]  # SOLUTION: p, r and a tuple",
         "q.check(answer)",
     ])
     assert make.strip_source(src).split("\n") == [
@@ -92,6 +94,7 @@ def test_strip_source_markers():
         "    pass  # your code here",
         "answer = ...  # your answer here",
         "pass  # your code here",
+        "pair = [..., ..., ...]  # p, r and a tuple",
         "q.check(answer)",
     ]
 
@@ -100,6 +103,10 @@ def test_strip_source_markers():
     ("# BEGIN SOLUTION\nx = 1", "without '# END SOLUTION'"),
     ("x = 1\n# END SOLUTION", "without '# BEGIN SOLUTION'"),
     ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION", "inside another region"),
+    # the bug of issue 16: the student's line, then the solution line turned into a second one
+    ("answer = [..., ...]  # p, r\nanswer = [p, r]  # SOLUTION\nq.check(answer)",
+     "line 2 assigns 'answer' again, after the answer line 1"),
+    ("answer = ...\nanswer = 0.5\nq.check(answer)", "the student's answer would be thrown away"),
 ])
 def test_strip_source_rejects_unbalanced_markers(src, message):
     with pytest.raises(ValueError, match=f"^nb, cell 3: .*{message}"):
@@ -146,3 +153,89 @@ def test_exercise_runs_blank_and_says_what_is_open(path):
     progress = nb.cells[-1].outputs[-1]["data"]["text/plain"]
     assert f"0 of {len(qids)} questions correct" in progress
     assert "Still open: " + ", ".join(qids) + "." in progress
+
+
+# ------------------------------------------ exercises answered as a student would
+_PLACEHOLDER = make._PLACEHOLDER
+
+
+def _qid(cell_id):
+    """``q01-2-check`` -> ``01.2``."""
+    topic, number = cell_id[1:].split("-")[:2]
+    return f"{topic}.{number}"
+
+
+def _as_literal(key):
+    """The key written as a student types it: numbers, nested lists, or letters."""
+    if isinstance(key, frozenset):
+        return repr("".join(sorted(key)))
+    return repr(np.asarray(key).tolist())
+
+
+def _execute(nb, folder):
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", (cell.id, out.get("evalue"))
+    return nb
+
+
+def _check_texts(nb):
+    return {_qid(c.id): c.outputs[-1]["data"]["text/plain"]
+            for c in nb.cells if c.cell_type == "code" and c.id.endswith("-check")}
+
+
+@pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.stem)
+def test_exercise_filled_on_its_one_answer_line_is_correct(path):
+    nb = nbformat.read(path, as_version=4)
+    qids = nb.metadata["prayatul_edu"]["questions"]
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not cell.id.endswith("-check"):
+            continue
+        lines = cell.source.split("\n")
+        answer_lines = [k for k, line in enumerate(lines) if _PLACEHOLDER.match(line)]
+        assert len(answer_lines) == 1, (cell.id, cell.source)      # one answer line
+        k = answer_lines[0]
+        name = _PLACEHOLDER.match(lines[k]).group(1)
+        key = ex.question(_qid(cell.id), seed=None).key()
+        lines[k] = f"{name} = {_as_literal(key)}  # filled in by the student"
+        cell.source = "\n".join(lines)
+    texts = _check_texts(_execute(nb, path.parent))
+    assert sorted(texts) == qids
+    for qid, text in texts.items():
+        assert text.startswith(f"{qid} ") and ": correct (" in text, (qid, text)
+    progress = nb.cells[-1].outputs[-1]["data"]["text/plain"]
+    assert f"{len(qids)} of {len(qids)} questions correct" in progress
+
+
+# one variant per notebook (different ids, so the choice letters are shuffled differently)
+_VARIANTS = {p.stem: f"s{1000 + 7 * k}" for k, p in enumerate(SOLUTIONS)}
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.stem)
+def test_solution_computes_its_answers_from_the_variants_data(path):
+    nb = nbformat.read(path, as_version=4)
+    setup = next(c for c in nb.cells if c.id == "setup")
+    assert "STUDENT_ID = None" in setup.source
+    variant = _VARIANTS[path.stem]
+    setup.source = setup.source.replace("STUDENT_ID = None", f"STUDENT_ID = {variant!r}")
+    texts = _check_texts(_execute(nb, path.parent))
+    assert sorted(texts) == nb.metadata.get("prayatul_edu", {}).get("questions", sorted(texts))
+    assert len(texts) == len([q for q in ex.QUESTIONS if q.startswith(path.stem[:2] + ".")])
+    for qid, text in texts.items():
+        assert ": correct (" in text, (variant, qid, text)
+        # the variant's key differs from the course's: the solution did not copy it
+    changed = [qid for qid in texts
+               if not _same(ex.question(qid, seed=variant).key(),
+                            ex.question(qid, seed=None).key())]
+    assert len(changed) >= len(texts) // 2, changed
+
+
+def _same(a, b):
+    if isinstance(a, frozenset) or isinstance(b, frozenset):
+        return a == b
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b))

@@ -111,7 +111,7 @@ def test_every_diagnosed_mistake_is_recognised_without_the_answer(qid):
             out = q.grade(m.value)
             assert out.status in (ex.INCORRECT, ex.PARTLY), (qid, seed, m.name)
             assert m.name in out.diagnosed, (qid, seed, m.name, out.messages)
-            assert any(msg.endswith(m.message) for msg in out.messages)
+            assert any(m.message in msg for msg in out.messages)
             recognised.add(m.name)
             if isinstance(key, frozenset):
                 continue
@@ -182,7 +182,7 @@ def _indep_mistakes():
         ("01.6", 1250 / 1550, "purity"),
         ("02.1", [pe.entropy(_ex2()[1], base=math.e), pe.entropy(_ex2()[0], base=math.e)],
          "natural log"),
-        ("02.2", float(pe.mutual_information(*_ex2())), "natural log"),   # library default: nats
+        ("02.2", float(pe.mutual_information(*_ex2(), base=math.e)), "natural log"),
         ("03.2", [16, 0, 0, 4], "ordered pairs"),
         ("03.2", [8, 0, 0, 7], "self-pairs"),
         ("04.1", a * 1 / 2, "point itself included"),
@@ -306,7 +306,12 @@ def test_partial_credit_and_choice_feedback():
     c = q_("05.4")
     wrong = sorted(c.key() ^ {"A"})
     out = c.grade("".join(wrong))
-    assert out.diagnosed == ["misjudged A"] and out.messages[1].startswith("A: ")
+    assert out.diagnosed == ["misjudged A"]
+    # how many, and the idea to revisit, but never which letter (issue 16)
+    assert out.messages[0] == "Not yet: 1 of 8 statements is misjudged."
+    why_a = next(why for letter, _, _, why in c.options() if letter == "A")
+    assert out.messages[1] == f"To revisit: {why_a}"
+    assert not re.search(r"\b[A-H]\b", out.messages[0]) and "A:" not in out.feedback
     assert out.points == round((8 - 2) / 8, 2)
     single = q_("05.5")
     bad = next(letter for letter, *_ in single.options() if letter not in single.key())
@@ -358,3 +363,154 @@ def test_session_seed_progress_and_channel(tmp_path, monkeypatch):
         assert ex.submissions()["03.2"]["seed"] == "s1234"
     finally:
         ex.setup(student_id=None)
+
+
+def test_letters_for_reads_the_verdicts_in_this_students_order():
+    for seed in SEEDS:
+        q = q_("06.4", seed)
+        judged = {"A against B' equals": True, "RW = WR = 0": True,
+                  "would score B and B' differently": True, "same label names": False,
+                  "number of clusters": False}
+        assert q.letters_for(judged) == "".join(sorted(q.key()))
+        assert q.choices == {letter: text for letter, text, _, _ in q.options()}
+    q = q_("06.4")
+    with pytest.raises(ValueError, match="^judged: the phrase 'B' occurs in 4 statements"):
+        q.letters_for({"B": True})
+    with pytest.raises(ValueError, match=r"^judged: no verdict on statement\(s\) "):
+        q.letters_for({"RW = WR = 0": True})
+    with pytest.raises(TypeError, match="^judged: expected a dict"):
+        q.letters_for(["A"])
+
+
+# ------------------------------------------- feedback that can always diagnose
+VARIANTS_50 = [f"v{k}" for k in range(50)]
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_diagnosed_mistakes_are_distinct_on_the_course_data_and_50_variants(qid):
+    for seed in [None] + VARIANTS_50:
+        q = q_(qid, seed)
+        key, listed = q.key(), q.mistakes()
+        told = q.diagnosable()
+        values = [key] + [m.value for m in told]
+        for i, a in enumerate(values):
+            for b in values[i + 1:]:
+                assert _base.apart(a, b), (qid, seed)
+        if seed is not None:              # a variant is redrawn until nothing is lost
+            assert [m.name for m in told] == [m.name for m in listed], (qid, seed)
+        else:                             # the course's data: every slip is still named
+            assert {n for m in told for n in m.names} == {
+                m.name for m in listed if _base.apart(m.value, key)}
+        for m in told:
+            out = q.grade(m.value)
+            assert out.status != ex.CORRECT and set(m.names) <= set(out.diagnosed), (qid, seed)
+
+
+def test_course_data_ties_are_told_apart_or_merged():
+    q = q_("03.2")                        # key [8, 0, 0, 2]: swapping f01 and f10 changes nothing
+    assert q.key().tolist() == [8, 0, 0, 2]
+    assert "f01 and f10 swapped" not in [n for m in q.diagnosable() for n in m.names]
+    out = q.grade([2, 0, 0, 8])
+    assert out.diagnosed == ["f00 and f11 swapped"] and "f11 counts the pairs" in out.feedback
+    merged = [m for qid in QIDS for m in q_(qid).diagnosable() if m.merged]
+    for m in merged:                      # one value, two slips: both are named
+        assert " Or: " in m.message
+
+
+def test_f00_f11_swap_of_a_variant_is_diagnosed():
+    q = q_("03.2", "s77")
+    f = q.key()
+    out = q.grade([f[3], f[1], f[2], f[0]])
+    assert "f00 and f11 swapped" in out.diagnosed
+
+
+@pytest.mark.parametrize("qid, answer", [("04.3", "round2"), ("01.2", [0.25, 0.333, 0.2857]),
+                                         ("02.2", "round2"), ("05.3", "round2")])
+def test_too_few_decimals_is_close_not_a_mystery(qid, answer):
+    from prayatul_edu.exercises.kinds import CLOSE, NOT_USUAL
+
+    q = q_(qid)
+    if answer == "round2":
+        answer = np.round(q.key(), 2)
+    assert abs(np.ravel(answer) - np.ravel(q.key())).max() > 1e-4
+    out = q.grade(answer)
+    assert out.status != ex.CORRECT and CLOSE in out.messages and NOT_USUAL not in out.messages
+    assert "4 decimals" in CLOSE
+    far = q.grade(np.ravel(q.key()) + 0.05 if np.ndim(q.key()) else float(q.key()) + 0.05)
+    assert CLOSE not in far.messages
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_the_courses_answer_on_a_variant_is_named(qid):
+    course = q_(qid)
+    # the first variant whose key differs from the course's (a few keys are small integers
+    # or letters, so some variants share the course's answer; those are not asked here)
+    q = next(v for v in (q_(qid, f"s{2024 + k}") for k in range(30))
+             if _base.apart(course.key(), v.key()))
+    out = q.grade(_key_json(course))
+    assert out.status != ex.CORRECT
+    assert _base.COURSE_ANSWER in out.messages and "the course's answer" in out.diagnosed
+    assert _base.COURSE_ANSWER not in course.grade(_key_json(q)).messages   # course: no variant
+    assert "not your variant" in _base.COURSE_ANSWER
+
+
+@pytest.mark.parametrize("qid", ["04.1", "05.1"])
+def test_variant_distances_are_metrics_made_from_points(qid):
+    for k in range(40):
+        D = np.asarray(q_(qid, f"m{k}").D)
+        n = len(D)
+        assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0)
+        assert np.all(D[~np.eye(n, dtype=bool)] > 0)
+        for i in range(n):                    # the triangle inequality, every triple
+            for j in range(n):
+                for m in range(n):
+                    assert D[i, m] <= D[i, j] + D[j, m] + 1e-9, (qid, k, i, j, m)
+        assert np.array_equal(D, np.round(D, 2))                 # two decimals, as on the sheet
+    D = np.asarray(q_("05.1", "m3").D)
+    iu = np.triu_indices(5, 1)
+    assert len(set(D[iu])) == 10                                  # no ties in the merges
+
+
+def test_is_metric_rejects_a_broken_triangle():
+    D = np.array([[0, 1, 3], [1, 0, 1], [3, 1, 0]], dtype=float)
+    assert not _data.is_metric(D)
+    D[0, 2] = D[2, 0] = 2
+    assert _data.is_metric(D)
+
+
+def test_data_module_imports_no_question_code():
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(_data))
+    relative = [node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.level == 1]
+    assert relative == []                                         # no cycle with _base
+    assert "object.__new__" not in inspect.getsource(_data)
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_print_of_every_question_reads_cleanly(qid):
+    for seed in (None, "s9"):
+        q = q_(qid, seed)
+        for text in (repr(q), q.hint(1).text, q.solution().text.split("\n", 3)[-1][:0]):
+            for bad in ("\\", "$", "**", "_{", "mathcal", "np.float64"):
+                assert bad not in text, (qid, seed, bad, text)
+            assert not re.search(r"(^|\s)\*\S", text), (qid, text)     # no *emphasis*
+        assert q._repr_markdown_().startswith("**Question ")             # rich text stays rich
+    assert "C_1 = {x_1, x_2}" in repr(q_("04.1"))
+    assert "I(C, T) = sum_ij p_ij log_2 (p_ij)/(p_i p_j)" in repr(q_("02.2"))
+
+
+def test_solutions_derive_the_asked_quantity_only():
+    s12 = q_("01.2").solution().text
+    assert "n_13 = 1, n_1 = 4, m_3 = 3" in s12 and "1/4" in s12 and "1/3" in s12
+    assert "0.2857" in s12 and "Read row" not in s12
+    s41 = q_("04.1").solution().text
+    assert "a_1 = (0.1) / 1 = 0.1" in s41 and "s_1" not in s41 and "b_1" not in s41
+    assert "b_3 = (0.65 + 0.7) / 2 = 0.675" in q_("04.2").solution().text
+    s61 = q_("06.1").solution().text
+    assert "All 15 pairs, one by one" in s61 and "Tally: BR = 9, RW = 1, WR = 4, BW = 1." in s61
+    assert "sigma_c" not in s61 and "Polarization" not in s61          # that is 06.2
+    assert "sigma_c" in q_("06.2").solution().text
+    assert "x1" in repr(q_("04.7")) and "p1" not in repr(q_("04.7"))

@@ -72,7 +72,8 @@ def test_hand_worked_mi_and_nmi():
     mi_bits = 1.5 - 0.75 * LOG2_3
     mi = mutual_information(truth, pred, base=2)
     assert float(mi) == pytest.approx(mi_bits, abs=1e-15)
-    assert float(mutual_information(truth, pred)) == pytest.approx(
+    assert float(mutual_information(truth, pred)) == pytest.approx(mi_bits, abs=1e-15)
+    assert float(mutual_information(truth, pred, base=math.e)) == pytest.approx(
         1.5 * math.log(2) - 0.75 * math.log(3), abs=1e-15)
     assert mi.joint.tolist() == [[0.5, 0.25], [0.0, 0.25]]   # rows clusters, cols classes
     assert mi.p_clusters.tolist() == [0.75, 0.25]
@@ -90,9 +91,10 @@ def test_hand_worked_mi_and_nmi():
         nmi = normalized_mutual_information(truth, pred, average=average)
         assert float(nmi) == pytest.approx(value, abs=1e-14)
         assert nmi.average == average
-        assert float(nmi.h_clusters) == pytest.approx(h_c * math.log(2), abs=1e-15)  # nats
-        assert float(nmi.h_classes) == pytest.approx(math.log(2), abs=1e-15)
-        assert float(nmi.mi) == pytest.approx(mi_bits * math.log(2), abs=1e-15)
+        assert float(nmi.h_clusters) == pytest.approx(h_c, abs=1e-15)     # bits, one base
+        assert float(nmi.h_classes) == pytest.approx(1.0, abs=1e-15)
+        assert float(nmi.mi) == pytest.approx(mi_bits, abs=1e-15)
+        assert "(bits)" in nmi.explain() and "nats" not in nmi.explain()
 
 
 def test_garbled_lecture_formula_is_not_used():
@@ -100,10 +102,22 @@ def test_garbled_lecture_formula_is_not_used():
     # garbled sum (without p_ij) would give k^2 log k = 16 log 4.
     labels = [0, 0, 1, 1, 2, 2, 3, 3]
     mi = mutual_information(labels, labels)
-    assert float(mi) == pytest.approx(math.log(4), abs=1e-15)
+    assert float(mi) == pytest.approx(2.0, abs=1e-15)                 # log2 4 bits
     text = mi.explain()
     assert "without the factor p_ij" in text
-    assert "sum_i sum_j p_ij ln(p_ij / (p_i p_j))" in text
+    assert "sum_i sum_j p_ij log2(p_ij / (p_i p_j))" in text
+
+
+def test_one_log_base_for_the_information_family():
+    # entropy, cluster entropy and mutual information all default to bits, so that
+    # I = H(T) - H(T | C) holds with the defaults and NMI's intermediates are in bits
+    t, c = [1, 1, 2, 2, 3, 3, 3, 1], [1, 2, 2, 2, 3, 3, 1, 1]
+    assert float(mutual_information(t, c)) == pytest.approx(
+        float(entropy(t)) - float(cluster_entropy(t, c)), abs=1e-14)
+    assert float(mutual_information(t, c)) == pytest.approx(
+        float(mutual_information(t, c, base=math.e)) / math.log(2), abs=1e-14)
+    nmi = normalized_mutual_information(t, c)
+    assert nmi.mi.base == nmi.h_clusters.base == nmi.h_classes.base == 2.0
 
 
 # --------------------------------------------------------------- entropy
@@ -150,7 +164,7 @@ def _random_pair(seed):
 @pytest.mark.parametrize("seed", range(60))
 def test_mi_and_nmi_match_sklearn(seed):
     truth, pred = _random_pair(seed)
-    mi = mutual_information(truth, pred)
+    mi = mutual_information(truth, pred, base=math.e)             # scikit-learn: nats
     assert float(mi) == pytest.approx(sk_metrics.mutual_info_score(truth, pred), abs=1e-12)
     for average in AVERAGES:
         ours = normalized_mutual_information(truth, pred, average=average)
@@ -164,7 +178,7 @@ EDGE_CASES = {**EDGE_CASES, "independent": ([0, 0, 1, 1], [0, 1, 0, 1])}
 @pytest.mark.parametrize("case", sorted(EDGE_CASES))
 def test_edge_cases_match_sklearn(case):
     truth, pred = EDGE_CASES[case]
-    assert float(mutual_information(truth, pred)) == pytest.approx(
+    assert float(mutual_information(truth, pred, base=math.e)) == pytest.approx(
         sk_metrics.mutual_info_score(truth, pred), abs=1e-12)
     for average in AVERAGES:
         assert float(normalized_mutual_information(truth, pred, average=average)) == \
@@ -217,7 +231,7 @@ def test_symmetry_and_ranges(tp):
     truth, pred = tp
     mi = float(mutual_information(truth, pred))
     assert mi == pytest.approx(float(mutual_information(pred, truth)), abs=1e-12)
-    h_c, h_t = float(entropy(pred, base=math.e)), float(entropy(truth, base=math.e))
+    h_c, h_t = float(entropy(pred)), float(entropy(truth))          # bits, as the MI
     assert mi >= 0.0
     assert mi <= min(h_c, h_t) + 1e-12
     for average in AVERAGES:
@@ -263,7 +277,7 @@ def test_large_label_counts_render_quickly():
     n = 200_000
     truth, pred = np.arange(n) % 7, np.arange(n)          # n singleton clusters
     for result in (entropy(pred), cluster_entropy(truth, pred),
-                   mutual_information(truth, pred), normalized_mutual_information(truth, pred)):
+                   mutual_information(truth, pred), normalized_mutual_information(truth, pred).mi):
         text = result.explain()
         assert "more rows" in text
         assert len(text) < 20_000

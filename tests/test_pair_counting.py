@@ -347,3 +347,24 @@ def test_bad_method():
     n = MAX_MATRIX_N + 1
     with pytest.raises(ValueError, match="^method: 'matrices' builds two N x N matrices"):
         hubert_statistic(np.zeros(n, int), np.arange(n) % 2, method="matrices")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_small_derivations_list_every_pair_and_the_list_adds_up(seed):
+    # issue 16: for N <= 12 a student checks a hand count pair by pair
+    from prayatul_edu.counting import PAIR_LIST_MAX_N
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, PAIR_LIST_MAX_N + 1))
+    truth, pred = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    pc = pair_confusion(truth, pred)
+    lines = [line for line in pc.explain().splitlines() if line.strip().startswith("{x")]
+    assert len(lines) == n * (n - 1) // 2
+    cells = [line.split()[-2] for line in lines]          # "TP (f11)" -> "TP"
+    assert (cells.count("TP"), cells.count("FP"), cells.count("FN"), cells.count("TN")) == \
+        (pc.tp, pc.fp, pc.fn, pc.tn)
+    row = next(line for line in lines if line.split()[:2] == ["{x1,", f"x{n}}}"]).split()
+    assert row[4] == ("yes" if truth[0] == truth[n - 1] else "no")
+    assert row[7] == ("yes" if pred[0] == pred[n - 1] else "no")
+    big = pair_confusion(np.arange(PAIR_LIST_MAX_N + 1) % 2, np.arange(PAIR_LIST_MAX_N + 1) % 3)
+    assert "one by one" not in big.explain() and "one by one" in pc.explain()

@@ -455,3 +455,25 @@ def test_too_many_values_for_a_dense_table_take_the_plain_path(monkeypatch):
     assert prayatul_module._from_dense_table(*check_partitions(g=G, p=P, q=Q)) is None
     assert cells(prayatul_matrix(G, P, Q)) == cells(expected)
     assert (prayatul_by_instance(G, P, Q) == by_expected).all()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_small_derivations_list_every_pair_with_both_methods(seed):
+    # issue 16: the Prayatul matrix by hand, pair by pair, for N <= 12 (also method="pairs")
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 13))
+    g, p, q = (rng.integers(0, 3, n) for _ in range(3))
+    for method in ("pairs", "counts"):
+        m = prayatul_matrix(g, p, q, method=method)
+        lines = [line.split() for line in m.explain().splitlines()
+                 if line.strip().startswith("{x")]
+        assert len(lines) == n * (n - 1) // 2
+        cells = [row[-1] for row in lines]
+        assert [cells.count(c) for c in ("BR", "RW", "WR", "BW")] == [m.br, m.rw, m.wr, m.bw]
+        assert f"Tally: BR = {m.br}, RW = {m.rw}, WR = {m.wr}, BW = {m.bw}." in m.explain()
+        first = lines[0]                                 # {x1, x2}
+        together = g[0] == g[1]
+        assert first[2] == ("together" if together else "apart")
+        assert first[4] == ("right" if (p[0] == p[1]) == together else "wrong")
+    big = prayatul_matrix(*(rng.integers(0, 3, 13) for _ in range(3)))
+    assert "one by one" not in big.explain()

@@ -58,12 +58,14 @@ def test_exercise_1_derivation_shows_the_numbers():
     s = silhouette(tutorial.EXERCISE_1_D, tutorial.EXERCISE_1_LABELS, metric="precomputed")
     text = repr(s)
     assert text.splitlines()[0] == "Silhouette coefficient = 0.2671"
-    assert "a_0 = 0.1 / 1 = 0.1" in text
-    assert "b_0 = min(2: 0.6) = 0.6" in text
-    assert "s_0 = (0.6 - 0.1) / max(0.1, 0.6) = 0.8333" in text
+    # points numbered x1..xN, as in the tutorial, notebook 04 and exercises 04.1-04.3
+    assert "a_1 = 0.1 / 1 = 0.1" in text
+    assert "b_1 = min(2: 0.6) = 0.6" in text
+    assert "s_1 = (0.6 - 0.1) / max(0.1, 0.6) = 0.8333" in text
+    assert "a_0" not in text and "numbered from 0" not in text
     assert "s = (1/4) (0.8333 + 0.8462 - 0.25 - 0.3611) = 0.2671" in text
     md = s._repr_markdown_()
-    assert "| 1 | 1 | 0.1 | 0.65 | 2 | 0.8462 |" in md
+    assert "| x2 | 1 | 0.1 | 0.65 | 2 | 0.8462 |" in md
     assert "| 2 | 2 | -0.3056 |" in md
 
 
@@ -74,7 +76,7 @@ def test_derivation_cuts_the_point_table_for_large_n():
     text = repr(silhouette(X, labels))
     assert "... 280 more rows" in text
     assert "s = (1/300) sum_i s_i" in text
-    assert "fast path" in text
+    assert "method='fast'" in text and " path" not in text
 
 
 # ------------------------------------------------------ scikit-learn agreement

@@ -33,7 +33,7 @@ Notebooks (``solutions/NN_topic.ipynb``, ``exercises/NN_topic.ipynb``):
 ``01`` matching, ``02`` information, ``03`` pair counting, ``04`` silhouette and
 graph, ``05`` hierarchy, ``06`` Prayatul.
 """
-from . import hierarchy, information, matching, pair_counting, prayatul, silhouette_graph
+from . import hierarchy, information, kinds, matching, pair_counting, prayatul, silhouette_graph
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
                     Feedback, Outcome, progress, question, setup, student_id, submissions)
 
@@ -43,5 +43,5 @@ TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
            "ATOL", "RTOL", "Feedback", "Outcome", "CORRECT", "PARTLY", "INCORRECT", "INVALID",
-           "NOT_ATTEMPTED", "matching", "information", "pair_counting", "silhouette_graph",
+           "NOT_ATTEMPTED", "kinds", "matching", "information", "pair_counting", "silhouette_graph",
            "hierarchy", "prayatul"]

@@ -1,9 +1,10 @@
 """The machinery every exercise question shares.
 
 A question is a small declarative class: which data set it uses, what kind of
-answer it expects (a number, a few named numbers, a matrix, a set of
-statements), how the library computes its key, which common mistakes it
-recognises, its hints and its prompt. :class:`Question` does the rest:
+answer it expects (it derives from that kind's class in :mod:`.kinds`: a
+number, a few named numbers, a table, a set of statements), how the library
+computes its key, which common mistakes it recognises, its hints and its
+prompt. :class:`Question` does the rest:
 
 * ``q.check(answer)`` compares with the key (floats within :data:`ATOL` /
   :data:`RTOL`), diagnoses a recognised mistake without ever printing the
@@ -11,7 +12,12 @@ recognises, its hints and its prompt. :class:`Question` does the rest:
   :class:`Feedback` (rich text in Jupyter, plain text in a terminal);
 * ``q.hint()`` shows the next hint (``q.hint(2)``: hint 2), numbered and
   progressive; ``q.solution()`` the step-by-step derivation from the library;
-* ``answer = ...`` (the placeholder of a blank exercise) is *not attempted*.
+* ``answer = ...`` (the placeholder of a blank exercise) is *not attempted*;
+* on a variant, the course's own answer is named as such.
+
+The data come from :mod:`._data`, which knows nothing about questions; a
+variant is redrawn until every question on its data set finds it fair
+(:meth:`Question.acceptable`, judged on a question built with ``data=``).
 
 Answers are recorded in the kernel (``submissions()``) and, when the grader
 sets the environment variable :data:`CHANNEL_ENV`, appended as JSON lines to
@@ -20,21 +26,21 @@ recorded answer in its own process, against the key of the student's variant.
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import os
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..steps import Derivation
+from ..steps import Derivation, plain_prose
+from . import _data
+from ._data import rng_for
 
-__all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "ChoiceQuestion",
+__all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
-           "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV"]
+           "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
+           "COURSE_ANSWER", "rng_for", "close", "apart", "is_placeholder", "table_rows"]
 
 #: A float answer ``x`` is accepted for key ``k`` when ``|x - k| <= ATOL + RTOL |k|``.
 #: Any value cut *or* rounded to 4 decimals is within 1e-4 of the exact one, so the
@@ -89,6 +95,12 @@ class Mistake:
     name: str
     value: Any
     message: str
+    #: names of other mistakes that give the same value on these data (see ``diagnosable``)
+    merged: tuple = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name, *self.merged]
 
 
 @dataclass
@@ -210,62 +222,49 @@ def progress(topic: str | None = None) -> Feedback:
     return _from_derivation(d)
 
 
-# ---------------------------------------------------------------- seeds
-def rng_for(seed: Any, salt: str) -> np.random.Generator:
-    """A generator fixed by ``(seed, salt)``: the same student always gets the same data."""
-    digest = hashlib.sha256(f"prayatul-edu|{seed}|{salt}".encode()).digest()
-    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
-
-
 # ------------------------------------------------------- answer handling
-class _Invalid(Exception):
+class InvalidAnswer(Exception):
     """The answer cannot be read as the expected kind (the message says why)."""
 
 
-def _is_placeholder(answer) -> bool:
-    return answer is ... or answer is None
+def is_placeholder(answer) -> bool:
+    """``...`` (or None, or a list of them): the blank of an exercise, not attempted."""
+    if answer is ... or answer is None:
+        return True
+    return isinstance(answer, (list, tuple)) and bool(answer) and all(
+        a is ... or a is None for a in answer)
 
 
-def _number(x, what: str) -> float:
-    if isinstance(x, (bool, np.bool_)):
-        raise _Invalid(f"{what}: expected a number, got {x!r}")
-    if isinstance(x, str):
-        try:
-            return float(Fraction(x.strip().replace(" ", "")))
-        except (ValueError, ZeroDivisionError):
-            raise _Invalid(f"{what}: could not read {x!r} as a number (write 0.25 or '1/4')")
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise _Invalid(f"{what}: expected a number, got {type(x).__name__}")
-    if not math.isfinite(v):
-        raise _Invalid(f"{what}: expected a finite number, got {v}")
-    return v
-
-
-def _close(a: float, k: float) -> bool:
+def close(a: float, k: float) -> bool:
+    """Whether the answer ``a`` is accepted for the key ``k`` (:data:`ATOL`, :data:`RTOL`)."""
     return abs(a - k) <= ATOL + RTOL * abs(k) + 1e-12
 
 
-def _apart(a, b) -> bool:
+def apart(a, b) -> bool:
     """True when some entry of ``a`` and ``b`` differs by more than SEPARATION."""
+    if isinstance(a, frozenset) or isinstance(b, frozenset):
+        return a != b
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return a.shape != b.shape or bool(np.any(np.abs(a - b) > SEPARATION))
 
 
+_apart = apart          # the name the tests of earlier versions use
+
+
 # --------------------------------------------------------------- question
 class Question:
-    """Base of every question. Subclasses set the class attributes and implement
-    :meth:`key`, :meth:`mistakes`, :meth:`describe` and :meth:`explain`.
+    """Base of every question. A question derives from the class of its answer's
+    kind (:mod:`.kinds`: a number, a whole number, named numbers, a table, a choice
+    of statements), which reads, compares and diagnoses answers; the question sets
+    the class attributes and implements :meth:`compute_key`, :meth:`mistakes`,
+    :meth:`describe` and :meth:`explain`.
 
     Class attributes
     ----------------
     qid : str            ``"NN.k"``: notebook NN, question k
     title : str          a few words
     dataset : str        the name of the data in :mod:`._data` (shared by questions)
-    kind : str           ``"number"``, ``"vector"`` (``parts`` names the entries),
-                         ``"matrix"``, ``"integer"``, ``"choice"``
-    parts : tuple        names of a vector's entries (partial credit per entry)
+    kind : str           the answer's kind (set by the kind's class)
     points : float       the question's weight
     hints : tuple        progressive hints
     """
@@ -273,8 +272,7 @@ class Question:
     qid: ClassVar[str] = ""
     title: ClassVar[str] = ""
     dataset: ClassVar[str] = ""
-    kind: ClassVar[str] = "number"
-    parts: ClassVar[tuple] = ()
+    kind: ClassVar[str] = ""
     points: ClassVar[float] = 1.0
     hints: ClassVar[tuple] = ()
 
@@ -285,14 +283,23 @@ class Question:
                 raise ValueError(f"qid: {cls.qid!r} is defined twice")
             QUESTIONS[cls.qid] = cls
 
-    def __init__(self, seed: Any = "session"):
-        from . import _data
-
+    def __init__(self, seed: Any = "session", *, data: dict | None = None):
+        """The question for ``seed`` (``"session"``: :func:`setup`'s id; None: the
+        course's data). With ``data`` the question is built on those data instead
+        (a candidate variant being judged), and is not part of the session."""
         self.seed = _SESSION["student_id"] if seed == "session" else (
             None if seed is None else str(seed))
-        self.data = _data.get(self.dataset, self.seed)
         self._hint_count = 0
+        if data is not None:
+            self.data = data
+            return
+        self.data = _data.get(self.dataset, self.seed, fair=self._fair_for_all)
         _SESSION["questions"][self.qid] = self
+
+    def _fair_for_all(self, data: dict) -> bool:
+        """Whether every question on this data set finds ``data`` a fair variant."""
+        return all(cls(self.seed, data=data).acceptable() for cls in QUESTIONS.values()
+                   if cls.dataset == self.dataset)
 
     def __getattr__(self, name):
         data = self.__dict__.get("data")
@@ -301,8 +308,9 @@ class Question:
         raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     # -- to implement ------------------------------------------------------
-    def key(self):
-        """The expected answer, computed by the library from ``self.data``."""
+    def compute_key(self):
+        """The expected answer, computed by the library from ``self.data`` (what the
+        checking uses internally; students and the grader call :meth:`key`)."""
         raise NotImplementedError
 
     def mistakes(self) -> list[Mistake]:
@@ -316,6 +324,33 @@ class Question:
     def explain(self, d: Derivation) -> None:
         """Add the step-by-step solution to ``d`` (derivations from the library)."""
         raise NotImplementedError
+
+    # -- the kind of answer (implemented in .kinds) ----------------------
+    def answer_format(self) -> str:
+        """What an answer looks like, in one sentence."""
+        raise NotImplementedError
+
+    def read(self, answer):
+        """The answer as the key's type, or :class:`InvalidAnswer` saying what is wrong."""
+        raise NotImplementedError
+
+    def matches(self, value, key) -> bool:
+        """Whether the read answer ``value`` is accepted for ``key``."""
+        raise NotImplementedError
+
+    def compare(self, value) -> Outcome:
+        """The verdict on a read, wrong answer: points, what is off, the diagnosis."""
+        raise NotImplementedError
+
+    def to_json(self, answer):
+        """The answer as JSON data (what the grader receives)."""
+        try:
+            value = self.read(answer)
+        except InvalidAnswer:
+            return {"unreadable": repr(answer)[:200]}
+        if isinstance(value, np.ndarray):
+            return value.tolist()
+        return value
 
     # -- the student's side --------------------------------------------
     def _heading(self) -> str:
@@ -335,19 +370,6 @@ class Question:
     def __repr__(self) -> str:
         return self.prompt().text
 
-    def answer_format(self) -> str:
-        if self.kind == "number":
-            return "Answer: a number (e.g. 0.25 or '1/4')."
-        if self.kind == "integer":
-            return "Answer: a whole number."
-        if self.kind == "vector":
-            return (f"Answer: {len(self.parts)} numbers in this order: "
-                    f"{', '.join(self.parts)} (a list, or a dict with these names).")
-        if self.kind == "matrix":
-            r, c = np.shape(self.key())
-            return f"Answer: a {r} x {c} table (a list of rows or an array)."
-        return "Answer: see above."
-
     def hint(self, n: int | None = None) -> Feedback:
         """Hint ``n`` (1, 2, ...); without ``n`` the next one, one more each call."""
         total = len(self.hints)
@@ -359,8 +381,11 @@ class Question:
         text = self.hints[n - 1]
         more = (f" (hint {n} of {total}; `hint()` again for the next)" if n < total
                 else f" (hint {n} of {total}: the last one; `solution()` shows everything)")
-        return Feedback(f"💡 **Hint {n}.** {text}{more}",
-                        f"Hint {n}. {text}{more}".replace("`", ""))
+        return Feedback(f"💡 **Hint {n}.** {text}{more}", plain_prose(f"Hint {n}. {text}{more}"))
+
+    def key(self):
+        """The expected answer for this variant (the value ``check`` accepts)."""
+        return self.compute_key()
 
     def solution(self) -> Feedback:
         """The derivation, step by step, computed by the library for this variant."""
@@ -379,216 +404,61 @@ class Question:
         return outcome.render(self.title)
 
     # -- checking (also what the grader runs, in its own process) ---------
-    def to_json(self, answer):
-        """The answer as JSON data (what the grader receives)."""
-        try:
-            value = self.read(answer)
-        except _Invalid:
-            text = repr(answer)
-            return {"unreadable": text[:200]}
-        if isinstance(value, np.ndarray):
-            return value.tolist()
-        if isinstance(value, frozenset):
-            return sorted(value)
-        return value
-
-    def read(self, answer):
-        """The answer as the key's type, or :class:`_Invalid` saying what is wrong."""
-        if isinstance(answer, dict) and set(answer) == {"unreadable"}:
-            raise _Invalid(f"the answer could not be read: {answer['unreadable']}")
-        if self.kind == "number":
-            return _number(answer, "answer")
-        if self.kind == "integer":
-            v = _number(answer, "answer")
-            if v != int(v):
-                raise _Invalid(f"answer: expected a whole number, got {v}")
-            return int(v)
-        if self.kind == "vector":
-            if isinstance(answer, dict):
-                missing = [p for p in self.parts if p not in answer]
-                if missing:
-                    raise _Invalid(f"answer: missing {', '.join(missing)}")
-                answer = [answer[p] for p in self.parts]
-            if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__"):
-                raise _Invalid(f"answer: expected {len(self.parts)} numbers "
-                               f"({', '.join(self.parts)}), got {type(answer).__name__}")
-            answer = list(answer)
-            if len(answer) != len(self.parts):
-                raise _Invalid(f"answer: expected {len(self.parts)} numbers "
-                               f"({', '.join(self.parts)}), got {len(answer)}")
-            return np.array([_number(a, p) for a, p in zip(answer, self.parts)])
-        if self.kind == "matrix":
-            shape = np.shape(self.key())
-            try:
-                arr = np.array(answer, dtype=float)
-            except (TypeError, ValueError):
-                raise _Invalid(f"answer: expected a {shape[0]} x {shape[1]} table of numbers")
-            if arr.shape != shape:
-                raise _Invalid(f"answer: expected a {shape[0]} x {shape[1]} table "
-                               f"(no totals row or column), got shape {arr.shape}")
-            if not np.all(np.isfinite(arr)):
-                raise _Invalid("answer: every entry must be a finite number")
-            return arr
-        raise NotImplementedError(self.kind)
-
     def grade(self, answer) -> Outcome:
         """The verdict on ``answer`` (JSON data or Python values alike)."""
-        if _is_placeholder(answer) or (isinstance(answer, (list, tuple)) and answer
-                                       and all(_is_placeholder(a) for a in answer)):
+        if is_placeholder(answer):
             return Outcome(self.qid, NOT_ATTEMPTED, 0.0, self.points,
                            ["Not attempted yet: replace `...` with your answer and run "
                             "the cell again."])
         try:
             value = self.read(answer)
-        except _Invalid as exc:
+        except InvalidAnswer as exc:
             return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
-        return self._compare(value)
-
-    def _compare(self, value) -> Outcome:
-        key = self.key()
-        if self.kind in ("number", "integer"):
-            ok = np.array([_close(value, key) if self.kind == "number" else value == key])
-            got, want = np.array([value], float), np.array([key], float)
-        else:
-            got, want = np.ravel(value).astype(float), np.ravel(key).astype(float)
-            ok = np.array([_close(a, k) for a, k in zip(got, want)])
-        if ok.all():
+        if self.matches(value, self.compute_key()):
             return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
-        wrong = ~ok
-        diagnosed, messages = [], []
+        outcome = self.compare(value)
+        if self.seed is not None and self._is_the_courses_answer(value):
+            outcome.messages.append(COURSE_ANSWER)
+            outcome.diagnosed.append("the course's answer")
+        return outcome
+
+    def _is_the_courses_answer(self, value) -> bool:
+        course = type(self)(None, data=_data.get(self.dataset, None))
+        return self.matches(value, course.compute_key())
+
+    # -- diagnosis and fair variants ---------------------------------------
+    def diagnosable(self) -> list[Mistake]:
+        """The mistakes that can be told apart on these data: those whose value differs
+        from the key, with mistakes of the same value merged into one (on the course's
+        data two slips can give the same number; a variant never lets that happen)."""
+        key, out = self.compute_key(), []
         for m in self.mistakes():
-            mv = np.ravel(np.asarray(m.value, dtype=float))
-            if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
+            if not apart(m.value, key):
                 continue
-            if all(_close(g, x) and abs(x - k) > ATOL + RTOL * abs(k)
-                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])):
-                diagnosed.append(m.name)
-                messages.append(m.message)
-        if self.kind == "vector":
-            names = [p for p, w in zip(self.parts, wrong) if w]
-            lead = (f"Not yet: {', '.join(names)} {'is' if len(names) == 1 else 'are'} off"
-                    f" ({int(ok.sum())} of {len(ok)} right).")
-            points = round(self.points * ok.sum() / len(ok), 2)
-        elif self.kind == "matrix":
-            lead = f"Not yet: {int(wrong.sum())} of {wrong.size} entries are off."
-            points = 0.0
-        else:
-            lead = "Not yet."
-            points = 0.0
-        if not diagnosed:
-            messages.append("This is not one of the usual slips; `hint()` may help.")
-        status = PARTLY if points > 0 else INCORRECT
-        return Outcome(self.qid, status, points, self.points, [lead] + messages, diagnosed)
+            same = next((k for k, o in enumerate(out) if not apart(o.value, m.value)), None)
+            if same is None:
+                out.append(m)
+            else:
+                o = out[same]
+                out[same] = Mistake(o.name, o.value,
+                                    f"{o.message} Or: {m.message}",
+                                    (*o.merged, m.name))
+        return out
 
-    # -- variants ---------------------------------------------------------
     def acceptable(self) -> bool:
-        """Whether the data make a fair variant: every mistake is told apart from the key."""
-        key = self.key()
-        if not np.all(np.isfinite(np.asarray(key, dtype=float))):
+        """Whether the data make a fair variant: a finite key, every mistake told apart
+        from the key and from every other mistake."""
+        key = self.compute_key()
+        if not isinstance(key, frozenset) and not np.all(np.isfinite(
+                np.asarray(key, dtype=float))):
             return False
-        return all(_apart(m.value, key) for m in self.mistakes())
+        values = [key] + [m.value for m in self.mistakes()]
+        return all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
 
 
-class ChoiceQuestion(Question):
-    """Pick the true statements. ``statements()`` returns ``(text, is_true, why)``
-    triples; the options are lettered A, B, ... in an order shuffled per seed.
-    The answer is a string of letters (``"ACD"``) or a list of them; with
-    ``single = True`` exactly one letter.
-
-    When a statement is misjudged the feedback gives that statement's ``why``
-    (what to reread), never the full answer.
-    """
-
-    kind = "choice"
-    single: ClassVar[bool] = False
-
-    def statements(self) -> list[tuple[str, bool, str]]:
-        raise NotImplementedError
-
-    def options(self) -> list[tuple[str, str, bool, str]]:
-        """``(letter, text, is_true, why)`` in the order shown to this student."""
-        st = self.statements()
-        # shuffled for the course's data too, so the true ones are not simply listed first
-        order = rng_for(self.seed, self.qid + "|order").permutation(len(st))
-        return [(chr(65 + k), *st[i]) for k, i in enumerate(order)]
-
-    def key(self) -> frozenset:
-        return frozenset(letter for letter, _, true, _ in self.options() if true)
-
-    def mistakes(self) -> list[Mistake]:
-        """One per statement: that statement misjudged (for ``single``: that letter picked)."""
-        key = self.key()
-        if self.single:
-            return [Mistake(f"misjudged {letter}", frozenset(letter), why)
-                    for letter, _, true, why in self.options() if not true]
-        return [Mistake(f"misjudged {letter}", key ^ {letter}, why)
-                for letter, _, _, why in self.options()]
-
-    def answer_format(self) -> str:
-        if self.single:
-            return "Answer: one letter, e.g. 'B'."
-        return ("Answer: the letters of all the true statements, e.g. 'AC' "
-                "(or ['A', 'C']).")
-
-    def describe_options(self, d: Derivation) -> None:
-        d.table(["", "statement"], [[letter, text] for letter, text, _, _ in self.options()],
-                max_rows=50)
-
-    def read(self, answer):
-        if isinstance(answer, dict) and set(answer) == {"unreadable"}:
-            raise _Invalid(f"the answer could not be read: {answer['unreadable']}")
-        if isinstance(answer, str):
-            letters = [c for c in answer.upper() if not c.isspace() and c not in ",;"]
-        elif isinstance(answer, (list, tuple, set, frozenset)):
-            letters = []
-            for a in answer:
-                if not isinstance(a, str):
-                    raise _Invalid(f"answer: expected letters, got {a!r}")
-                letters += [c for c in a.upper() if not c.isspace()]
-        else:
-            raise _Invalid(f"answer: expected letters such as 'AC', got {type(answer).__name__}")
-        valid = {letter for letter, *_ in self.options()}
-        bad = sorted(set(letters) - valid)
-        if bad:
-            raise _Invalid(f"answer: {', '.join(bad)} is not an option "
-                           f"(options: {', '.join(sorted(valid))})")
-        if self.single and len(set(letters)) != 1:
-            raise _Invalid("answer: give exactly one letter")
-        if not letters:
-            raise _Invalid("answer: no letter given")
-        return frozenset(letters)
-
-    def _compare(self, value) -> Outcome:
-        key = self.key()
-        if value == key:
-            return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
-        opts = {letter: why for letter, _, _, why in self.options()}
-        if self.single:
-            diagnosed = [f"misjudged {letter}" for letter in sorted(value)]
-            return Outcome(self.qid, INCORRECT, 0.0, self.points,
-                           ["Not yet."] + [opts[letter] for letter in sorted(value)],
-                           diagnosed)
-        wrong = sorted(value ^ key)
-        right = len(opts) - len(wrong)
-        points = round(self.points * max(0, right - len(wrong)) / len(opts), 2)
-        lead = (f"Not yet: {len(wrong)} of {len(opts)} statements misjudged "
-                f"({', '.join(wrong)}).")
-        return Outcome(self.qid, PARTLY if points > 0 else INCORRECT, points, self.points,
-                       [lead] + [f"{letter}: {opts[letter]}" for letter in wrong],
-                       [f"misjudged {letter}" for letter in wrong])
-
-    def acceptable(self) -> bool:
-        return True
-
-    def explain(self, d: Derivation) -> None:
-        self.explain_choice(d)
-        d.table(["", "statement", "true?", "why"],
-                [[letter, text, "yes" if true else "no", why]
-                 for letter, text, true, why in self.options()], max_rows=50)
-        d.text(f"Answer: {''.join(sorted(self.key()))}.")
-
-    def explain_choice(self, d: Derivation) -> None:
-        """Numbers behind the statements (optional)."""
+#: What a student who submits the course's answer on a variant is told.
+COURSE_ANSWER = ("That is the answer for the course's data, not your variant: compute it "
+                 "from your own data (shown above).")
 
 
 def table_rows(matrix, row_names: Sequence, col_names: Sequence) -> tuple[list, list]:

@@ -3,25 +3,60 @@
 Each data set has its ``original`` (seed ``None``: the tutorial's and the
 lecture's data, so the seed documents' numbers come out) and a ``draw(rng)``
 that makes new data of the same shape and difficulty. A variant is drawn from a
-generator fixed by the seed (:func:`._base.rng_for`), and redrawn until every
-question using the data set finds it fair (:meth:`Question.acceptable`: the key
-is finite and every diagnosed mistake gives a different value), so the same
-seed always gives the same data. Several questions share a data set (the
-tutorial's Exercise 2 feeds five questions), as on the tutorial sheet.
+generator fixed by the seed (:func:`rng_for`), and redrawn until the caller's
+``fair(data)`` accepts it (the questions using the data set: the key is finite
+and every diagnosed mistake gives a value of its own), so the same seed always
+gives the same data. Several questions share a data set (the tutorial's
+Exercise 2 feeds five questions), as on the tutorial sheet.
+
+Distance matrices of variants are the Euclidean distances of points in the
+plane (rounded to two decimals, as on the sheet, and checked to stay a metric).
+
+This module knows nothing about questions: it imports no other exercise module.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import tutorial
-from ._base import QUESTIONS, rng_for
+from ..hierarchy import agglomerative
 
-__all__ = ["DATASETS", "get"]
+__all__ = ["DATASETS", "get", "rng_for", "is_metric"]
 
 #: Attempts before giving up on a fair variant (a few are usually enough).
 MAX_DRAWS = 500
+
+
+def rng_for(seed: Any, salt: str) -> np.random.Generator:
+    """A generator fixed by ``(seed, salt)``: the same student always gets the same data."""
+    digest = hashlib.sha256(f"prayatul-edu|{seed}|{salt}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+def is_metric(D, tol: float = 1e-9) -> bool:
+    """Symmetric, zero diagonal, positive off the diagonal, triangle inequality."""
+    D = np.asarray(D, dtype=float)
+    off = ~np.eye(len(D), dtype=bool)
+    triangle = D[:, None, :] <= D[:, :, None] + D[None, :, :] + tol   # d_ik <= d_ij + d_jk
+    return bool(np.allclose(D, D.T) and np.all(np.diag(D) == 0) and np.all(D[off] > 0)
+                and triangle.all())
+
+
+def _distances_of_points(rng, n, low, high, distinct=False):
+    """Rounded Euclidean distances of ``n`` random points, all in [low, high], a metric."""
+    iu = np.triu_indices(n, 1)
+    while True:
+        X = rng.uniform(0, high, (n, 2))
+        D = np.round(np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)), 2)
+        d = D[iu]
+        if d.min() < low or d.max() > high or not is_metric(D):
+            continue
+        if distinct and len(np.unique(d)) < len(d):            # no ties in the merges
+            continue
+        return D
 
 
 def _both_present(rng, n, k):
@@ -32,10 +67,8 @@ def _both_present(rng, n, k):
 
 
 def _exercise_1(rng):
-    d = rng.integers(5, 101, 6) / 100          # six distances, two decimals
-    D = np.zeros((4, 4))
-    D[np.triu_indices(4, 1)] = d
-    return {"D": D + D.T, "labels": tutorial.EXERCISE_1_LABELS.copy()}
+    return {"D": _distances_of_points(rng, 4, 0.05, 1.0),
+            "labels": tutorial.EXERCISE_1_LABELS.copy()}
 
 
 def _exercise_2(rng):
@@ -47,17 +80,16 @@ def _exercise_3(rng):
 
 
 def _exercise_4(rng):
-    d = rng.choice(np.arange(30, 131), size=10, replace=False) / 100   # distinct: no ties
-    D = np.zeros((5, 5))
-    D[np.triu_indices(5, 1)] = d
-    return {"D": D + D.T}
+    return {"D": _distances_of_points(rng, 5, 0.3, 1.3, distinct=True)}
 
 
 def _lecture_table(rng):
-    table = rng.integers(0, 17, (3, 3)) * 10
-    i, j = rng.integers(0, 3, 2)
-    table[i, j] = rng.integers(60, 121) * 10          # one dominant cell, as in the lecture
-    return {"table": table}
+    while True:
+        table = rng.integers(0, 17, (3, 3)) * 10
+        i, j = rng.integers(0, 3, 2)
+        table[i, j] = rng.integers(60, 121) * 10      # one dominant cell, as in the lecture
+        if table.sum(axis=0).all() and table.sum(axis=1).all():   # no empty cluster or class
+            return {"table": table}
 
 
 def _blobs(rng, n_blobs):
@@ -72,8 +104,6 @@ def _blobs(rng, n_blobs):
 
 
 def _choose_k_from(X):
-    from .. import agglomerative
-
     D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     tree = agglomerative(D, linkage="average")
     candidates = {k: tree.cut(n_clusters=k) + 1 for k in range(2, 6)}
@@ -135,19 +165,12 @@ def _frozen(data: dict) -> dict:
     return data
 
 
-def _fair(name: str, seed, data: dict) -> bool:
-    for cls in QUESTIONS.values():
-        if cls.dataset != name:
-            continue
-        q = object.__new__(cls)
-        q.seed, q.data, q._hint_count = seed, data, 0
-        if not q.acceptable():
-            return False
-    return True
+def get(name: str, seed, fair: Callable[[dict], bool] = lambda data: True) -> dict:
+    """The data set ``name`` for ``seed`` (``None``: the course's own data).
 
-
-def get(name: str, seed) -> dict:
-    """The data set ``name`` for ``seed`` (``None``: the course's own data)."""
+    A variant is redrawn until ``fair(data)`` holds (the course's data are taken as
+    they are). The result is cached per ``(name, seed)`` and read-only.
+    """
     if name not in DATASETS:
         raise ValueError(f"dataset: unknown {name!r}")
     cache_key = (name, seed)
@@ -159,7 +182,7 @@ def get(name: str, seed) -> dict:
             rng = rng_for(seed, name)
             for _ in range(MAX_DRAWS):
                 data = draw(rng)
-                if _fair(name, seed, data):
+                if fair(data):
                     break
             else:  # pragma: no cover - the tests draw many seeds and never get here
                 raise RuntimeError(f"no fair variant of {name!r} for seed {seed!r}")

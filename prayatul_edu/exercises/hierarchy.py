@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import agglomerative, cophenetic_correlation, cophenetic_matrix
-from ._base import ChoiceQuestion, Mistake, Question, table_rows
+from ._base import Mistake, table_rows
+from .kinds import ChoiceQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["MergeHeights", "CopheneticMatrix", "CPCC", "CopheneticIsMetric", "BestLinkage"]
 
@@ -32,8 +33,8 @@ def _coph(q, linkage="single"):
     return np.asarray(cophenetic_matrix(_tree(q, linkage)), dtype=float)
 
 
-class MergeHeights(Question):
-    qid, title, dataset, kind = "05.1", "single-linkage merge heights", "exercise_4", "vector"
+class MergeHeights(NumbersQuestion):
+    qid, title, dataset = "05.1", "single-linkage merge heights", "exercise_4"
     parts = ("h_1", "h_2", "h_3", "h_4")
     hints = ("Start with every example alone; merge the two closest clusters; repeat.",
              "Single linkage: the distance between two clusters is the *smallest* distance "
@@ -45,7 +46,7 @@ class MergeHeights(Question):
         d.text("Cluster them by single-linkage agglomerative clustering. Give the heights "
                "(distances) of the 4 merges in the order they happen.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_tree(self).heights, dtype=float)
 
     def mistakes(self):
@@ -60,8 +61,8 @@ class MergeHeights(Question):
         d.extend(_tree(self).derivation())
 
 
-class CopheneticMatrix(Question):
-    qid, title, dataset, kind = "05.2", "the cophenetic matrix", "exercise_4", "matrix"
+class CopheneticMatrix(TableQuestion):
+    qid, title, dataset = "05.2", "the cophenetic matrix", "exercise_4"
     hints = ("P_ij is the height of the merge that first puts x_i and x_j in one cluster.",
              "Read it off the dendrogram of 05.1 (single linkage); the diagonal is 0.")
 
@@ -70,7 +71,7 @@ class CopheneticMatrix(Question):
         d.text("From the single-linkage dendrogram, write down the 5 x 5 cophenetic distance "
                "matrix $P$.")
 
-    def key(self):
+    def compute_key(self):
         return _coph(self)
 
     def mistakes(self):
@@ -85,9 +86,9 @@ class CopheneticMatrix(Question):
         d.extend(cophenetic_matrix(_tree(self)).derivation())
 
 
-class CPCC(Question):
-    qid, title, dataset, kind = "05.3", "the cophenetic correlation coefficient", \
-        "exercise_4", "vector"
+class CPCC(NumbersQuestion):
+    qid, title, dataset = "05.3", "the cophenetic correlation coefficient", \
+        "exercise_4"
     parts = ("d", "p", "CPCC")
     hints = ("Use the 10 pairs i < j only: d and p are the means of D_ij and P_ij over them.",
              "CPCC = sum (D_ij - d)(P_ij - p) / sqrt( sum (D_ij - d)^2 sum (P_ij - p)^2 ), "
@@ -98,7 +99,7 @@ class CPCC(Question):
         d.text("With $P$ the single-linkage cophenetic matrix, compute $d$ and $p$ (the means "
                "of the entries $i < j$ of $D$ and $P$) and the CPCC.")
 
-    def key(self):
+    def compute_key(self):
         c = cophenetic_correlation(self.D, _tree(self))
         return np.array([c.d_mean, c.p_mean, float(c)])
 
@@ -177,7 +178,7 @@ class BestLinkage(ChoiceQuestion):
 
     def acceptable(self):
         c = sorted(self._cpcc().values())
-        return c[-1] - c[-2] > 0.01
+        return super().acceptable() and c[-1] - c[-2] > 0.01
 
     def explain_choice(self, d):
         d.table(["linkage", "CPCC"], [[k, v] for k, v in self._cpcc().items()])

@@ -10,9 +10,11 @@ import math
 
 import numpy as np
 
-from .. import entropy, labels_from_table, mutual_information, normalized_mutual_information
-from ._base import Mistake, Question, table_rows
-from .matching import _describe_ex2
+from .. import (entropy, labels_from_table, mutual_information, normalized_mutual_information,
+                purity)
+from ._base import Mistake, table_rows
+from .kinds import NumberQuestion, NumbersQuestion
+from .matching import describe_exercise_2
 
 __all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
 
@@ -30,22 +32,22 @@ def _garbled_mi(truth, pred, base=2.0):
     return total
 
 
-class Entropies(Question):
-    qid, title, dataset, kind = "02.1", "the entropies H(C) and H(T)", "exercise_2", "vector"
+class Entropies(NumbersQuestion):
+    qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
     hints = ("H(C) = - sum_i p_i log2 p_i with p_i = n_i / n, the cluster sizes' shares.",
              "H(T) is the same with the class sizes. Use log base 2 (bits).")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the entropy of the clustering $H(\\mathcal{C})$ and of the classes "
                "$H(\\mathcal{T})$, in bits.")
 
-    def key(self):
+    def compute_key(self):
         return np.array([float(entropy(self.clusters)), float(entropy(self.classes))])
 
     def mistakes(self):
-        hc, ht = self.key()
+        hc, ht = self.compute_key()
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
                 Mistake("swapped", np.array([ht, hc]),
@@ -56,22 +58,22 @@ class Entropies(Question):
         d.extend(entropy(self.classes).derivation())
 
 
-class MutualInformation(Question):
+class MutualInformation(NumberQuestion):
     qid, title, dataset = "02.2", "the mutual information I(C, T)", "exercise_2"
     hints = ("p_ij = n_ij / n, p_i = n_i / n, p_j = m_j / n: start from the contingency table.",
              "I(C, T) = sum_ij p_ij log2( p_ij / (p_i p_j) ), over the cells with n_ij > 0.",
              "The lecture's transcription drops the p_ij weight in front of the log: put it back.")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the mutual information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} "
                "p_{ij} \\log_2 \\frac{p_{ij}}{p_i p_j}$ in bits.")
 
-    def key(self):
+    def compute_key(self):
         return float(mutual_information(self.classes, self.clusters, base=2))
 
     def mistakes(self):
-        return [Mistake("natural log", self.key() * math.log(2),
+        return [Mistake("natural log", self.compute_key() * math.log(2),
                         "That is the mutual information in nats (natural log); use log2."),
                 Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
                         "You followed the lecture's transcription, which weights each log by "
@@ -81,7 +83,7 @@ class MutualInformation(Question):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
 
 
-class LectureNMI(Question):
+class LectureNMI(NumberQuestion):
     qid, title, dataset = "02.3", "NMI (the lecture's table)", "lecture_table"
     hints = ("NMI = I(C, T) / sqrt(H(C) H(T)): the geometric mean of I/H(C) and I/H(T).",
              "The base of the logarithms cancels in the ratio.")
@@ -96,7 +98,7 @@ class LectureNMI(Question):
     def _nmi(self, average="geometric"):
         return normalized_mutual_information(*labels_from_table(self.table), average=average)
 
-    def key(self):
+    def compute_key(self):
         return float(self._nmi())
 
     def mistakes(self):
@@ -112,11 +114,15 @@ class LectureNMI(Question):
                         "I/H(T).")]
 
     def explain(self, d):
-        d.extend(self._nmi().derivation())
+        r = self._nmi()
+        d.extend(r.derivation())
+        d.extend(r.mi.derivation())
+        d.extend(r.h_clusters.derivation())
+        d.extend(r.h_classes.derivation())
 
 
-class SingletonsNMI(Question):
-    qid, title, dataset, kind = "02.4", "over-splitting: purity vs NMI", "exercise_2", "vector"
+class SingletonsNMI(NumbersQuestion):
+    qid, title, dataset = "02.4", "over-splitting: purity vs NMI", "exercise_2"
     parts = ("purity", "NMI")
     hints = ("Every example alone: each cluster has one member, so each is pure.",
              "With singletons, I(C, T) = H(T) (knowing the cluster tells the class) and "
@@ -130,15 +136,13 @@ class SingletonsNMI(Question):
     def _singletons(self):
         return np.arange(1, len(self.classes) + 1)
 
-    def key(self):
-        from .. import purity
-
+    def compute_key(self):
         s = self._singletons()
         return np.array([float(purity(self.classes, s)),
                          float(normalized_mutual_information(self.classes, s))])
 
     def mistakes(self):
-        p = self.key()[0]
+        p = self.compute_key()[0]
         return [Mistake("NMI is 1", np.array([p, 1.0]),
                         "NMI does not reach 1 here: H(C) = log2 n is much larger than "
                         "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),
@@ -146,8 +150,6 @@ class SingletonsNMI(Question):
                         "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0.")]
 
     def explain(self, d):
-        from .. import purity
-
         s = self._singletons()
         d.extend(purity(self.classes, s).derivation())
         d.extend(normalized_mutual_information(self.classes, s).derivation())

@@ -13,7 +13,9 @@ import numpy as np
 
 from .. import (cluster_entropy, contingency_table, f_measure, labels_from_table,
                 maximum_matching, precision_recall_f, purity)
-from ._base import ChoiceQuestion, Mistake, Question, table_rows
+from ..steps import fmt, frac
+from ._base import Mistake, table_rows
+from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
            "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation"]
@@ -23,13 +25,13 @@ def _ex2_table(q):
     return contingency_table(q.classes, q.clusters)
 
 
-def _describe_ex2(q, d):
+def describe_exercise_2(q, d):
     d.table(["example", "class", "cluster"],
             [[f"x{i + 1}", int(t), int(c)] for i, (t, c) in enumerate(zip(q.classes, q.clusters))])
 
 
-class ConfusionMatrix(Question):
-    qid, title, dataset, kind = "01.1", "the confusion matrix", "exercise_2", "matrix"
+class ConfusionMatrix(TableQuestion):
+    qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
     hints = ("Cell (i, j) counts the examples that are in cluster i *and* in class j.",
              "Rows are clusters C_1..C_3, columns classes T_1..T_3; every row sums to the "
              "size of its cluster, every column to the size of its class.",
@@ -37,16 +39,16 @@ class ConfusionMatrix(Question):
 
     def describe(self, d):
         d.text("Ten examples, 3 classes, 3 clusters (classes and clusters are not the same):")
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Write down the contingency (confusion) table $n_{ij} = |C_i \\cap T_j|$ with "
                "**rows = clusters** $C_1, C_2, C_3$ and **columns = classes** $T_1, T_2, T_3$, "
                "without totals.")
 
-    def key(self):
+    def compute_key(self):
         return _ex2_table(self).counts
 
     def mistakes(self):
-        return [Mistake("transposed", self.key().T,
+        return [Mistake("transposed", self.compute_key().T,
                         "Your table is transposed: rows must be the clusters C_i and columns "
                         "the classes T_j (the lecture's n_ij = |C_i ∩ T_j|). The tutorial "
                         "prints it the other way round, and so does scikit-learn.")]
@@ -56,9 +58,9 @@ class ConfusionMatrix(Question):
         d.note("The tutorial prints the same table transposed (classes as rows).")
 
 
-class PrecisionRecallF(Question):
-    qid, title, dataset, kind = "01.2", "precision, recall and F of cluster 1, class 3", \
-        "exercise_2", "vector"
+class PrecisionRecallF(NumbersQuestion):
+    qid, title, dataset = "01.2", "precision, recall and F of cluster 1, class 3", \
+        "exercise_2"
     parts = ("precision(1, 3)", "recall(1, 3)", "F(1, 3)")
     hints = ("precision(i, j) = n_ij / n_i: the share of cluster i that is class j. "
              "recall(i, j) = n_ij / m_j: the share of class j found in cluster i.",
@@ -67,7 +69,7 @@ class PrecisionRecallF(Question):
 
     def describe(self, d):
         d.text("The same ten examples:")
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute precision(1, 3), recall(1, 3) and F(1, 3), where $i$ indexes the "
                "**cluster** and $j$ the **class**.")
 
@@ -75,17 +77,17 @@ class PrecisionRecallF(Question):
         p, r, f = precision_recall_f(self.classes, self.clusters)
         return np.array([p[i, j], r[i, j], f[i, j]])
 
-    def key(self):
+    def compute_key(self):
         return self._prf(0, 2)
 
     def mistakes(self):
-        p, r, _ = self.key()
+        p, r, _ = self.compute_key()
         return [
             Mistake("indices swapped", self._prf(2, 0),
                     "You used cluster 3 and class 1: in precision(i, j) the first index is "
                     "the cluster, the second the class (the full-reference notes write it "
                     "the other way round)."),
-            Mistake("precision and recall swapped", np.array([r, p, self.key()[2]]),
+            Mistake("precision and recall swapped", np.array([r, p, self.compute_key()[2]]),
                     "Precision and recall are swapped: precision divides n_ij by the size "
                     "of the cluster, recall by the size of the class."),
             Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
@@ -93,26 +95,42 @@ class PrecisionRecallF(Question):
         ]
 
     def explain(self, d):
-        d.extend(precision_recall_f(self.classes, self.clusters).derivation())
-        d.text("Read row 1 (cluster 1), column 3 (class 3) of each table.")
+        n = _ex2_table(self).counts
+        n13, n1, m3 = int(n[0, 2]), int(n[0].sum()), int(n[:, 2].sum())
+        p, r, f = self.compute_key()
+        d.text("Only three counts are needed: n_13 (examples in cluster 1 *and* class 3), "
+               "n_1 (the size of cluster 1) and m_3 (the size of class 3).")
+        d.step(rf"n_{{13}} = {n13},\quad n_1 = {n1},\quad m_3 = {m3}",
+               f"n_13 = {n13}, n_1 = {n1}, m_3 = {m3}")
+        d.step(rf"\text{{precision}}(1, 3) = \frac{{n_{{13}}}}{{n_1}} = {frac(n13, n1)}",
+               f"precision(1, 3) = n_13 / n_1 = {frac(n13, n1)}")
+        d.step(rf"\text{{recall}}(1, 3) = \frac{{n_{{13}}}}{{m_3}} = {frac(n13, m3)}",
+               f"recall(1, 3) = n_13 / m_3 = {frac(n13, m3)}")
+        if p + r > 0:
+            d.step(rf"F(1, 3) = \frac{{2\,p\,r}}{{p + r}} = \frac{{2 \cdot {fmt(p)} \cdot "
+                   rf"{fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(f)}",
+                   f"F(1, 3) = 2 p r / (p + r) = 2 * {fmt(p)} * {fmt(r)} / ({fmt(p)} + "
+                   f"{fmt(r)}) = {fmt(f)}")
+        else:
+            d.step("F(1, 3) = 0", "F(1, 3) = 0 (precision and recall are both 0)")
 
 
-class ClusterEntropy(Question):
+class ClusterEntropy(NumberQuestion):
     qid, title, dataset = "01.3", "the entropy e_2 of cluster 2", "exercise_2"
     hints = ("e_i = - sum_j precision(i, j) log2 precision(i, j): it uses the class mix "
              "*inside cluster i* (row i of the table).",
              "Logarithms are base 2 (bits). Terms with precision 0 contribute 0.")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the entropy $e_2 = -\\sum_j \\text{precision}(2, j) "
                "\\log_2 \\text{precision}(2, j)$ of cluster 2.")
 
-    def key(self):
+    def compute_key(self):
         return float(cluster_entropy(self.classes, self.clusters).per_cluster[1])
 
     def mistakes(self):
-        e = self.key()
+        e = self.compute_key()
         n = _ex2_table(self).counts
         col = n[:, 1] / n[:, 1].sum()              # the class mix of class 2 over clusters
         e_class = -sum(p * math.log2(p) for p in col if p > 0)
@@ -128,8 +146,8 @@ class ClusterEntropy(Question):
         d.extend(cluster_entropy(self.classes, self.clusters).derivation())
 
 
-class ClusterPurity(Question):
-    qid, title, dataset, kind = "01.4", "purity of cluster 2 and overall", "exercise_2", "vector"
+class ClusterPurity(NumbersQuestion):
+    qid, title, dataset = "01.4", "purity of cluster 2 and overall", "exercise_2"
     parts = ("p_2", "p")
     hints = ("p_i = max_j precision(i, j): the share of cluster i taken by its majority class.",
              "The overall purity weights each p_i by the cluster's size: "
@@ -137,16 +155,16 @@ class ClusterPurity(Question):
              "Take the maximum along each *row* (cluster), not along each column (class).")
 
     def describe(self, d):
-        _describe_ex2(self, d)
+        describe_exercise_2(self, d)
         d.text("Compute the purity $p_2$ of cluster 2 and the overall purity $p$.")
 
-    def key(self):
+    def compute_key(self):
         pu = purity(self.classes, self.clusters)
         return np.array([pu.per_cluster[1], float(pu)])
 
     def mistakes(self):
         n = _ex2_table(self).counts
-        p2, p = self.key()
+        p2, p = self.compute_key()
         return [Mistake("max over clusters instead of classes", np.array(
                             [n[:, 1].max() / n[:, 1].sum(), n.max(axis=0).sum() / n.sum()]),
                         "You took the maximum over clusters for each class (down the "
@@ -170,7 +188,7 @@ def _describe_table(q, d):
     d.text(f"Rows are clusters, columns classes; n = {int(np.sum(q.table))}.")
 
 
-class LecturePurity(Question):
+class LecturePurity(NumberQuestion):
     qid, title, dataset = "01.5", "purity (the lecture's table)", "lecture_table"
     hints = ("purity = (1/n) sum_i max_j n_ij.",
              "For each row (cluster) take its largest cell; add them up; divide by n.")
@@ -180,7 +198,7 @@ class LecturePurity(Question):
         _describe_table(self, d)
         d.text("Compute the purity.")
 
-    def key(self):
+    def compute_key(self):
         return float(purity(*_lecture_labels(self)))
 
     def mistakes(self):
@@ -196,7 +214,7 @@ class LecturePurity(Question):
         d.extend(purity(*_lecture_labels(self)).derivation())
 
 
-class LectureMaximumMatching(Question):
+class LectureMaximumMatching(NumberQuestion):
     qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
     hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
              "Try the 6 one-to-one matchings of 3 clusters to 3 classes; keep the one with the "
@@ -207,7 +225,7 @@ class LectureMaximumMatching(Question):
         d.text("Compute the maximum matching measure: the best one-to-one matching of "
                "clusters to classes, as a fraction of n.")
 
-    def key(self):
+    def compute_key(self):
         return float(maximum_matching(*_lecture_labels(self)))
 
     def mistakes(self):
@@ -223,7 +241,7 @@ class LectureMaximumMatching(Question):
         d.extend(maximum_matching(*_lecture_labels(self)).derivation())
 
 
-class LectureF(Question):
+class LectureF(NumberQuestion):
     qid, title, dataset = "01.7", "the F-measure (the lecture's table)", "lecture_table"
     hints = ("Each cluster C_i is matched to its majority class j* = argmax_j n_ij.",
              "prec_i = n_ij* / n_i (the row's size), recall_i = n_ij* / m_j* (the column's "
@@ -235,7 +253,7 @@ class LectureF(Question):
         d.text("Compute the lecture's F-measure $F = \\frac{1}{r}\\sum_i F_i$, each cluster "
                "matched to its majority class.")
 
-    def key(self):
+    def compute_key(self):
         return float(f_measure(*_lecture_labels(self)))
 
     def mistakes(self):

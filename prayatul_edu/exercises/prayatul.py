@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import prayatul_matrix
-from ._base import ChoiceQuestion, Mistake, Question
+from ._base import Mistake
+from .kinds import ChoiceQuestion, NumbersQuestion
 
 __all__ = ["PrayatulCounts", "PrayatulMeasures", "PrayatulReading", "PrayatulRelabel"]
 
@@ -30,9 +31,8 @@ def _m(q, swap=False):
     return prayatul_matrix(q.truth, a, b)
 
 
-class PrayatulCounts(Question):
-    qid, title, dataset, kind = "06.1", "the Prayatul matrix by hand", "prayatul_small", \
-        "vector"
+class PrayatulCounts(NumbersQuestion):
+    qid, title, dataset = "06.1", "the Prayatul matrix by hand", "prayatul_small"
     parts = ("BR", "RW", "WR", "BW")
     hints = ("A pair (i, j) is Right for an algorithm when it agrees with the truth on "
              "'together or apart': (p_i = p_j) exactly when (g_i = g_j).",
@@ -45,12 +45,12 @@ class PrayatulCounts(Question):
         d.text("Count the pairs: **BR** (both right), **RW** (A right, B wrong), **WR** "
                "(A wrong, B right), **BW** (both wrong).")
 
-    def key(self):
+    def compute_key(self):
         m = _m(self)
         return np.array([m.br, m.rw, m.wr, m.bw], dtype=float)
 
     def mistakes(self):
-        k = self.key()
+        k = self.compute_key()
         n = len(self.truth)
         return [Mistake("ordered pairs", 2 * k,
                         "You counted ordered pairs: (i, j) and (j, i) are one pair; there are "
@@ -63,15 +63,15 @@ class PrayatulCounts(Question):
                         "different instances count.")]
 
     def acceptable(self):
-        k = self.key()
+        k = self.compute_key()
         return super().acceptable() and bool(np.all(k > 0))   # every cell occupied
 
     def explain(self, d):
-        d.extend(_m(self).derivation())
+        d.extend(_m(self).counts_derivation())         # the pairs; the measures are 06.2
 
 
-class PrayatulMeasures(Question):
-    qid, title, dataset, kind = "06.2", "the five measures", "prayatul_small", "vector"
+class PrayatulMeasures(NumbersQuestion):
+    qid, title, dataset = "06.2", "the five measures", "prayatul_small"
     parts = ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")
     hints = ("sigma_c = (RW - WR)/(RW + WR); alpha = (BR + RW - BW)/T; "
              "xi_c = (BR + RW)/(BR + RW + WR); xi_e = (BR + RW - WR)/(BR + RW + WR); "
@@ -84,7 +84,7 @@ class PrayatulMeasures(Question):
                "$\\sigma_c$, polarization $\\alpha$, comparative rightness $\\xi_c$, effective "
                "rightness $\\xi_e$, effective superiority $\\phi_e$.")
 
-    def key(self):
+    def compute_key(self):
         m = _m(self)
         return np.array([float(getattr(m, name)) for name in _MEASURES])
 

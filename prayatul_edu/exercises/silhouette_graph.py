@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import normalized_cut, silhouette
-from ._base import ChoiceQuestion, Mistake, Question, table_rows
+from ..steps import fmt
+from ._base import Mistake, table_rows
+from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion
 
 __all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
            "SuitabilityC1", "NormalizedCut", "ChooseK"]
@@ -35,8 +37,8 @@ def _own_other(q):
     return same & ~np.eye(len(lab), dtype=bool), ~same
 
 
-class SilhouetteA(Question):
-    qid, title, dataset, kind = "04.1", "a_i for each point", "exercise_1", "vector"
+class SilhouetteA(NumbersQuestion):
+    qid, title, dataset = "04.1", "a_i for each point", "exercise_1"
     parts = ("a_1", "a_2", "a_3", "a_4")
     hints = ("a_i is the average distance from x_i to the *other* members of its cluster.",
              "Divide by |C| - 1: x_i itself is not one of the others.")
@@ -46,7 +48,7 @@ class SilhouetteA(Question):
         d.text("Compute $a_i$, the average distance of $x_i$ to the other examples of its "
                "cluster, for $i = 1..4$.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).a, dtype=float)
 
     def mistakes(self):
@@ -62,11 +64,21 @@ class SilhouetteA(Question):
                         "x_i's own cluster.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        own, _ = _own_other(self)
+        D = np.asarray(self.D)
+        a = _sil(self).a
+        d.formula(r"a_i = \frac{1}{|C| - 1}\sum_{x_j \in C,\ j \ne i} d(x_i, x_j)",
+                  "a_i = (1 / (|C| - 1)) * sum of d(x_i, x_j) over the other members x_j of C")
+        for i in range(len(D)):
+            js = np.flatnonzero(own[i])
+            terms = " + ".join(fmt(D[i, j]) for j in js)
+            names = ", ".join(f"x{j + 1}" for j in js)
+            d.step(rf"a_{i + 1} = ({terms}) / {len(js)} = {fmt(a[i])}",
+                   f"a_{i + 1} = ({terms}) / {len(js)} = {fmt(a[i])}   (others: {names})")
 
 
-class SilhouetteB(Question):
-    qid, title, dataset, kind = "04.2", "b_i for each point", "exercise_1", "vector"
+class SilhouetteB(NumbersQuestion):
+    qid, title, dataset = "04.2", "b_i for each point", "exercise_1"
     parts = ("b_1", "b_2", "b_3", "b_4")
     hints = ("For x_i, average its distances to the members of each *other* cluster; b_i is "
              "the smallest of these averages.",
@@ -77,7 +89,7 @@ class SilhouetteB(Question):
         d.text("Compute $b_i$, the smallest average distance of $x_i$ to the examples of "
                "another cluster, for $i = 1..4$.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).b, dtype=float)
 
     def mistakes(self):
@@ -91,11 +103,22 @@ class SilhouetteB(Question):
                         "b_i averages over all its points.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        _, other = _own_other(self)
+        D = np.asarray(self.D)
+        b = _sil(self).b
+        d.formula(r"b_i = \min_{C_k \ne C} \frac{1}{|C_k|}\sum_{x_j \in C_k} d(x_i, x_j)",
+                  "b_i = the smallest, over the other clusters C_k, of the mean distance "
+                  "from x_i to the members of C_k")
+        for i in range(len(D)):
+            js = np.flatnonzero(other[i])
+            terms = " + ".join(fmt(D[i, j]) for j in js)
+            d.step(rf"b_{i + 1} = ({terms}) / {len(js)} = {fmt(b[i])}",
+                   f"b_{i + 1} = ({terms}) / {len(js)} = {fmt(b[i])}")
+        d.text("With two clusters there is one other cluster, so the minimum is over one mean.")
 
 
-class SilhouetteS(Question):
-    qid, title, dataset, kind = "04.3", "s_i for each point", "exercise_1", "vector"
+class SilhouetteS(NumbersQuestion):
+    qid, title, dataset = "04.3", "s_i for each point", "exercise_1"
     parts = ("s_1", "s_2", "s_3", "s_4")
     hints = ("s_i = (b_i - a_i) / max(a_i, b_i).",
              "s_i is negative when x_i is on average closer to another cluster than to its own.",
@@ -105,7 +128,7 @@ class SilhouetteS(Question):
         _describe_ex1(self, d)
         d.text("Compute the silhouette $s_i = (b_i - a_i)/\\max(a_i, b_i)$ of each example.")
 
-    def key(self):
+    def compute_key(self):
         return np.asarray(_sil(self).samples, dtype=float)
 
     def mistakes(self):
@@ -121,8 +144,8 @@ class SilhouetteS(Question):
         d.extend(_sil(self).derivation())
 
 
-class SilhouetteSummary(Question):
-    qid, title, dataset, kind = "04.4", "s per cluster and overall", "exercise_1", "vector"
+class SilhouetteSummary(NumbersQuestion):
+    qid, title, dataset = "04.4", "s per cluster and overall", "exercise_1"
     parts = ("s_C1", "s_C2", "s_C")
     hints = ("s_C for a cluster is the mean of its members' s_i.",
              "The overall s averages all N points' s_i.",
@@ -133,7 +156,7 @@ class SilhouetteSummary(Question):
         d.text("Compute the silhouette of each cluster, $s_{C_1}$ and $s_{C_2}$, and of the "
                "whole clustering, $s_{\\mathcal{C}}$.")
 
-    def key(self):
+    def compute_key(self):
         s = _sil(self)
         return np.array([*np.asarray(s.per_cluster, dtype=float), float(s)])
 
@@ -187,7 +210,7 @@ class SuitabilityC1(ChoiceQuestion):
         d.extend(_sil(self).derivation())
 
 
-class NormalizedCut(Question):
+class NormalizedCut(NumberQuestion):
     qid, title, dataset = "04.6", "the normalized cut", "exercise_1"
     hints = ("W(S, R) = sum over i in S, j in R of w_ij, with the distances as weights.",
              "NC = sum_i W(C_i, not C_i) / W(C_i, V): V is all the examples, so W(C_i, V) "
@@ -199,7 +222,7 @@ class NormalizedCut(Question):
         d.text("With the distances as edge weights, compute the normalized cut "
                "$NC = \\sum_i W(C_i, \\overline{C_i}) / W(C_i, V)$.")
 
-    def key(self):
+    def compute_key(self):
         return float(normalized_cut(self.D, self.labels))
 
     def mistakes(self):
@@ -222,8 +245,8 @@ class NormalizedCut(Question):
         d.extend(normalized_cut(self.D, self.labels).derivation())
 
 
-class ChooseK(Question):
-    qid, title, dataset, kind = "04.7", "choose k by silhouette", "choose_k", "integer"
+class ChooseK(IntegerQuestion):
+    qid, title, dataset = "04.7", "choose k by silhouette", "choose_k"
     hints = ("Compute the overall silhouette of each candidate clustering "
              "(`silhouette(q.X, labels)`).",
              "A larger silhouette means tighter, better separated clusters.")
@@ -232,14 +255,14 @@ class ChooseK(Question):
         d.text("Twelve points in the plane (`q.X`) and four candidate clusterings "
                "(`q.candidates[k]` for k = 2, 3, 4, 5; average-linkage agglomerative):")
         d.table(["point", "x", "y", *[f"k={k}" for k in self.candidates]],
-                [[f"p{i + 1}", *self.X[i], *[int(lab[i]) for lab in self.candidates.values()]]
+                [[f"x{i + 1}", *self.X[i], *[int(lab[i]) for lab in self.candidates.values()]]
                  for i in range(len(self.X))])
         d.text("Which number of clusters k does the silhouette recommend?")
 
     def _scores(self):
         return {k: float(silhouette(self.X, lab)) for k, lab in self.candidates.items()}
 
-    def key(self):
+    def compute_key(self):
         sc = self._scores()
         return max(sc, key=sc.get)
 
@@ -258,5 +281,5 @@ class ChooseK(Question):
     def explain(self, d):
         sc = self._scores()
         d.table(["k", "silhouette"], [[k, v] for k, v in sc.items()])
-        d.text(f"The largest silhouette is at k = {self.key()}.")
-        d.extend(silhouette(self.X, self.candidates[self.key()]).derivation())
+        d.text(f"The largest silhouette is at k = {self.compute_key()}.")
+        d.extend(silhouette(self.X, self.candidates[self.compute_key()]).derivation())

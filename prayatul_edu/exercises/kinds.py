@@ -1,0 +1,344 @@
+"""The kinds of answer a question expects, one class each.
+
+A question derives from the class of its answer's kind, which owns reading the
+answer (what a student may type, and what to say when it cannot be read),
+comparing it with the key (floats within ``ATOL + RTOL |key|``) and the
+diagnosis (a recognised mistake, "close: give 4 decimals", or a pointer to
+the ideas to revisit), never printing the expected value:
+
+========================  =============================  ============================
+kind                      a student types                partial credit
+========================  =============================  ============================
+:class:`NumberQuestion`   ``0.25``, ``'1/4'``            no
+:class:`IntegerQuestion`  ``3``                          no
+:class:`NumbersQuestion`  ``[p, r, F]`` or a dict        per named number
+:class:`TableQuestion`    a list of rows or an array     no
+:class:`ChoiceQuestion`   ``'ACD'`` or ``['A', 'C']``    right minus wrong statements
+========================  =============================  ============================
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import ClassVar
+
+import numpy as np
+
+from ..steps import Derivation
+from ._base import INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close
+from ._data import rng_for
+
+__all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
+           "ChoiceQuestion", "NOT_USUAL", "CLOSE"]
+
+NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
+CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
+         "intermediate results unrounded.")
+
+
+def read_number(x, what: str) -> float:
+    """``x`` (a number, or a string such as ``'1/4'``) as a float, or InvalidAnswer."""
+    if isinstance(x, (bool, np.bool_)):
+        raise InvalidAnswer(f"{what}: expected a number, got {x!r}")
+    if isinstance(x, str):
+        try:
+            return float(Fraction(x.strip().replace(" ", "")))
+        except (ValueError, ZeroDivisionError):
+            raise InvalidAnswer(f"{what}: could not read {x!r} as a number "
+                                "(write 0.25 or '1/4')")
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise InvalidAnswer(f"{what}: expected a number, got {type(x).__name__}")
+    if not math.isfinite(v):
+        raise InvalidAnswer(f"{what}: expected a finite number, got {v}")
+    return v
+
+
+def _unreadable(answer) -> None:
+    """The grader's record of an answer the kernel could not serialise."""
+    if isinstance(answer, dict) and set(answer) == {"unreadable"}:
+        raise InvalidAnswer(f"the answer could not be read: {answer['unreadable']}")
+
+
+def near(got: float, want: float) -> bool:
+    """A value that is the key with too few decimals (0.333 for 1/3, 0.85 for 0.8461)."""
+    gap = abs(got - want)
+    if gap < 1e-3:
+        return True
+    decimals = next((d for d in (1, 2) if abs(got - round(got, d)) < 1e-12), None)
+    return decimals is not None and gap < 10.0 ** -decimals
+
+
+# ------------------------------------------------------------------ numbers
+class _NumericQuestion(Question):
+    """Answers made of numbers compared entry by entry (the shared comparison)."""
+
+    def entries(self, value) -> np.ndarray:
+        return np.ravel(np.asarray(value, dtype=float))
+
+    def matches(self, value, key) -> bool:
+        got, want = self.entries(value), self.entries(key)
+        return got.shape == want.shape and all(close(g, k) for g, k in zip(got, want))
+
+    def summary(self, ok: np.ndarray) -> tuple[str, float]:
+        """The first sentence of the feedback, and the points."""
+        return "Not yet.", 0.0
+
+    def compare(self, value) -> Outcome:
+        got, want = self.entries(value), self.entries(self.compute_key())
+        ok = np.array([close(g, k) for g, k in zip(got, want)])
+        wrong = ~ok
+        diagnosed, messages = [], []
+        for m in self.diagnosable():
+            mv = self.entries(m.value)
+            if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
+                continue
+            if all(close(g, x) and not close(x, k)
+                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])):
+                diagnosed += m.names
+                messages.append(m.message)
+        if not diagnosed:
+            if all(near(g, k) for g, k in zip(got[wrong], want[wrong])):
+                diagnosed.append("too few decimals")
+                messages.append(CLOSE)
+            else:
+                messages.append(NOT_USUAL)
+        lead, points = self.summary(ok)
+        status = PARTLY if points > 0 else INCORRECT
+        return Outcome(self.qid, status, points, self.points, [lead] + messages, diagnosed)
+
+
+class NumberQuestion(_NumericQuestion):
+    """One number."""
+
+    kind = "number"
+
+    def answer_format(self) -> str:
+        return "Answer: a number (e.g. 0.25 or '1/4')."
+
+    def read(self, answer):
+        _unreadable(answer)
+        return read_number(answer, "answer")
+
+
+class IntegerQuestion(NumberQuestion):
+    """One whole number (compared exactly)."""
+
+    kind = "integer"
+
+    def answer_format(self) -> str:
+        return "Answer: a whole number."
+
+    def read(self, answer):
+        v = super().read(answer)
+        if v != int(v):
+            raise InvalidAnswer(f"answer: expected a whole number, got {v}")
+        return int(v)
+
+    def matches(self, value, key) -> bool:
+        return value == key
+
+    def compare(self, value) -> Outcome:
+        diagnosed = [m for m in self.diagnosable() if m.value == value]
+        messages = [m.message for m in diagnosed] or [NOT_USUAL]
+        return Outcome(self.qid, INCORRECT, 0.0, self.points, ["Not yet."] + messages,
+                       [name for m in diagnosed for name in m.names])
+
+
+class NumbersQuestion(_NumericQuestion):
+    """A few named numbers (``parts``), with partial credit per number."""
+
+    kind = "vector"
+    parts: ClassVar[tuple] = ()
+
+    def answer_format(self) -> str:
+        return (f"Answer: {len(self.parts)} numbers in this order: "
+                f"{', '.join(self.parts)} (a list, or a dict with these names).")
+
+    def read(self, answer):
+        _unreadable(answer)
+        if isinstance(answer, dict):
+            missing = [p for p in self.parts if p not in answer]
+            if missing:
+                raise InvalidAnswer(f"answer: missing {', '.join(missing)}")
+            answer = [answer[p] for p in self.parts]
+        if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__"):
+            raise InvalidAnswer(f"answer: expected {len(self.parts)} numbers "
+                                f"({', '.join(self.parts)}), got {type(answer).__name__}")
+        answer = list(np.ravel(answer)) if isinstance(answer, np.ndarray) else list(answer)
+        if len(answer) != len(self.parts):
+            raise InvalidAnswer(f"answer: expected {len(self.parts)} numbers "
+                                f"({', '.join(self.parts)}), got {len(answer)}")
+        return np.array([read_number(a, p) for a, p in zip(answer, self.parts)])
+
+    def summary(self, ok):
+        names = [p for p, good in zip(self.parts, ok) if not good]
+        lead = (f"Not yet: {', '.join(names)} {'is' if len(names) == 1 else 'are'} off"
+                f" ({int(ok.sum())} of {len(ok)} right).")
+        return lead, round(self.points * ok.sum() / len(ok), 2)
+
+
+class TableQuestion(_NumericQuestion):
+    """A table of numbers (no partial credit: the table is one object)."""
+
+    kind = "matrix"
+
+    def answer_format(self) -> str:
+        r, c = np.shape(self.compute_key())
+        return f"Answer: a {r} x {c} table (a list of rows or an array)."
+
+    def read(self, answer):
+        _unreadable(answer)
+        shape = np.shape(self.compute_key())
+        try:
+            arr = np.array(answer, dtype=float)
+        except (TypeError, ValueError):
+            raise InvalidAnswer(f"answer: expected a {shape[0]} x {shape[1]} table of numbers")
+        if arr.shape != shape:
+            raise InvalidAnswer(f"answer: expected a {shape[0]} x {shape[1]} table "
+                                f"(no totals row or column), got shape {arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise InvalidAnswer("answer: every entry must be a finite number")
+        return arr
+
+    def summary(self, ok):
+        return f"Not yet: {int((~ok).sum())} of {ok.size} entries are off.", 0.0
+
+
+# ------------------------------------------------------------------ choices
+class ChoiceQuestion(Question):
+    """Pick the true statements. ``statements()`` returns ``(text, is_true, why)``
+    triples; the options are lettered A, B, ... in an order shuffled per seed.
+    The answer is a string of letters (``"ACD"``) or a list of them; with
+    ``single = True`` exactly one letter.
+
+    When statements are misjudged the feedback says how many and gives each one's
+    ``why`` (the idea to revisit), never which letters: the student rethinks the
+    statements instead of toggling letters.
+    """
+
+    kind = "choice"
+    single: ClassVar[bool] = False
+
+    def statements(self) -> list[tuple[str, bool, str]]:
+        raise NotImplementedError
+
+    def options(self) -> list[tuple[str, str, bool, str]]:
+        """``(letter, text, is_true, why)`` in the order shown to this student."""
+        st = self.statements()
+        # shuffled for the course's data too, so the true ones are not simply listed first
+        order = rng_for(self.seed, self.qid + "|order").permutation(len(st))
+        return [(chr(65 + k), *st[i]) for k, i in enumerate(order)]
+
+    @property
+    def choices(self) -> dict[str, str]:
+        """Letter -> statement, in the order shown to this student (what the prompt lists)."""
+        return {letter: text for letter, text, _, _ in self.options()}
+
+    def letters_for(self, judged: dict[str, bool]) -> str:
+        """The letters of the statements you judged true.
+
+        ``judged`` maps a phrase that occurs in exactly one statement to your verdict
+        on that statement; every statement must be judged. Useful when the data (and
+        so the letters' order) are a variant's:
+        ``q.letters_for({"above 0.5": s_1 > 0.5 and s_2 > 0.5, ...})``.
+        """
+        if not isinstance(judged, dict):
+            raise TypeError(f"judged: expected a dict phrase -> bool, got {type(judged).__name__}")
+        verdict: dict[str, bool] = {}
+        for phrase, ok in judged.items():
+            hits = [letter for letter, text in self.choices.items() if phrase in text]
+            if len(hits) != 1:
+                raise ValueError(f"judged: the phrase {phrase!r} occurs in {len(hits)} "
+                                 "statements; use one that names exactly one")
+            verdict[hits[0]] = bool(ok)
+        missing = sorted(set(self.choices) - set(verdict))
+        if missing:
+            raise ValueError(f"judged: no verdict on statement(s) {', '.join(missing)}")
+        return "".join(letter for letter in sorted(verdict) if verdict[letter])
+
+    def compute_key(self) -> frozenset:
+        return frozenset(letter for letter, _, true, _ in self.options() if true)
+
+    def mistakes(self) -> list[Mistake]:
+        """One per statement: that statement misjudged (for ``single``: that letter picked)."""
+        key = self.compute_key()
+        if self.single:
+            return [Mistake(f"misjudged {letter}", frozenset(letter), why)
+                    for letter, _, true, why in self.options() if not true]
+        return [Mistake(f"misjudged {letter}", key ^ {letter}, why)
+                for letter, _, _, why in self.options()]
+
+    def answer_format(self) -> str:
+        if self.single:
+            return "Answer: one letter, e.g. 'B'."
+        return ("Answer: the letters of all the true statements, e.g. 'AC' "
+                "(or ['A', 'C']).")
+
+    def describe_options(self, d: Derivation) -> None:
+        d.table(["", "statement"], [[letter, text] for letter, text, _, _ in self.options()],
+                max_rows=50)
+
+    def read(self, answer):
+        _unreadable(answer)
+        if isinstance(answer, str):
+            letters = [c for c in answer.upper() if not c.isspace() and c not in ",;"]
+        elif isinstance(answer, (list, tuple, set, frozenset)):
+            letters = []
+            for a in answer:
+                if not isinstance(a, str):
+                    raise InvalidAnswer(f"answer: expected letters, got {a!r}")
+                letters += [c for c in a.upper() if not c.isspace()]
+        else:
+            raise InvalidAnswer(f"answer: expected letters such as 'AC', got "
+                                f"{type(answer).__name__}")
+        valid = set(self.choices)
+        bad = sorted(set(letters) - valid)
+        if bad:
+            raise InvalidAnswer(f"answer: {', '.join(bad)} is not an option "
+                                f"(options: {', '.join(sorted(valid))})")
+        if self.single and len(set(letters)) != 1:
+            raise InvalidAnswer("answer: give exactly one letter")
+        if not letters:
+            raise InvalidAnswer("answer: no letter given")
+        return frozenset(letters)
+
+    def to_json(self, answer):
+        value = super().to_json(answer)
+        return sorted(value) if isinstance(value, frozenset) else value
+
+    def matches(self, value, key) -> bool:
+        return value == key
+
+    def compare(self, value) -> Outcome:
+        key = self.compute_key()
+        why = {letter: w for letter, _, _, w in self.options()}
+        if self.single:
+            return Outcome(self.qid, INCORRECT, 0.0, self.points,
+                           ["Not yet: that is not the best choice."]
+                           + [f"To revisit: {why[letter]}" for letter in sorted(value)],
+                           [f"misjudged {letter}" for letter in sorted(value)])
+        wrong = sorted(value ^ key)
+        right = len(why) - len(wrong)
+        points = round(self.points * max(0, right - len(wrong)) / len(why), 2)
+        lead = (f"Not yet: {len(wrong)} of {len(why)} statements "
+                f"{'is' if len(wrong) == 1 else 'are'} misjudged.")
+        return Outcome(self.qid, PARTLY if points > 0 else INCORRECT, points, self.points,
+                       [lead] + [f"To revisit: {why[letter]}" for letter in wrong],
+                       [f"misjudged {letter}" for letter in wrong])
+
+    def acceptable(self) -> bool:
+        """Every single misjudgement must be an answer one can give: at least two true
+        statements (one letter fewer is still a letter) and, for ``single``, one."""
+        return len(self.compute_key()) >= (1 if self.single else 2)
+
+    def explain(self, d: Derivation) -> None:
+        self.explain_choice(d)
+        d.table(["", "statement", "true?", "why"],
+                [[letter, text, "yes" if true else "no", why]
+                 for letter, text, true, why in self.options()], max_rows=50)
+        d.text(f"Answer: {''.join(sorted(self.compute_key()))}.")
+
+    def explain_choice(self, d: Derivation) -> None:
+        """Numbers behind the statements (optional)."""
