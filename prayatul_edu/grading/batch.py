@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from .notebook import Options, error_rows
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
 
-__all__ = ["grade_batch", "grade_isolated", "default_jobs", "WORKER_MARGIN"]
+__all__ = ["grade_batch", "grade_isolated", "Worker", "default_jobs", "WORKER_MARGIN"]
 
 #: Seconds a worker gets beyond the notebook's time limit (kernel start, grading).
 WORKER_MARGIN = 90
@@ -51,29 +52,78 @@ def _failed(name: str, options: Options, why: str) -> StudentReport:
     return r
 
 
+class Worker:
+    """A worker process (:mod:`.worker`) that grades notebooks one after another; killed
+    and replaced when a notebook overruns its time."""
+
+    def __init__(self):
+        self.proc = None
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "prayatul_edu.grading.worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def grade(self, name: str, data: bytes | None, options: dict, folder: str = "") -> dict:
+        opts = Options.from_json(options)
+        limit = opts.notebook_timeout + WORKER_MARGIN
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        header = json.dumps({"name": name, "folder": folder, "options": options,
+                             "size": None if data is None else len(data)}).encode() + b"\n"
+        try:
+            self.proc.stdin.write(header + (data or b""))
+            self.proc.stdin.flush()
+            line = self._readline(limit)
+        except OSError:
+            line = None
+        if line is None:
+            self.close()
+            return _failed(name, opts, f"grading did not finish within {limit:g} s, or the "
+                                       "grader's worker was stopped; it was ended").to_dict()
+        try:
+            return json.loads(line)
+        except ValueError:
+            self.close()
+            return _failed(name, opts, "grading failed (the grader's worker ended)").to_dict()
+
+    def _readline(self, limit: float) -> bytes | None:
+        """One line from the worker within ``limit`` seconds, else None."""
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + limit
+        chunks = []
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    return None
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return None
+                chunks.append(chunk)
+                if chunk.endswith(b"\n"):
+                    return b"".join(chunks)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            _kill(self.proc)
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self.proc = None
+
+
 def grade_isolated(name: str, data: bytes | None, options: dict, folder: str = "") -> dict:
-    """Grade one notebook in a fresh worker process, killed if it overruns; the report
-    as a dict. (The unit of work, locally and on a Dask worker alike.)"""
-    opts = Options.from_json(options)
-    header = json.dumps({"name": name, "folder": folder, "options": options,
-                         "size": None if data is None else len(data)}).encode() + b"\n"
-    limit = opts.notebook_timeout + WORKER_MARGIN
-    proc = subprocess.Popen([sys.executable, "-m", "prayatul_edu.grading.worker"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    """Grade one notebook in a fresh worker process, killed if it overruns; the report as
+    a dict. (The unit of work of a Dask task.)"""
+    worker = Worker()
     try:
-        out, _ = proc.communicate(header + (data or b""), timeout=limit)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        return _failed(name, opts, f"grading did not finish within {limit:g} s and was "
-                                   "stopped").to_dict()
+        return worker.grade(name, data, options, folder)
     finally:
-        _kill(proc)
-    try:
-        return json.loads(out)
-    except ValueError:
-        return _failed(name, opts, f"grading failed (the grader's worker ended with "
-                                   f"code {proc.returncode})").to_dict()
+        worker.close()
 
 
 def _kill(proc) -> None:
@@ -170,18 +220,29 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     if dask:
         _run_dask(dask, jobs_args, finish)
     else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(grade_isolated, p.name, _read(p, limits),
-                                   options.to_json(), str(p.parent)): k
-                       for k, p in enumerate(paths)}
-            for fut in as_completed(futures):
-                k = futures[fut]
-                try:
-                    result = fut.result()
-                except Exception as exc:  # the batch goes on whatever happens to one
-                    result = _failed(paths[k].name, options,
-                                     f"grading failed ({type(exc).__name__})").to_dict()
-                finish(k, result)
+        local, workers = threading.local(), []
+
+        def grade(p: Path) -> dict:
+            if not hasattr(local, "worker"):
+                local.worker = Worker()
+                workers.append(local.worker)
+            return local.worker.grade(p.name, _read(p, limits), options.to_json(),
+                                      str(p.parent))
+
+        try:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(grade, p): k for k, p in enumerate(paths)}
+                for fut in as_completed(futures):
+                    k = futures[fut]
+                    try:
+                        result = fut.result()
+                    except Exception as exc:  # the batch goes on whatever happens to one
+                        result = _failed(paths[k].name, options,
+                                         f"grading failed ({type(exc).__name__})").to_dict()
+                    finish(k, result)
+        finally:
+            for worker in workers:
+                worker.close()
     ordered = [reports[k] for k in sorted(reports)]
     write_atomic(out / "grades.csv", csv_text(ordered))
     settings = {"sandbox": options.sandbox, "solution_shown": options.solution_shown,
