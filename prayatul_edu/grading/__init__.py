@@ -11,7 +11,7 @@ published exercise (:mod:`.published`). It writes grades.csv, grades.json,
 feedback/STUDENT.md (:mod:`.report`) and Canvas / Gradescope files
 (:mod:`.export`).
 """
-from .batch import default_jobs, grade_batch, grade_isolated
+from .batch import Worker, default_jobs, grade_batch, grade_isolated
 from .export import FORMATS, canvas_csv, gradescope_results
 from .identity import read_roster
 from .limits import Limits, parse_size
@@ -19,7 +19,7 @@ from .notebook import CELL_TIMEOUT, NOTEBOOK_TIMEOUT, SOLUTION_SHOWN, Options, g
 from .report import CSV_COLUMNS, NOTEBOOK_ERROR, StudentReport
 from .sandbox import SANDBOX_MODES, sandbox_problem
 
-__all__ = ["grade_batch", "grade_isolated", "grade_source", "Options", "Limits", "StudentReport",
+__all__ = ["grade_batch", "grade_isolated", "Worker", "grade_source", "Options", "Limits", "StudentReport",
            "NOTEBOOK_ERROR", "CSV_COLUMNS", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT", "SOLUTION_SHOWN",
            "SANDBOX_MODES", "FORMATS", "sandbox_problem", "default_jobs", "read_roster",
            "parse_size", "canvas_csv", "gradescope_results"]

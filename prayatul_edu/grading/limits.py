@@ -1,7 +1,7 @@
 """Resource limits of a student's kernel, and the launcher that applies them.
 
 Inside the sandbox the kernel is started as
-``python -m prayatul_edu.grading.limits --memory N ... -- python -m ipykernel_launcher ...``:
+``python -I .../limits.py MEMORY NPROC FSIZE CPU -- python -m ipykernel_launcher ...``:
 this module sets the limits with ``setrlimit`` and replaces itself with the kernel,
 which inherits them (so do the kernel's children).
 """
@@ -68,7 +68,8 @@ class Limits:
     def launcher(self, processes_now: int) -> list[str]:
         """The command prefix that applies these limits (``processes_now``: tasks the
         grading user runs already)."""
-        return [sys.executable, "-m", "prayatul_edu.grading.limits",
+        # run as a file, isolated: the launcher needs nothing but the standard library
+        return [sys.executable, "-I", os.path.abspath(__file__),
                 str(self.memory), str(processes_now + self.processes), str(self.file_size),
                 str(self.cpu), "--"]
 

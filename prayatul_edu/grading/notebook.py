@@ -29,6 +29,8 @@ __all__ = ["Options", "grade_source", "error_rows", "SOLUTION_SHOWN", "CELL_TIME
 
 #: Defaults (seconds).
 CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 60, 300
+#: At most this many problems of a run are listed (a notebook of 10,000 raising cells).
+MAX_PROBLEMS = 30
 #: ``--solution-shown``: what a question whose solution or key was shown in the graded
 #: run earns: ``zero`` points, or its points with a ``flag`` in the feedback.
 SOLUTION_SHOWN = ("zero", "flag")
@@ -154,6 +156,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
             found = [f"could not run the notebook ({type(exc).__name__}: "
                      f"{display_name(exc, 200)})"]
         records = read_channel(channel)
+        if len(found) > MAX_PROBLEMS:
+            found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
         report.problems += [_scrub(p, work) for p in found]
 
     answers, declared = {}, []

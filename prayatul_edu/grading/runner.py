@@ -95,7 +95,7 @@ class ProcessWatch:
     """Counts the processes under the sandbox ``root`` every few milliseconds and kills
     them all when there are more than ``limit`` (RLIMIT_NPROC does not hold for root)."""
 
-    interval = 0.05
+    interval = 0.1
 
     def __init__(self, root: int, limit: int):
         self.root, self.limit, self.stopped = root, limit, False
@@ -115,9 +115,11 @@ class ProcessWatch:
                 "the notebook was stopped and the cells after it were not run")
 
     def _descendants(self) -> list[int]:
+        """The processes under ``root``: a process is younger than its parent, so only
+        the processes numbered above ``root`` are read (until the numbers wrap)."""
         children: dict[int, list[int]] = {}
         for name in os.listdir("/proc"):
-            if not name.isdigit():
+            if not name.isdigit() or int(name) <= self.root:
                 continue
             try:
                 with open(f"/proc/{name}/stat", "rb") as fh:
@@ -128,8 +130,7 @@ class ProcessWatch:
             children.setdefault(ppid, []).append(int(name))
         found, todo = [], [self.root]
         while todo:
-            pid = todo.pop()
-            for child in children.get(pid, ()):
+            for child in children.get(todo.pop(), ()):
                 found.append(child)
                 todo.append(child)
         return found
