@@ -279,3 +279,37 @@ def test_cli_bad_arguments(tmp_path, capsys, argv, message):
     argv = [a.replace("{nb}", str(nb)) for a in argv]
     assert cli.main(["grade", *argv, "--out", str(tmp_path / "o")]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sig, problem", [
+    ("SIGSTOP", "grading did not finish within 3 s, or the grader's worker was stopped"),
+    ("SIGKILL", "grading did not finish within 3 s, or the grader's worker was stopped"),
+])
+def test_a_stopped_or_killed_worker_costs_one_row(graded, sig, problem):
+    import os
+    import signal
+    import threading
+
+    src = graded[3] / "s77_03_pair_counting.ipynb"
+    opts = asdict(grading.Options(exercise="03", sandbox=SANDBOX, notebook_timeout=2))
+    worker = grading.Worker()
+    worker.margin = 1
+    try:
+        worker._start()
+        threading.Timer(0.3, os.kill, (worker.proc.pid, getattr(signal, sig))).start()
+        r = grading.StudentReport.from_dict(worker.grade(src.name, src.read_bytes(), opts))
+        assert rows(r) == [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+        assert r.problems == [problem + "; it was ended"] and worker.proc is None
+        opts["notebook_timeout"] = 60    # the next notebook gets a fresh worker
+        again = grading.StudentReport.from_dict(worker.grade(src.name, src.read_bytes(), opts))
+        assert rows(again) == FULL
+    finally:
+        worker.close()
+
+
+@pytest.mark.parametrize("exercise", ["03", "03_pair_counting"])
+def test_the_exercise_named_by_the_instructor_is_taken_out_of_the_id(exercise):
+    ident = identity.identify("s1234_03_pair_counting.ipynb", exercise=exercise, roster=None)
+    assert (ident.student, ident.exercise) == ("s1234", "03_pair_counting")
+    with pytest.raises(ValueError, match="^exercise: no questions for '99'"):
+        identity.identify("s1.ipynb", exercise="99", roster=None)

@@ -5,11 +5,11 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from ..exercises import QUESTIONS, TOPICS
 from ..exercises.assignment import Policy
 from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,
                        Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
                        sandbox_problem)
+from ..grading.identity import exercise_name
 from ..grading.limits import format_size
 
 __all__ = ["add_arguments", "run"]
@@ -101,10 +101,10 @@ def run(args) -> int:
     if not paths:
         return _fail("submissions: no notebook found")
     if args.exercise:
-        topic = args.exercise.split("_")[0]
-        if not any(q.split(".")[0] == topic for q in QUESTIONS):
-            return _fail(f"exercise: no questions for {args.exercise!r}")
-        args.exercise = f"{topic}_{TOPICS[topic]}"
+        try:
+            args.exercise = exercise_name(args.exercise)
+        except ValueError as exc:
+            return _fail(str(exc))
     for name, value in (("cell-timeout", args.cell_timeout),
                         ("notebook-timeout", args.notebook_timeout),
                         ("output-cap", args.output_cap), ("processes", args.processes),

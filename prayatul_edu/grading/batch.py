@@ -22,7 +22,8 @@ from pathlib import Path
 
 from ..exercises import TOPICS
 from .export import write_exports
-from .identity import display_name, exercise_from_name, exercise_questions, identify
+from .identity import (display_name, exercise_from_name, exercise_name, exercise_questions,
+                       identify)
 from .limits import Limits
 from .notebook import Options, error_rows
 from .published import published_cells
@@ -56,6 +57,9 @@ class Worker:
     """A worker process (:mod:`.worker`) that grades notebooks one after another; killed
     and replaced when a notebook overruns its time."""
 
+    #: seconds a notebook may take beyond its time limit (kernel start, grading)
+    margin = WORKER_MARGIN
+
     def __init__(self):
         self.proc = None
 
@@ -66,7 +70,7 @@ class Worker:
 
     def grade(self, name: str, data: bytes | None, options: dict, folder: str = "") -> dict:
         opts = Options.from_json(options)
-        limit = opts.notebook_timeout + WORKER_MARGIN
+        limit = opts.notebook_timeout + self.margin
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         header = json.dumps({"name": name, "folder": folder, "options": options,
@@ -169,7 +173,7 @@ class _Progress:
 
 def _options(paths, options: Options, folder) -> Options:
     """``options`` with the published cells of every exercise in the batch."""
-    exercises = {options.exercise} if options.exercise else {
+    exercises = {exercise_name(options.exercise)} if options.exercise else {
         exercise_from_name(p) for p in paths} - {None}
     published = dict(options.published)
     for ex in exercises:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..exercises import QUESTIONS, TOPICS
 
-__all__ = ["valid_id", "display_name", "exercise_from_name", "exercise_questions",
+__all__ = ["valid_id", "display_name", "exercise_name", "exercise_from_name", "exercise_questions",
            "read_roster", "Identity", "identify", "ID_PATTERN"]
 
 #: A student id: a letter or digit, then letters, digits, ``_ . @ + -``; 64 at most.
@@ -44,6 +44,14 @@ def exercise_questions(exercise: str) -> list[str]:
     """The question ids of ``exercise`` (``"03_pair_counting"`` or ``"03"``)."""
     topic = str(exercise).split("_")[0]
     return sorted(q for q in QUESTIONS if q.split(".")[0] == topic)
+
+
+def exercise_name(exercise: str) -> str:
+    """``"03"`` or ``"03_pair_counting"`` -> ``"03_pair_counting"`` (ValueError if unknown)."""
+    topic = str(exercise).split("_")[0]
+    if topic not in TOPICS:
+        raise ValueError(f"exercise: no questions for {exercise!r}")
+    return f"{topic}_{TOPICS[topic]}"
 
 
 def exercise_from_name(path: Path) -> str | None:
@@ -95,7 +103,7 @@ def identify(name: str, *, exercise: str | None, roster: dict | None,
     """
     problems = []
     path = Path(folder) / name
-    ex = exercise or exercise_from_name(path)
+    ex = exercise_name(exercise) if exercise else exercise_from_name(path)
     if ex is None:
         problems.append("no exercise: the file's name does not say which one (e.g. "
                         "s1234_03_pair_counting.ipynb) and none was given with --exercise")
