@@ -313,3 +313,22 @@ def test_the_exercise_named_by_the_instructor_is_taken_out_of_the_id(exercise):
     assert (ident.student, ident.exercise) == ("s1234", "03_pair_counting")
     with pytest.raises(ValueError, match="^exercise: no questions for '99'"):
         identity.identify("s1.ipynb", exercise="99", roster=None)
+
+
+def test_a_crash_mid_batch_keeps_the_rows_already_graded(tmp_path, monkeypatch):
+    from prayatul_edu.grading import batch
+
+    for sid in ("c1", "c2"):
+        (tmp_path / f"{sid}.ipynb").write_text("{not json", encoding="utf-8")
+
+    def crash(*args, **kw):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(batch, "write_exports", crash)
+    with pytest.raises(RuntimeError, match="disk full"):
+        grading.grade_batch(sorted(tmp_path.glob("*.ipynb")), tmp_path / "out", progress=False,
+                            exercise="03", sandbox=SANDBOX, jobs=1)
+    kept = list(csv.DictReader(open(tmp_path / "out" / "grades.partial.csv", encoding="utf-8")))
+    assert [(x["student"], x["question"], x["status"]) for x in kept] == [
+        (sid, q, grading.NOTEBOOK_ERROR) for sid in ("c1", "c2") for q in QIDS]
+    assert len(list((tmp_path / "out" / "feedback").glob("*.md"))) == 2

@@ -73,6 +73,8 @@ def add_arguments(parser) -> None:
                            "(repeatable; grades.csv and grades.json are always written)")
     run_.add_argument("--assignment", metavar="NAME",
                       help="the assignment's column name in canvas.csv (default: the exercise)")
+    run_.add_argument("--canvas-questions", action="store_true",
+                      help="canvas.csv gets a column per question too")
     run_.add_argument("--published", metavar="DIR",
                       help="folder of the published exercises (default: exercises/)")
 
@@ -136,6 +138,7 @@ def run(args) -> int:
                       solution_shown=args.solution_shown, policy=policy.to_json())
     reports = grade_batch(paths, args.out, options=options, jobs=args.jobs, dask=args.dask,
                           formats=tuple(args.formats or ()), assignment=args.assignment,
+                          canvas_questions=args.canvas_questions,
                           published_folder=args.published)
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "

@@ -186,8 +186,8 @@ def _options(paths, options: Options, folder) -> Options:
 
 def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None = None,
                 dask: str | None = None, progress=True, formats=("canvas", "gradescope"),
-                assignment: str | None = None, published_folder=None,
-                **kw) -> list[StudentReport]:
+                assignment: str | None = None, canvas_questions: bool = False,
+                published_folder=None, **kw) -> list[StudentReport]:
     """Grade every notebook in ``paths``; write grades.csv, grades.json, feedback/ and the
     exports in ``out``. ``kw`` set fields of :class:`~.notebook.Options`;
     ``published_folder``: where the published exercises are (default: ``exercises/``)."""
@@ -254,7 +254,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
                 "exercise": options.exercise}
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
-    write_exports(ordered, out, formats, assignment=assignment)
+    write_exports(ordered, out, formats, assignment=assignment,
+                  canvas_questions=canvas_questions)
     partial.unlink(missing_ok=True)
     return ordered
 
