@@ -95,6 +95,8 @@ def _attacks(env):
                 "\nsubprocess.Popen(['sh', '-c', 'sleep 3001; true'])", FULL, []),
         "a18": ("open('big', 'wb').write(b'x' * 16 * 2**20)", FULL,
                 ["cell 3 raised OSError: [Errno 27] File too large"]),
+        "a36": ("for k in range(100):\n    open(f'/tmp/f{k}', 'wb').write(b'x' * 2**20)", FULL,
+                ["cell 3 raised OSError: [Errno 28] No space left on device"]),
         "a19": ("print('x' * 5_000_000)", FULL, ["the output was cut after 20000 characters"]),
         "a20": ("while True:\n    pass", OPEN, ["cell 3 did not finish within 4 s"]),
         "a21": (f"import socket\nsocket.create_connection(('127.0.0.1', {env['port']}), "

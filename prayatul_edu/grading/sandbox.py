@@ -58,9 +58,24 @@ def _readonly_roots() -> list[str]:
     return keep
 
 
-def _bwrap_args(work: Path) -> list[str]:
+def _tmpfs_size_supported() -> bool:
+    """Whether this bubblewrap can cap a tmpfs (``--size``, bubblewrap 0.8 and later)."""
+    if "size" not in _CHECKED:
+        try:
+            res = subprocess.run(["bwrap", "--help"], capture_output=True, text=True,
+                                 timeout=20)
+            _CHECKED["size"] = "--size" in res.stdout + res.stderr
+        except (OSError, subprocess.SubprocessError):
+            _CHECKED["size"] = False
+    return bool(_CHECKED["size"])
+
+
+def _bwrap_args(work: Path, limits: Limits) -> list[str]:
     args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home"]
+            "--proc", "/proc", "--dev", "/dev"]
+    if _tmpfs_size_supported():  # the private /tmp and HOME live in memory: capped
+        args += ["--size", str(4 * limits.file_size)]
+    args += ["--tmpfs", "/tmp", "--dir", "/tmp/home"]
     for link in ("bin", "lib", "lib32", "lib64", "sbin"):
         p = Path("/") / link
         if p.is_symlink():
@@ -87,13 +102,13 @@ def kernel_command(mode: str, work: Path, connection_file: Path, limits: Limits,
         env = dict(os.environ, **{k: v for k, v in _ENV.items()
                                   if k not in ("HOME", "PATH", "MPLCONFIGDIR")}, **channel_env)
         return launch, env
-    args = _bwrap_args(work)
+    args = _bwrap_args(work, limits)
     for key, value in channel_env.items():
         args[-1:-1] = ["--setenv", key, value]
     return args + launch, None
 
 
-_CHECKED: dict[str, str | None] = {}
+_CHECKED: dict = {}
 
 
 def sandbox_problem(mode: str = "bwrap") -> str | None:
