@@ -19,7 +19,8 @@ from .notebook import CELL_TIMEOUT, NOTEBOOK_TIMEOUT, SOLUTION_SHOWN, Options, g
 from .report import CSV_COLUMNS, NOTEBOOK_ERROR, StudentReport
 from .sandbox import SANDBOX_MODES, sandbox_problem
 
-__all__ = ["grade_batch", "grade_isolated", "Worker", "grade_source", "Options", "Limits", "StudentReport",
+__all__ = ["grade_batch", "grade_isolated", "Worker", "grade_source", "Options", "Limits",
+           "StudentReport",
            "NOTEBOOK_ERROR", "CSV_COLUMNS", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT", "SOLUTION_SHOWN",
            "SANDBOX_MODES", "FORMATS", "sandbox_problem", "default_jobs", "read_roster",
            "parse_size", "canvas_csv", "gradescope_results"]

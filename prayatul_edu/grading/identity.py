@@ -20,7 +20,8 @@ __all__ = ["valid_id", "display_name", "exercise_name", "exercise_from_name", "e
 
 #: A student id: a letter or digit, then letters, digits, ``_ . @ + -``; 64 at most.
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}")
-_EXERCISE = re.compile(r"(?:^|[^0-9])(0[1-9])_(" + "|".join(sorted(TOPICS.values())) + r")(?![a-z])")
+_EXERCISE = re.compile(r"(?:^|[^0-9])(0[1-9])_(" + "|".join(sorted(TOPICS.values()))
+                       + r")(?![a-z])")
 
 
 def valid_id(text) -> bool:

@@ -142,7 +142,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
         return report
 
     records = []
-    with tempfile.TemporaryDirectory(prefix="prayatul-grade-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="prayatul-grade-",
+                                     ignore_cleanup_errors=True) as tmp:
         work = Path(tmp) / "work"
         work.mkdir()
         (work / "submission.ipynb").write_bytes(data)
