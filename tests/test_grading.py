@@ -1,223 +1,277 @@
-"""`prayatul-edu grade` on fabricated submissions (generated here from exercises/03).
+"""`prayatul-edu grade` on fabricated submissions of exercise 03 (see grading_helpers).
 
-All correct, partly wrong, blank, raising, an endless loop, a tampered `check`,
-megabytes of output, deleted cells, malformed files, and a notebook answering
-someone else's variant. The answers are computed here, independently of the
-library's keys.
+Correct, partly wrong, blank, raising, an endless loop, megabytes of output, and
+malformed files, graded in one batch; the files written (CSV, JSON, feedback,
+Canvas, Gradescope) checked field by field; identity from the file name or a
+roster; the command line. Attacks are in test_grading_hostile.py.
 """
 import csv
 import io
 import json
-from pathlib import Path
+from dataclasses import asdict
 
 import nbformat
 import numpy as np
 import pytest
 
 import prayatul_edu.exercises as ex
+from grading_helpers import QIDS, answers, notebook, rows
 from prayatul_edu import cli, grading
+from prayatul_edu.grading import export, identity, report
 
-ROOT = Path(__file__).resolve().parents[1]
-TEMPLATE = ROOT / "exercises" / "03_pair_counting.ipynb"
-QIDS = ["03.1", "03.2", "03.3", "03.4"]
-
-
-def _answers(student):
-    """The right answers of notebook 03 for ``student``, computed by hand."""
-    from sklearn.metrics import adjusted_rand_score, rand_score
-
-    q = ex.question("03.1", seed=student)
-    t, c = q.classes, q.clusters
-    ideal = [[int(c[i] == c[j]) for j in range(5)] for i in range(5)]
-    f = {"00": 0, "01": 0, "10": 0, "11": 0}
-    for i in range(5):
-        for j in range(i + 1, 5):
-            f[f"{int(t[i] == t[j])}{int(c[i] == c[j])}"] += 1
-    counts = [f["00"], f["01"], f["10"], f["11"]]
-    rand = (f["00"] + f["11"]) / 10
-    jac = f["11"] / (f["01"] + f["10"] + f["11"])
-    q4 = ex.question("03.4", seed=student)
-    return {"03.1": ideal, "03.2": counts, "03.3": [rand, jac],
-            "03.4": [rand_score(q4.classes, q4.clusters),
-                     adjusted_rand_score(q4.classes, q4.clusters)]}
-
-
-def _notebook(student, answers=None, after=None, drop=()):
-    """The exercise, with ``STUDENT_ID = student``, some answers filled in, extra cells
-    inserted after some cells (``after``: cell id -> source) and cells dropped."""
-    nb = nbformat.read(TEMPLATE, as_version=4)
-    cells = []
-    for cell in nb.cells:
-        if cell.id in drop:
-            continue
-        if cell.id == "setup":
-            cell.source = cell.source.replace("STUDENT_ID = None", f"STUDENT_ID = {student!r}")
-        qid = cell.id[1:].replace("-", ".")[:4] if cell.id.endswith("-check") else None
-        if qid and answers and qid in answers:
-            var = "q" + qid[-1]
-            cell.source = f"answer = {json.dumps(answers[qid])}\n{var}.check(answer)"
-        cells.append(cell)
-        if after and cell.id in after:
-            cells.append(nbformat.v4.new_code_cell(after[cell.id], id=f"extra-{cell.id}"))
-    nb.cells = cells
-    return nb
-
-
-TAMPER = """import prayatul_edu.exercises._base as b
-b.Question.key = lambda self: 0                       # every answer 'right' in the kernel
-b.Question.check = lambda self, answer: (b._emit({"qid": self.qid, "seed": self.seed,
-                                                  "answer": answer}), "Correct!")[1]"""
+SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
+FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     d = tmp_path_factory.mktemp("submissions")
-    right = {s: _answers(s) for s in ("s77", "s78", "s80", "s81", "s82", "s83", "s84")}
-    wrong78 = dict(right["s78"])
-    wrong78["03.2"] = [2 * x for x in right["s78"]["03.2"]]           # ordered pairs
+    right = {s: answers(s) for s in ("s77", "s78", "s80", "s81", "s83")}
+    wrong = dict(right["s78"])
+    wrong["03.2"] = [2 * x for x in right["s78"]["03.2"]]           # ordered pairs
     zero_diag = np.array(right["s78"]["03.1"])
     np.fill_diagonal(zero_diag, 0)
-    wrong78["03.1"] = zero_diag.tolist()
-    del wrong78["03.4"]
+    wrong["03.1"] = zero_diag.tolist()
+    del wrong["03.4"]
     books = {
-        "correct": _notebook("s77", right["s77"]),
-        "partly": _notebook("s78", wrong78),
-        "blank": _notebook("s79"),
-        "raising": _notebook("s80", right["s80"], after={"q03-1-check": "1 / 0"}),
-        "loop": _notebook("s81", right["s81"], after={"q03-1-check": "while True:\n    pass"}),
-        "tampered": _notebook("s82", {q: 0 for q in QIDS}, after={"setup": TAMPER}),
-        "chatty": _notebook("s83", right["s83"],
-                            after={"q03-1-check": "print('x' * 3_000_000)"}),
-        "deleted": _notebook("s84", right["s84"], drop=("q03-2-prompt", "q03-2-check")),
+        "s77": notebook("s77", right["s77"]),
+        "s78": notebook("s78", wrong),
+        "s79": notebook("s79"),
+        "s80": notebook("s80", right["s80"], after={"q03-1-check": "1 / 0"}),
+        "s81": notebook("s81", right["s81"], after={"q03-1-check": "while True:\n    pass"}),
+        "s83": notebook("s83", right["s83"], after={"q03-1-check": "print('x' * 300_000)"}),
     }
     paths = []
     for name, nb in books.items():
-        p = d / f"{name}.ipynb"
+        p = d / f"{name}_03_pair_counting.ipynb"
         nbformat.write(nb, p)
         paths.append(p)
-    (d / "garbage.ipynb").write_text("{not json", encoding="utf-8")
-    (d / "alist.ipynb").write_text("[1, 2]", encoding="utf-8")
-    paths += [d / "garbage.ipynb", d / "alist.ipynb"]
+    (d / "s85_03_pair_counting.ipynb").write_text("{not json", encoding="utf-8")
+    paths.append(d / "s85_03_pair_counting.ipynb")
     err = io.StringIO()
     out = d / "out"
-    reports = grading.grade_batch(paths, out, progress=err, cell_timeout=4,
-                                  notebook_timeout=30, output_cap=20_000)
-    return {r.file.split(".")[0]: r for r in reports}, out, err.getvalue(), d
-
-
-def _status(report):
-    return {r["question"]: r["status"] for r in report.rows}
+    reports = grading.grade_batch(paths, out, progress=err, cell_timeout=4, jobs=2,
+                                  notebook_timeout=30, sandbox=SANDBOX,
+                                  limits=asdict(grading.Limits(output=20_000)),
+                                  formats=("canvas", "gradescope"), assignment="HW3")
+    return {r.student: r for r in reports}, out, err.getvalue(), d
 
 
 def test_all_correct(graded):
-    r = graded[0]["correct"]
-    assert r.student == "s77" and r.seed == "s77" and r.problems == []
-    assert _status(r) == {q: ex.CORRECT for q in QIDS}
-    assert (r.total, r.max_total) == (4, 4)
+    r = graded[0]["s77"]
+    assert (r.student, r.variant, r.exercise) == ("s77", "s77", "03_pair_counting")
+    assert rows(r) == FULL and r.problems == [] and (r.total, r.max_total) == (4, 4)
+    assert r.calls == {q: {"check": 1} for q in QIDS}
 
 
 def test_partly_wrong_is_diagnosed_without_the_answer(graded):
-    r = graded[0]["partly"]
-    st = _status(r)
-    assert st == {"03.1": ex.INCORRECT, "03.2": st["03.2"], "03.3": ex.CORRECT,
-                  "03.4": ex.NOT_ATTEMPTED}
-    assert st["03.2"] in (ex.INCORRECT, ex.PARTLY)
+    r = graded[0]["s78"]
+    st = {q: s for q, _, s in rows(r)}
+    assert st["03.1"] == ex.INCORRECT and st["03.3"] == ex.CORRECT
+    assert st["03.4"] == ex.NOT_ATTEMPTED and st["03.2"] in (ex.INCORRECT, ex.PARTLY)
     fb = {x["question"]: x["feedback"] for x in r.rows}
     assert "unordered" in fb["03.2"] and "diagonal is 1" in fb["03.1"]
-    assert str(_answers("s78")["03.2"]) not in fb["03.2"]
+    assert str(answers("s78")["03.2"]) not in fb["03.2"]
 
 
-def test_blank_is_not_attempted(graded):
-    r = graded[0]["blank"]
-    assert _status(r) == {q: ex.NOT_ATTEMPTED for q in QIDS} and r.total == 0
-    assert r.problems == []
-
-
-def test_raising_cell_is_reported_and_the_rest_graded(graded):
-    r = graded[0]["raising"]
-    assert any("raised ZeroDivisionError" in p for p in r.problems)
-    assert _status(r) == {q: ex.CORRECT for q in QIDS}
-
-
-def test_endless_loop_is_stopped_and_earlier_answers_kept(graded):
-    r = graded[0]["loop"]
-    assert any("did not finish within 4 s" in p for p in r.problems)
-    assert _status(r) == {"03.1": ex.CORRECT, "03.2": ex.NOT_ATTEMPTED,
-                          "03.3": ex.NOT_ATTEMPTED, "03.4": ex.NOT_ATTEMPTED}
-
-
-def test_tampered_check_gains_nothing(graded):
-    r = graded[0]["tampered"]
-    assert all(s in (ex.INCORRECT, ex.INVALID) for s in _status(r).values())
-    assert r.total == 0
+def test_blank_raising_and_looping_notebooks(graded):
+    reports = graded[0]
+    assert rows(reports["s79"]) == [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
+    assert any("raised ZeroDivisionError" in p for p in reports["s80"].problems)
+    assert rows(reports["s80"]) == FULL
+    assert any("did not finish within 4 s" in p for p in reports["s81"].problems)
+    assert rows(reports["s81"]) == [FULL[0]] + [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS[1:]]
 
 
 def test_megabytes_of_output_are_cut(graded):
-    r = graded[0]["chatty"]
-    assert any("output was cut after 20000 characters" in p for p in r.problems)
-    assert r.total == 4
+    r = graded[0]["s83"]
+    assert r.problems == ["the output was cut after 20000 characters"] and r.total == 4
 
 
-def test_deleted_cells_are_reported(graded):
-    r = graded[0]["deleted"]
-    assert any("2 cell(s) of the exercise are missing" in p and "q03-2-check" in p
-               for p in r.problems)
-    assert _status(r)["03.2"] == ex.NOT_ATTEMPTED and r.total == 3
-
-
-@pytest.mark.parametrize("name", ["garbage", "alist"])
-def test_malformed_files_are_reported(graded, name):
-    r = graded[0][name]
+def test_malformed_file_is_reported(graded):
+    r = graded[0]["s85"]
     assert r.problems[0].startswith("not a valid notebook")
-    assert [x["status"] for x in r.rows] == [grading.NOTEBOOK_ERROR]
+    assert rows(r) == [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 
 
-def test_outputs_csv_json_feedback_and_progress(graded):
+def test_csv_json_feedback_and_progress(graded):
     reports, out, err, _ = graded
-    rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
-    assert list(rows[0]) == grading.CSV_COLUMNS
-    assert len(rows) == 8 * 4 + 2
-    s77 = [x for x in rows if x["student"] == "s77"]
+    table = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
+    assert list(table[0]) == grading.CSV_COLUMNS
+    assert len(table) == 7 * 4
+    s77 = [x for x in table if x["student"] == "s77"]
     assert [x["question"] for x in s77] == QIDS and {x["points"] for x in s77} == {"1.0"}
+    assert {x["variant"] for x in s77} == {"s77"}
     data = json.loads((out / "grades.json").read_text())
     assert data["tolerance"] == {"atol": 1e-4, "rtol": 1e-4}
-    by = {s["file"]: s for s in data["students"]}
-    assert by["partly.ipynb"]["total"] == reports["partly"].total
-    assert by["loop.ipynb"]["problems"] == reports["loop"].problems
+    assert data["settings"]["sandbox"] == SANDBOX
+    by = {s["student"]: s for s in data["students"]}
+    assert by["s78"]["total"] == reports["s78"].total
+    assert by["s81"]["problems"] == reports["s81"].problems
     md = (out / "feedback" / "s78.md").read_text()
     assert md.startswith("# Feedback for s78") and "03.2 f00, f01, f10, f11" in md
-    assert len(list((out / "feedback").glob("*.md"))) == 10
-    assert err.count("\n") == 10 and "[1/10] correct.ipynb ... s77: 4/4" in err
-    assert "[5/10] loop.ipynb ... s81: 1/4, 1 problem(s)" in err
+    assert len(list((out / "feedback").glob("*.md"))) == 7
+    lines = err.splitlines()
+    assert len(lines) == 7 and lines[-1].startswith("[7/7] ") and "done in" in lines[-1]
+    assert all(f"[{k}/7]" in line for k, line in enumerate(lines, 1))
+    assert sum("ETA " in line for line in lines) == 6
+    assert any("s77_03_pair_counting.ipynb: s77 4/4 (" in line for line in lines)
 
 
-def test_filename_identity_grades_the_files_variant(graded, tmp_path):
-    p = tmp_path / "s99.ipynb"
-    nbformat.write(_notebook("s77", _answers("s77")), p)
-    r = grading.grade_notebook(p, id_from="filename", cell_timeout=30)
-    assert (r.student, r.seed) == ("s99", "s99")
-    assert r.total < 4
-    assert all("Checked in the notebook against variant s77; graded against variant s99"
-               in x["feedback"] for x in r.rows)
+def test_canvas_csv_field_by_field(graded):
+    reports, out, _, _ = graded
+    table = list(csv.reader(open(out / "canvas.csv", encoding="utf-8")))
+    # Canvas's gradebook import: identity columns, then one column per assignment;
+    # the optional second row gives the points possible
+    assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "HW3"]
+    assert table[1] == ["Points Possible", "", "", "", "", "4"]
+    got = {row[2]: row for row in table[2:]}
+    assert set(got) == set(reports)
+    assert got["s77"] == ["", "", "s77", "", "", "4"]
+    assert got["s78"][5] == f"{reports['s78'].total:g}"
+    per_q = export.canvas_csv(list(reports.values()), "HW3", questions=True).splitlines()
+    assert per_q[0].split(",")[5:] == ["HW3"] + [f"HW3 {q}" for q in QIDS]
+    assert per_q[1].split(",")[5:] == ["4", "1", "1", "1", "1"]
+
+
+def test_gradescope_results_field_by_field(graded):
+    reports, out, _, _ = graded
+    data = json.loads((out / "gradescope" / "s78" / "results.json").read_text())
+    r = reports["s78"]
+    # Gradescope's autograder results.json: score, execution_time, output, visibility,
+    # stdout_visibility, tests (name, number, score, max_score, status, output, visibility)
+    assert set(data) == {"score", "execution_time", "output", "visibility",
+                         "stdout_visibility", "tests"}
+    assert data["score"] == r.total and isinstance(data["execution_time"], int)
+    assert data["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+    assert [t["number"] for t in data["tests"]] == QIDS
+    for t, row in zip(data["tests"], r.rows):
+        assert set(t) == {"name", "number", "score", "max_score", "status", "output",
+                          "visibility"}
+        assert (t["score"], t["max_score"]) == (row["points"], row["max_points"])
+        assert t["status"] == ("passed" if row["status"] == ex.CORRECT else "failed")
+        assert t["output"].startswith(row["status"]) and t["name"].startswith(row["question"])
+
+
+def test_a_roster_names_the_students(graded, tmp_path):
+    src = graded[3]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("file,student\ns77_03_pair_counting.ipynb,s78\n", encoding="utf-8")
+    ids = identity.read_roster(roster)
+    assert ids == {"s77_03_pair_counting.ipynb": "s78"}
+    # s77's answers graded as s78's variant: not full marks, and the declared id reported
+    r = grading.StudentReport.from_dict(grading.grade_isolated(
+        "s77_03_pair_counting.ipynb", (src / "s77_03_pair_counting.ipynb").read_bytes(),
+        asdict(grading.Options(roster=ids, sandbox=SANDBOX, cell_timeout=30)), str(src)))
+    assert (r.student, r.variant) == ("s78", "s78") and r.total < 4
+    assert any("declared STUDENT_ID s77, but the file belongs to s78" in p for p in r.problems)
+    unlisted = grading.grade_source("s99.ipynb", b"{}", grading.Options(
+        roster=ids, exercise="03_pair_counting", sandbox=SANDBOX))
+    assert rows(unlisted) == [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+    assert unlisted.problems == ["the file s99.ipynb is not on the roster"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("student\ns1\n", "roster: expected a CSV with the columns file and student"),
+    ("file,student\na.ipynb,=cmd\n", "roster: line 2: '=cmd' is not a valid student id"),
+    ("file,student\na.ipynb,s1\na.ipynb,s2\n", "roster: line 3: 'a.ipynb' is listed twice"),
+])
+def test_bad_roster(tmp_path, text, message):
+    p = tmp_path / "r.csv"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        identity.read_roster(p)
+
+
+@pytest.mark.parametrize("name, student, exercise", [
+    ("s1234.ipynb", "s1234", None),
+    ("s1234_03_pair_counting.ipynb", "s1234", "03_pair_counting"),
+    ("03_pair_counting-ana.b@uni.ipynb", "ana.b@uni", "03_pair_counting"),
+    ("s1_01_matching.ipynb", "s1", "01_matching"),
+])
+def test_identity_and_exercise_from_the_file_name(name, student, exercise):
+    ident = identity.identify(name, exercise=None, roster=None)
+    assert (ident.student, ident.variant, ident.exercise) == (student, student, exercise)
+    assert ident.ok == (exercise is not None)
+
+
+def test_identity_from_the_folder_and_for_the_course_data():
+    ident = identity.identify("s5.ipynb", exercise=None, roster=None,
+                              folder="hw/02_information", variant="course")
+    assert (ident.student, ident.variant, ident.exercise) == ("s5", None, "02_information")
+
+
+@pytest.mark.parametrize("value, safe", [
+    ("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\tx", "'\tx"), ("\rx", "'\rx"), ("s1", "s1"), (1.5, 1.5), ("a=b", "a=b"),
+])
+def test_csv_cells_are_neutralised(value, safe):
+    assert report.csv_safe(value) == safe
+
+
+def test_markdown_is_escaped():
+    assert report.md_escape("<b>x</b> & [a](http://e) **y**\n# z") == (
+        "&lt;b&gt;x&lt;/b&gt; &amp; \\[a\\]\\(http://e\\) \\*\\*y\\*\\* \\# z")
+
+
+@pytest.mark.parametrize("text, value", [("2G", 2 * 1024 ** 3), ("500M", 500 * 1024 ** 2),
+                                         ("64k", 65536), ("1.5G", int(1.5 * 1024 ** 3)),
+                                         (4096, 4096)])
+def test_sizes(text, value):
+    assert grading.parse_size(text, "memory") == value
+
+
+@pytest.mark.parametrize("text, error, message", [
+    ("lots", ValueError, "memory: expected a size such as 2G or 500M, got 'lots'"),
+    ("0M", ValueError, "memory: must be positive"), (True, TypeError, "memory: expected a size"),
+])
+def test_bad_sizes(text, error, message):
+    with pytest.raises(error, match=message):
+        grading.parse_size(text, "memory")
+
+
+def test_limits_are_checked():
+    with pytest.raises(ValueError, match="processes: expected a positive whole number"):
+        grading.Limits(processes=0)
+
+
+def test_sandbox_modes():
+    assert grading.sandbox_problem("none") is None
+    assert grading.sandbox_problem("docker").startswith("sandbox: expected one of bwrap, none")
 
 
 def test_cli_grade(tmp_path, capsys, graded):
     src = graded[3]
     out = tmp_path / "out"
-    code = cli.main(["grade", str(src / "blank.ipynb"), str(src / "garbage.ipynb"),
-                     "--out", str(out), "--exercise", "03_pair_counting"])
+    code = cli.main(["grade", str(src / "s79_03_pair_counting.ipynb"),
+                     str(src / "s85_03_pair_counting.ipynb"), "--out", str(out),
+                     "--sandbox", SANDBOX, "--jobs", "2", "--format", "canvas"])
     assert code == 0
     err = capsys.readouterr().err
-    assert "[2/2] garbage.ipynb" in err and "graded 2 notebook(s), 1 with problems" in err
-    rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
-    assert [(x["student"], x["status"]) for x in rows] == (
-        [("s79", ex.NOT_ATTEMPTED)] * 4 + [("garbage", grading.NOTEBOOK_ERROR)] * 4)
+    assert "[2/2] " in err and "graded 2 notebook(s), 1 with problems" in err
+    table = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
+    assert [(x["student"], x["status"]) for x in table] == (
+        [("s79", ex.NOT_ATTEMPTED)] * 4 + [("s85", grading.NOTEBOOK_ERROR)] * 4)
+    assert (out / "canvas.csv").is_file() and not (out / "gradescope").exists()
+
+
+def test_cli_refuses_without_a_sandbox(tmp_path, capsys, monkeypatch):
+    from prayatul_edu.grading import sandbox
+
+    nb = tmp_path / "s1_03_pair_counting.ipynb"
+    nb.write_text("{}")
+    monkeypatch.setitem(sandbox._CHECKED, "bwrap", "no bubblewrap (test)")
+    assert cli.main(["grade", str(nb), "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.startswith("sandbox: no bubblewrap (test)")
+    assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize("argv, message", [
     (["nowhere.ipynb"], "submissions: not found: nowhere.ipynb"),
     (["{nb}", "--exercise", "99_x"], "exercise: no questions for '99_x'"),
     (["{nb}", "--cell-timeout", "0"], "cell-timeout: must be positive"),
+    (["{nb}", "--memory", "lots"], "memory: expected a size such as 2G or 500M"),
+    (["{nb}", "--jobs", "0"], "jobs: must be positive"),
 ])
 def test_cli_bad_arguments(tmp_path, capsys, argv, message):
     nb = tmp_path / "a.ipynb"
@@ -225,3 +279,56 @@ def test_cli_bad_arguments(tmp_path, capsys, argv, message):
     argv = [a.replace("{nb}", str(nb)) for a in argv]
     assert cli.main(["grade", *argv, "--out", str(tmp_path / "o")]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sig, problem", [
+    ("SIGSTOP", "grading did not finish within 3 s, or the grader's worker was stopped"),
+    ("SIGKILL", "grading did not finish within 3 s, or the grader's worker was stopped"),
+])
+def test_a_stopped_or_killed_worker_costs_one_row(graded, sig, problem):
+    import os
+    import signal
+    import threading
+
+    src = graded[3] / "s77_03_pair_counting.ipynb"
+    opts = asdict(grading.Options(exercise="03", sandbox=SANDBOX, notebook_timeout=2))
+    worker = grading.Worker()
+    worker.margin = 1
+    try:
+        worker._start()
+        threading.Timer(0.3, os.kill, (worker.proc.pid, getattr(signal, sig))).start()
+        r = grading.StudentReport.from_dict(worker.grade(src.name, src.read_bytes(), opts))
+        assert rows(r) == [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+        assert r.problems == [problem + "; it was ended"] and worker.proc is None
+        opts["notebook_timeout"] = 60    # the next notebook gets a fresh worker
+        again = grading.StudentReport.from_dict(worker.grade(src.name, src.read_bytes(), opts))
+        assert rows(again) == FULL
+    finally:
+        worker.close()
+
+
+@pytest.mark.parametrize("exercise", ["03", "03_pair_counting"])
+def test_the_exercise_named_by_the_instructor_is_taken_out_of_the_id(exercise):
+    ident = identity.identify("s1234_03_pair_counting.ipynb", exercise=exercise, roster=None)
+    assert (ident.student, ident.exercise) == ("s1234", "03_pair_counting")
+    with pytest.raises(ValueError, match="^exercise: no questions for '99'"):
+        identity.identify("s1.ipynb", exercise="99", roster=None)
+
+
+def test_a_crash_mid_batch_keeps_the_rows_already_graded(tmp_path, monkeypatch):
+    from prayatul_edu.grading import batch
+
+    for sid in ("c1", "c2"):
+        (tmp_path / f"{sid}.ipynb").write_text("{not json", encoding="utf-8")
+
+    def crash(*args, **kw):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(batch, "write_exports", crash)
+    with pytest.raises(RuntimeError, match="disk full"):
+        grading.grade_batch(sorted(tmp_path.glob("*.ipynb")), tmp_path / "out", progress=False,
+                            exercise="03", sandbox=SANDBOX, jobs=1)
+    kept = list(csv.DictReader(open(tmp_path / "out" / "grades.partial.csv", encoding="utf-8")))
+    assert [(x["student"], x["question"], x["status"]) for x in kept] == [
+        (sid, q, grading.NOTEBOOK_ERROR) for sid in ("c1", "c2") for q in QIDS]
+    assert len(list((tmp_path / "out" / "feedback").glob("*.md"))) == 2

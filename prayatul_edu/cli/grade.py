@@ -2,32 +2,81 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
-from ..exercises._base import QUESTIONS
-from ..grading import CELL_TIMEOUT, NOTEBOOK_TIMEOUT, OUTPUT_CAP, grade_batch
+from ..exercises.assignment import Policy
+from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,
+                       Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
+                       sandbox_problem)
+from ..grading.identity import exercise_name
+from ..grading.limits import format_size
 
 __all__ = ["add_arguments", "run"]
+
+_DEFAULT = Limits()
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                         help="students' notebooks (.ipynb) or folders of them")
     parser.add_argument("--out", required=True, metavar="DIR",
-                        help="folder for grades.csv, grades.json and feedback/")
-    parser.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT, metavar="S",
-                        help=f"seconds a cell may run (default {CELL_TIMEOUT})")
-    parser.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT,
-                        metavar="S", help=f"seconds a notebook may run (default "
-                                          f"{NOTEBOOK_TIMEOUT})")
-    parser.add_argument("--output-cap", type=int, default=OUTPUT_CAP, metavar="CHARS",
-                        help=f"characters of output kept per notebook (default {OUTPUT_CAP})")
-    parser.add_argument("--id-from", choices=("notebook", "filename"), default="notebook",
-                        help="whose variant: the id given to ex.setup() in the notebook "
-                             "(default) or the file name (take-home work)")
+                        help="folder for grades.csv, grades.json, feedback/ and the exports")
     parser.add_argument("--exercise", metavar="NN_topic",
-                        help="grade the questions of this exercise (default: the notebook's "
-                             "metadata)")
+                        help="the exercise graded (default: from each file's or folder's "
+                             "name, e.g. s1234_03_pair_counting.ipynb)")
+    who = parser.add_argument_group("identity (set by the instructor, never by the notebook)")
+    who.add_argument("--id-from", choices=("filename",), default="filename",
+                     help="the student is the file name (s1234.ipynb -> s1234), graded "
+                          "against that student's variant (default)")
+    who.add_argument("--roster", metavar="FILE",
+                     help="CSV with columns file,student: who submitted which file")
+    who.add_argument("--variant", choices=("student", "course"), default="student",
+                     help="grade each student's own variant (default) or everyone against "
+                          "the course's own data")
+    sand = parser.add_argument_group("sandbox and limits")
+    sand.add_argument("--sandbox", choices=SANDBOX_MODES, default="bwrap",
+                      help="bwrap (default; Linux with bubblewrap) or none (students' code "
+                           "runs with your rights)")
+    sand.add_argument("--memory", default=format_size(_DEFAULT.memory), metavar="SIZE",
+                      help="memory per kernel process (default %(default)s)")
+    sand.add_argument("--processes", type=int, default=_DEFAULT.processes, metavar="N",
+                      help="processes and threads a notebook may start (default %(default)s)")
+    sand.add_argument("--file-size", default=format_size(_DEFAULT.file_size), metavar="SIZE",
+                      help="largest file a notebook may write (default %(default)s)")
+    sand.add_argument("--cpu", type=int, default=_DEFAULT.cpu, metavar="S",
+                      help="CPU seconds per kernel process (default %(default)s)")
+    sand.add_argument("--output-cap", type=int, default=_DEFAULT.output, metavar="CHARS",
+                      help="characters of output kept per notebook (default %(default)s)")
+    sand.add_argument("--max-notebook", default=format_size(_DEFAULT.notebook), metavar="SIZE",
+                      help="largest submission read (default %(default)s)")
+    sand.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT, metavar="S",
+                      help="seconds a cell may run (default %(default)s)")
+    sand.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT, metavar="S",
+                      help="seconds a notebook may run (default %(default)s)")
+    pol = parser.add_argument_group("assignment mode")
+    pol.add_argument("--solution-shown", choices=SOLUTION_SHOWN, default="zero",
+                     help="a question whose solution or key was shown in the graded run "
+                          "gets zero points (default) or keeps them with a flag")
+    pol.add_argument("--released", action="store_true",
+                     help="the solutions are released (solution() and key() work)")
+    pol.add_argument("--attempts-per-hint", type=int, default=Policy().attempts_per_hint,
+                     metavar="N", help="checks before each next hint (default %(default)s)")
+    run_ = parser.add_argument_group("running and output")
+    run_.add_argument("--jobs", type=int, default=None, metavar="N",
+                      help=f"notebooks graded at once (default: the cores, {default_jobs()})")
+    run_.add_argument("--dask", metavar="SCHEDULER",
+                      help="grade on a Dask cluster (address such as tcp://host:8786; "
+                           "needs prayatul-edu[dask])")
+    run_.add_argument("--format", action="append", choices=FORMATS, dest="formats",
+                      help="also write canvas.csv and/or gradescope/STUDENT/results.json "
+                           "(repeatable; grades.csv and grades.json are always written)")
+    run_.add_argument("--assignment", metavar="NAME",
+                      help="the assignment's column name in canvas.csv (default: the exercise)")
+    run_.add_argument("--canvas-questions", action="store_true",
+                      help="canvas.csv gets a column per question too")
+    run_.add_argument("--published", metavar="DIR",
+                      help="folder of the published exercises (default: exercises/)")
 
 
 def _collect(items) -> list[Path]:
@@ -41,28 +90,56 @@ def _collect(items) -> list[Path]:
     return paths
 
 
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 2
+
+
 def run(args) -> int:
     paths = _collect(args.submissions)
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
-        print(f"submissions: not found: {', '.join(missing)}", file=sys.stderr)
-        return 2
+        return _fail(f"submissions: not found: {', '.join(missing)}")
     if not paths:
-        print("submissions: no notebook found", file=sys.stderr)
-        return 2
-    if args.exercise and not any(q.split(".")[0] == args.exercise.split("_")[0]
-                                 for q in QUESTIONS):
-        print(f"exercise: no questions for {args.exercise!r}", file=sys.stderr)
-        return 2
+        return _fail("submissions: no notebook found")
+    if args.exercise:
+        try:
+            args.exercise = exercise_name(args.exercise)
+        except ValueError as exc:
+            return _fail(str(exc))
     for name, value in (("cell-timeout", args.cell_timeout),
                         ("notebook-timeout", args.notebook_timeout),
-                        ("output-cap", args.output_cap)):
+                        ("output-cap", args.output_cap), ("processes", args.processes),
+                        ("cpu", args.cpu), ("jobs", 1 if args.jobs is None else args.jobs),
+                        ("attempts-per-hint", args.attempts_per_hint + 1)):
         if value <= 0:
-            print(f"{name}: must be positive, got {value}", file=sys.stderr)
-            return 2
-    reports = grade_batch(paths, args.out, cell_timeout=args.cell_timeout,
-                          notebook_timeout=args.notebook_timeout, output_cap=args.output_cap,
-                          id_from=args.id_from, exercise=args.exercise)
+            return _fail(f"{name}: must be positive, got {value}")
+    try:
+        limits = Limits(memory=parse_size(args.memory, "memory"), processes=args.processes,
+                        file_size=parse_size(args.file_size, "file-size"), cpu=args.cpu,
+                        output=args.output_cap,
+                        notebook=parse_size(args.max_notebook, "max-notebook"))
+        roster = read_roster(args.roster) if args.roster else None
+    except (ValueError, TypeError) as exc:
+        return _fail(str(exc))
+    problem = sandbox_problem(args.sandbox)
+    if problem:
+        return _fail(f"sandbox: {problem}")
+    if args.dask:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            return _fail("dask: grading on a cluster needs the dask extra: "
+                         "pip install 'prayatul-edu[dask]'")
+    policy = Policy(released=args.released, attempts_per_hint=args.attempts_per_hint)
+    options = Options(exercise=args.exercise, roster=roster, variant=args.variant,
+                      cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
+                      limits=asdict(limits), sandbox=args.sandbox,
+                      solution_shown=args.solution_shown, policy=policy.to_json())
+    reports = grade_batch(paths, args.out, options=options, jobs=args.jobs, dask=args.dask,
+                          formats=tuple(args.formats or ()), assignment=args.assignment,
+                          canvas_questions=args.canvas_questions,
+                          published_folder=args.published)
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/", file=sys.stderr)

@@ -26,15 +26,13 @@ recorded answer in its own process, against the key of the student's variant.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
 from ..steps import Derivation, plain_prose
-from . import _data
+from . import _data, assignment
 from ._data import rng_for
 
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
@@ -58,7 +56,7 @@ INCORRECT = "incorrect"
 INVALID = "invalid answer"
 
 #: The grader sets this to a file; every ``check`` appends one JSON line there.
-CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
+CHANNEL_ENV = assignment.CHANNEL_ENV
 
 #: qid -> question class, filled by ``Question.__init_subclass__``.
 QUESTIONS: dict[str, type] = {}
@@ -164,14 +162,7 @@ def student_id() -> str | None:
 
 def _emit(record: dict) -> None:
     """Append a record to the grader's channel file, if the grader set one."""
-    path = os.environ.get(CHANNEL_ENV)
-    if not path:
-        return
-    try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
-    except OSError:  # the channel is the grader's business; never break a notebook
-        pass
+    assignment.emit(record)
 
 
 def submissions() -> dict[str, dict]:
@@ -282,6 +273,7 @@ class Question:
             if cls.qid in QUESTIONS:
                 raise ValueError(f"qid: {cls.qid!r} is defined twice")
             QUESTIONS[cls.qid] = cls
+        assignment.guard_key(cls)
 
     def __init__(self, seed: Any = "session", *, data: dict | None = None):
         """The question for ``seed`` (``"session"``: :func:`setup`'s id; None: the
@@ -372,6 +364,8 @@ class Question:
 
     def hint(self, n: int | None = None) -> Feedback:
         """Hint ``n`` (1, 2, ...); without ``n`` the next one, one more each call."""
+        if (refused := assignment.gate("hint", self, n)) is not None:
+            return Feedback(f"🔒 {refused}", refused.replace("`", ""))
         total = len(self.hints)
         if n is None:
             self._hint_count = min(self._hint_count + 1, total)
@@ -389,6 +383,8 @@ class Question:
 
     def solution(self) -> Feedback:
         """The derivation, step by step, computed by the library for this variant."""
+        if (refused := assignment.gate("solution", self)) is not None:
+            return Feedback(f"🔒 {refused}", refused.replace("`", ""))
         d = Derivation(f"Solution of {self._heading()}")
         self.explain(d)
         return _from_derivation(d)
@@ -400,6 +396,7 @@ class Question:
             record = {"qid": self.qid, "seed": self.seed, "answer": self.to_json(answer)}
             _SESSION["answers"][self.qid] = {"seed": self.seed, "answer": record["answer"]}
             _emit(record)
+            assignment.note_check(self)
         _SESSION["outcomes"][self.qid] = outcome
         return outcome.render(self.title)
 
@@ -466,3 +463,7 @@ def table_rows(matrix, row_names: Sequence, col_names: Sequence) -> tuple[list, 
     m = np.asarray(matrix)
     return ([""] + [str(c) for c in col_names],
             [[str(r)] + list(m[i]) for i, r in enumerate(row_names)])
+
+
+# A student's call of key() is reported, and refused before release in assignment mode.
+assignment.guard_key(Question)

@@ -1,0 +1,185 @@
+"""Assignment mode: what a student may see of a graded variant, and the record of it.
+
+Self-study (``STUDENT_ID = None``, the course's own data) keeps everything open.
+For a student's variant (``STUDENT_ID = "s1234"``) in an assignment, the instructor's
+policy applies (the grader always sets one; at home, a course file does):
+
+* ``solution()`` and ``key()`` are refused until the instructor releases them;
+* hint ``n`` opens after ``n * attempts_per_hint`` checks of that question;
+* every ``check``, ``hint``, ``solution`` and ``key`` call is written to the
+  grader's channel (when it is grading), so that grades.json and the feedback
+  say, per question, what help was used.
+
+The policy is JSON, taken from the environment variable :data:`POLICY_ENV` (the
+grader sets it) or else from a course file ``prayatul-course.json`` in the
+working folder (the instructor ships it with the assignment, and ships a new
+one to release the solutions). Without either, nothing is gated (the library
+used outside an assignment). ``{}`` is the default assignment policy::
+
+    {"released": false, "attempts_per_hint": 1}
+    {"released": ["01", "03.2"]}          # the solutions of notebook 01 and of 03.2
+
+>>> p = Policy(released=["01"], attempts_per_hint=2)
+>>> p.solution_open("01.3", seed="s1"), p.solution_open("02.1", seed="s1")
+(True, False)
+>>> p.solution_open("02.1", seed=None)          # self-study: always open
+True
+>>> p.hint_open(2, attempts=3, seed="s1"), p.hint_open(2, attempts=4, seed="s1")
+(False, True)
+
+This stops answers being *one call away*; it does not stop a determined student
+(the library is theirs: its measure functions compute any answer). See the
+README's grading section for how to set work that still tests understanding.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+__all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
+           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "NotReleased"]
+
+#: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
+CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
+#: The grader (or an instructor's setup) puts the policy's JSON here.
+POLICY_ENV = "PRAYATUL_EDU_ASSIGNMENT"
+#: Else the policy is read from this file in the working folder.
+COURSE_FILE = "prayatul-course.json"
+
+_ATTEMPTS: dict[tuple, int] = {}
+
+
+class NotReleased(PermissionError):
+    """``key()`` of a variant whose solutions are not released yet."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """``released``: True, False, or the notebooks ("01") and questions ("01.2") whose
+    solutions are open; ``attempts_per_hint``: checks needed before each next hint."""
+
+    released: bool | tuple = False
+    attempts_per_hint: int = 1
+    problems: tuple = field(default=(), compare=False)
+
+    def __post_init__(self):
+        if isinstance(self.released, (list, tuple)):
+            object.__setattr__(self, "released", tuple(str(r) for r in self.released))
+        elif not isinstance(self.released, bool):
+            raise TypeError(f"released: expected true, false or a list of notebooks and "
+                            f"questions, got {self.released!r}")
+        if (isinstance(self.attempts_per_hint, bool) or not isinstance(self.attempts_per_hint, int)
+                or self.attempts_per_hint < 0):
+            raise ValueError("attempts_per_hint: expected a whole number >= 0, got "
+                             f"{self.attempts_per_hint!r}")
+
+    def solution_open(self, qid: str, seed) -> bool:
+        if seed is None or self.released is True:
+            return True
+        if self.released is False:
+            return False
+        return qid in self.released or qid.split(".")[0] in self.released
+
+    def hint_open(self, n: int, attempts: int, seed) -> bool:
+        return seed is None or attempts >= n * self.attempts_per_hint
+
+    def to_json(self) -> str:
+        released = self.released if isinstance(self.released, bool) else list(self.released)
+        return json.dumps({"released": released, "attempts_per_hint": self.attempts_per_hint})
+
+    @classmethod
+    def from_json(cls, text: str) -> "Policy":
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("policy: expected a JSON object")
+        unknown = set(data) - {"released", "attempts_per_hint"}
+        if unknown:
+            raise ValueError(f"policy: unknown setting(s) {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+#: Without a course file or the grader's setting, nothing is gated.
+OPEN = Policy(released=True, attempts_per_hint=0)
+
+
+def policy() -> Policy:
+    """The policy in force (environment, else the course file, else the default)."""
+    text = os.environ.get(POLICY_ENV)
+    if not text and os.path.isfile(COURSE_FILE):
+        try:
+            with open(COURSE_FILE, encoding="utf-8") as fh:
+                text = fh.read(100_000)
+        except OSError:
+            text = None
+    if not text:  # no assignment: the library, the course's notebooks, an instructor's script
+        return OPEN
+    try:
+        return Policy.from_json(text)
+    except (ValueError, TypeError):  # a broken course file must not open everything
+        return Policy()
+
+
+def emit(record: dict) -> None:
+    """Append ``record`` to the grader's channel file, if the grader set one."""
+    path = os.environ.get(CHANNEL_ENV)
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record) + "\n")
+    except (OSError, TypeError, ValueError):  # the channel is the grader's business
+        pass
+
+
+def note_check(q) -> None:
+    """Count one check of ``q`` (hints open with attempts)."""
+    key = (q.qid, q.seed)
+    _ATTEMPTS[key] = _ATTEMPTS.get(key, 0) + 1
+
+
+def gate(what: str, q, n: int | None = None):
+    """Report a ``hint`` (number ``n``) or ``solution`` call of ``q``; return None when it
+    may be shown, else the sentence saying why not."""
+    p = policy()
+    if what == "solution":
+        shown = p.solution_open(q.qid, q.seed)
+        why = ("your instructor has not released the solutions of this assignment. "
+               "`hint()` and `check()` help meanwhile.")
+    else:
+        attempts = _ATTEMPTS.get((q.qid, q.seed), 0)
+        n = n or min(getattr(q, "_hint_count", 0) + 1, max(1, len(q.hints)))
+        shown = p.hint_open(n, attempts, q.seed)
+        need = n * p.attempts_per_hint
+        why = (f"hint {n} opens after {need} checked attempt{'s' if need != 1 else ''} "
+               f"of this question (you have made {attempts}).")
+    if p is not OPEN:  # in an assignment, every call is on the record
+        emit({"event": what, "qid": q.qid, "seed": q.seed, "n": n, "shown": shown})
+    return None if shown else f"{q.qid}: the {what} is not available yet: {why}"
+
+
+def guard_key(cls) -> None:
+    """Wrap ``cls.key`` so that a call from outside the library (a student's cell) is
+    reported, and refused for an unreleased variant; the library's own calls pass."""
+    key = cls.__dict__.get("key")
+    if key is None or getattr(key, "_guarded", False):
+        return
+
+    @functools.wraps(key)
+    def guarded(self, *args, **kw):
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if not caller.startswith("prayatul_edu."):
+            p = policy()
+            shown = p.solution_open(self.qid, self.seed)
+            if p is not OPEN:
+                emit({"event": "key", "qid": self.qid, "seed": self.seed, "shown": shown})
+            if not shown:
+                raise NotReleased(f"key: the answer of {self.qid} for variant {self.seed} is "
+                                  "not available before your instructor releases the "
+                                  "solutions")
+        return key(self, *args, **kw)
+
+    guarded._guarded = True
+    cls.key = guarded

@@ -1,0 +1,215 @@
+"""Grade one submission: run it in its sandbox, then re-check its answers here.
+
+Every ``check(answer)`` in the student's kernel appends the answer to a channel
+file in the sandbox's work folder; ``hint``, ``solution`` and ``key`` calls are
+appended too. After the run the grader reads that file (capped, never following
+a link) and re-checks each answer **in its own process**, against the key the
+library computes for the variant the instructor assigned: whatever the kernel
+does (redefining ``check``, patching the question classes, printing "Correct")
+changes nothing.
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..exercises import ATOL, QUESTIONS, RTOL, Outcome
+from ..exercises.assignment import Policy
+from .identity import display_name, exercise_questions, identify, valid_id
+from .limits import Limits
+from .published import compare_cells
+from .report import NOTEBOOK_ERROR, StudentReport, variant_name
+from .runner import read_channel, run_notebook
+
+__all__ = ["Options", "grade_source", "error_rows", "SOLUTION_SHOWN", "CELL_TIMEOUT",
+           "NOTEBOOK_TIMEOUT"]
+
+#: Defaults (seconds).
+CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 60, 300
+#: At most this many problems of a run are listed (a notebook of 10,000 raising cells).
+MAX_PROBLEMS = 30
+#: ``--solution-shown``: what a question whose solution or key was shown in the graded
+#: run earns: ``zero`` points, or its points with a ``flag`` in the feedback.
+SOLUTION_SHOWN = ("zero", "flag")
+
+
+@dataclass
+class Options:
+    """Everything the instructor decides about a batch (plain data: it travels to
+    worker processes and Dask workers as JSON)."""
+
+    exercise: str | None = None
+    roster: dict | None = None
+    variant: str = "student"
+    cell_timeout: float = CELL_TIMEOUT
+    notebook_timeout: float = NOTEBOOK_TIMEOUT
+    limits: dict = field(default_factory=lambda: asdict(Limits()))
+    sandbox: str = "bwrap"
+    solution_shown: str = "zero"
+    published: dict = field(default_factory=dict)   # exercise -> {cell id: [source, editable]}
+    policy: str = field(default_factory=lambda: Policy().to_json())   # assignment mode
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Options":
+        return cls(**d)
+
+    def tolerance(self) -> dict:
+        return {"atol": ATOL, "rtol": RTOL}
+
+
+def error_rows(report: StudentReport, qids, message: str) -> None:
+    for qid in qids or ["-"]:
+        cls = QUESTIONS.get(qid)
+        report.rows.append(_row(report, qid, Outcome(
+            qid, NOTEBOOK_ERROR, 0.0, cls.points if cls else 0.0, [message])))
+
+
+def _row(report: StudentReport, qid: str, outcome: Outcome) -> dict:
+    cls = QUESTIONS.get(qid)
+    return {"student": report.student,
+            "variant": "course" if report.variant is None else report.variant,
+            "question": qid, "title": cls.title if cls else "",
+            "points": outcome.points, "max_points": outcome.max_points,
+            "status": outcome.status, "feedback": outcome.feedback, "file": report.file}
+
+
+_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*[\w.@+-]+")
+
+
+def _scrub(text: str, work: Path) -> str:
+    """Paths in a message made neutral: the work folder is ``.``, any other ``<path>``
+    (the grader's folders are nobody's business, whoever typed them)."""
+    text = text.replace(str(work) + "/", "").replace(str(work), ".")
+    return _PATH.sub("<path>", text)
+
+
+def _calls(records, qids) -> dict:
+    """qid -> {"check": n, "hint": n, "hint_shown": n, "solution": ..., "key": ...}."""
+    calls = {}
+    for rec in records:
+        qid = rec.get("qid")
+        if qid not in qids:
+            continue
+        what = rec.get("event", "check") if "answer" not in rec else "check"
+        if what not in ("check", "hint", "solution", "key"):
+            continue
+        c = calls.setdefault(qid, {})
+        c[what] = c.get(what, 0) + 1
+        if what != "check":
+            c[f"{what}_shown"] = c.get(f"{what}_shown", 0) + (rec.get("shown") is True)
+    return calls
+
+
+def grade_source(name: str, data: bytes | None, options: Options,
+                 folder: str = "") -> StudentReport:
+    """Grade the notebook ``data`` submitted as file ``name`` (see the module doc);
+    ``data=None``: the file was too large to be read."""
+    import nbformat
+
+    start = time.perf_counter()
+    limits = Limits(**options.limits)
+    ident = identify(name, exercise=options.exercise, roster=options.roster, folder=folder,
+                     variant=options.variant)
+    qids = exercise_questions(ident.exercise) if ident.exercise else []
+    report = StudentReport(student=ident.student, file=display_name(name),
+                           variant=ident.variant, exercise=ident.exercise,
+                           problems=list(ident.problems))
+    if not ident.ok:
+        report.variant = ""
+        error_rows(report, qids, "Not graded: " + report.problems[-1] + ".")
+        return report
+    nb = None
+    if data is None or len(data) > limits.notebook:
+        report.problems.append(f"the file is larger than {limits.notebook} bytes; not read")
+    else:
+        try:
+            nb = nbformat.reads(data.decode("utf-8", errors="replace"), as_version=4)
+            if not isinstance(nb.get("cells"), list):
+                raise ValueError("no list of cells")
+        except Exception as exc:  # any unreadable file is reported, never raised
+            report.problems.append(f"not a valid notebook ({type(exc).__name__}: "
+                                   f"{display_name(exc, 200)})")
+            nb = None
+    if nb is None:
+        error_rows(report, qids, "The file could not be read as a notebook: "
+                    + report.problems[-1] + ".")
+        return report
+
+    records = []
+    with tempfile.TemporaryDirectory(prefix="prayatul-grade-",
+                                     ignore_cleanup_errors=True) as tmp:
+        work = Path(tmp) / "work"
+        work.mkdir()
+        (work / "submission.ipynb").write_bytes(data)
+        channel = work / ".answers.jsonl"
+        try:
+            found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
+                                 cell_timeout=options.cell_timeout,
+                                 notebook_timeout=options.notebook_timeout,
+                                 policy=options.policy)
+        except Exception as exc:  # a notebook the kernel cannot even start
+            found = [f"could not run the notebook ({type(exc).__name__}: "
+                     f"{display_name(exc, 200)})"]
+        records = read_channel(channel)
+        if len(found) > MAX_PROBLEMS:
+            found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
+        report.problems += [_scrub(p, work) for p in found]
+
+    answers, declared = {}, []
+    for rec in records:
+        if rec.get("event") == "setup":
+            sid = rec.get("student_id")
+            declared.append(None if sid is None else display_name(sid, 70))
+        elif isinstance(rec.get("qid"), str) and "answer" in rec:
+            seed = rec.get("seed")
+            answers[rec["qid"]] = {"seed": None if seed is None else display_name(seed, 70),
+                                   "answer": rec["answer"]}
+    report.declared = declared
+    said = [d for d in declared if d is not None]
+    if said and said[-1] != ident.student:
+        shown = said[-1] if valid_id(said[-1]) else repr(said[-1])
+        report.problems.append(f"the notebook declared STUDENT_ID {shown}, but the file "
+                               f"belongs to {ident.student}: graded as {ident.student}")
+    report.problems += compare_cells(nb, {k: tuple(v) for k, v in
+                                          options.published.get(ident.exercise, {}).items()})
+    extra = sorted(q for q in answers if q not in qids)
+    if extra:
+        report.problems.append("answers to questions of another exercise were ignored: "
+                               + ", ".join(display_name(q, 20) for q in extra[:10]))
+    report.calls = _calls(records, set(qids))
+    for qid in qids:
+        report.rows.append(_row(report, qid, _grade_question(qid, ident.variant,
+                                                             answers.get(qid),
+                                                             report.calls.get(qid, {}),
+                                                             options.solution_shown)))
+    report.seconds = round(time.perf_counter() - start, 2)
+    return report
+
+
+def _grade_question(qid, variant, got, calls, solution_shown) -> Outcome:
+    q = QUESTIONS[qid](seed=variant)
+    if got is None:
+        outcome = q.grade(...)
+        outcome.messages = ["Not attempted: no answer was checked for this question."]
+    else:
+        outcome = q.grade(got["answer"])
+        if got["seed"] != variant:
+            outcome.messages.append(
+                f"(Checked in the notebook against {variant_name(got['seed'])}; graded "
+                f"against {variant_name(variant)}.)")
+    shown = calls.get("solution_shown", 0) + calls.get("key_shown", 0)
+    if shown and variant is not None:
+        if solution_shown == "zero" and outcome.points:
+            outcome.points = 0.0
+            outcome.messages.append("The solution or key of this question was shown in the "
+                                    "graded run: 0 points (the instructor's policy).")
+        else:
+            outcome.messages.append("The solution or key of this question was shown in the "
+                                    "graded run.")
+    return outcome

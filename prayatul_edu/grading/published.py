@@ -1,0 +1,75 @@
+"""The published exercise: the cells a submission must still have, unchanged.
+
+A student edits the answer cells (those with ``# your answer here`` or
+``# your code here``) and the ``STUDENT_ID`` line; every other cell of
+``exercises/NN_topic.ipynb`` must be there with its published source. The
+comparison is against the published file, never against the submission's own
+metadata (which the student can edit).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __file__ as _package_init
+
+__all__ = ["published_cells", "compare_cells", "default_folder"]
+
+_EDITABLE = ("# your answer here", "# your code here")
+
+
+def default_folder() -> Path:
+    """``exercises/`` beside the package (a source checkout), where the course publishes."""
+    return Path(_package_init).resolve().parents[1] / "exercises"
+
+
+def _editable(cell_id: str, source: str) -> bool:
+    return any(mark in source for mark in _EDITABLE) or "STUDENT_ID =" in source
+
+
+def published_cells(exercise: str, folder: Path | None = None) -> dict[str, tuple[str, bool]]:
+    """cell id -> (source, editable) of the published ``exercise``; {} if not found."""
+    path = Path(folder or default_folder()) / f"{exercise}.ipynb"
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    cells = {}
+    for cell in nb.get("cells", []):
+        source = "".join(cell.get("source", ""))
+        cells[str(cell.get("id"))] = (source, _editable(str(cell.get("id")), source))
+    return cells
+
+
+def _strip_student_id(source: str) -> str:
+    return "\n".join(line for line in source.splitlines()
+                     if not line.lstrip().startswith("STUDENT_ID ="))
+
+
+def compare_cells(nb, published: dict[str, tuple[str, bool]]) -> list[str]:
+    """Problems: published cells missing from ``nb`` or altered in it."""
+    if not published:
+        return []
+    present = {}
+    for cell in nb.cells:
+        source = cell.get("source", "")
+        present[str(cell.get("id"))] = "".join(source) if isinstance(source, list) else str(source)
+    missing = [cid for cid in published if cid not in present]
+    altered = []
+    for cid, (source, editable) in published.items():
+        if cid not in present:
+            continue
+        if editable:
+            if "STUDENT_ID =" in source and (_strip_student_id(source).strip()
+                                            != _strip_student_id(present[cid]).strip()):
+                altered.append(cid)
+        elif present[cid].strip() != source.strip():
+            altered.append(cid)
+    problems = []
+    if missing:
+        problems.append(f"{len(missing)} cell(s) of the exercise are missing (deleted?): "
+                        + ", ".join(missing[:10]))
+    if altered:
+        problems.append(f"{len(altered)} cell(s) of the exercise were altered: "
+                        + ", ".join(altered[:10]))
+    return problems

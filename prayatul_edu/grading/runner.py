@@ -1,0 +1,242 @@
+"""Run one notebook in a fresh kernel, in its sandbox, and read what it reported.
+
+The grader's side of the conversation (nbclient) runs in the grader's worker
+process, outside the sandbox: the kernel cannot reach it, stop it or change
+its limits. Each cell has a time limit and the notebook one in total; output
+beyond ``Limits.output`` characters is dropped as it arrives, and a single
+message larger than that is refused by ZeroMQ before it is read into memory.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from ..exercises.assignment import CHANNEL_ENV, POLICY_ENV
+from .limits import Limits
+from .sandbox import kernel_command
+
+__all__ = ["run_notebook", "read_channel", "CHANNEL_CAP"]
+
+#: At most this many bytes of the answer channel are read (its end: the last answers).
+CHANNEL_CAP = 2_000_000
+
+
+def _capped_client_class():
+    from nbclient import NotebookClient
+
+    class CappedClient(NotebookClient):
+        """Keeps at most ``output_cap`` characters of output per notebook (errors are
+        always kept, their tracebacks shortened)."""
+
+        output_cap = 100_000
+        kept = 0
+        cut = False
+
+        def output(self, outs, msg, display_id, cell_index):
+            out = super().output(outs, msg, display_id, cell_index)
+            if out is None or not outs or outs[-1] is not out:
+                return out
+            if out.get("output_type") == "error":
+                out["traceback"] = out.get("traceback", [])[-5:]
+                return out
+            size = len(json.dumps(out))
+            if self.kept + size > self.output_cap:
+                outs.pop()
+                if not self.cut:
+                    self.cut = True
+                    outs.append({"output_type": "stream", "name": "stderr",
+                                 "text": f"[grader: output cut after {self.output_cap} "
+                                         "characters]\n"})
+                return None
+            self.kept += size
+            return out
+
+    return CappedClient
+
+
+def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict):
+    import zmq
+    from jupyter_client import AsyncKernelManager
+
+    connection_file = work / "kernel.json"
+    # room for one capped output plus the message's envelope
+    max_message = max(4 * limits.output + 65536, 2 ** 20)
+
+    class SandboxKernelManager(AsyncKernelManager):
+        def __init__(self, **kw):
+            kw.pop("kernel_name", None)
+            super().__init__(transport="ipc", ip=str(work / "k"),
+                             connection_file=str(connection_file), **kw)
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            return self._argv
+
+        async def _async_pre_start_kernel(self, **kw):
+            self._argv, env = kernel_command(mode, work, connection_file, limits, channel_env)
+            if env is not None:
+                kw["env"] = env
+            return await super()._async_pre_start_kernel(**kw)
+
+        def client(self, **kw):
+            c = super().client(**kw)
+            c.context.setsockopt(zmq.MAXMSGSIZE, max_message)
+            return c
+
+    return SandboxKernelManager
+
+
+class ProcessWatch:
+    """Counts the processes under the sandbox ``root`` every few milliseconds and kills
+    them all when there are more than ``limit`` (RLIMIT_NPROC does not hold for root)."""
+
+    interval = 0.1
+
+    def __init__(self, root: int, limit: int):
+        self.root, self.limit, self.stopped = root, limit, False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._done.set()
+        self._thread.join()
+
+    def message(self, cell: int) -> str:
+        return (f"cell {cell} started more than {self.limit} processes (the process limit); "
+                "the notebook was stopped and the cells after it were not run")
+
+    def _descendants(self) -> list[int]:
+        """The processes under ``root``: a process is younger than its parent, so only
+        the processes numbered above ``root`` are read (until the numbers wrap)."""
+        children: dict[int, list[int]] = {}
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) <= self.root:
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as fh:
+                    stat_line = fh.read()
+            except OSError:
+                continue
+            ppid = int(stat_line[stat_line.rfind(b")") + 2:].split()[1])
+            children.setdefault(ppid, []).append(int(name))
+        found, todo = [], [self.root]
+        while todo:
+            for child in children.get(todo.pop(), ()):
+                found.append(child)
+                todo.append(child)
+        return found
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval):
+            try:
+                tree = self._descendants()
+            except OSError:
+                continue
+            if len(tree) > self.limit:
+                self.stopped = True
+                for pid in [self.root] + tree:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                return
+
+
+def _reconnect_iopub(kc) -> None:
+    """A new output connection (ZeroMQ closed the one an oversized message came on)."""
+    kc.iopub_channel.stop()
+    kc._iopub_channel = None  # the property makes a fresh channel
+    kc.start_channels(shell=False, iopub=True, stdin=False, hb=False, control=False)
+
+
+def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
+                 cell_timeout: float, notebook_timeout: float, policy: str) -> list[str]:
+    """Execute ``nb`` cell by cell in a fresh sandboxed kernel; return the problems met."""
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    problems = []
+    client_class = _capped_client_class()
+    client = client_class(nb, timeout=int(cell_timeout), allow_errors=True,
+                          record_timing=False, shutdown_kernel="immediate",
+                          startup_timeout=60, iopub_timeout=2, raise_on_iopub_timeout=True,
+                          resources={"metadata": {"path": str(work)}})
+    client.kernel_manager_class = _manager_class(mode, work, limits, {
+        CHANNEL_ENV: str(channel), POLICY_ENV: policy})
+    client.output_cap = limits.output
+    deadline = time.monotonic() + notebook_timeout
+    client.reset_execution_trackers()
+    # the kernel's own chatter (e.g. ipykernel's warnings) would drown the progress lines
+    with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), \
+            ProcessWatch(client.km.provisioner.process.pid, limits.processes) as watch:
+        for index, cell in enumerate(nb.cells):
+            if cell.get("cell_type") != "code":
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining < 1:
+                problems.append(f"the notebook did not finish within {notebook_timeout:g} s; "
+                                f"cells from {index + 1} on were not run")
+                break
+            client.timeout = max(1, int(min(cell_timeout, remaining)))
+            try:
+                client.execute_cell(cell, index)
+            except CellTimeoutError as exc:
+                if "IOPub" in str(exc) and not watch.stopped:
+                    # a message over the size limit was dropped, and the connection with it
+                    client.cut = True
+                    _reconnect_iopub(client.kc)
+                    continue
+                if watch.stopped:
+                    problems.append(watch.message(index + 1))
+                    break
+                limit = ("notebook" if client.timeout < cell_timeout else "cell")
+                problems.append(f"cell {index + 1} did not finish within {client.timeout} s "
+                                f"(the {limit} time limit: an endless loop?); the cells "
+                                "after it were not run")
+                break
+            except DeadKernelError:
+                if watch.stopped:
+                    problems.append(watch.message(index + 1))
+                    break
+                problems.append(f"the kernel died in cell {index + 1} (a resource limit?); "
+                                "the cells after it were not run")
+                break
+            for out in cell.get("outputs", []):
+                if out.get("output_type") == "error":
+                    problems.append(f"cell {index + 1} raised {str(out.get('ename'))[:60]}: "
+                                    f"{str(out.get('evalue'))[:200]}")
+    if client.cut:
+        problems.append(f"the output was cut after {limits.output} characters")
+    return problems
+
+
+def read_channel(channel: Path) -> list[dict]:
+    """The records the kernel wrote (the last :data:`CHANNEL_CAP` bytes), oldest first."""
+    records = []
+    try:  # the kernel could have made it a link to another file, or a pipe
+        fd = os.open(channel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return records
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return records
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - CHANNEL_CAP))
+        data = fh.read(CHANNEL_CAP).decode("utf-8", errors="replace")
+    for line in data.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict):
+            records.append(rec)
+    return records

@@ -1,0 +1,61 @@
+"""Fabricated submissions of exercise 03 for the grading tests (answers computed here,
+independently of the library's keys)."""
+import json
+from pathlib import Path
+
+import nbformat
+
+import prayatul_edu.exercises as ex
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = ROOT / "exercises" / "03_pair_counting.ipynb"
+QIDS = ["03.1", "03.2", "03.3", "03.4"]
+
+
+def answers(student):
+    """The right answers of notebook 03 for ``student``, computed by hand."""
+    from sklearn.metrics import adjusted_rand_score, rand_score
+
+    q = ex.question("03.1", seed=student)
+    t, c = q.classes, q.clusters
+    ideal = [[int(c[i] == c[j]) for j in range(5)] for i in range(5)]
+    f = {"00": 0, "01": 0, "10": 0, "11": 0}
+    for i in range(5):
+        for j in range(i + 1, 5):
+            f[f"{int(t[i] == t[j])}{int(c[i] == c[j])}"] += 1
+    counts = [f["00"], f["01"], f["10"], f["11"]]
+    rand = (f["00"] + f["11"]) / 10
+    jac = f["11"] / (f["01"] + f["10"] + f["11"])
+    q4 = ex.question("03.4", seed=student)
+    return {"03.1": ideal, "03.2": counts, "03.3": [rand, jac],
+            "03.4": [rand_score(q4.classes, q4.clusters),
+                     adjusted_rand_score(q4.classes, q4.clusters)]}
+
+
+def notebook(student, answered=None, after=None, drop=(), check_source=None):
+    """The exercise with ``STUDENT_ID = student``, some answers filled in, extra cells
+    after some cells (``after``: cell id -> source), cells dropped, and optionally the
+    source of every check cell given (``check_source``: qid -> source)."""
+    nb = nbformat.read(TEMPLATE, as_version=4)
+    cells = []
+    for cell in nb.cells:
+        if cell.id in drop:
+            continue
+        if cell.id == "setup":
+            cell.source = cell.source.replace("STUDENT_ID = None", f"STUDENT_ID = {student!r}")
+        qid = cell.id[1:].replace("-", ".")[:4] if cell.id.endswith("-check") else None
+        if qid and check_source and qid in check_source:
+            cell.source = check_source[qid]
+        elif qid and answered and qid in answered:
+            cell.source = (f"answer = {json.dumps(answered[qid])}  # your answer here\n"
+                           f"q{qid[-1]}.check(answer)")
+        cells.append(cell)
+        if after and cell.id in after:
+            cells.append(nbformat.v4.new_code_cell(after[cell.id], id=f"extra-{cell.id}"))
+    nb.cells = cells
+    return nb
+
+
+def rows(report):
+    """(question, points, status) of every row."""
+    return [(r["question"], r["points"], r["status"]) for r in report.rows]

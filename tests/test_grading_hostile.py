@@ -1,0 +1,334 @@
+"""A hostile class: attacking submissions graded in one batch beside honest students.
+
+Every attack the grader's issue lists (and a few more) is one notebook of exercise
+03. Each test asserts the exact rows the grader writes for it; honest students keep
+full marks; no canary file, no other submission and no environment secret reaches
+any output; no process the attackers started outlives the batch.
+
+Runs only where the sandbox can run (Linux with bubblewrap and user namespaces):
+elsewhere it is skipped with the reason. CI installs bubblewrap (see .ci/run).
+"""
+import json
+import os
+from dataclasses import asdict
+import socket
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import prayatul_edu.exercises as ex
+from grading_helpers import QIDS, ROOT, answers, notebook, rows
+from prayatul_edu import grading
+
+PROBLEM = grading.sandbox_problem("bwrap")
+pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
+
+CANARY_FILE = "CANARY-instructor-7f3e9b"
+CANARY_ENV = "CANARY-environment-51c2aa"
+CANARY_SUBMISSION = "CANARY-submission-a81d04"
+MARKER = "prayatul-hostile-marker"
+FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
+OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
+ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+#: cell 3 is the attack cell inserted after the setup cell
+AT_SETUP = "setup"
+
+
+def _attacks(env):
+    """name -> (source of a cell after the setup cell, expected rows, problem fragments);
+    ``env`` holds the paths the attackers aim at."""
+    later = (f"import time; time.sleep(4); "
+             f"open({str(env['out'] / 'grades.csv')!r}, 'a').write('HACKED')")
+    sleeper = (f"import subprocess, sys\n"
+               f"subprocess.Popen([sys.executable, '-c', {later!r}, {MARKER!r}], "
+               "start_new_session=True)")
+    return {
+        # -- changing other students' grades after the grader returned
+        "a01": (sleeper, FULL, []),
+        "a02": ("import glob, os, json\nmine = os.environ['PRAYATUL_EDU_SUBMISSIONS']\n"
+                "for p in glob.glob('/tmp/prayatul-grade-*/work/.answers.jsonl'):\n"
+                "    if p != mine:\n"
+                "        open(p, 'a').write(json.dumps({'qid': '03.1', 'seed': 'h1', "
+                "'answer': 0}) + '\\n')", FULL, []),
+        "a03": (f"import os\np = {str(env['home'] / '.ipython/profile_default/startup')!r}\n"
+                "os.makedirs(p, exist_ok=True)\n"
+                "open(p + '/00-evil.py', 'w').write('print(1)')\n"
+                "p2 = os.path.expanduser('~/.ipython/profile_default/startup')\n"
+                "os.makedirs(p2, exist_ok=True)\nopen(p2 + '/00-evil.py', 'w').write('x')",
+                FULL, []),
+        # -- reading other submissions, the instructor's files, the environment
+        "a04": (f"import os\nprint(os.listdir({str(env['subs'])!r}))", FULL,
+                ["cell 3 raised FileNotFoundError"]),
+        "a05": (f"print(open({str(env['secret'])!r}).read())", FULL,
+                ["cell 3 raised FileNotFoundError"]),
+        "a06": ("import os\nraise RuntimeError(str(dict(os.environ)))", FULL,
+                ["cell 3 raised RuntimeError"]),
+        "a07": (f"print(open({str(ROOT / 'solutions' / '03_pair_counting.ipynb')!r}).read())",
+                FULL, ["cell 3 raised FileNotFoundError"]),
+        # -- destroying the batch
+        "a08": ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+                "os.kill(1, signal.SIGKILL)", FULL, []),
+        "a09": ("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n"
+                "os.kill(1, signal.SIGSTOP)", FULL, []),
+        "a10": ("import os, signal\nos.kill(-1, signal.SIGKILL)", FULL,
+                ["cell 3 raised ProcessLookupError"]),
+        "a11": ("import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)", OPEN,
+                ["cell 3 did not finish within 4 s"]),
+        "a12": ("import os\nos._exit(3)", OPEN, ["the kernel died in cell 3"]),
+        # -- ids
+        "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
+        # (an id the library cannot encode only breaks the attacker's own questions)
+        "a14": ("ex.setup('\\udcff\\x00\\u202eevil')", OPEN,
+                ["the notebook declared STUDENT_ID", "raised UnicodeEncodeError",
+                 "raised NameError"]),
+        # -- resources
+        "a15": ("chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))", FULL,
+                ["cell 3 raised MemoryError"]),
+        "a16": ("import os, time\nfor i in range(5000):\n    try:\n        pid = os.fork()\n"
+                "    except OSError:\n        break\n    if pid == 0:\n"
+                "        time.sleep(300)\n        os._exit(0)", OPEN,
+                ["cell 3 started more than 64 processes (the process limit)"]),
+        "a17": ("import subprocess\nsubprocess.Popen(['sleep', '3000'], start_new_session=True)"
+                "\nsubprocess.Popen(['sh', '-c', 'sleep 3001; true'])", FULL, []),
+        "a18": ("open('big', 'wb').write(b'x' * 16 * 2**20)", FULL,
+                ["cell 3 raised OSError: [Errno 27] File too large"]),
+        "a36": ("for k in range(100):\n    open(f'/tmp/f{k}', 'wb').write(b'x' * 2**20)", FULL,
+                ["cell 3 raised OSError: [Errno 28] No space left on device"]),
+        "a19": ("print('x' * 5_000_000)", FULL, ["the output was cut after 20000 characters"]),
+        "a20": ("while True:\n    pass", OPEN, ["cell 3 did not finish within 4 s"]),
+        "a21": (f"import socket\nsocket.create_connection(('127.0.0.1', {env['port']}), "
+                "timeout=2)", FULL, ["cell 3 raised"]),
+        # -- grading tricks
+        "a22": ("import prayatul_edu.exercises._base as b\n"
+                "b.Question.check = lambda self, answer: print('03.1 correct (1/1)')", OPEN,
+                []),
+        "a23": ("print('03.1 ideal similarity matrix: correct (1/1)')\n"
+                "ex.question('01.1').check(1.0)", FULL,
+                ["answers to questions of another exercise were ignored: 01.1"]),
+    }
+
+
+def _books(env):
+    """file name -> notebook (or bytes) of every submission, honest ones included."""
+    books = {}
+    for name, (source, _, _) in _attacks(env).items():
+        books[f"{name}.ipynb"] = notebook(name, answers(name), after={AT_SETUP: source})
+    honest = {h: notebook(h, answers(h)) for h in ("h1", "h2", "h3")}
+    honest["h1"].cells.insert(0, nbformat.v4.new_markdown_cell(CANARY_SUBMISSION, id="c"))
+    books.update({f"{h}.ipynb": nb for h, nb in honest.items()})
+    # answers that are not one call away: key() and solution() refused for a variant
+    books["a24.ipynb"] = notebook("a24", check_source={
+        q: f"q{q[-1]}.check(q{q[-1]}.key())" for q in QIDS})
+    books["a25.ipynb"] = notebook("a25", check_source={
+        q: f"print(q{q[-1]}.solution())\nq{q[-1]}.check(...)" for q in QIDS})
+    # a friend's id and answers
+    books["a26.ipynb"] = notebook("h1", answers("h1"))
+    # every question of the course listed in the metadata
+    nb = notebook("a27", answers("a27"))
+    nb.metadata["prayatul_edu"] = {"questions": sorted(ex.QUESTIONS), "cells": []}
+    books["a27.ipynb"] = nb
+    # spreadsheet formulas and markup
+    books["=1+2.ipynb"] = notebook("x", answers("h1"))
+    bad = answers("a29")
+    bad["03.3"] = ["<img src=x onerror=alert(1)>", "=HYPERLINK(\"http://e\")"]
+    books["a29.ipynb"] = notebook("a29", bad, after={
+        AT_SETUP: "raise ValueError('<script>alert(1)</script> **bold** [x](http://e)')"})
+    # the answer channel swapped for a link to the instructor's file, or a pipe
+    books["a30.ipynb"] = notebook("a30", answers("a30"), after={"progress": (
+        "import os\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\nos.remove(ch)\n"
+        f"os.symlink({str(env['secret'])!r}, ch)")})
+    books["a31.ipynb"] = notebook("a31", answers("a31"), after={"progress": (
+        "import os\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\nos.remove(ch)\nos.mkfifo(ch)")})
+    # cells deleted and altered
+    nb = notebook("a32", answers("a32"), drop=("q03-2-prompt",))
+    for cell in nb.cells:
+        if cell.id == "q03-3-prompt":
+            cell.source = 'q3 = ex.question("03.3", seed=None)\nq3'
+    books["a32.ipynb"] = nb
+    # files that are not notebooks, too large, or badly named
+    books["a33.ipynb"] = b"{not json"
+    books["a34.ipynb"] = notebook("a34", answers("a34"), after={
+        AT_SETUP: "# " + "z" * 3_000_000})
+    books[os.fsdecode(b"a35\xff.ipynb")] = notebook("a35", answers("a35"))
+    books["y" * 200 + ".ipynb"] = notebook("y", answers("h1"))
+    return books
+
+
+def _processes_with(marker: str) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if marker.encode() in cmd or b"sleep 3000" in cmd or b"sleep 3001" in cmd:
+            found.append(cmd.decode(errors="replace"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    env = {"subs": root / "submissions", "out": root / "out", "home": root / "home",
+           "secret": root / "instructor" / "secret.txt"}
+    env["secret"].parent.mkdir()
+    env["secret"].write_text(json.dumps({"qid": "03.1", "seed": None, "answer": CANARY_FILE})
+                             + "\n" + CANARY_FILE)
+    env["home"].mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.2)
+    env["port"] = listener.getsockname()[1]
+    connections = []
+
+    def accept():
+        while not env.get("stop"):
+            try:
+                connections.append(listener.accept())
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    env["subs"].mkdir()
+    paths = []
+    for name, nb in _books(env).items():
+        p = env["subs"] / name   # a name with undecodable bytes stays a str (surrogates)
+        with open(os.fsencode(p), "wb") as fh:
+            fh.write(nb if isinstance(nb, bytes) else nbformat.writes(nb).encode())
+        paths.append(p)
+    os.environ["PRAYATUL_TEST_SECRET"] = CANARY_ENV
+    try:
+        start = time.perf_counter()
+        limits = grading.Limits(memory=1024 ** 3, processes=64, file_size=8 * 2 ** 20,
+                                output=20_000, notebook=2 * 2 ** 20)
+        reports = grading.grade_batch(sorted(paths), env["out"], progress=False, jobs=2,
+                                      exercise="03_pair_counting", cell_timeout=4,
+                                      notebook_timeout=40, limits=asdict(limits),
+                                      formats=("canvas", "gradescope"))
+        seconds = time.perf_counter() - start
+    finally:
+        del os.environ["PRAYATUL_TEST_SECRET"]
+    after = _processes_with(MARKER)
+    time.sleep(5)  # what a detached process would have done by now
+    env["stop"] = True
+    thread.join()
+    listener.close()
+    return {"reports": {p.name: r for p, r in zip(sorted(paths), reports)}, "env": env,
+            "seconds": seconds,
+            "after": after, "connections": connections, "count": len(paths)}
+
+
+ATTACKS = sorted(_attacks({"out": Path("o"), "home": Path("h"), "subs": Path("s"),
+                           "secret": Path("x"), "port": 1}))
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_attack_gets_exactly_its_row(batch, name):
+    _, want, problems = _attacks({**batch["env"]})[name]
+    r = batch["reports"][f"{name}.ipynb"]
+    assert (r.student, r.variant) == (name, name)
+    assert rows(r) == want
+    for fragment in problems:
+        assert any(fragment in p for p in r.problems), (fragment, r.problems)
+    for p in r.problems:  # and nothing else went wrong
+        assert any(fragment in p for fragment in problems), p
+
+
+def test_honest_students_keep_full_marks(batch):
+    for h in ("h1", "h2", "h3"):
+        r = batch["reports"][f"{h}.ipynb"]
+        assert rows(r) == FULL and r.problems == [] and r.total == 4
+
+
+def test_key_and_solution_are_refused_and_reported(batch):
+    key, sol = batch["reports"]["a24.ipynb"], batch["reports"]["a25.ipynb"]
+    assert rows(key) == OPEN and rows(sol) == OPEN
+    assert any("raised NotReleased" in p for p in key.problems)
+    assert key.calls == {q: {"key": 1, "key_shown": 0} for q in QIDS}
+    assert sol.calls == {q: {"solution": 1, "solution_shown": 0} for q in QIDS}
+    md = (batch["env"]["out"] / "feedback" / "a25.md").read_text()
+    assert "1 solution\\(\\)" in md
+
+
+def test_a_friends_id_is_graded_as_the_file_owner(batch):
+    r = batch["reports"]["a26.ipynb"]
+    assert (r.student, r.variant) == ("a26", "a26") and r.total < 4
+    assert any("declared STUDENT_ID h1, but the file belongs to a26" in p for p in r.problems)
+    assert all("Checked in the notebook against variant h1; graded against variant a26"
+               in x["feedback"] for x in r.rows)
+
+
+def test_the_question_set_comes_from_the_instructor(batch):
+    r = batch["reports"]["a27.ipynb"]
+    assert rows(r) == FULL and r.max_total == 4
+
+
+def test_formulas_and_markup_are_neutralised(batch):
+    out = batch["env"]["out"]
+    r = batch["reports"]["=1+2.ipynb"]
+    assert r.student.startswith("invalid-") and rows(r) == ERROR
+    assert {x["variant"] for x in r.rows} == {""}
+    csv_text = (out / "grades.csv").read_text()
+    assert ",'=1+2.ipynb" in csv_text and ",=1+2" not in csv_text
+    a29 = batch["reports"]["a29.ipynb"]
+    assert rows(a29) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
+    md = (out / "feedback" / "a29.md").read_text()
+    assert "<img" not in md and "<script" not in md and "](http" not in md
+    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
+    assert "&lt;script&gt;" in md and "\\*\\*bold\\*\\*" in md
+
+
+def test_a_linked_or_piped_channel_gives_nothing(batch):
+    for name in ("a30", "a31"):
+        r = batch["reports"][f"{name}.ipynb"]
+        assert rows(r) == OPEN and r.problems == []
+
+
+def test_deleted_and_altered_cells_are_found_against_the_published_exercise(batch):
+    r = batch["reports"]["a32.ipynb"]
+    assert rows(r) == [FULL[0], ("03.2", 0.0, ex.NOT_ATTEMPTED), FULL[2], FULL[3]]
+    assert "1 cell(s) of the exercise are missing (deleted?): q03-2-prompt" in r.problems
+    assert "1 cell(s) of the exercise were altered: q03-3-prompt" in r.problems
+
+
+@pytest.mark.parametrize("name, problem", [
+    ("a33.ipynb", "not a valid notebook"),
+    ("a34.ipynb", "the file is larger than 2097152 bytes; not read"),
+    (os.fsdecode(b"a35\xff.ipynb"), "is not a valid student id"),
+    ("y" * 200 + ".ipynb", "is not a valid student id"),
+])
+def test_files_that_cannot_be_graded_get_error_rows(batch, name, problem):
+    r = batch["reports"][name]
+    assert rows(r) == ERROR and any(problem in p for p in r.problems)
+    assert r.student.isprintable() and len(r.student) <= 64
+
+
+def test_every_submission_has_its_rows_and_files(batch):
+    out = batch["env"]["out"]
+    assert len(batch["reports"]) == batch["count"] >= 25 + 3
+    lines = (out / "grades.csv").read_text().splitlines()
+    assert len(lines) == 1 + 4 * batch["count"] and "HACKED" not in "\n".join(lines)
+    assert not (out / "grades.partial.csv").exists()
+    assert len(list((out / "feedback").glob("*.md"))) == batch["count"]
+    assert len(list((out / "gradescope").glob("*/results.json"))) == batch["count"]
+
+
+def test_nothing_leaks_into_any_output(batch):
+    out = batch["env"]["out"]
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for canary in (CANARY_FILE, CANARY_ENV, CANARY_SUBMISSION, "PRAYATUL_TEST_SECRET",
+                           str(batch["env"]["subs"]), str(ROOT)):
+                assert canary not in text, (path.name, canary)
+    assert not (batch["env"]["home"] / ".ipython").exists()
+    assert batch["connections"] == []
+
+
+def test_no_process_outlives_the_batch(batch):
+    assert batch["after"] == [] and _processes_with(MARKER) == []
