@@ -1,6 +1,7 @@
 """Fabricated submissions of exercise 03 for the grading tests (answers computed here,
 independently of the library's keys)."""
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -47,8 +48,9 @@ def notebook(student, answered=None, after=None, drop=(), check_source=None):
         if qid and check_source and qid in check_source:
             cell.source = check_source[qid]
         elif qid and answered and qid in answered:
-            cell.source = (f"answer = {json.dumps(answered[qid])}  # your answer here\n"
-                           f"q{qid[-1]}.check(answer)")
+            # As a student would: the template's one answer line filled, its comment kept.
+            cell.source = re.sub(r"^answer = [^#\n]*", f"answer = {json.dumps(answered[qid])}  ",
+                                 cell.source, count=1, flags=re.M)
         cells.append(cell)
         if after and cell.id in after:
             cells.append(nbformat.v4.new_code_cell(after[cell.id], id=f"extra-{cell.id}"))

@@ -1,7 +1,7 @@
 """The published exercise: the cells a submission must still have, unchanged.
 
-A student edits the answer cells (those with ``# your answer here`` or
-``# your code here``) and the ``STUDENT_ID`` line; every other cell of
+A student edits the answer cells (those with a template line ``answer = ...`` or
+``answer = [..., ...]``, or ``# your code here``) and the ``STUDENT_ID`` line; every other cell of
 ``exercises/NN_topic.ipynb`` must be there with its published source. The
 comparison is against the published file, never against the submission's own
 metadata (which the student can edit).
@@ -9,6 +9,7 @@ metadata (which the student can edit).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .. import __file__ as _package_init
@@ -23,8 +24,13 @@ def default_folder() -> Path:
     return Path(_package_init).resolve().parents[1] / "exercises"
 
 
+#: The one answer line of a check cell, as the exercise generator writes it.
+_ANSWER_LINE = re.compile(r"^answer = \[?\.\.\.", re.M)
+
+
 def _editable(cell_id: str, source: str) -> bool:
-    return any(mark in source for mark in _EDITABLE) or "STUDENT_ID =" in source
+    return (any(mark in source for mark in _EDITABLE) or "STUDENT_ID =" in source
+            or bool(_ANSWER_LINE.search(source)))
 
 
 def published_cells(exercise: str, folder: Path | None = None) -> dict[str, tuple[str, bool]]:
