@@ -369,6 +369,18 @@ def mutual_information(truth, pred, base=math.e) -> MutualInformation:
                              p_classes=table.class_sizes / table.n, base=base, table=table)
 
 
+def _entropies_and_mi(table: ContingencyTable):
+    """H(C), H(T) and I(C, T) in nats, as results: the ingredients of NMI, AMI, V."""
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
+                          symbol="H(C)", of="the clusters")
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
+                          symbol="H(T)", of="the classes")
+    terms, value = _mutual_information(table, math.e)
+    mi = MutualInformation(value, terms=terms, p_clusters=h_c.probabilities,
+                           p_classes=h_t.probabilities, base=math.e, table=table)
+    return h_c, h_t, mi
+
+
 # ------------------------------------------------------------------- NMI
 _NORMALIZERS = {
     "geometric": (r"\sqrt{H(\mathcal{C})\,H(\mathcal{T})}", "sqrt(H(C) H(T))"),
@@ -470,13 +482,8 @@ def normalized_mutual_information(truth, pred,
     """
     check_choice(average, "average", _AVERAGES)
     table = contingency_table(truth, pred)
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
-                          symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
-                          symbol="H(T)", of="the classes")
-    terms, mi_value = _mutual_information(table, math.e)
-    mi = MutualInformation(mi_value, terms=terms, p_clusters=h_c.probabilities,
-                           p_classes=h_t.probabilities, base=math.e, table=table)
+    h_c, h_t, mi = _entropies_and_mi(table)
+    mi_value = float(mi)
     r, k = table.shape
     normalizer = _normalizer(float(h_c), float(h_t), average)
     if r == 1 and k == 1:
@@ -653,13 +660,8 @@ def adjusted_mutual_information(truth, pred,
     """
     check_choice(average, "average", _AVERAGES)
     table = contingency_table(truth, pred)
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
-                          symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
-                          symbol="H(T)", of="the classes")
-    terms, mi_value = _mutual_information(table, math.e)
-    mi = MutualInformation(mi_value, terms=terms, p_clusters=h_c.probabilities,
-                           p_classes=h_t.probabilities, base=math.e, table=table)
+    h_c, h_t, mi = _entropies_and_mi(table)
+    mi_value = float(mi)
     normalizer = _normalizer(float(h_c), float(h_t), average)
     r, k = table.shape
     parts = dict(mi=mi, h_clusters=h_c, h_classes=h_t, normalizer=normalizer,
@@ -758,11 +760,8 @@ def v_measure(truth, pred, beta: float = 1.0) -> VMeasure:
     if b < 0:
         raise ValueError(f"beta: must be non-negative, got {beta!r}")
     table = contingency_table(truth, pred)
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
-                          symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
-                          symbol="H(T)", of="the classes")
-    _, mi = _mutual_information(table, math.e)
+    h_c, h_t, mi_result = _entropies_and_mi(table)
+    mi = float(mi_result)
     homogeneity = mi / float(h_t) if float(h_t) else 1.0       # 1 - H(T|C) / H(T)
     completeness = mi / float(h_c) if float(h_c) else 1.0      # 1 - H(C|T) / H(C)
     if homogeneity + completeness == 0:

@@ -419,9 +419,6 @@ class ClusteringError(ScalarResult):
         d.formula(r"\text{error} = 1 - \max_{\pi} \frac{1}{n} \sum_i n_{i\,\pi(i)}"
                   r"\quad(\pi \text{ one-to-one between clusters and classes})",
                   "error = 1 - max over one-to-one mappings pi of (1/n) sum_i n_{i,pi(i)}")
-        rows = [[str(t.clusters[i]), str(t.classes[j]), int(t.counts[i, j]),
-                 int(t.cluster_sizes[i])] for i, j in acc.pairs]
-        d.table(["cluster C_i", "mapped to class", "matched n_i,pi(i)", "n_i"], rows)
         missed = t.n - acc.matched
         d.step(rf"\text{{error}} = 1 - \frac{{{acc.matched}}}{{{t.n}}} = "
                rf"\frac{{{missed}}}{{{t.n}}} = {fmt(self)}",
@@ -432,9 +429,9 @@ class ClusteringError(ScalarResult):
                    f"min(C, K) = {min(c, k)} of them; every instance of an unmatched "
                    f"{'cluster' if c > k else 'class'} counts as an error, because each "
                    "class has exactly one correct cluster.")
-        d.text(f"The mapping was found by {acc.solver}. Counting each cluster's "
-               "majority class instead (several clusters sharing a class) would be "
-               "1 - purity, which rewards over-segmentation.")
+        d.text("Counting each cluster's majority class instead (several clusters "
+               "sharing a class) would be 1 - purity, which rewards over-segmentation.")
+        d.extend(acc.derivation())            # the mapping and the matched counts
         return d
 
 
