@@ -261,7 +261,8 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         return labels
     arr = _as_label_array(labels, name)
     if arr.shape[0] == 0:
-        raise ValueError(f"{name}: is empty; at least {min_n} instances are needed")
+        needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
+        raise ValueError(f"{name}: is empty; at least {needed} needed")
     if arr.shape[0] < min_n:
         raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")

@@ -166,7 +166,7 @@ def entropy(labels, base=2) -> Entropy:
 
     Parameters
     ----------
-    labels : sequence of hashable labels, length N >= 2
+    labels : sequence of hashable labels, length N >= 1
     base : float, default 2
         Base of the logarithm: 2 gives bits, ``math.e`` nats (as
         scikit-learn), 10 hartleys. ``H_b = H_e / ln b``; any finite positive
@@ -565,13 +565,15 @@ class AdjustedMutualInformation(ScalarResult):
                   r"\ln\frac{n\,n_{ij}}{n_i m_j}\cdot"
                   r"\frac{\binom{m_j}{n_{ij}}\binom{n - m_j}{n_i - n_{ij}}}{\binom{n}{n_i}}",
                   "E[I] = sum_i sum_j sum_{n_ij = max(1, n_i + m_j - n)}^{min(n_i, m_j)} "
-                  "(n_ij/n) ln(n n_ij / (n_i m_j)) * C(m_j, n_ij) C(n - m_j, n_i - n_ij) / C(n, n_i)")
+                  "(n_ij/n) ln(n n_ij / (n_i m_j)) "
+                  "* C(m_j, n_ij) C(n - m_j, n_i - n_ij) / C(n, n_i)")
         d.text("E[I] is the mutual information expected when the instances are shuffled "
                "at random while every cluster and class keeps its size (the "
                "hypergeometric model): the agreement that chance alone would give.")
         if t.n <= 30 and t.shape[0] * t.shape[1] <= 16:
             rows = _emi_terms(t.cluster_sizes, t.class_sizes, t.n)
-            d.table(["cluster C_i", "class T_j", "n_ij", "P(n_ij)", "(n_ij/n) ln(n n_ij/(n_i m_j)) P"],
+            d.table(["cluster C_i", "class T_j", "n_ij", "P(n_ij)",
+                     "(n_ij/n) ln(n n_ij/(n_i m_j)) P"],
                     [[str(t.clusters[i]), str(t.classes[j]), k, p, c]
                      for i, j, k, p, c in rows],
                     caption="Every possible cell count with its probability:")

@@ -11,7 +11,7 @@ from prayatul_edu import (adjusted_mutual_information, completeness, entropy, ho
                           variation_of_information)
 from prayatul_edu.counting import contingency_table
 from prayatul_edu.information import _emi_terms, _expected_mutual_information
-from cases import EDGE_CASES, partitions
+from cases import EDGE_CASES, partitions, relabelings
 
 sk_metrics = pytest.importorskip("sklearn.metrics")
 
@@ -210,3 +210,20 @@ def test_vi_normalised_forms_do_not_depend_on_the_base():
         assert float(variation_of_information(truth, pred, base=2, normalize=normalize)) == \
             pytest.approx(float(variation_of_information(truth, pred, base=10,
                                                          normalize=normalize)), abs=1e-14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(partitions(max_n=40, max_k=6), relabelings(), relabelings())
+def test_ami_v_vi_are_symmetric_and_ignore_label_names(tp, rename_t, rename_p):
+    truth, pred = tp
+    named_t, named_p = [rename_t[x] for x in truth], [rename_p[x] for x in pred]
+    ami = float(adjusted_mutual_information(truth, pred))
+    assert float(adjusted_mutual_information(named_t, named_p)) == pytest.approx(ami, abs=1e-12)
+    assert float(adjusted_mutual_information(pred, truth)) == pytest.approx(ami, abs=1e-12)
+    assert ami <= 1 + 1e-12
+    v = v_measure(truth, pred)
+    swapped = v_measure(pred, truth)        # homogeneity and completeness trade places
+    assert swapped.homogeneity == pytest.approx(v.completeness, abs=1e-12)
+    assert swapped.completeness == pytest.approx(v.homogeneity, abs=1e-12)
+    assert float(variation_of_information(named_t, named_p)) == pytest.approx(
+        float(variation_of_information(truth, pred)), abs=1e-12)

@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from prayatul_edu import clustering_error, clustering_ratio, contingency_table, maximum_matching, purity
-from cases import partitions
+from prayatul_edu import (clustering_error, clustering_ratio, contingency_table,
+                          maximum_matching, purity)
+from cases import partitions, relabelings
 
 scipy_optimize = pytest.importorskip("scipy.optimize")
 
@@ -101,3 +102,14 @@ def test_large_table_uses_the_hungarian_algorithm_and_agrees():
     e = clustering_error(truth, pred)
     assert "Hungarian" in e.explain()
     assert float(e) == pytest.approx(_error_by_scipy(truth, pred), abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(partitions(max_n=30, max_k=6), relabelings())
+def test_clustering_error_is_symmetric_and_ignores_label_names(tp, rename):
+    truth, pred = tp
+    e = float(clustering_error(truth, pred))
+    assert float(clustering_error(pred, truth)) == pytest.approx(e, abs=1e-15)
+    assert float(clustering_error(truth, [rename[x] for x in pred])) == pytest.approx(e, abs=1e-15)
+    # Never below 1 - purity: a one-to-one mapping can only match fewer points.
+    assert e >= 1 - float(purity(truth, pred)) - 1e-15
