@@ -555,6 +555,13 @@ def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
 class AdjustedMutualInformation(ScalarResult):
     """AMI, with ``.mi``, ``.emi`` (E[I]), ``.h_clusters``, ``.h_classes``, ``.average``."""
 
+    def emi_terms(self) -> list[tuple]:
+        """E[I] term by term: ``(i, j, n_ij, P(n_ij), contribution)`` for every cluster
+        ``i``, class ``j`` and possible count ``n_ij`` (nats). Small tables only: the
+        number of rows grows with the product of the margins."""
+        t = self.table
+        return _emi_terms(t.cluster_sizes, t.class_sizes, t.n)
+
     def derivation(self) -> Derivation:
         tex, txt = _NORMALIZERS[self.average]
         t = self.table
@@ -571,7 +578,7 @@ class AdjustedMutualInformation(ScalarResult):
                "at random while every cluster and class keeps its size (the "
                "hypergeometric model): the agreement that chance alone would give.")
         if t.n <= 30 and t.shape[0] * t.shape[1] <= 16:
-            rows = _emi_terms(t.cluster_sizes, t.class_sizes, t.n)
+            rows = self.emi_terms()
             d.table(["cluster C_i", "class T_j", "n_ij", "P(n_ij)",
                      "(n_ij/n) ln(n n_ij/(n_i m_j)) P"],
                     [[str(t.clusters[i]), str(t.classes[j]), k, p, c]
