@@ -498,18 +498,6 @@ def normalized_mutual_information(truth, pred,
 
 
 # ------------------------------------------ adjusted mutual information (AMI)
-def _log_hypergeometric(n_ij, a, b, n: int, lgamma):
-    """log P(n_ij | a, b, n): the hypergeometric probability of a cell count.
-
-    With the margins fixed, a random labelling puts ``n_ij`` of a cluster's
-    ``a`` instances into a class of size ``b`` with probability
-    ``C(b, n_ij) C(n - b, a - n_ij) / C(n, a)``, written with log-factorials.
-    """
-    return (lgamma(a + 1) + lgamma(b + 1) + lgamma(n - a + 1) + lgamma(n - b + 1)
-            - lgamma(n + 1) - lgamma(n_ij + 1) - lgamma(a - n_ij + 1)
-            - lgamma(b - n_ij + 1) - lgamma(n - a - b + n_ij + 1))
-
-
 def _emi_terms(cluster_sizes, class_sizes, n: int):
     """The teaching version of E[I]: one term per cluster i, class j and possible n_ij.
 
@@ -531,24 +519,29 @@ def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
     Clusters of equal size contribute equally, so the sum runs over the
     *distinct* sizes (weighted by how often they occur), vectorised over the
     class sizes and the possible cell counts ``max(1, a + b - n) <= n_ij <=
-    min(a, b)``, with log-gamma for the factorials.
+    min(a, b)``; the log-factorials ``ln k! = lgamma(k + 1)`` are computed
+    once for ``k = 0 .. n`` and looked up.
     """
     from scipy.special import gammaln
 
+    log_fact = gammaln(np.arange(n + 1, dtype=float) + 1)   # ln k!, k = 0..n
     a_values, a_mult = np.unique(np.asarray(cluster_sizes, dtype=np.int64), return_counts=True)
     b_values, b_mult = np.unique(np.asarray(class_sizes, dtype=np.int64), return_counts=True)
-    b = b_values.astype(float)[:, None]
     total = 0.0
     for a, mult in zip(a_values.tolist(), a_mult.tolist()):
-        top = min(a, int(b_values[-1]))
-        n_ij = np.arange(1, top + 1, dtype=float)[None, :]        # candidate cell counts
-        valid = (n_ij <= np.minimum(a, b)) & (n_ij >= a + b - n)
-        n_safe = np.where(valid, n_ij, 1.0)
-        b_safe = np.where(valid, b, 1.0)
-        log_p = _log_hypergeometric(n_safe, float(a), b_safe, n, gammaln)
-        share = n_safe / n * (np.log(n * n_safe) - np.log(a * b_safe))
-        terms = np.where(valid, np.exp(np.where(valid, log_p, 0.0)) * share, 0.0)
-        total += mult * float(terms.sum(axis=1) @ b_mult)
+        lo = np.maximum(1, a + b_values - n)                 # smallest possible n_ij
+        hi = np.minimum(a, b_values)                         # largest possible n_ij
+        length = np.maximum(hi - lo + 1, 0)
+        which = np.repeat(np.arange(b_values.shape[0]), length)   # class size of each term
+        start = np.repeat(np.cumsum(length) - length, length)
+        k = lo[which] + np.arange(which.shape[0]) - start         # n_ij of each term
+        b = b_values[which]
+        # ln P(n_ij) = ln[a! b! (n-a)! (n-b)! / (n! n_ij! (a-n_ij)! (b-n_ij)! (n-a-b+n_ij)!)]
+        log_p = (log_fact[a] + log_fact[b] + log_fact[n - a] + log_fact[n - b] - log_fact[n]
+                 - log_fact[k] - log_fact[a - k] - log_fact[b - k] - log_fact[n - a - b + k])
+        kf = k.astype(float)
+        share = kf / n * (np.log(n * kf) - np.log(float(a) * b))  # (n_ij/n) ln(n n_ij/(a b))
+        total += mult * float((np.exp(log_p) * share) @ b_mult[which].astype(float))
     return total
 
 
@@ -597,9 +590,9 @@ class AdjustedMutualInformation(ScalarResult):
         elif self.case == "undefined":
             d.note("One partition is a single group or all singletons, so every shuffle "
                    "gives the same I: E[I] = I, and here the normalizer equals I as well. "
-                   "AMI is 0/0; it is reported as 1, the value of NMI here (scikit-learn "
-                   "also returns 1, but by rounding: its numerator and denominator are "
-                   "both rounding residues).")
+                   "AMI is 0/0; it is reported as 1, the value of NMI here. (scikit-learn "
+                   "divides two rounding residues here: it may return 1, 2/3 or another "
+                   "number by chance.)")
         elif self.case == "fixed":
             d.note("One partition is a single group or all singletons, so every shuffle "
                    "gives the same I: E[I] = I exactly and AMI = 0 (scikit-learn computes "
@@ -640,7 +633,8 @@ def adjusted_mutual_information(truth, pred,
     single group or all singletons, every shuffle gives the same ``I``, so
     ``E[I] = I`` exactly and AMI is 0; with all singletons and the normalizer
     equal to ``I`` too (``average="min"``, or both all singletons) it is 0/0,
-    reported as 1 (scikit-learn returns 1 there by rounding).
+    reported as 1 (scikit-learn divides two rounding residues there and
+    returns 1, 2/3, ... by chance).
 
     Parameters
     ----------
