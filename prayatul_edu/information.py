@@ -369,15 +369,18 @@ def mutual_information(truth, pred, base=math.e) -> MutualInformation:
                              p_classes=table.class_sizes / table.n, base=base, table=table)
 
 
-def _entropies_and_mi(table: ContingencyTable):
-    """H(C), H(T) and I(C, T) in nats, as results: the ingredients of NMI, AMI, V."""
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, math.e,
+def _entropies_and_mi(table: ContingencyTable, base: float = math.e):
+    """H(C), H(T) and I(C, T) as results: the ingredients of NMI, AMI and V.
+
+    AMI and V use nats (E[I] is computed in nats); their values do not depend on it.
+    """
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, base,
                           symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, math.e,
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, base,
                           symbol="H(T)", of="the classes")
-    terms, value = _mutual_information(table, math.e)
+    terms, value = _mutual_information(table, base)
     mi = MutualInformation(value, terms=terms, p_clusters=h_c.probabilities,
-                           p_classes=h_t.probabilities, base=math.e, table=table)
+                           p_classes=h_t.probabilities, base=base, table=table)
     return h_c, h_t, mi
 
 
