@@ -11,8 +11,10 @@ Where each family lives:
 =====================  ==================================================
 ``counting``           contingency table, group sizes, exact pair counts
 ``prayatul``           the Prayatul matrix and its five measures
-``matching``           purity, maximum matching, precision/recall/F
-``information``        entropy, cluster entropy, mutual information, NMI
+``matching``           purity, maximum matching, precision/recall/F,
+                       clustering ratio and clustering error
+``information``        entropy, cluster entropy, mutual information, NMI,
+                       AMI, homogeneity/completeness/V-measure, VI
 ``pair_counting``      TP/FP/FN/TN, Rand, Jaccard, Fowlkes-Mallows, ARI, Hubert
 ``silhouette``         the silhouette coefficient
 ``graph``              W_in, W_out, normalized cut, BetaCV
@@ -27,9 +29,11 @@ ipywidgets are imported by the functions that use them.
 from .counting import ContingencyTable, contingency_table, labels_from_table
 from .graph import beta_cv, between_cluster_weight, normalized_cut, within_cluster_weight
 from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
-from .information import (cluster_entropy, entropy, mutual_information,
-                          normalized_mutual_information)
-from .matching import f_measure, maximum_matching, precision_recall_f, purity
+from .information import (adjusted_mutual_information, cluster_entropy, completeness, entropy,
+                          homogeneity, mutual_information, normalized_mutual_information,
+                          v_measure, variation_of_information)
+from .matching import (clustering_error, clustering_ratio, f_measure, maximum_matching,
+                       precision_recall_f, purity)
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, hubert_statistic,
                             jaccard_index, pair_confusion, rand_index)
 from .prayatul import prayatul_by_instance, prayatul_matrix
@@ -41,7 +45,10 @@ __all__ = [
     "prayatul_matrix", "prayatul_by_instance",
     "contingency_table", "ContingencyTable", "labels_from_table",
     "purity", "maximum_matching", "precision_recall_f", "f_measure",
+    "clustering_ratio", "clustering_error",
     "entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",
+    "adjusted_mutual_information", "v_measure", "homogeneity", "completeness",
+    "variation_of_information",
     "pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
     "adjusted_rand_index", "hubert_statistic",
     "silhouette",

@@ -261,7 +261,8 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         return labels
     arr = _as_label_array(labels, name)
     if arr.shape[0] == 0:
-        raise ValueError(f"{name}: is empty; at least {min_n} instances are needed")
+        needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
+        raise ValueError(f"{name}: is empty; at least {needed} needed")
     if arr.shape[0] < min_n:
         raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")
@@ -273,13 +274,14 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     return Labels(name=name, codes=codes, values=values)
 
 
-def check_partitions(**named) -> list[Labels]:
+def check_partitions(*, min_n: int = 2, **named) -> list[Labels]:
     """Validate several labellings of the same instances (same length).
 
     Keyword order is kept: ``check_partitions(truth=a, pred=b)`` returns
-    ``[Labels(truth), Labels(pred)]``.
+    ``[Labels(truth), Labels(pred)]``. ``min_n=1`` admits a single instance
+    (for measures defined without pairs: contingency-table measures).
     """
-    out = [check_labels(v, k) for k, v in named.items()]
+    out = [check_labels(v, k, min_n=min_n) for k, v in named.items()]
     first = out[0]
     for other in out[1:]:
         if other.n != first.n:

@@ -189,17 +189,16 @@ def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
     (``average`` "macro", "weighted" or "paper" - the paper's recipe, see
     :func:`prayatul_edu.paper.paper_precision_recall`), ``maximum_matching``
     (accuracy after the best one-to-one relabelling), ``nmi`` (arithmetic
-    normalisation, scikit-learn's default), ``ari`` and ``ami`` (scikit-learn's
-    ``adjusted_mutual_info_score``), ``n_clusters``.
+    normalisation, scikit-learn's default), ``ari`` and ``ami`` (the library's
+    exact :func:`prayatul_edu.adjusted_mutual_information`, arithmetic mean as
+    scikit-learn), ``n_clusters``.
 
     >>> from prayatul_edu.compare import label_scores
     >>> s = label_scores([0, 0, 1, 1], {"swapped": [1, 1, 0, 0]})["swapped"]
     >>> s["accuracy"], s["maximum_matching"], s["ari"]
     (0.0, 1.0, 1.0)
     """
-    from sklearn.metrics import adjusted_mutual_info_score
-
-    from .information import normalized_mutual_information
+    from .information import adjusted_mutual_information, normalized_mutual_information
     from .matching import maximum_matching
     from .pair_counting import adjusted_rand_index
 
@@ -222,7 +221,7 @@ def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
             "maximum_matching": float(maximum_matching(g, p)),
             "nmi": float(normalized_mutual_information(g, p, average="arithmetic")),
             "ari": float(adjusted_rand_index(g, p)),
-            "ami": float(adjusted_mutual_info_score(g.codes, p.codes)),
+            "ami": float(adjusted_mutual_information(g, p)),
         }
     return out
 

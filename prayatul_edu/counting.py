@@ -292,7 +292,9 @@ def contingency_table(truth, pred) -> ContingencyTable:
     >>> t.cluster_sizes.tolist(), t.class_sizes.tolist()
     ([1, 2], [2, 1])
     """
-    truth_l, pred_l = check_partitions(truth=truth, pred=pred)
+    # One instance is enough for a table (purity, entropy, ... are defined at N = 1);
+    # the pair-counting measures check N >= 2 themselves.
+    truth_l, pred_l = check_partitions(truth=truth, pred=pred, min_n=1)
     return ContingencyTable(truth_l, pred_l)
 
 

@@ -32,7 +32,9 @@ from ._validation import check_choice, check_labels, check_real
 from .counting import ContingencyTable, contingency_table
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
-__all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information"]
+__all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",
+           "adjusted_mutual_information", "v_measure", "homogeneity", "completeness",
+           "variation_of_information"]
 
 _AVERAGES = ("geometric", "arithmetic", "min", "max")
 
@@ -171,7 +173,7 @@ def entropy(labels, base=2) -> Entropy:
 
     Parameters
     ----------
-    labels : sequence of hashable labels, length N >= 2
+    labels : sequence of hashable labels, length N >= 1
     base : float, default 2
         Base of the logarithm: 2 gives bits, ``math.e`` nats (as
         scikit-learn), 10 hartleys. ``H_b = H_e / ln b``; any finite positive
@@ -200,7 +202,7 @@ def entropy(labels, base=2) -> Entropy:
     1.0397
     """
     base = _check_base(base)
-    lab = check_labels(labels, "labels")
+    lab = check_labels(labels, "labels", min_n=1)
     return _entropy_result(lab.sizes(), lab.values, lab.n, base)
 
 
@@ -378,6 +380,21 @@ def mutual_information(truth, pred, base=2) -> MutualInformation:
                              p_classes=table.class_sizes / table.n, base=base, table=table)
 
 
+def _entropies_and_mi(table: ContingencyTable, base: float = math.e):
+    """H(C), H(T) and I(C, T) as results: the ingredients of NMI, AMI and V.
+
+    AMI and V use nats (E[I] is computed in nats); their values do not depend on it.
+    """
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, base,
+                          symbol="H(C)", of="the clusters")
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, base,
+                          symbol="H(T)", of="the classes")
+    terms, value = _mutual_information(table, base)
+    mi = MutualInformation(value, terms=terms, p_clusters=h_c.probabilities,
+                           p_classes=h_t.probabilities, base=base, table=table)
+    return h_c, h_t, mi
+
+
 # ------------------------------------------------------------------- NMI
 _NORMALIZERS = {
     "geometric": (r"\sqrt{H(\mathcal{C})\,H(\mathcal{T})}", "sqrt(H(C) H(T))"),
@@ -480,13 +497,8 @@ def normalized_mutual_information(truth, pred,
     """
     check_choice(average, "average", _AVERAGES)
     table = contingency_table(truth, pred)
-    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, 2.0,
-                          symbol="H(C)", of="the clusters")
-    h_t = _entropy_result(table.class_sizes, table.classes, table.n, 2.0,
-                          symbol="H(T)", of="the classes")
-    terms, mi_value = _mutual_information(table, 2.0)
-    mi = MutualInformation(mi_value, terms=terms, p_clusters=h_c.probabilities,
-                           p_classes=h_t.probabilities, base=2.0, table=table)
+    h_c, h_t, mi = _entropies_and_mi(table, 2.0)
+    mi_value = float(mi)
     r, k = table.shape
     normalizer = _normalizer(float(h_c), float(h_t), average)
     if r == 1 and k == 1:
@@ -498,3 +510,422 @@ def normalized_mutual_information(truth, pred,
     return NormalizedMutualInformation(value, mi=mi, h_clusters=h_c, h_classes=h_t,
                                        normalizer=normalizer, average=average, case=case,
                                        table=table)
+
+
+# ------------------------------------------ adjusted mutual information (AMI)
+def _emi_terms(cluster_sizes, class_sizes, n: int):
+    """The teaching version of E[I]: one term per cluster i, class j and possible n_ij.
+
+    Returns rows ``(i, j, n_ij, probability, contribution)`` in nats.
+    """
+    rows = []
+    for i, a in enumerate(int(x) for x in cluster_sizes):
+        for j, b in enumerate(int(x) for x in class_sizes):
+            for n_ij in range(max(1, a + b - n), min(a, b) + 1):
+                prob = math.comb(b, n_ij) * math.comb(n - b, a - n_ij) / math.comb(n, a)
+                share = n_ij / n * math.log(n * n_ij / (a * b))
+                rows.append((i, j, n_ij, prob, prob * share))
+    return rows
+
+
+def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
+    """E[I] in nats, exact but fast.
+
+    Clusters of equal size contribute equally, so the sum runs over the
+    *distinct* sizes (weighted by how often they occur), vectorised over the
+    class sizes and the possible cell counts ``max(1, a + b - n) <= n_ij <=
+    min(a, b)``; the log-factorials ``ln k! = lgamma(k + 1)`` are computed
+    once for ``k = 0 .. n`` and looked up.
+    """
+    from scipy.special import gammaln
+
+    log_fact = gammaln(np.arange(n + 1, dtype=float) + 1)   # ln k!, k = 0..n
+    a_values, a_mult = np.unique(np.asarray(cluster_sizes, dtype=np.int64), return_counts=True)
+    b_values, b_mult = np.unique(np.asarray(class_sizes, dtype=np.int64), return_counts=True)
+    total = 0.0
+    for a, mult in zip(a_values.tolist(), a_mult.tolist()):
+        lo = np.maximum(1, a + b_values - n)                 # smallest possible n_ij
+        hi = np.minimum(a, b_values)                         # largest possible n_ij
+        length = np.maximum(hi - lo + 1, 0)
+        which = np.repeat(np.arange(b_values.shape[0]), length)   # class size of each term
+        start = np.repeat(np.cumsum(length) - length, length)
+        k = lo[which] + np.arange(which.shape[0]) - start         # n_ij of each term
+        b = b_values[which]
+        # ln P(n_ij) = ln[a! b! (n-a)! (n-b)! / (n! n_ij! (a-n_ij)! (b-n_ij)! (n-a-b+n_ij)!)]
+        log_p = (log_fact[a] + log_fact[b] + log_fact[n - a] + log_fact[n - b] - log_fact[n]
+                 - log_fact[k] - log_fact[a - k] - log_fact[b - k] - log_fact[n - a - b + k])
+        kf = k.astype(float)
+        share = kf / n * (np.log(n * kf) - np.log(float(a) * b))  # (n_ij/n) ln(n n_ij/(a b))
+        total += mult * float((np.exp(log_p) * share) @ b_mult[which].astype(float))
+    return total
+
+
+class AdjustedMutualInformation(ScalarResult):
+    """AMI, with ``.mi``, ``.emi`` (E[I]), ``.h_clusters``, ``.h_classes``, ``.average``."""
+
+    def emi_terms(self) -> list[tuple]:
+        """E[I] term by term: ``(i, j, n_ij, P(n_ij), contribution)`` for every cluster
+        ``i``, class ``j`` and possible count ``n_ij`` (nats). Small tables only: the
+        number of rows grows with the product of the margins."""
+        t = self.table
+        return _emi_terms(t.cluster_sizes, t.class_sizes, t.n)
+
+    def derivation(self) -> Derivation:
+        tex, txt = _NORMALIZERS[self.average]
+        t = self.table
+        d = Derivation(f"AMI ({self.average}) = {fmt(self)}")
+        d.formula(rf"\text{{AMI}} = \frac{{I(\mathcal{{C}}, \mathcal{{T}}) - E[I]}}"
+                  rf"{{{tex} - E[I]}}", f"AMI = (I(C, T) - E[I]) / ({txt} - E[I])")
+        d.formula(r"E[I] = \sum_i \sum_j \sum_{n_{ij}} \frac{n_{ij}}{n}"
+                  r"\ln\frac{n\,n_{ij}}{n_i m_j}\cdot"
+                  r"\frac{\binom{m_j}{n_{ij}}\binom{n - m_j}{n_i - n_{ij}}}{\binom{n}{n_i}}",
+                  "E[I] = sum_i sum_j sum_{n_ij = max(1, n_i + m_j - n)}^{min(n_i, m_j)} "
+                  "(n_ij/n) ln(n n_ij / (n_i m_j)) "
+                  "* C(m_j, n_ij) C(n - m_j, n_i - n_ij) / C(n, n_i)")
+        d.text("E[I] is the mutual information expected when the instances are shuffled "
+               "at random while every cluster and class keeps its size (the "
+               "hypergeometric model): the agreement that chance alone would give.")
+        if t.n <= 30 and t.shape[0] * t.shape[1] <= 16:
+            rows = self.emi_terms()
+            d.table(["cluster C_i", "class T_j", "n_ij", "P(n_ij)",
+                     "(n_ij/n) ln(n n_ij/(n_i m_j)) P"],
+                    [[str(t.clusters[i]), str(t.classes[j]), k, p, c]
+                     for i, j, k, p, c in rows],
+                    caption="Every possible cell count with its probability:")
+        else:
+            d.text("The table is too large to list every possible cell count.")
+        mi, emi = float(self.mi), self.emi
+        d.step(rf"H(\mathcal{{C}}) = {fmt(self.h_clusters)},\ H(\mathcal{{T}}) = "
+               rf"{fmt(self.h_classes)},\ I = {fmt(mi)},\ E[I] = {fmt(emi)}\ \text{{(nats)}}",
+               f"H(C) = {fmt(self.h_clusters)}, H(T) = {fmt(self.h_classes)}, "
+               f"I = {fmt(mi)}, E[I] = {fmt(emi)} (nats)")
+        if self.case == "single":
+            d.note("Both partitions are a single group: nothing is split, the quotient "
+                   "is 0/0, and two identical partitions give AMI = 1 (as scikit-learn).")
+        elif self.case == "undefined":
+            d.note("One partition is a single group or all singletons, so every shuffle "
+                   "gives the same I: E[I] = I, and here the normalizer equals I as well. "
+                   "AMI is 0/0; it is reported as 1, the value of NMI here. (scikit-learn "
+                   "divides two rounding residues here: it may return 1, 2/3 or another "
+                   "number by chance.)")
+        elif self.case == "fixed":
+            d.note("One partition is a single group or all singletons, so every shuffle "
+                   "gives the same I: E[I] = I exactly and AMI = 0 (scikit-learn computes "
+                   "E[I] by summation and may return a rounding residue instead of 0).")
+        else:
+            d.step(rf"\text{{AMI}} = \frac{{{fmt(mi)} - {fmt(emi)}}}"
+                   rf"{{{fmt(self.normalizer)} - {fmt(emi)}}} = {fmt(self)}",
+                   f"AMI = ({fmt(mi)} - {fmt(emi)}) / ({fmt(self.normalizer)} - {fmt(emi)}) "
+                   f"= {fmt(self)}")
+        d.text("AMI is 1 for identical partitions and about 0 (it can be negative) for "
+               "independent ones, whatever the numbers of groups; NMI is not adjusted "
+               "and grows with the number of clusters. The base of the logarithm cancels.")
+        return d
+
+
+def adjusted_mutual_information(truth, pred,
+                                average: str = "arithmetic") -> AdjustedMutualInformation:
+    """Adjusted mutual information: NMI corrected for chance.
+
+    .. math::
+        \\text{AMI} = \\frac{I(\\mathcal{C}, \\mathcal{T}) - E[I]}
+                           {\\text{mean}(H(\\mathcal{C}), H(\\mathcal{T})) - E[I]}
+
+    with the expected mutual information under the hypergeometric model
+    (margins ``n_i``, ``m_j`` fixed)
+
+    .. math::
+        E[I] = \\sum_{i}\\sum_{j}\\sum_{n_{ij}=\\max(1, n_i + m_j - n)}^{\\min(n_i, m_j)}
+        \\frac{n_{ij}}{n} \\log\\frac{n\\, n_{ij}}{n_i m_j}
+        \\frac{\\binom{m_j}{n_{ij}} \\binom{n - m_j}{n_i - n_{ij}}}{\\binom{n}{n_i}}.
+
+    ``average`` is the mean of the two entropies (``"arithmetic"``, the
+    default as in scikit-learn, ``"geometric"``, ``"min"`` or ``"max"``). E[I]
+    is computed exactly, summed once per pair of distinct cluster and class
+    sizes. Conventions as scikit-learn's ``adjusted_mutual_info_score``: two
+    single-group partitions give 1; a denominator that rounds to 0 is
+    replaced by the machine epsilon (with its sign). When one partition is a
+    single group or all singletons, every shuffle gives the same ``I``, so
+    ``E[I] = I`` exactly and AMI is 0; with all singletons and the normalizer
+    equal to ``I`` too (``average="min"``, or both all singletons) it is 0/0,
+    reported as 1 (scikit-learn divides two rounding residues there and
+    returns 1, 2/3, ... by chance).
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    average : {"arithmetic", "geometric", "min", "max"}, default "arithmetic"
+
+    Returns
+    -------
+    AdjustedMutualInformation
+        A float at most 1 with ``.mi`` (nats), ``.emi``, ``.h_clusters``,
+        ``.h_classes``, ``.normalizer``, ``.average`` and ``.table``.
+
+    References
+    ----------
+    N. X. Vinh, J. Epps and J. Bailey, "Information theoretic measures for
+    clusterings comparison: variants, properties, normalization and correction
+    for chance", JMLR 11, 2010.
+
+    Examples
+    --------
+    >>> from prayatul_edu import adjusted_mutual_information as ami
+    >>> round(float(ami([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])), 6)
+    0.298792
+    >>> float(ami([0, 0, 1, 1], [5, 5, 7, 7]))
+    1.0
+    """
+    check_choice(average, "average", _AVERAGES)
+    table = contingency_table(truth, pred)
+    h_c, h_t, mi = _entropies_and_mi(table)
+    mi_value = float(mi)
+    normalizer = _normalizer(float(h_c), float(h_t), average)
+    r, k = table.shape
+    parts = dict(mi=mi, h_clusters=h_c, h_classes=h_t, normalizer=normalizer,
+                 average=average, table=table)
+    if r == k == 1:                          # nothing is split: identical, AMI = 1
+        return AdjustedMutualInformation(1.0, emi=mi_value, case="single", **parts)
+    if r in (1, table.n) or k in (1, table.n):
+        # One partition is a single group or all singletons: every shuffle gives the
+        # same I, so E[I] = I exactly and the numerator is 0. With all singletons
+        # the denominator mean(H) - I = mean(H) - min(H) is 0 too for "min" or r = k.
+        # (A single group gives I = 0: AMI = 0, as scikit-learn, even if 0/0.)
+        if 1 not in (r, k) and (average == "min" or r == k):
+            return AdjustedMutualInformation(1.0, emi=mi_value, case="undefined", **parts)
+        return AdjustedMutualInformation(0.0, emi=mi_value, case="fixed", **parts)
+    emi = _expected_mutual_information(table.cluster_sizes, table.class_sizes, table.n)
+    eps = float(np.finfo(float).eps)
+    denominator = normalizer - emi
+    denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
+    return AdjustedMutualInformation((mi_value - emi) / denominator, emi=emi, case="ratio",
+                                     **parts)
+
+
+# ------------------------------------- homogeneity, completeness, V-measure
+class VMeasure(ScalarResult):
+    """V-measure, with ``.homogeneity``, ``.completeness``, ``.beta``, ``.mi`` and entropies."""
+
+    def derivation(self) -> Derivation:
+        h, c, beta = self.homogeneity, self.completeness, self.beta
+        d = Derivation(f"V-measure (beta = {fmt(beta)}) = {fmt(self)}")
+        d.formula(r"h = 1 - \frac{H(\mathcal{T}\mid\mathcal{C})}{H(\mathcal{T})}"
+                  r" = \frac{I(\mathcal{C}, \mathcal{T})}{H(\mathcal{T})},\quad "
+                  r"c = 1 - \frac{H(\mathcal{C}\mid\mathcal{T})}{H(\mathcal{C})}"
+                  r" = \frac{I(\mathcal{C}, \mathcal{T})}{H(\mathcal{C})},\quad "
+                  r"V_\beta = \frac{(1 + \beta)\,h\,c}{\beta\,h + c}",
+                  "h = 1 - H(T|C)/H(T) = I/H(T) ; c = 1 - H(C|T)/H(C) = I/H(C) ; "
+                  "V = (1 + beta) h c / (beta h + c)")
+        mi, h_c, h_t = float(self.mi), float(self.h_clusters), float(self.h_classes)
+        d.step(rf"H(\mathcal{{C}}) = {fmt(h_c)},\ H(\mathcal{{T}}) = {fmt(h_t)},\ "
+               rf"I = {fmt(mi)}\ \text{{(nats)}}",
+               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I = {fmt(mi)} (nats)")
+        d.step(rf"h = {fmt(h)},\quad c = {fmt(c)}", f"h = {fmt(h)}, c = {fmt(c)}")
+        if h_t == 0:
+            d.note("A single class: every cluster is trivially homogeneous, h = 1.")
+        if h_c == 0:
+            d.note("A single cluster: every class is trivially complete, c = 1.")
+        if h + c == 0:
+            d.note("h = c = 0: V is 0 (the quotient would be 0/0).")
+        else:
+            d.step(rf"V = \frac{{(1 + {fmt(beta)})\cdot {fmt(h)}\cdot {fmt(c)}}}"
+                   rf"{{{fmt(beta)}\cdot {fmt(h)} + {fmt(c)}}} = {fmt(self)}",
+                   f"V = (1 + {fmt(beta)}) * {fmt(h)} * {fmt(c)} / ({fmt(beta)} * {fmt(h)} "
+                   f"+ {fmt(c)}) = {fmt(self)}")
+        d.text("Homogeneity: each cluster holds one class. Completeness: each class sits "
+               "in one cluster. beta > 1 weighs completeness more, beta < 1 homogeneity; "
+               "with beta = 1, V equals NMI with the arithmetic mean.")
+        return d
+
+
+def v_measure(truth, pred, beta: float = 1.0) -> VMeasure:
+    """Homogeneity, completeness and their weighted harmonic mean, the V-measure.
+
+    .. math::
+        h = 1 - \\frac{H(\\mathcal{T} \\mid \\mathcal{C})}{H(\\mathcal{T})}, \\quad
+        c = 1 - \\frac{H(\\mathcal{C} \\mid \\mathcal{T})}{H(\\mathcal{C})}, \\quad
+        V_\\beta = \\frac{(1 + \\beta)\\, h\\, c}{\\beta\\, h + c}
+
+    ``h = 1`` when ``H(T) = 0`` and ``c = 1`` when ``H(C) = 0``; ``V = 0``
+    when ``h = c = 0`` (as scikit-learn's ``homogeneity_completeness_v_measure``).
+    The base of the logarithm cancels.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    beta : float, default 1.0
+        Weight of completeness relative to homogeneity (non-negative).
+
+    Returns
+    -------
+    VMeasure
+        A float in [0, 1] with ``.homogeneity``, ``.completeness``, ``.beta``,
+        ``.mi``, ``.h_clusters``, ``.h_classes`` and ``.table``.
+
+    References
+    ----------
+    A. Rosenberg and J. Hirschberg, "V-Measure: a conditional entropy-based
+    external cluster evaluation measure", EMNLP-CoNLL 2007.
+
+    Examples
+    --------
+    >>> from prayatul_edu import v_measure
+    >>> v = v_measure([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> float(v.homogeneity), round(float(v.completeness), 6), round(float(v), 6)
+    (1.0, 0.666667, 0.8)
+    """
+    b = check_real(beta, "beta")
+    if b < 0:
+        raise ValueError(f"beta: must be non-negative, got {beta!r}")
+    table = contingency_table(truth, pred)
+    h_c, h_t, mi_result = _entropies_and_mi(table)
+    mi = float(mi_result)
+    homogeneity = mi / float(h_t) if float(h_t) else 1.0       # 1 - H(T|C) / H(T)
+    completeness = mi / float(h_c) if float(h_c) else 1.0      # 1 - H(C|T) / H(C)
+    if homogeneity + completeness == 0:
+        value = 0.0
+    else:
+        value = (1 + b) * homogeneity * completeness / (b * homogeneity + completeness)
+    return VMeasure(value, homogeneity=homogeneity, completeness=completeness, beta=b,
+                    mi=mi, h_clusters=h_c, h_classes=h_t, table=table)
+
+
+def homogeneity(truth, pred) -> float:
+    """Homogeneity ``h = 1 - H(T | C) / H(T)``: each cluster holds a single class.
+
+    The ``.homogeneity`` of :func:`v_measure` (see there for the conventions).
+
+    Examples
+    --------
+    >>> from prayatul_edu import homogeneity
+    >>> homogeneity([0, 0, 1, 1], [0, 0, 1, 2])
+    1.0
+    """
+    return v_measure(truth, pred).homogeneity
+
+
+def completeness(truth, pred) -> float:
+    """Completeness ``c = 1 - H(C | T) / H(C)``: each class sits in a single cluster.
+
+    The ``.completeness`` of :func:`v_measure` (see there for the conventions).
+
+    Examples
+    --------
+    >>> from prayatul_edu import completeness
+    >>> round(completeness([0, 0, 1, 1], [0, 0, 1, 2]), 6)
+    0.666667
+    """
+    return v_measure(truth, pred).completeness
+
+
+# ------------------------------------------------- variation of information
+_VI_NORMALIZE = (None, "joint", "log_n")
+
+
+def _variation_of_information(table: ContingencyTable, base: float) -> float:
+    """H(C|T) + H(T|C) = sum_ij p_ij log(p_i p_j / p_ij^2), cell by cell.
+
+    Summed this way, identical partitions give exactly 0 (every log is log 1),
+    where H(C) + H(T) - 2 I would leave a rounding residue.
+    """
+    n_ij = table.cell_count.astype(float)
+    n_i = table.cluster_sizes[table.cell_cluster].astype(float)
+    m_j = table.class_sizes[table.cell_class].astype(float)
+    vi = float((n_ij / table.n * _log((n_i * m_j) / (n_ij * n_ij), base)).sum())
+    return 0.0 if vi * (base - 1.0) < 0 else vi + 0.0
+
+
+class VariationOfInformation(ScalarResult):
+    """VI, with ``.h_clusters``, ``.h_classes``, ``.mi``, ``.base``, ``.normalize``."""
+
+    def derivation(self) -> Derivation:
+        _, log_txt = _log_name(self.base)
+        unit = _unit(self.base)
+        d = Derivation(f"Variation of information = {fmt(self)}"
+                       + ("" if self.normalize else f" {unit}"))
+        d.formula(r"VI = H(\mathcal{C}) + H(\mathcal{T}) - 2\,I(\mathcal{C}, \mathcal{T})"
+                  r" = H(\mathcal{C}\mid\mathcal{T}) + H(\mathcal{T}\mid\mathcal{C})",
+                  "VI = H(C) + H(T) - 2 I(C, T) = H(C|T) + H(T|C)")
+        h_c, h_t, mi = float(self.h_clusters), float(self.h_classes), float(self.mi)
+        d.step(rf"VI = {fmt(h_c)} + {fmt(h_t)} - 2\cdot {fmt(mi)} = {fmt(self.vi)}",
+               f"VI = {fmt(h_c)} + {fmt(h_t)} - 2 * {fmt(mi)} = {fmt(self.vi)} ({unit})")
+        if self.normalize == "joint":
+            d.formula(r"NVI = \frac{VI}{H(\mathcal{C}, \mathcal{T})},\quad "
+                      r"H(\mathcal{C}, \mathcal{T}) = H(\mathcal{C}) + H(\mathcal{T}) - I",
+                      "NVI = VI / H(C, T),  H(C, T) = H(C) + H(T) - I")
+            if self.divisor == 0:
+                d.note("Both partitions are a single group: H(C, T) = 0 and VI = 0; "
+                       "NVI = 0 (identical partitions).")
+            else:
+                d.step(rf"NVI = \frac{{{fmt(self.vi)}}}{{{fmt(self.divisor)}}} = {fmt(self)}",
+                       f"NVI = {fmt(self.vi)} / {fmt(self.divisor)} = {fmt(self)}")
+        elif self.normalize == "log_n":
+            d.step(rf"VI / \log N = {fmt(self.vi)} / {fmt(self.divisor)} = {fmt(self)}",
+                   f"VI / {log_txt}(N) = {fmt(self.vi)} / {fmt(self.divisor)} = {fmt(self)}")
+        d.text("VI is a distance between partitions (0 only for identical ones, symmetric, "
+               "triangle inequality): lower is better, unlike NMI and AMI.")
+        return d
+
+
+def variation_of_information(truth, pred, base=2,
+                             normalize=None) -> VariationOfInformation:
+    """Variation of information: the information lost and gained between two partitions.
+
+    .. math::
+        VI = H(\\mathcal{C}) + H(\\mathcal{T}) - 2\\, I(\\mathcal{C}, \\mathcal{T})
+           = H(\\mathcal{C} \\mid \\mathcal{T}) + H(\\mathcal{T} \\mid \\mathcal{C})
+
+    A metric on partitions, in ``[0, log_b N]``. Normalised forms:
+    ``normalize="joint"`` divides by the joint entropy
+    ``H(C, T) = H(C) + H(T) - I`` (a metric in [0, 1]; 0 when both partitions
+    are a single group), ``"log_n"`` by ``log_b N`` (Meila's bound; needs N >= 2).
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    base : float, default 2
+        Base of the logarithm (bits by default); the normalised forms do not depend on it.
+    normalize : {None, "joint", "log_n"}, default None
+
+    Returns
+    -------
+    VariationOfInformation
+        A non-negative float with ``.vi`` (unnormalised), ``.divisor``,
+        ``.h_clusters``, ``.h_classes``, ``.mi``, ``.base`` and ``.table``.
+
+    References
+    ----------
+    M. Meila, "Comparing clusterings - an information based distance", J.
+    Multivariate Analysis 98, 2007; N. X. Vinh, J. Epps and J. Bailey, JMLR 11, 2010.
+
+    Examples
+    --------
+    >>> from prayatul_edu import variation_of_information as vi
+    >>> float(vi([0, 0, 1, 1], [0, 1, 0, 1]))
+    2.0
+    >>> float(vi([0, 0, 1, 1], [0, 1, 0, 1], normalize="joint"))
+    1.0
+    """
+    base = _check_base(base)
+    if normalize is not None:
+        check_choice(normalize, "normalize", _VI_NORMALIZE[1:])
+    table = contingency_table(truth, pred)
+    h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, base,
+                          symbol="H(C)", of="the clusters")
+    h_t = _entropy_result(table.class_sizes, table.classes, table.n, base,
+                          symbol="H(T)", of="the classes")
+    _, mi = _mutual_information(table, base)
+    vi = _variation_of_information(table, base)
+    divisor, value = None, vi
+    if normalize == "joint":
+        divisor = float(h_c) + float(h_t) - mi               # H(C, T)
+        value = vi / divisor if divisor else 0.0
+    elif normalize == "log_n":
+        if table.n < 2:
+            raise ValueError("truth: normalize='log_n' divides by log N, which is 0 "
+                             "for N = 1; use normalize=None or 'joint'")
+        divisor = float(_log(table.n, base))
+        value = vi / divisor
+    return VariationOfInformation(value, vi=vi, divisor=divisor, h_clusters=h_c,
+                                  h_classes=h_t, mi=mi, base=base, normalize=normalize,
+                                  table=table)

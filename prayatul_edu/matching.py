@@ -16,7 +16,8 @@ from ._validation import check_choice
 from .counting import ContingencyTable, contingency_table
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
-__all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure"]
+__all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
+           "clustering_ratio", "clustering_error"]
 
 
 def _label_rows(table: ContingencyTable):
@@ -352,3 +353,123 @@ def f_measure(truth, pred, average: str = "clusters") -> FMeasure:
     per_class = f.max(axis=0)                         # F(T_j) = max_i F(i, j)
     value = float((table.class_sizes * per_class).sum() / table.n)
     return FMeasure(value, average=average, per_class=per_class, best=best, table=table)
+
+
+# ------------------------------------------- clustering ratio and clustering error
+class ClusteringRatio(ScalarResult):
+    """The clustering ratio eta = C / K, with ``.n_clusters`` (C) and ``.n_classes`` (K)."""
+
+    def derivation(self) -> Derivation:
+        c, k = self.n_clusters, self.n_classes
+        d = Derivation(f"Clustering ratio = {fmt(self)}")
+        d.formula(r"\eta = \frac{C}{K}", "eta = C / K")
+        d.step(rf"\eta = \frac{{{c}}}{{{k}}} = {fmt(self)}", f"eta = {c} / {k} = {fmt(self)}")
+        if c == k:
+            d.text("The algorithm found as many clusters as there are classes (eta = 1).")
+        else:
+            word = "more" if c > k else "fewer"
+            d.text(f"The algorithm found {word} clusters than there are classes "
+                   f"(eta {'>' if c > k else '<'} 1): it "
+                   f"{'over-segments' if c > k else 'merges classes'}.")
+        return d
+
+
+def clustering_ratio(truth, pred) -> ClusteringRatio:
+    """The clustering ratio: clusters found per true class.
+
+    .. math:: \\eta = \\frac{C}{K}
+
+    with ``C`` the number of clusters in ``pred`` and ``K`` the number of
+    classes in ``truth``. ``eta = 1`` is necessary (not sufficient) for a
+    perfect clustering; ``eta > 1`` means over-segmentation, ``eta < 1`` merged
+    classes.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+
+    Returns
+    -------
+    ClusteringRatio
+        A positive float with ``.n_clusters`` (C), ``.n_classes`` (K) and ``.table``.
+
+    References
+    ----------
+    The full-reference notes (seed 002), sec. 17.8.1.
+
+    Examples
+    --------
+    >>> from prayatul_edu import clustering_ratio
+    >>> r = clustering_ratio(truth=[0, 0, 1, 1], pred=[0, 1, 2, 2])
+    >>> float(r), r.n_clusters, r.n_classes
+    (1.5, 3, 2)
+    """
+    table = contingency_table(truth, pred)
+    c, k = table.shape                      # rows are clusters, columns classes
+    return ClusteringRatio(c / k, n_clusters=c, n_classes=k, table=table)
+
+
+class ClusteringError(ScalarResult):
+    """The clustering error, with ``.matching``, ``.matched``, ``.accuracy`` and ``.table``."""
+
+    def derivation(self) -> Derivation:
+        t = self.table
+        acc = self.accuracy
+        d = Derivation(f"Clustering error = {fmt(self)}")
+        d.formula(r"\text{error} = 1 - \max_{\pi} \frac{1}{n} \sum_i n_{i\,\pi(i)}"
+                  r"\quad(\pi \text{ one-to-one between clusters and classes})",
+                  "error = 1 - max over one-to-one mappings pi of (1/n) sum_i n_{i,pi(i)}")
+        missed = t.n - acc.matched
+        d.step(rf"\text{{error}} = 1 - \frac{{{acc.matched}}}{{{t.n}}} = "
+               rf"\frac{{{missed}}}{{{t.n}}} = {fmt(self)}",
+               f"error = 1 - {acc.matched} / {t.n} = {missed} / {t.n} = {fmt(self)}")
+        c, k = t.shape
+        if c != k:
+            d.note(f"C = {c} clusters, K = {k} classes: a one-to-one mapping pairs only "
+                   f"min(C, K) = {min(c, k)} of them; every instance of an unmatched "
+                   f"{'cluster' if c > k else 'class'} counts as an error, because each "
+                   "class has exactly one correct cluster.")
+        d.text("Counting each cluster's majority class instead (several clusters "
+               "sharing a class) would be 1 - purity, which rewards over-segmentation.")
+        d.extend(acc.derivation())            # the mapping and the matched counts
+        return d
+
+
+def clustering_error(truth, pred) -> ClusteringError:
+    """The (subspace) clustering error: the fraction misclassified after the best mapping.
+
+    .. math::
+        \\text{error} = 1 - \\max_{\\pi} \\frac{1}{n} \\sum_{i} n_{i\\,\\pi(i)}
+
+    where ``pi`` maps clusters one-to-one to classes (the Hungarian algorithm).
+    It is the complement of :func:`maximum_matching`, the Hungarian-matched
+    accuracy. When ``C != K`` the mapping pairs only ``min(C, K)`` clusters
+    with classes; the instances of the clusters (``C > K``) or classes
+    (``C < K``) left without a partner count as errors: a class has one
+    correct cluster, so splitting or merging classes is a mistake.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+
+    Returns
+    -------
+    ClusteringError
+        A float in [0, 1) with ``.accuracy`` (the :class:`MaximumMatching`),
+        ``.matching`` (dict: cluster label -> class label), ``.matched`` and ``.table``.
+
+    References
+    ----------
+    The full-reference notes (seed 002), sec. 17.8.1; E. Elhamifar and
+    R. Vidal, "Sparse subspace clustering", IEEE TPAMI 35, 2013.
+
+    Examples
+    --------
+    >>> from prayatul_edu import clustering_error
+    >>> e = clustering_error(truth=[0, 0, 0, 1, 1, 1], pred=["a", "a", "b", "b", "b", "b"])
+    >>> round(float(e), 4), e.matching, e.matched
+    (0.1667, {'a': 0, 'b': 1}, 5)
+    """
+    acc = maximum_matching(truth, pred)
+    return ClusteringError((acc.table.n - acc.matched) / acc.table.n, accuracy=acc,
+                           matching=acc.matching, matched=acc.matched, table=acc.table)

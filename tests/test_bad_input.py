@@ -12,7 +12,15 @@ TWO_LABELINGS = ["contingency_table", "purity", "maximum_matching", "precision_r
                  "f_measure", "cluster_entropy", "mutual_information",
                  "normalized_mutual_information", "pair_confusion", "rand_index",
                  "jaccard_index", "fowlkes_mallows_index", "adjusted_rand_index",
-                 "hubert_statistic"]
+                 "hubert_statistic", "clustering_ratio", "clustering_error",
+                 "adjusted_mutual_information", "v_measure", "homogeneity", "completeness",
+                 "variation_of_information"]
+# Defined for a single instance (a 1 x 1 contingency table); the rest need pairs.
+DEFINED_AT_N1 = {"contingency_table", "purity", "maximum_matching", "precision_recall_f",
+                 "f_measure", "cluster_entropy", "mutual_information",
+                 "normalized_mutual_information", "clustering_ratio", "clustering_error",
+                 "adjusted_mutual_information", "v_measure", "homogeneity", "completeness",
+                 "variation_of_information"}
 THREE_LABELINGS = ["prayatul_matrix", "prayatul_by_instance"]
 
 GOOD = [0, 0, 1, 1, 2]
@@ -48,6 +56,8 @@ CASES = [
 @pytest.mark.parametrize("name", TWO_LABELINGS + THREE_LABELINGS)
 @pytest.mark.parametrize("case, bad, error, match", CASES, ids=[c[0] for c in CASES])
 def test_label_errors_name_the_argument(name, case, bad, error, match):
+    if case == "single instance" and name in DEFINED_AT_N1:
+        pytest.skip("defined at N = 1: see test_single_instance_where_defined")
     n_args = 3 if name in THREE_LABELINGS else 2
     for position in range(n_args):
         with pytest.raises(error, match=match) as info:
@@ -59,8 +69,36 @@ def test_label_errors_name_the_argument(name, case, bad, error, match):
             assert message.startswith(_arg_name(name, position) + ":"), message
 
 
+@pytest.mark.parametrize("name", sorted(DEFINED_AT_N1))
+def test_single_instance_where_defined(name):
+    """N = 1: one cluster, one class, a perfect (trivial) clustering."""
+    result = getattr(pe, name)(["x"], [7])
+    if name == "contingency_table":
+        assert result.counts.tolist() == [[1]]
+    elif name == "precision_recall_f":
+        assert [m.tolist() for m in result] == [[[1.0]], [[1.0]], [[1.0]]]
+    elif name in ("cluster_entropy", "mutual_information", "variation_of_information",
+                  "clustering_error"):
+        assert float(result) == 0.0
+    else:
+        assert float(result) == 1.0
+
+
+def test_single_instance_entropy_is_zero():
+    assert float(pe.entropy(["only"])) == 0.0
+
+
+@pytest.mark.parametrize("name", sorted(set(TWO_LABELINGS) - DEFINED_AT_N1))
+def test_pair_measures_refuse_one_instance_with_a_pair_reason(name):
+    with pytest.raises(ValueError, match="no pairs") as info:
+        getattr(pe, name)([0], [0])
+    assert str(info.value).startswith("truth:")
+
+
 @pytest.mark.parametrize("case, bad, error, match", CASES[1:], ids=[c[0] for c in CASES[1:]])
 def test_entropy_errors_name_labels(case, bad, error, match):
+    if case == "single instance":
+        pytest.skip("entropy is defined at N = 1: see test_single_instance_entropy_is_zero")
     with pytest.raises(error, match=match) as info:
         pe.entropy(bad)
     assert str(info.value).startswith("labels:")
@@ -106,6 +144,12 @@ def test_matrix_errors_name_the_argument(fname, call, argname, case, matrix, mat
 @pytest.mark.parametrize("call, argname", [
     (lambda: pe.normalized_mutual_information(GOOD, GOOD, average="harmonic"), "average"),
     (lambda: pe.f_measure(GOOD, GOOD, average="macro"), "average"),
+    (lambda: pe.adjusted_mutual_information(GOOD, GOOD, average="harmonic"), "average"),
+    (lambda: pe.variation_of_information(GOOD, GOOD, normalize="sum"), "normalize"),
+    (lambda: pe.variation_of_information(GOOD, GOOD, base=1), "base"),
+    (lambda: pe.variation_of_information([0], [0], normalize="log_n"), "truth"),
+    (lambda: pe.v_measure(GOOD, GOOD, beta=-1), "beta"),
+    (lambda: pe.v_measure(GOOD, GOOD, beta=float("nan")), "beta"),
     (lambda: pe.prayatul_matrix(GOOD, GOOD, GOOD, method="fast"), "method"),
     (lambda: pe.agglomerative(_square(), linkage="ward-ish"), "linkage"),
     (lambda: pe.silhouette(np.random.default_rng(0).random((5, 2)), GOOD, metric="manhattanish"),

@@ -1,0 +1,247 @@
+"""AMI, homogeneity / completeness / V-measure and variation of information."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from prayatul_edu import (adjusted_mutual_information, completeness, entropy, homogeneity,
+                          mutual_information, normalized_mutual_information, v_measure,
+                          variation_of_information)
+from cases import EDGE_CASES, partitions, relabelings
+
+sk_metrics = pytest.importorskip("sklearn.metrics")
+
+AVERAGES = ("arithmetic", "geometric", "min", "max")
+
+
+# ----------------------------------------------------------------- AMI
+def _emi_exact_probabilities(a_sizes, b_sizes, n):
+    """E[I] with every hypergeometric probability as an exact fraction."""
+    total = 0.0
+    for a in a_sizes:
+        for b in b_sizes:
+            for k in range(max(1, a + b - n), min(a, b) + 1):
+                p = Fraction(math.comb(b, k) * math.comb(n - b, a - k), math.comb(n, a))
+                total += float(p) * (k / n) * math.log(n * k / (a * b))
+    return total
+
+
+def test_emi_by_hand_for_three_pairs():
+    # n = 6, clusters of 2, 2, 2, classes of 3, 3. A cell n_ij in {0, 1, 2} has
+    # P(1) = C(3,1) C(3,1) / C(6,2) = 9/15 and P(2) = C(3,2) / 15 = 3/15.
+    # n_ij = 1 gives log(6 / 6) = 0; n_ij = 2 gives (2/6) ln 2. Six cells:
+    # E[I] = 6 * (3/15) * (1/3) ln 2 = (2/5) ln 2.
+    a = adjusted_mutual_information([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
+    assert a.emi == pytest.approx(0.4 * math.log(2), abs=1e-15)
+    text = a.explain()
+    assert "0.2" in text and "P(n_ij)" in text        # the term-by-term table
+    # I = H(C) - H(C | T): class 0 holds clusters (2, 1), so H(C | T) = ln 3 - (2/3) ln 2
+    # and I = (2/3) ln 2; H(C) = ln 3, H(T) = ln 2.
+    h_c, h_t = math.log(3), math.log(2)
+    mi = (2 / 3) * math.log(2)
+    expected = (mi - 0.4 * math.log(2)) / ((h_c + h_t) / 2 - 0.4 * math.log(2))
+    assert float(a) == pytest.approx(expected, abs=1e-14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(partitions(max_n=25, max_k=5))
+def test_fast_emi_equals_the_term_by_term_sum_and_exact_probabilities(tp):
+    truth, pred = tp
+    a = adjusted_mutual_information(truth, pred)
+    t = a.table
+    plain = math.fsum(c for *_, c in a.emi_terms())
+    if t.shape[0] in (1, t.n) or t.shape[1] in (1, t.n):
+        # A single group or all singletons: E[I] is taken as I exactly; the sum agrees.
+        assert a.emi == float(a.mi)
+        assert plain == pytest.approx(float(a.mi), abs=1e-13)
+        return
+    exact = _emi_exact_probabilities([int(x) for x in t.cluster_sizes],
+                                     [int(x) for x in t.class_sizes], t.n)
+    assert a.emi == pytest.approx(plain, abs=1e-13)
+    assert a.emi == pytest.approx(exact, abs=1e-13)
+
+
+def test_probabilities_of_each_cell_sum_to_one():
+    # Clusters of 3 and 4, classes of 2 and 5 (n = 7).
+    a = adjusted_mutual_information([0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1])
+    sizes_c, sizes_t = a.table.cluster_sizes.tolist(), a.table.class_sizes.tolist()
+    assert (sorted(sizes_c), sorted(sizes_t)) == ([3, 4], [2, 5])
+    rows = a.emi_terms()
+    for i, size_i in enumerate(sizes_c):
+        for j, size_j in enumerate(sizes_t):
+            # n_ij = 0 is left out of the sum (it contributes 0), so add it back.
+            p0 = math.comb(7 - size_j, size_i) / math.comb(7, size_i)
+            assert math.fsum(p for ii, jj, _, p, _ in rows if (ii, jj) == (i, j)) + p0 == \
+                pytest.approx(1.0, abs=1e-15)
+
+
+@settings(max_examples=150, deadline=None)
+@given(partitions(max_n=60, max_k=7))
+def test_ami_agrees_with_sklearn(tp):
+    truth, pred = tp
+    for average in AVERAGES:
+        ours = adjusted_mutual_information(truth, pred, average)
+        if ours.case == "undefined":
+            # Exactly 0/0 (see test_ami_zero_over_zero_is_reported_as_one): scikit-learn
+            # divides two rounding residues there and returns 1, 2/3, ... by chance.
+            assert float(ours) == 1.0
+            continue
+        theirs = sk_metrics.adjusted_mutual_info_score(truth, pred, average_method=average)
+        assert float(ours) == pytest.approx(theirs, abs=1e-10), average
+
+
+def test_ami_agrees_with_sklearn_on_many_labels():
+    rng = np.random.default_rng(7)
+    for n, k in ((3000, 40), (20000, 300)):
+        truth, pred = rng.integers(0, k, n), rng.integers(0, k // 2 + 1, n)
+        ours = float(adjusted_mutual_information(truth, pred))
+        assert ours == pytest.approx(sk_metrics.adjusted_mutual_info_score(truth, pred),
+                                     abs=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_ami_edge_cases_agree_with_sklearn(name):
+    truth, pred = EDGE_CASES[name]
+    for average in AVERAGES:
+        ours = adjusted_mutual_information(truth, pred, average)
+        if ours.case == "undefined":
+            assert float(ours) == 1.0
+            continue
+        assert float(ours) == pytest.approx(
+            sk_metrics.adjusted_mutual_info_score(truth, pred, average_method=average),
+            abs=1e-10)
+
+
+def test_ami_is_exactly_zero_where_sklearn_leaves_a_rounding_residue():
+    # Clusters all singletons: every shuffle gives I = H(T), so E[I] = I and AMI = 0
+    # exactly; scikit-learn sums E[I] and may return a residue of order 1e-16.
+    a = adjusted_mutual_information([0, 1, 2], [0, 0, 1])
+    assert float(a) == 0.0 and a.emi == float(a.mi)
+    assert "E[I] = I exactly" in a.explain()
+
+
+def test_ami_zero_over_zero_is_reported_as_one():
+    # Clusters all singletons: I = E[I] = H(T) = min(H(C), H(T)), so with average="min"
+    # AMI = 0 / 0 exactly. scikit-learn's answer there is a quotient of rounding residues
+    # (1.0 for the first case, 2/3 for the second with scikit-learn 1.9.1).
+    a = adjusted_mutual_information([0, 1, 2], [0, 0, 1], average="min")
+    assert float(a) == 1.0 and "0/0" in a.explain()
+    b = adjusted_mutual_information([0, 0, 1, 1], [0, 1, 2, 3], average="min")
+    assert float(b) == 1.0 and b.emi == float(b.mi) == pytest.approx(math.log(2), abs=1e-15)
+
+
+def test_ami_identical_and_permuted_partitions_give_one():
+    assert float(adjusted_mutual_information([0, 0, 1, 1, 2], ["b", "b", "a", "a", "c"])) \
+        == pytest.approx(1.0, abs=1e-15)
+
+
+def test_ami_is_chance_corrected_but_nmi_is_not():
+    # Random labels with many clusters: NMI is clearly positive, AMI near 0.
+    rng = np.random.default_rng(0)
+    truth, pred = rng.integers(0, 3, 300), rng.integers(0, 60, 300)
+    nmi = float(normalized_mutual_information(truth, pred))
+    assert nmi > 0.05
+    assert abs(float(adjusted_mutual_information(truth, pred))) < nmi / 2
+
+
+# ------------------------------------------------------ homogeneity, completeness, V
+def test_v_measure_hand_worked():
+    # Clusters {x1, x2}, {x3}, {x4}; classes {x1, x2}, {x3, x4}: every cluster is pure
+    # (h = 1); I = ln 2, H(C) = 1.5 ln 2, so c = 2/3 and V = 2 * 2/3 / (5/3) = 0.8.
+    v = v_measure([0, 0, 1, 1], [0, 0, 1, 2])
+    assert v.homogeneity == pytest.approx(1.0, abs=1e-15)
+    assert v.completeness == pytest.approx(2 / 3, abs=1e-15)
+    assert float(v) == pytest.approx(0.8, abs=1e-15)
+    assert homogeneity([0, 0, 1, 1], [0, 0, 1, 2]) == v.homogeneity
+    assert completeness([0, 0, 1, 1], [0, 0, 1, 2]) == v.completeness
+    # beta = 2 weighs completeness more: 3 * (2/3) / (2 + 2/3) = 0.75.
+    assert float(v_measure([0, 0, 1, 1], [0, 0, 1, 2], beta=2)) == pytest.approx(0.75, abs=1e-15)
+
+
+@settings(max_examples=150, deadline=None)
+@given(partitions(max_n=50, max_k=6))
+def test_v_measure_agrees_with_sklearn(tp):
+    truth, pred = tp
+    for beta in (0.5, 1.0, 3.0):
+        h, c, v = sk_metrics.homogeneity_completeness_v_measure(truth, pred, beta=beta)
+        ours = v_measure(truth, pred, beta=beta)
+        assert ours.homogeneity == pytest.approx(h, abs=1e-12)
+        assert ours.completeness == pytest.approx(c, abs=1e-12)
+        assert float(ours) == pytest.approx(v, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(partitions(max_n=50, max_k=6))
+def test_v_measure_with_beta_1_is_arithmetic_nmi(tp):
+    truth, pred = tp
+    assert float(v_measure(truth, pred)) == pytest.approx(
+        float(normalized_mutual_information(truth, pred, average="arithmetic")), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_v_measure_edge_cases_agree_with_sklearn(name):
+    truth, pred = EDGE_CASES[name]
+    h, c, v = sk_metrics.homogeneity_completeness_v_measure(truth, pred)
+    ours = v_measure(truth, pred)
+    assert (ours.homogeneity, ours.completeness, float(ours)) == pytest.approx((h, c, v),
+                                                                                abs=1e-12)
+
+
+# ------------------------------------------------------------ VI
+def test_vi_hand_worked_in_bits():
+    # Independent halves: H(C) = H(T) = 1 bit, I = 0, VI = 2 bits; H(C, T) = 2 bits.
+    assert float(variation_of_information([0, 0, 1, 1], [0, 1, 0, 1])) == 2.0
+    assert float(variation_of_information([0, 0, 1, 1], [0, 1, 0, 1], base=math.e)) == \
+        pytest.approx(2 * math.log(2), abs=1e-15)
+    assert float(variation_of_information([0, 0, 1, 1], [0, 1, 0, 1],
+                                          normalize="joint")) == pytest.approx(1.0, abs=1e-15)
+    # Four points: VI / log2(4) = 2 / 2.
+    assert float(variation_of_information([0, 0, 1, 1], [0, 1, 0, 1],
+                                          normalize="log_n")) == pytest.approx(1.0, abs=1e-15)
+
+
+@settings(max_examples=100, deadline=None)
+@given(partitions(max_n=40, max_k=6), partitions(max_n=40, max_k=6))
+def test_vi_is_a_metric_and_equals_the_entropy_formula(tp, tq):
+    truth, pred = tp
+    vi = float(variation_of_information(truth, pred))
+    h_c, h_t = float(entropy(pred)), float(entropy(truth))
+    mi = float(mutual_information(truth, pred, base=2))
+    assert vi == pytest.approx(h_c + h_t - 2 * mi, abs=1e-12)
+    assert vi >= 0
+    assert vi == pytest.approx(float(variation_of_information(pred, truth)), abs=1e-12)
+    assert float(variation_of_information(truth, truth)) == 0.0
+    # Triangle inequality on a third partition of the same points.
+    third = (list(tq[0]) * len(truth))[:len(truth)]
+    assert vi <= float(variation_of_information(truth, third)) + \
+        float(variation_of_information(third, pred)) + 1e-12
+    nvi = float(variation_of_information(truth, pred, normalize="joint"))
+    assert 0 <= nvi <= 1 + 1e-12
+    assert float(variation_of_information(truth, pred, normalize="log_n")) <= 1 + 1e-12
+
+
+def test_vi_normalised_forms_do_not_depend_on_the_base():
+    truth, pred = [0, 0, 1, 1, 2, 2, 2], [0, 1, 1, 1, 2, 2, 0]
+    for normalize in ("joint", "log_n"):
+        assert float(variation_of_information(truth, pred, base=2, normalize=normalize)) == \
+            pytest.approx(float(variation_of_information(truth, pred, base=10,
+                                                         normalize=normalize)), abs=1e-14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(partitions(max_n=40, max_k=6), relabelings(), relabelings())
+def test_ami_v_vi_are_symmetric_and_ignore_label_names(tp, rename_t, rename_p):
+    truth, pred = tp
+    named_t, named_p = [rename_t[x] for x in truth], [rename_p[x] for x in pred]
+    ami = float(adjusted_mutual_information(truth, pred))
+    assert float(adjusted_mutual_information(named_t, named_p)) == pytest.approx(ami, abs=1e-12)
+    assert float(adjusted_mutual_information(pred, truth)) == pytest.approx(ami, abs=1e-12)
+    assert ami <= 1 + 1e-12
+    v = v_measure(truth, pred)
+    swapped = v_measure(pred, truth)        # homogeneity and completeness trade places
+    assert swapped.homogeneity == pytest.approx(v.completeness, abs=1e-12)
+    assert swapped.completeness == pytest.approx(v.homogeneity, abs=1e-12)
+    assert float(variation_of_information(named_t, named_p)) == pytest.approx(
+        float(variation_of_information(truth, pred)), abs=1e-12)
