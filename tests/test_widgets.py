@@ -199,8 +199,10 @@ def test_contingency_app_shows_an_error_instead_of_a_traceback():
     app = ContingencyExplorer()
     shown = _shown(app)
     app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
-    assert "pred: has 3 labels but truth has 10" in app.message.value
+    assert "the classes have 10 labels and the clusters 3" in app.message.value
+    assert "Not applied yet: “clusters”" in app.message.value
     assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
+    assert app.control("clusters").value == "1 2 3"             # what was typed stays
     app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
     assert app.message.value == "" and app.model.values()["purity"] == pytest.approx(0.4)
     app.control("derivation of").value = "entropy"
@@ -338,3 +340,59 @@ def test_pair_counting_app_row_order_changes_the_picture_not_the_numbers():
     assert app.numbers.value == numbers and app.image.value != image
     app.control("derivation of").value = "Jaccard"
     assert "Jaccard" in app.numbers.value
+
+
+# ------------------------------------------- typed labels of a new length (issue 15)
+@pytest.mark.parametrize("cls", [ContingencyExplorer, PairCountingExplorer])
+def test_truth_and_clusters_of_a_new_length_are_applied_together(cls):
+    app = cls()
+    old_n = len(parse_labels(app.model.params["truth"], "truth"))
+    truth, pred = "a a a b b b c c c c c c", "1 1 2 2 2 2 3 3 3 3 1 1"   # 12 labels each
+    shown = _shown(app)
+    app.control("classes (truth)").value = truth
+    # Not applied alone (the clusters still have the old length), but kept as typed,
+    # and the message says so, naming the box.
+    assert f"the classes have 12 labels and the clusters {old_n}" in app.message.value
+    assert "Not applied yet: “classes (truth)”" in app.message.value
+    assert app.control("classes (truth)").value == truth
+    assert len(app.model.truth_labels) == old_n and _shown(app) == shown
+    # Another control still works meanwhile; the typed truth is not put back silently.
+    other = next(k for k in app.controls if k not in ("truth", "pred", "mode"))
+    options = list(getattr(app.controls[other], "options", []))
+    if len(options) > 1:
+        app.controls[other].value = next(o for o in options if o != app.controls[other].value)
+        assert app.control("classes (truth)").value == truth
+        assert "Not applied yet: “classes (truth)”" in app.message.value
+    # The clusters of the same new length: both applied together.
+    app.control("clusters").value = pred
+    assert app.message.value == ""
+    assert app.model.truth_labels.tolist() == truth.split()
+    assert app.model.pred_labels.tolist() == [int(x) for x in pred.split()]
+    assert app.control("classes (truth)").value == truth and app.control("clusters").value == pred
+    assert _shown(app) != shown
+
+
+def test_dendrogram_cut_slider_and_model_agree_after_every_change():
+    app = DendrogramExplorer(seed=0)
+    slider = app.control("cut height")
+
+    def agree():
+        m = app.model
+        top = float(m.tree.heights[-1])
+        assert slider.min == 0.0 and slider.max == pytest.approx(1.05 * top)
+        assert slider.value == pytest.approx(m.cut_height) and m.cut_height <= slider.max
+        assert m.n_clusters == len(set(m.labels.tolist()))
+        assert any(row[1] == m.cut_height for row in m._rows() if row[0] == "cut height")
+
+    agree()
+    slider.value = slider.max                      # the highest cut of this tree
+    agree()
+    for change in ({"seed": 1}, {"seed": 2}, {"n_samples": 60}, {"dataset": "noisy_moons"},
+                   {"linkage": "single"}, {"linkage": "complete"}, {"seed": 0}):
+        (name, value), = change.items()
+        app.controls[name].value = value
+        agree()
+        slider.value = slider.max
+        agree()
+    assert app.model.n_clusters == 1
+    assert "1 cluster at the cut" in app.model._scatter_title()

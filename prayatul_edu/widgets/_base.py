@@ -471,6 +471,7 @@ class App:
         if model is not None and params:
             self.model.set(**params)
         self._syncing = False
+        self._pending: dict = {}     # typed values the model has not accepted (yet)
         self.controls = self._build_controls()
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
         self.numbers = W.HTML()
@@ -485,14 +486,36 @@ class App:
         def handler(change):
             if self._syncing:
                 return
+            self._pending[name] = change["new"]
             try:
-                self.model.set(**{name: change["new"]})
+                # Edits that are only valid together (a new truth and new clusters of
+                # another length) are applied together, once they agree.
+                self.model.set(**self._pending)
             except (TypeError, ValueError) as exc:
-                self.message.value = (f'<span style="color: #d62728">{html.escape(str(exc))}'
-                                      "</span>")
+                self._hold(name, exc)
                 return
+            self._pending.clear()
             self.refresh()
         return handler
+
+    def _hold(self, name: str, exc: Exception) -> None:
+        """Keep what the user typed, apply whatever can be applied alone, and say what is
+        not applied and why (never silently put old values back into a box)."""
+        newest = {name: self._pending[name]}
+        if len(self._pending) > 1:
+            try:
+                self.model.set(**newest)
+            except (TypeError, ValueError):
+                pass
+            else:
+                del self._pending[name]
+                self.refresh()
+        held = ", ".join(f"“{self.controls[k].description}”" for k in self._pending)
+        note = (f" Not applied yet: {html.escape(held)} (kept as you typed "
+                f"{'them' if len(self._pending) > 1 else 'it'}; the app still shows the "
+                "previous values)." if self._pending else "")
+        self.message.value = (f'<span style="color: #b2182b">{html.escape(str(exc))}.{note}'
+                              "</span>")
 
     def control(self, description: str):
         """The control whose description (or parameter name) is ``description``."""
@@ -517,7 +540,7 @@ class App:
     def _sync_controls(self) -> None:
         """Make every control show the model's value (ranges may depend on the model)."""
         for name, control in self.controls.items():
-            if control.value != self.model.params[name]:
+            if name not in self._pending and control.value != self.model.params[name]:
                 control.value = self.model.params[name]
 
     def _build_controls(self) -> dict:  # pragma: no cover - overridden
@@ -587,8 +610,8 @@ class LabelsModel(Model):
         self.truth_labels, self.pred_labels = self._inputs()
         truth, pred = self.truth_labels, self.pred_labels
         if truth.shape[0] != pred.shape[0]:
-            raise ValueError(f"pred: has {pred.shape[0]} labels but truth has "
-                             f"{truth.shape[0]} (one label per instance in each)")
+            raise ValueError(f"truth, pred: the classes have {truth.shape[0]} labels and the "
+                             f"clusters {pred.shape[0]}; give one label per instance in each")
         self.results = {name: f(truth, pred) for name, f in self.MEASURES.items()}
 
     def values(self) -> dict:

@@ -119,5 +119,7 @@ class ContingencyExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *self.controls.values(),
-                       self.message, W.HBox([self.image, self.numbers])])
+        c = self.controls
+        # The error (if any) right under the boxes it is about.
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), c["mode"], c["truth"], c["pred"],
+                       c["table"], self.message, c["show"], W.HBox([self.image, self.numbers])])

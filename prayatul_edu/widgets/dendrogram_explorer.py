@@ -23,6 +23,8 @@ from ._base import (App, Model, check_float, check_int, data_controls, dataset, 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
 
 _NOISE = 0.05
+#: The cut slider runs from 0 to this multiple of the top merge's height.
+CUT_MAX = 1.05
 
 
 @functools.lru_cache(maxsize=16)
@@ -90,6 +92,11 @@ class DendrogramModel(Model):
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
         self.tree, self.cpcc, self.leaf_order = _tree(data, p["linkage"])
+        top = float(self.tree.heights[-1])
+        if p["cut"] is not None and p["cut"] > CUT_MAX * top:
+            # A new tree can be lower than the old cut: the cut moves to the slider's end,
+            # so the slider, the table and the figure always show the same height.
+            p["cut"] = CUT_MAX * top
         self.cut_height = default_cut(self.tree.heights) if p["cut"] is None else p["cut"]
         self.labels = self.tree.cut(height=self.cut_height)
         self.n_clusters = int(self.labels.max()) + 1
@@ -134,7 +141,7 @@ class DendrogramModel(Model):
         return fig
 
     def _scatter_title(self) -> str:
-        return f"{self.n_clusters} clusters at the cut"
+        return f"{self.n_clusters} cluster{'s' if self.n_clusters != 1 else ''} at the cut"
 
     def _cophenetic_title(self) -> str:
         return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
@@ -200,16 +207,18 @@ class DendrogramExplorer(App):
             "linkage": W.Dropdown(options=list(LINKAGES), value=p["linkage"],
                                   description="linkage", style=style,
                                   layout=W.Layout(width="200px")),
-            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=top * 1.05,
+            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=top * CUT_MAX,
                                  step=top / 200, description="cut height", readout_format=".3f",
                                  continuous_update=False, style=style),
         }
 
     def _sync_controls(self) -> None:
-        cut = self.controls["cut"]
-        top = float(self.model.tree.heights[-1])
-        cut.max = top * 1.05
-        cut.step = top / 200
-        cut.value = self.model.cut_height
         for name in ("dataset", "n_samples", "seed", "linkage"):
             self.controls[name].value = self.model.params[name]
+        # Limits before the value: a slider clamps a value outside its old range.
+        cut = self.controls["cut"]
+        top = float(self.model.tree.heights[-1])
+        cut.min = 0.0
+        cut.max = CUT_MAX * top
+        cut.step = top / 200
+        cut.value = self.model.cut_height

@@ -107,5 +107,8 @@ class PairCountingExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *self.controls.values(),
-                       self.message, self.image, self.numbers])
+        boxes = [self.controls[k] for k in ("truth", "pred")]
+        rest = [c for k, c in self.controls.items() if k not in ("truth", "pred")]
+        # The error (if any) right under the two boxes it is about.
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *boxes, self.message, *rest,
+                       self.image, self.numbers])
