@@ -29,7 +29,11 @@ from ._validation import check_choice, check_labels, check_partitions
 from .counting import comb2, joint_codes
 from .prayatul import PrayatulMatrix, prayatul_matrix
 from .steps import Derivation, Result
+from .information import adjusted_mutual_information, normalized_mutual_information
 from .label_files import read_columns  # re-exported: it lived here
+from .matching import maximum_matching, raw_accuracy, raw_precision_recall  # re-exported
+from .pair_counting import adjusted_rand_index
+from .paper_setup import ALGORITHMS, DATASETS, generate_labels, load_labels, nest_labels
 
 __all__ = ["tournament", "Tournament", "label_scores", "raw_precision_recall", "bootstrap",
            "Bootstrap", "Experiment", "DatasetResult", "run_experiment", "compare_labelings",
@@ -140,48 +144,6 @@ def tournament(truth, labelings: dict, pairs=None) -> Tournament:
 
 
 # ------------------------------------------------------- Tables II and III
-def _common_codes(truth, pred) -> tuple[np.ndarray, np.ndarray, int]:
-    """Codes of truth and prediction in one label space (1 in both means the same label)."""
-    t = np.asarray(truth, dtype=object) if not isinstance(truth, np.ndarray) else truth
-    p = np.asarray(pred, dtype=object) if not isinstance(pred, np.ndarray) else pred
-    both = check_labels(np.concatenate([t.astype(object), p.astype(object)]), "labels")
-    codes = both.codes
-    return codes[:t.shape[0]], codes[t.shape[0]:], both.k
-
-
-def raw_precision_recall(truth, pred, average: str | None = "macro"):
-    """Precision and recall on the raw labels, as scikit-learn's ``precision_score``.
-
-    Label ``l`` of the prediction is read as "class ``l``": precision_l =
-    |pred = l and truth = l| / |pred = l|, recall_l = the same over |truth = l|,
-    for every label of truth or prediction (0 where the denominator is 0, as
-    ``zero_division=0``). ``average="macro"`` takes the plain mean over the
-    labels, ``"weighted"`` weights by the class sizes (weighted recall equals
-    the accuracy), ``None`` returns the per-label arrays (sorted labels).
-
-    >>> from prayatul_edu.compare import raw_precision_recall
-    >>> raw_precision_recall([0, 0, 1, 1], [1, 1, 0, 0])   # right clusters, swapped names
-    (0.0, 0.0)
-    >>> raw_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])
-    (0.8333333333333333, 0.75)
-    """
-    if average is not None:
-        check_choice(average, "average", ("macro", "weighted"))
-    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
-    t_codes, p_codes, k = _common_codes(truth, pred)
-    hits = np.bincount(t_codes[t_codes == p_codes], minlength=k).astype(float)
-    predicted = np.bincount(p_codes, minlength=k).astype(float)
-    actual = np.bincount(t_codes, minlength=k).astype(float)
-    precision = np.divide(hits, predicted, out=np.zeros(k), where=predicted > 0)
-    recall = np.divide(hits, actual, out=np.zeros(k), where=actual > 0)
-    if average is None:
-        return precision, recall
-    if average == "macro":
-        return float(precision.mean()), float(recall.mean())
-    return (float(np.average(precision, weights=actual)),
-            float(np.average(recall, weights=actual)))
-
-
 def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
     """Tables II and III: label-based and permutation-invariant scores of each algorithm.
 
@@ -198,25 +160,15 @@ def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
     >>> s["accuracy"], s["maximum_matching"], s["ari"]
     (0.0, 1.0, 1.0)
     """
-    from .information import adjusted_mutual_information, normalized_mutual_information
-    from .matching import maximum_matching
-    from .pair_counting import adjusted_rand_index
-
     check_choice(average, "average", _AVERAGES)
     g = check_labels(truth, "truth")
     out = {}
     for name, pred in labelings.items():
         p = check_partitions(truth=g, pred=pred)[1]
-        t_codes, p_codes, _ = _common_codes(truth, pred)
-        if average == "paper":
-            from .paper import paper_precision_recall
-
-            precision, recall = paper_precision_recall(truth, pred)
-        else:
-            precision, recall = raw_precision_recall(truth, pred, average)
+        precision, recall = raw_precision_recall(truth, pred, average)
         out[name] = {
             "n_clusters": p.k,
-            "accuracy": float(np.mean(t_codes == p_codes)),
+            "accuracy": float(raw_accuracy(truth, pred)),
             "precision": precision, "recall": recall,
             "maximum_matching": float(maximum_matching(g, p)),
             "nmi": float(normalized_mutual_information(g, p, average="arithmetic")),
@@ -490,20 +442,18 @@ def run_experiment(source: str = "live", *, datasets=None, n_resamples: int = 0,
     called before each algorithm runs. ``n_resamples > 0`` adds bootstrap
     intervals.
     """
-    from . import paper
-
     check_choice(source, "source", ("live", "paper"))
     if source == "paper":
-        labels = paper.load_labels()
+        labels = load_labels()
         what = "the paper's labels (shipped with the package)"
     else:
-        labels = paper._nest(paper.generate_labels(progress=progress))
+        labels = nest_labels(generate_labels(progress=progress))
         what = "the paper's experiment, run now"
-    names = list(datasets) if datasets is not None else list(paper.DATASETS)
+    names = list(datasets) if datasets is not None else list(DATASETS)
     for name in names:
-        check_choice(name, "datasets", paper.DATASETS)
+        check_choice(name, "datasets", DATASETS)
     results = [DatasetResult(name, labels[name]["truth"],
-                             {a: labels[name][a] for a in paper.ALGORITHMS}, labels[name]["X"],
+                             {a: labels[name][a] for a in ALGORITHMS}, labels[name]["X"],
                              average=average, n_resamples=n_resamples, seed=seed,
                              confidence=confidence)
                for name in names]

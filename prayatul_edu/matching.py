@@ -12,12 +12,13 @@ from itertools import permutations
 
 import numpy as np
 
-from ._validation import check_choice
+from ._validation import check_choice, check_labels, check_partitions
 from .counting import ContingencyTable, contingency_table
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
-           "clustering_ratio", "clustering_error"]
+           "clustering_ratio", "clustering_error",
+           "raw_accuracy", "raw_precision_recall", "paper_precision_recall"]
 
 
 def _label_rows(table: ContingencyTable):
@@ -473,3 +474,92 @@ def clustering_error(truth, pred) -> ClusteringError:
     acc = maximum_matching(truth, pred)
     return ClusteringError((acc.table.n - acc.matched) / acc.table.n, accuracy=acc,
                            matching=acc.matching, matched=acc.matched, table=acc.table)
+
+
+# ------------------------------------------------ on the raw labels (no relabelling)
+def _common_codes(truth, pred) -> tuple[np.ndarray, np.ndarray, int]:
+    """Codes of truth and prediction in one label space (1 in both means the same label)."""
+    t = np.asarray(truth, dtype=object) if not isinstance(truth, np.ndarray) else truth
+    p = np.asarray(pred, dtype=object) if not isinstance(pred, np.ndarray) else pred
+    both = check_labels(np.concatenate([t.astype(object), p.astype(object)]), "labels")
+    codes = both.codes
+    return codes[:t.shape[0]], codes[t.shape[0]:], both.k
+
+
+def raw_precision_recall(truth, pred, average: str | None = "macro"):
+    """Precision and recall on the raw labels, as scikit-learn's ``precision_score``.
+
+    Label ``l`` of the prediction is read as "class ``l``": precision_l =
+    |pred = l and truth = l| / |pred = l|, recall_l = the same over |truth = l|,
+    for every label of truth or prediction (0 where the denominator is 0, as
+    ``zero_division=0``). ``average="macro"`` takes the plain mean over the
+    labels, ``"weighted"`` weights by the class sizes (weighted recall equals
+    the accuracy), ``"paper"`` averages as the Prayatul paper's Table II
+    (:func:`paper_precision_recall`), ``None`` returns the per-label arrays
+    (sorted labels).
+
+    >>> from prayatul_edu.matching import raw_precision_recall
+    >>> raw_precision_recall([0, 0, 1, 1], [1, 1, 0, 0])   # right clusters, swapped names
+    (0.0, 0.0)
+    >>> raw_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])
+    (0.8333333333333333, 0.75)
+    """
+    if average is not None:
+        check_choice(average, "average", ("macro", "weighted", "paper"))
+    if average == "paper":
+        return paper_precision_recall(truth, pred)
+    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
+    t_codes, p_codes, k = _common_codes(truth, pred)
+    hits = np.bincount(t_codes[t_codes == p_codes], minlength=k).astype(float)
+    predicted = np.bincount(p_codes, minlength=k).astype(float)
+    actual = np.bincount(t_codes, minlength=k).astype(float)
+    precision = np.divide(hits, predicted, out=np.zeros(k), where=predicted > 0)
+    recall = np.divide(hits, actual, out=np.zeros(k), where=actual > 0)
+    if average is None:
+        return precision, recall
+    if average == "macro":
+        return float(precision.mean()), float(recall.mean())
+    return (float(np.average(precision, weights=actual)),
+            float(np.average(recall, weights=actual)))
+
+
+def raw_accuracy(truth, pred) -> float:
+    """Accuracy on the raw labels: the share of instances whose label equals their class.
+
+    .. math:: \\mathrm{acc} = \\frac{1}{n} \\left|\\{x : \\mathrm{pred}(x) = \\mathrm{truth}(x)\\}\\right|
+
+    This is scikit-learn's ``accuracy_score``. It reads cluster label ``l`` as
+    "class ``l``", so a perfect clustering whose clusters are named differently
+    scores 0: compare :func:`maximum_matching`, which relabels first.
+
+    >>> from prayatul_edu.matching import raw_accuracy
+    >>> raw_accuracy([0, 0, 1, 1], [1, 1, 0, 0]), raw_accuracy([0, 0, 1, 1], [0, 1, 1, 1])
+    (0.0, 0.75)
+    """
+    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
+    t_codes, p_codes, _ = _common_codes(truth, pred)
+    return float(np.mean(t_codes == p_codes))
+
+
+def paper_precision_recall(truth, pred) -> tuple[float, float]:
+    """Precision and recall on the raw labels, averaged as the paper's Table II.
+
+    Matching every entry of Table II pins down the recipe: on the two-class data
+    sets, scikit-learn's default ``average="binary"`` (label 1 is the positive
+    class); on Aniso, ``precision_score(average="macro")`` over the labels of
+    truth and prediction together (DBSCAN's 0.2 is 1/5: labels -1, 0, 1, 2, 3)
+    and ``recall_score(average="weighted")``, which always equals the accuracy.
+    With ``zero_division=0`` throughout.
+
+    >>> from prayatul_edu.paper import paper_precision_recall
+    >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
+    (0.6666666666666666, 1.0)
+    """
+    truth, pred = np.asarray(truth), np.asarray(pred)
+    labels = set(np.unique(truth).tolist()) | set(np.unique(pred).tolist())
+    if labels <= {0, 1}:
+        p, r = raw_precision_recall(truth, pred, average=None)
+        return float(p[-1]), float(r[-1])
+    precision, _ = raw_precision_recall(truth, pred, average="macro")
+    _, recall = raw_precision_recall(truth, pred, average="weighted")
+    return precision, recall

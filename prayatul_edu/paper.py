@@ -30,8 +30,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 
+from .compare import label_scores, tournament
+from .matching import paper_precision_recall
+from .paper_setup import (ALGORITHMS, DATASETS, SETUP, SHORT_NAMES, generate_labels,
+                          load_labels)
 from .steps import Derivation, Result
 
 __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_I",
@@ -39,14 +42,6 @@ __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_
            "paper_precision_recall", "compare_with_paper", "PaperComparison", "Entry",
            "text_claims"]
 
-#: The clustered data sets, in the order the example generates and clusters them.
-DATASETS = ("noisy_circles", "noisy_moons", "aniso")
-#: The paper's abbreviations (it prints "NS" for Aniso).
-SHORT_NAMES = {"noisy_circles": "NC", "noisy_moons": "NM", "aniso": "NS"}
-#: The algorithms in the paper's table order.
-ALGORITHMS = ("BIRCH", "DBSCAN", "KMeans", "Spectral")
-#: What really ran: data set -> (n_clusters, DBSCAN's eps).
-SETUP = {"noisy_circles": (2, 0.3), "noisy_moons": (2, 0.3), "aniso": (3, 0.15)}
 #: Table I's five measures, in its column order (the PrayatulMatrix attribute names).
 MEASURES = ("comparative_deviation", "polarization", "comparative_rightness",
             "effective_rightness", "effective_superiority")
@@ -127,128 +122,6 @@ KNOWN_DISCREPANCIES = {
         "-0.9474 for KMeans vs Spectral; the value is 176535 - 4770 over 176535 + 4770 "
         "= 0.94738..."),
 }
-
-# -- loading and generating the labels ----------------------------------------------
-
-
-def load_labels() -> dict:
-    """The paper's labels as shipped: ``{data set: {"X", "truth", algorithm...}}``.
-
-    Also ``["versions"]``: the library versions that produced them.
-
-    >>> from prayatul_edu.paper import load_labels
-    >>> labels = load_labels()
-    >>> labels["aniso"]["X"].shape, sorted(set(labels["aniso"]["DBSCAN"].tolist()))
-    ((1500, 2), [-1, 0, 1, 2, 3])
-    >>> str(labels["versions"][0])
-    'scikit-learn 1.1.3'
-    """
-    from importlib import resources
-
-    with resources.files("prayatul_edu").joinpath("data/paper_labels.npz").open("rb") as f:
-        with np.load(f) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-    return _nest(arrays)
-
-
-def _nest(arrays: dict) -> dict:
-    out: dict = {"versions": [str(v) for v in arrays.get("versions", [])]}
-    for key, value in arrays.items():
-        if "/" in key:
-            dataset, name = key.split("/", 1)
-            out.setdefault(dataset, {})[name] = value
-    return out
-
-
-def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
-    """Run the paper's experiment with the *installed* scikit-learn; the npz layout.
-
-    Returns ``{"noisy_circles/X": ..., "noisy_circles/truth": ...,
-    "noisy_circles/KMeans": ..., ..., "versions": ...}``. The calls, their order
-    and NumPy's global seed are those of the scikit-learn example (see the module
-    docstring); the global random state is restored afterwards. ``progress``, if
-    given, is called as ``progress(data set, algorithm)`` before each fit.
-    ``scripts/regenerate_paper_labels.py`` runs this with scikit-learn 1.1.3.
-    """
-    import sys
-    import warnings
-
-    import sklearn
-    from sklearn import cluster, datasets
-    from sklearn.preprocessing import StandardScaler
-
-    saved = np.random.get_state()
-    try:
-        np.random.seed(0)
-        n = n_samples
-        made = {"noisy_circles": datasets.make_circles(n_samples=n, factor=0.5, noise=0.05),
-                "noisy_moons": datasets.make_moons(n_samples=n, noise=0.05)}
-        datasets.make_blobs(n_samples=n, random_state=8)      # blobs: kept for the order
-        np.random.rand(n, 2)                                  # no structure: draws globally
-        X, y = datasets.make_blobs(n_samples=n, random_state=170)
-        made["aniso"] = (np.dot(X, [[0.6, -0.6], [-0.4, 0.8]]), y)
-        # (varied comes last and draws nothing global: not needed)
-        arrays = {}
-        for name in DATASETS:
-            X, y = made[name]
-            X = StandardScaler().fit_transform(X)
-            n_clusters, eps = SETUP[name]
-            algorithms = [   # constructed in the example's order, fitted in this order
-                ("KMeans", cluster.MiniBatchKMeans(n_clusters=n_clusters, n_init=3,
-                                                   batch_size=1024)),
-                ("Spectral", cluster.SpectralClustering(n_clusters=n_clusters,
-                                                        eigen_solver="arpack",
-                                                        affinity="nearest_neighbors")),
-                ("DBSCAN", cluster.DBSCAN(eps=eps)),
-                ("BIRCH", cluster.Birch(n_clusters=n_clusters))]
-            arrays[f"{name}/X"] = X
-            arrays[f"{name}/truth"] = np.asarray(y, dtype=np.int64)
-            for algorithm, estimator in algorithms:
-                if progress is not None:
-                    progress(name, algorithm)
-                with warnings.catch_warnings():
-                    # "Graph is not fully connected": the example shows the result anyway.
-                    warnings.simplefilter("ignore", UserWarning)
-                    estimator.fit(X)
-                arrays[f"{name}/{algorithm}"] = estimator.labels_.astype(np.int64)
-    finally:
-        np.random.set_state(saved)
-    import scipy
-
-    arrays["versions"] = np.array([f"scikit-learn {sklearn.__version__}",
-                                   f"numpy {np.__version__}", f"scipy {scipy.__version__}",
-                                   f"python {sys.version.split()[0]}"])
-    return arrays
-
-
-# -- Table II's precision and recall, as the paper computed them ---------------------
-
-
-def paper_precision_recall(truth, pred) -> tuple[float, float]:
-    """Precision and recall on the raw labels, averaged as the paper's Table II.
-
-    Matching every entry of Table II pins down the recipe: on the two-class data
-    sets, scikit-learn's default ``average="binary"`` (label 1 is the positive
-    class); on Aniso, ``precision_score(average="macro")`` over the labels of
-    truth and prediction together (DBSCAN's 0.2 is 1/5: labels -1, 0, 1, 2, 3)
-    and ``recall_score(average="weighted")``, which always equals the accuracy.
-    With ``zero_division=0`` throughout.
-
-    >>> from prayatul_edu.paper import paper_precision_recall
-    >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
-    (0.6666666666666666, 1.0)
-    """
-    from .compare import raw_precision_recall
-
-    truth, pred = np.asarray(truth), np.asarray(pred)
-    labels = set(np.unique(truth).tolist()) | set(np.unique(pred).tolist())
-    if labels <= {0, 1}:
-        p, r = raw_precision_recall(truth, pred, average=None)
-        return float(p[-1]), float(r[-1])
-    precision, _ = raw_precision_recall(truth, pred, average="macro")
-    _, recall = raw_precision_recall(truth, pred, average="weighted")
-    return precision, recall
-
 
 # -- ours next to the paper's ------------------------------------------------------
 
@@ -365,8 +238,6 @@ def compare_with_paper(labels: dict | None = None) -> PaperComparison:
     >>> c.counts()
     {'match': 208, 'truncated': 7, 'typo': 1}
     """
-    from .compare import label_scores, tournament
-
     labels = load_labels() if labels is None else labels
     entries = []
     for dataset in DATASETS:
@@ -410,8 +281,6 @@ def text_claims(labels: dict | None = None) -> list[dict]:
     makes claims about it.) Each item: ``claim`` (what the text says),
     ``evidence`` (our numbers), ``holds`` (bool) and ``verdict`` (a sentence).
     """
-    from .compare import label_scores, tournament
-
     labels = load_labels() if labels is None else labels
     scores, tours = {}, {}
     for d in DATASETS:

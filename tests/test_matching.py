@@ -196,3 +196,33 @@ def test_derivations_show_their_numbers(exercise2):
 def test_unknown_average_is_named():
     with pytest.raises(ValueError, match="average: unknown value 'micro'"):
         f_measure([0, 1], [0, 1], average="micro")
+
+
+# ------------------------------------------------ raw labels (no relabelling)
+@pytest.mark.parametrize("seed", range(20))
+def test_raw_accuracy_and_precision_recall_agree_with_scikit_learn(seed):
+    from sklearn.metrics import accuracy_score, precision_score, recall_score
+
+    from prayatul_edu.matching import raw_accuracy, raw_precision_recall
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 60))
+    truth, pred = rng.integers(0, 4, n), rng.integers(-1, 5, n)
+    assert raw_accuracy(truth, pred) == pytest.approx(accuracy_score(truth, pred), abs=1e-12)
+    for average in ("macro", "weighted"):
+        p, r = raw_precision_recall(truth, pred, average=average)
+        assert p == pytest.approx(precision_score(truth, pred, average=average,
+                                                  zero_division=0), abs=1e-12)
+        assert r == pytest.approx(recall_score(truth, pred, average=average,
+                                               zero_division=0), abs=1e-12)
+
+
+def test_raw_measures_punish_renamed_clusters_and_name_bad_arguments():
+    from prayatul_edu.matching import raw_accuracy, raw_precision_recall
+
+    assert raw_accuracy([0, 0, 1, 1], [1, 1, 0, 0]) == 0.0      # right clusters, other names
+    assert maximum_matching([0, 0, 1, 1], [1, 1, 0, 0]) == 1.0
+    with pytest.raises(ValueError, match="^truth and pred"):
+        raw_accuracy([0, 1, 1], [0, 1])
+    with pytest.raises(ValueError, match="^average"):
+        raw_precision_recall([0, 1], [0, 1], average="micro")
