@@ -34,12 +34,13 @@ import math
 
 import numpy as np
 
-from ._validation import Labels, check_partitions
+from . import dask_counts
+from ._validation import Labels, check_labels, check_partitions
 from .steps import Derivation, Result
 
 __all__ = ["comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
            "dense_counts", "pairs_within", "labels_from_table", "joint_key", "joint_counts",
-           "joint_pairs_within", "cells_fit_dense"]
+           "joint_pairs_within", "cells_fit_dense", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 
@@ -174,6 +175,38 @@ def joint_pairs_within(a: Labels, b: Labels) -> int:
     breaks = np.flatnonzero(np.diff(joins) != 1) + 1      # a gap starts another group
     run = np.diff(np.concatenate(([0], breaks, [joins.size])))
     return pairs_within(run + 1)
+
+
+def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
+    """``counts`` added up per code 0..k-1, exactly in int64 (``np.bincount`` weights are floats)."""
+    out = np.zeros(k, dtype=np.int64)
+    np.add.at(out, codes, counts)
+    return out
+
+
+def value_cells(arrays: dict, counts: np.ndarray | None = None):
+    """The distinct combinations of labels and how many instances carry each.
+
+    ``arrays`` maps a name to a 1-D array of labels (all of one length); each
+    position is one instance, or ``counts[i]`` instances when ``counts`` is
+    given. Returns ``(values, total)``: ``values[name]`` the label of each
+    combination (cell) and ``total`` its count (int64, exact: the counts add
+    up to N < 2**63). Mergeable: the cells of two parts of the data, put one
+    after the other with their counts, give the cells of the whole (the Dask
+    path counts each chunk on a worker and merges on the client this way).
+    """
+    labs = [check_labels(arr, name, min_n=1) for name, arr in arrays.items()]
+    code, k = labs[0].codes, labs[0].k
+    for lab in labs[1:]:
+        code, k = joint_codes(code, k, lab.codes, lab.k)
+    member = np.empty(k, dtype=np.intp)                  # one instance of each cell
+    member[code] = np.arange(code.shape[0])
+    if counts is None:
+        total = np.bincount(code, minlength=k).astype(np.int64)
+    else:
+        total = totals_by(code, k, np.asarray(counts, dtype=np.int64))
+    values = {lab.name: lab.values[lab.codes[member]] for lab in labs}
+    return values, total
 
 
 def _dense_shape(labelings) -> tuple[int, ...] | None:
@@ -333,6 +366,24 @@ class ContingencyTable(Result):
         self.cell_count = counts[self.cell_cluster, self.cell_class]
         self._dense = np.ascontiguousarray(counts)
 
+    @classmethod
+    def from_cells(cls, truth_values, pred_values, cell_count) -> "ContingencyTable":
+        """The table of non-empty cells given by value: ``cell_count[c]`` instances
+        have class ``truth_values[c]`` and cluster ``pred_values[c]`` (each pair once)."""
+        table = cls.__new__(cls)
+        t = check_labels(truth_values, "truth", min_n=1)
+        p = check_labels(pred_values, "pred", min_n=1)
+        table._truth = table._pred = None
+        table._dense = None
+        order = np.lexsort((t.codes, p.codes))          # row-major, as the other paths
+        table.cell_cluster, table.cell_class = p.codes[order], t.codes[order]
+        table.cell_count = np.asarray(cell_count, dtype=np.int64)[order]
+        table.cluster_sizes = totals_by(table.cell_cluster, p.k, table.cell_count)
+        table.class_sizes = totals_by(table.cell_class, t.k, table.cell_count)
+        table.n = int(table.cell_count.sum())
+        table.clusters, table.classes = p.values, t.values
+        return table
+
     @property
     def shape(self) -> tuple[int, int]:
         return (int(self.clusters.shape[0]), int(self.classes.shape[0]))
@@ -411,7 +462,13 @@ def contingency_table(truth, pred) -> ContingencyTable:
     [[1, 0], [1, 1]]
     >>> t.cluster_sizes.tolist(), t.class_sizes.tolist()
     ([1, 2], [2, 1])
+
+    Dask arrays (``pip install prayatul-edu[dask]``) are counted chunk by chunk
+    on the workers and merged on the client (:mod:`prayatul_edu.dask_counts`).
     """
+    if dask_counts.is_dask(truth, pred):
+        values, total = dask_counts.merged_cells(value_cells, truth=truth, pred=pred)
+        return ContingencyTable.from_cells(values["truth"], values["pred"], total)
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
     return ContingencyTable(truth_l, pred_l)
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._validation import check_choice, check_partitions
-from .counting import ContingencyTable, comb2, pairs_within
+from .counting import ContingencyTable, comb2, contingency_table, pairs_within
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
@@ -173,8 +173,7 @@ def _pair_confusion(table: ContingencyTable) -> PairConfusion:
 
 
 def _pairs_of(truth, pred) -> PairConfusion:
-    truth_l, pred_l = check_partitions(truth=truth, pred=pred)
-    return _pair_confusion(ContingencyTable(truth_l, pred_l))
+    return _pair_confusion(contingency_table(truth, pred))   # Dask arrays too
 
 
 def pair_confusion(truth, pred) -> PairConfusion:

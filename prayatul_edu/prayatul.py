@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import Labels, check_choice, check_partitions, check_real
+from . import dask_counts
+from ._validation import Labels, check_choice, check_labels, check_partitions, check_real
 from .counting import (comb2, dense_counts, flat_cells, group_sizes, joint_codes,
-                       joint_pairs_within, pairs_within)
+                       joint_pairs_within, pairs_within, totals_by, value_cells)
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
@@ -370,9 +371,34 @@ def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int
     labelling) and ``S_gp``, ``S_gq``, ``S_pq``, each counted by
     :func:`counting.joint_pairs_within` (a ``np.bincount`` or one sort).
     """
-    T = comb2(g.n)
     S_gp, S_gq, S_pq = joint_pairs_within(g, p), joint_pairs_within(g, q), joint_pairs_within(p, q)
     S_g, S_p, S_q = (pairs_within(lab.dense_sizes()) for lab in (g, p, q))  # margins, if counted
+    return _cells_from_pairs(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
+
+
+def _from_cells(values: dict, total: np.ndarray) -> tuple[tuple[int, int, int, int], tuple]:
+    """BR, RW, WR, BW from the cells of the three labellings (the Dask path), and each k.
+
+    ``total[c]`` instances have the labels ``values[name][c]``; the group sizes
+    of a labelling or a pair of them are the totals of the cells per group.
+    """
+    g, p, q = (check_labels(values[name], name, min_n=1)
+               for name in ("truth", "primary", "alternative"))
+
+    def S(*labs):                                        # pairs inside the joint groups
+        code, k = labs[0].codes, labs[0].k
+        for lab in labs[1:]:
+            code, k = joint_codes(code, k, lab.codes, lab.k)
+        return pairs_within(totals_by(code, k, total))
+
+    cells = _cells_from_pairs(comb2(int(total.sum())), S(g), S(p), S(q), S(g, p), S(g, q),
+                              S(p, q))
+    return cells, (g.k, p.k, q.k)
+
+
+def _cells_from_pairs(T: int, S_g: int, S_p: int, S_q: int, S_gp: int, S_gq: int,
+                      S_pq: int) -> tuple[int, int, int, int]:
+    """The four cells from the pair sums, without S_gpq (it cancels, see :func:`_cells`)."""
     BR = T - S_g - S_p - S_q + S_gp + S_gq + S_pq
     RW = S_q + S_gp - S_gq - S_pq
     WR = S_p + S_gq - S_gp - S_pq
@@ -469,6 +495,15 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     """
     check_choice(method, "method", _METHODS)
     zero_division = check_real(zero_division, "zero_division", allow_nan=True)
+    if dask_counts.is_dask(truth, primary, alternative):     # counted on the workers
+        if method == "pairs":
+            raise ValueError("method: 'pairs' visits every pair in memory; Dask arrays are "
+                             "counted with method='counts' (or 'auto')")
+        values, total = dask_counts.merged_cells(value_cells, truth=truth, primary=primary,
+                                                 alternative=alternative)
+        (br, rw, wr, bw), n_groups = _from_cells(values, total)
+        return PrayatulMatrix(br, rw, wr, bw, n=int(total.sum()), method="counts",
+                              zero_division=zero_division, n_groups=n_groups)
     g, p, q = check_partitions(truth=truth, primary=primary, alternative=alternative)
     if method == "auto":
         # Same integers as Algorithm 1, but O(N) time and memory instead of O(N^2).

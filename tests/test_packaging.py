@@ -13,6 +13,11 @@ def _name(requirement: str) -> str:
     return re.split(r"[<>=!~ ;\[]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
 
+def _without_extras(requirement: str) -> str:
+    """conda has no extras: conda-forge's ``dask`` is pip's ``dask[dataframe,distributed]``."""
+    return re.sub(r"\[[^\]]*\]", "", requirement)
+
+
 def _pyproject_requirements():
     try:
         import tomllib
@@ -23,7 +28,7 @@ def _pyproject_requirements():
     reqs = list(project["dependencies"])
     for extra in project.get("optional-dependencies", {}).values():
         reqs += extra
-    return {_name(r): r.replace(" ", "") for r in reqs}
+    return {_name(r): _without_extras(r).replace(" ", "") for r in reqs}
 
 
 def _environment_requirements():
