@@ -184,6 +184,14 @@ def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
     return out
 
 
+def _value_along(lab: Labels, offsets: np.ndarray) -> np.ndarray:
+    """The labels at these offsets along :meth:`Labels.dense_form` (raw ints or codes)."""
+    arr, lo, _ = lab.dense_form()
+    if arr is lab.ints:
+        return (offsets + lo).astype(arr.dtype)
+    return lab.values[offsets]
+
+
 def value_cells(arrays: dict, counts: np.ndarray | None = None):
     """The distinct combinations of labels and how many instances carry each.
 
@@ -196,6 +204,11 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
     path counts each chunk on a worker and merges on the client this way).
     """
     labs = [check_labels(arr, name, min_n=1) for name, arr in arrays.items()]
+    table = dense_counts(*labs) if counts is None else None
+    if table is not None:                                # few labels: one pass, one table
+        cell = np.nonzero(table)
+        return ({lab.name: _value_along(lab, at) for lab, at in zip(labs, cell)},
+                table[cell].astype(np.int64))
     code, k = labs[0].codes, labs[0].k
     for lab in labs[1:]:
         code, k = joint_codes(code, k, lab.codes, lab.k)

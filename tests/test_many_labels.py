@@ -165,3 +165,27 @@ def test_strings_and_huge_ints_give_the_numbers_of_small_ints(k):
         assert normalized_mutual_information(f(g), f(p)) == pytest.approx(small[1], abs=1e-15)
     table = contingency_table(g, p)
     assert int(table.cell_count.sum()) == n
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("k", [3, 2000])
+def test_value_cells_of_parts_merge_into_the_whole(kind, k):
+    from collections import Counter
+
+    rng = np.random.default_rng(k)
+    n = 6000
+    g, p = _labels(rng, n, k, kind), _labels(rng, n, 5, "noise")
+    expected = Counter(zip(g.tolist(), p.tolist()))
+
+    def as_counter(values, total):
+        return Counter(dict(zip(zip(values["g"].tolist(), values["p"].tolist()),
+                                total.tolist())))
+
+    assert as_counter(*counting.value_cells({"g": g, "p": p})) == expected
+    cuts = [0, 1, 2500, 2501, n]
+    parts = [counting.value_cells({"g": g[a:b], "p": p[a:b]}) for a, b in zip(cuts, cuts[1:])]
+    merged = counting.value_cells(
+        {name: np.concatenate([part[0][name] for part in parts]) for name in ("g", "p")},
+        np.concatenate([part[1] for part in parts]))
+    assert as_counter(*merged) == expected
+    assert merged[1].dtype == np.int64
