@@ -788,6 +788,16 @@ def rows_dask(quick: bool) -> list[Row]:
     return out
 
 
+def _save_plot(fig, ax, path: str) -> str:
+    import matplotlib.pyplot as plt
+
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def plot_sweeps(out_dir: str) -> list[str]:
     """Time against k and against D, as PNG files beside RESULTS.md."""
     if not SWEEPS:
@@ -815,12 +825,7 @@ def plot_sweeps(out_dir: str) -> list[str]:
                         label=label)
         ax.set(xscale="log", yscale="log", xlabel="labels per labelling k",
                ylabel="time (ms), median", title="N = 1,000,000 labels: time against k")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "sweep_k.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save_plot(fig, ax, os.path.join(out_dir, "sweep_k.png")))
     sil = {k: v for k, v in SWEEPS.items() if k.startswith("silhouette")}
     if sil:
         fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -832,12 +837,7 @@ def plot_sweeps(out_dir: str) -> list[str]:
                               f"{name.split(', ')[1]}")
         ax.set(xscale="log", yscale="log", xlabel="dimensions D", ylabel="time (s), median",
                title=f"silhouette, {K} clusters: time against D")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "sweep_d.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save_plot(fig, ax, os.path.join(out_dir, "sweep_d.png")))
     return written
 
 

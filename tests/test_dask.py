@@ -20,6 +20,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from prayatul_edu import (adjusted_rand_index, cluster_entropy, contingency_table,  # noqa: E402
+                          entropy,
                           fowlkes_mallows_index, jaccard_index, mutual_information,
                           normalized_mutual_information, pair_confusion, prayatul_matrix,
                           rand_index)
@@ -71,6 +72,9 @@ def test_identical_to_in_memory(client, kind, k):
     assert np.asarray(pair_confusion(G, P)).tolist() == np.asarray(pair_confusion(g, p)).tolist()
     for measure in PAIR_MEASURES:
         assert float(measure(G, P)) == float(measure(g, p))
+    h, ref_h = entropy(G), entropy(g)
+    assert float(h) == float(ref_h) and h.counts.tolist() == ref_h.counts.tolist()
+    assert h.labels.tolist() == ref_h.labels.tolist()
 
 
 def test_mixed_dask_and_numpy_and_dask_series(client):
