@@ -74,10 +74,11 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} µs"
 
 
-def side_by_side(ours, theirs, repeats: int) -> tuple[float, float]:
+def side_by_side(ours, theirs, repeats: int, warm_up: bool = True) -> tuple[float, float]:
     """Medians (seconds) of ``ours()`` and ``theirs()``, called alternately after a warm-up."""
-    ours()
-    theirs()
+    if warm_up:
+        ours()
+        theirs()
     t_ours, t_theirs = [], []
     for _ in range(repeats):
         for f, times in ((ours, t_ours), (theirs, t_theirs)):
@@ -692,7 +693,7 @@ def rows_d_sweep(repeats: int, sizes=(10_000, 20_000)) -> list[Row]:
             ours, theirs = pe.silhouette(X, y).samples, silhouette_samples(X, y)
             check(float(np.abs(ours - theirs).max()) <= 1e-10, f"silhouette at D = {dim}")
             t_o, t_t = side_by_side(lambda: pe.silhouette(X, y), lambda: silhouette_samples(X, y),
-                                    max(2, repeats // 4))
+                                    max(2, repeats // 4), warm_up=False)   # the check warmed up
             _sweep_point(f"silhouette, N = {n:,}", dim, ours=t_o, sklearn=t_t)
             out.append(Row(f"`silhouette`, {dim}-D, {K} clusters", f"{n:,}", ms(t_o),
                            "scikit-learn `silhouette_samples`", ms(t_t),

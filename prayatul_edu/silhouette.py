@@ -60,8 +60,8 @@ _MAX_THREADS = 4
 #: when they fit in this many bytes; beyond, blocks of whole rows are reduced one by one.
 _SUMS_BYTES = 64 * 2**20
 
-#: Bytes of one tile of Gram-matrix distances: few large products keep BLAS's threads busy.
-_GRAM_TILE_BYTES = 8 * 2**20
+#: Bytes of one tile of Gram-matrix distances: small enough for the CPU cache.
+_GRAM_TILE_BYTES = 2**22
 
 #: Euclidean distances come from a matrix product (BLAS) from this many coordinates on;
 #: below, ``cdist`` of the differences is as fast.
@@ -220,18 +220,25 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
-def _run_blocks(task, starts, threads: int | None = None) -> None:
-    """``task(start)`` for every start, on a few threads (NumPy and SciPy release the GIL)."""
-    threads = threads or _n_threads(len(starts))
-    if threads == 1:
-        for r0 in starts:
-            task(r0)
-        return
-    from concurrent.futures import ThreadPoolExecutor
+def _run_blocks(task, starts) -> None:
+    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL).
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for _ in pool.map(task, starts):
-            pass
+    BLAS itself runs on one thread meanwhile: the products of a tile are small, and
+    BLAS's own threads would wait for each other at every one of them.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threads = _n_threads(len(starts))
+    with threadpool_limits(limits=1, user_api="blas"):
+        if threads == 1:
+            for r0 in starts:
+                task(r0)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for _ in pool.map(task, starts):
+                pass
 
 
 def _euclidean_gram(XA, XB, centre) -> np.ndarray:
@@ -316,20 +323,23 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
     sizes = np.bincount(codes, minlength=k)
     order = np.argsort(codes, kind="stable")            # points grouped by cluster
     sorted_codes = codes[order]
-    Xs = None if metric == "precomputed" else np.ascontiguousarray(X[order], dtype=float)
-    gram = metric == "euclidean" and Xs.shape[1] >= _GRAM_MIN_D
+    gram = metric == "euclidean" and X.shape[1] >= _GRAM_MIN_D
+
+    def points(r0, r1):
+        """Sorted points r0:r1 (gathered per block: X is never copied whole)."""
+        return np.asarray(X[order[r0:r1]], dtype=float)
 
     def distances(r0, r1, c0, c1, centre=None):
         """Distances of sorted points r0:r1 to c0:c1."""
-        if Xs is None:
+        if metric == "precomputed":
             D = X[np.ix_(order[r0:r1], order[c0:c1])]
         elif gram:
-            XA, XB = Xs[r0:r1], Xs[c0:c1]
+            XA, XB = points(r0, r1), points(c0, c1)
             if centre is None:
                 centre = (XA.mean(axis=0) + XB.mean(axis=0)) / 2
             D = _euclidean_gram(XA, XB, centre)
         else:
-            D = cdist(Xs[r0:r1], Xs[c0:c1], metric, **params)
+            D = cdist(points(r0, r1), points(c0, c1), metric, **params)
         _check_finite(D, metric, order, r0)
         return D
 
@@ -349,7 +359,6 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         b[r0:r0 + rows.shape[0]] = sums[rows, near]
 
     if n * k * 8 <= _SUMS_BYTES:                         # symmetric tiles
-        # BLAS runs its own threads: fewer, larger products, one after the other
         tile_bytes = _GRAM_TILE_BYTES if gram else _BLOCK_BYTES
         tile = block_rows or max(1, int((tile_bytes // 8) ** 0.5))
         tile = min(tile, n)
@@ -370,20 +379,20 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
                     if to_rows is not None:                          # the mirror tile
                         sums[c0:c1, clu_r] += to_rows
 
-        _run_blocks(row_of_tiles, range(0, n, tile), threads=1 if gram else None)
+        _run_blocks(row_of_tiles, range(0, n, tile))
         reduce_rows(0, sums)
     else:                                                # blocks of whole rows
         if block_rows is None:
             block_rows = max(1, _BLOCK_BYTES // (8 * max(n, k)))
         block_rows = min(block_rows, n)
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))  # first point of each cluster
-        centre = Xs.mean(axis=0) if gram else None
+        centre = X.mean(axis=0) if gram else None
 
         def block(r0: int) -> None:
             r1 = min(n, r0 + block_rows)
             reduce_rows(r0, np.add.reduceat(distances(r0, r1, 0, n, centre), starts, axis=1))
 
-        _run_blocks(block, range(0, n, block_rows), threads=1 if gram else None)
+        _run_blocks(block, range(0, n, block_rows))
     with np.errstate(invalid="ignore", divide="ignore"):
         a_sorted = np.where(sizes[sorted_codes] > 1,
                             intra / np.maximum(sizes[sorted_codes] - 1, 1), np.nan)
