@@ -374,6 +374,7 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
                 seg_c, clu_c = _segments(sorted_codes, c0, c1)
                 to_cols = _segment_sums(D, seg_c, axis=1)         # rows -> clusters of c
                 to_rows = _segment_sums(D, seg_r, axis=0).T if c0 != r0 else None
+                del D                                    # before the next tile is made
                 with lock:
                     sums[r0:r1, clu_c] += to_cols
                     if to_rows is not None:                          # the mirror tile
