@@ -74,10 +74,11 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} µs"
 
 
-def side_by_side(ours, theirs, repeats: int) -> tuple[float, float]:
+def side_by_side(ours, theirs, repeats: int, warm_up: bool = True) -> tuple[float, float]:
     """Medians (seconds) of ``ours()`` and ``theirs()``, called alternately after a warm-up."""
-    ours()
-    theirs()
+    if warm_up:
+        ours()
+        theirs()
     t_ours, t_theirs = [], []
     for _ in range(repeats):
         for f, times in ((ours, t_ours), (theirs, t_theirs)):
@@ -615,9 +616,290 @@ def markdown(rows: list[Row], args, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ----------------------------------------------- sweeps: many labels, many dimensions
+#: Timings of the sweeps, for the plots written beside RESULTS.md: name -> {x: {side: s}}.
+SWEEPS: dict = {}
+SWEEP_KS = [10, 100, 1000, 10**4, 10**5]
+SWEEP_DIMS = [2, 50, 300, 1000]
+
+
+def _sweep_point(name: str, x, **times) -> None:
+    SWEEPS.setdefault(name, {}).setdefault(x, {}).update(times)
+
+
+def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
+    """Prayatul counts against the read floor / np.sort, ARI and NMI against scikit-learn."""
+    import prayatul_edu as pe
+    from sklearn import metrics
+    from sklearn.metrics.cluster import pair_confusion_matrix
+
+    out = []
+    for k in SWEEP_KS:
+        g, p, q = labels(n, 1, k), labels(n, 2, k), labels(n, 3, k)
+        m = pe.prayatul_matrix(g, p, q)
+        c = pair_confusion_matrix(g, p) // 2
+        check(m.br + m.rw == int(c[0, 0] + c[1, 1]), f"prayatul_matrix at k = {k}")
+        code = g * k + p                                 # a combined code, as the issue sorts
+
+        def floor():
+            return g.sum() + p.sum() + q.sum()
+
+        t_ours, t_floor = side_by_side(lambda: pe.prayatul_matrix(g, p, q), floor, repeats)
+        t_ours2, t_sort = side_by_side(lambda: pe.prayatul_matrix(g, p, q),
+                                       lambda: np.sort(code), repeats)
+        _sweep_point("prayatul", k, ours=min(t_ours, t_ours2), floor=t_floor, sort=t_sort)
+        if k <= 100:
+            limit = 4 if k <= 10 else 10
+            out.append(Row(f"`prayatul_matrix`, counts, {k} labels", f"{n:,}", ms(t_ours),
+                           "read floor: `np.sum` of each of the three label arrays",
+                           ms(t_floor), f"{t_ours / t_floor:.1f}x the floor",
+                           f"within {limit}x of the floor", t_ours / t_floor <= limit))
+        out.append(Row(f"`prayatul_matrix`, counts, {k:,} labels", f"{n:,}", ms(t_ours2),
+                       "one `np.sort` of an int64 array of length N", ms(t_sort),
+                       f"{t_ours2 / t_sort:.1f} sorts", "<= 4 sorts" if k > 100 else "shown",
+                       t_ours2 / t_sort <= 4 if k > 100 else None))
+        for name, ours, theirs in [
+                ("adjusted_rand_index", pe.adjusted_rand_index, metrics.adjusted_rand_score),
+                ("normalized_mutual_information",
+                 lambda t, x: pe.normalized_mutual_information(t, x, average="arithmetic"),
+                 metrics.normalized_mutual_info_score)]:
+            close(ours(g, p), theirs(g, p), f"{name} at k = {k}")
+            t_o, t_t = side_by_side(lambda: ours(g, p), lambda: theirs(g, p),
+                                    max(3, repeats // 3))
+            _sweep_point(name, k, ours=t_o, sklearn=t_t)
+            ratio, met = faster(t_o, t_t, 10)
+            out.append(Row(f"`{name}`, {k:,} labels", f"{n:,}", ms(t_o),
+                           f"scikit-learn `{theirs.__name__}`", ms(t_t), ratio,
+                           ">= 10x faster (never below 5x)", met))
+    # other kinds of labels against small integers, same values
+    for k in (10, 10**4):
+        g, p, q = labels(n, 1, k), labels(n, 2, k), labels(n, 3, k)
+        for kind, f in [("strings", lambda x: np.char.add("c", x.astype(str))),
+                        ("large ints (10^12 apart)", lambda x: x * 10**12 - 7)]:
+            G, P, Q = f(g), f(p), f(q)
+            check(pe.prayatul_matrix(G, P, Q).matrix.tolist() ==
+                  pe.prayatul_matrix(g, p, q).matrix.tolist(), f"{kind} at k = {k}")
+            t_kind, t_small = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
+                                           lambda: pe.prayatul_matrix(g, p, q),
+                                           max(3, repeats // 3))
+            out.append(Row(f"`prayatul_matrix`, {kind}, {k:,} labels", f"{n:,}", ms(t_kind),
+                           "the same labels as small ints", ms(t_small),
+                           f"{t_kind / t_small:.1f}x its time", "<= 2x its time",
+                           t_kind / t_small <= 2,
+                           note="factorising the labels (a hash or a sort of N values) costs "
+                                "more than counting small ints" if t_kind > 2 * t_small else ""))
+    if big:
+        n7 = 10**7
+        for k in (10, 10**5):
+            g, p, q = labels(n7, 1, k), labels(n7, 2, k), labels(n7, 3, k)
+            code = g * k + p
+            if k <= 10:
+                t_ours, t_ref = side_by_side(lambda: pe.prayatul_matrix(g, p, q),
+                                             lambda: g.sum() + p.sum() + q.sum(), 3)
+                out.append(Row(f"`prayatul_matrix`, counts, {k} labels", f"{n7:,}",
+                               ms(t_ours), "read floor: `np.sum` of each of the three label "
+                               "arrays", ms(t_ref), f"{t_ours / t_ref:.1f}x the floor",
+                               "within 4x of the floor", t_ours / t_ref <= 4))
+            else:
+                t_ours, t_ref = side_by_side(lambda: pe.prayatul_matrix(g, p, q),
+                                             lambda: np.sort(code), 3)
+                out.append(Row(f"`prayatul_matrix`, counts, {k:,} labels", f"{n7:,}",
+                               ms(t_ours), "one `np.sort` of an int64 array of length N",
+                               ms(t_ref), f"{t_ours / t_ref:.1f} sorts", "<= 4 sorts",
+                               t_ours / t_ref <= 4))
+            del g, p, q, code
+    return out
+
+
+def _blobs(n: int, dim: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(-10, 10, (K, dim))
+    y = rng.integers(0, K, n)
+    return centres[y] + rng.standard_normal((n, dim)), y
+
+
+def _child_silhouette_dim(side: str, size: str) -> dict:
+    """Fresh process: extra peak resident memory of one silhouette at N x D ("20000x1000")."""
+    from sklearn.metrics import silhouette_samples
+
+    import prayatul_edu as pe
+
+    n, dim = (int(v) for v in size.split("x"))
+    X, y = _blobs(n, dim)
+    pe.silhouette(X[:300], y[:300], method="fast")       # imports, thread start-up
+    before = _resident_kb("VmRSS")
+    _reset_peak()
+    (pe.silhouette if side == "ours" else silhouette_samples)(X, y)
+    return {"extra_mb": (_resident_kb("VmHWM") - before) / 1024}
+
+
+def rows_d_sweep(repeats: int, sizes=(10_000, 20_000)) -> list[Row]:
+    """Silhouette in 2 to 1000 dimensions against scikit-learn, and exactness there."""
+    import math as _math
+
+    import prayatul_edu as pe
+    from sklearn.metrics import silhouette_samples
+
+    out = []
+    for n in sizes:
+        for dim in SWEEP_DIMS:
+            X, y = _blobs(n, dim)
+            ours, theirs = pe.silhouette(X, y).samples, silhouette_samples(X, y)
+            check(float(np.abs(ours - theirs).max()) <= 1e-10, f"silhouette at D = {dim}")
+            t_o, t_t = side_by_side(lambda: pe.silhouette(X, y), lambda: silhouette_samples(X, y),
+                                    max(2, repeats // 4), warm_up=False)   # the check warmed up
+            _sweep_point(f"silhouette, N = {n:,}", dim, ours=t_o, sklearn=t_t)
+            out.append(Row(f"`silhouette`, {dim}-D, {K} clusters", f"{n:,}", ms(t_o),
+                           "scikit-learn `silhouette_samples`", ms(t_t),
+                           f"{t_o / t_t:.2f}x its time", "<= 0.5x its time", t_o / t_t <= 0.5))
+            del X
+    n, dim = sizes[-1], SWEEP_DIMS[-1]
+    mem = _run_child("silhouette_dim", "ours", f"{n}x{dim}")["extra_mb"]
+    mem_sk = _run_child("silhouette_dim", "sklearn", f"{n}x{dim}")["extra_mb"]
+    out.append(Row(f"`silhouette`, {dim}-D, extra peak memory (fresh process)", f"{n:,}",
+                   f"{mem:.0f} MB", "scikit-learn `silhouette_samples`", f"{mem_sk:.0f} MB",
+                   f"{mem / mem_sk:.3f}x its memory", "<= 200 MB", mem <= 200))
+    # near duplicates: the exact reference (math.dist, math.fsum) against both
+    rng = np.random.default_rng(4)
+    base, y = _blobs(100, 50, 4)
+    X = np.concatenate([base + 1e3, base + 1e3 + 1e-7 * rng.standard_normal(base.shape)])
+    y = np.concatenate([y, y])
+    pts = X.tolist()
+
+    def exact_s(i):
+        own = [j for j in range(len(pts)) if y[j] == y[i] and j != i]
+        a = _math.fsum(_math.dist(pts[i], pts[j]) for j in own) / len(own)
+        b = min(_math.fsum(_math.dist(pts[i], pts[j]) for j in range(len(pts)) if y[j] == c)
+                / int((y == c).sum()) for c in set(y.tolist()) if c != y[i])
+        return (b - a) / max(a, b)
+
+    exact = np.array([exact_s(i) for i in range(len(pts))])
+    err_ours = float(np.abs(pe.silhouette(X, y, method="fast").samples - exact).max())
+    err_sk = float(np.abs(silhouette_samples(X, y) - exact).max())
+    out.append(Row("`silhouette`, near-duplicate pairs (1e-7 apart, 1e3 from 0), 50-D, "
+                   "largest error against an exact reference", f"{len(pts)}",
+                   f"{err_ours:.1e}", "scikit-learn `silhouette_samples`", f"{err_sk:.1e}",
+                   "", "<= 1e-10", err_ours <= 1e-10))
+    return out
+
+
+def _child_dask(side: str, size: str) -> dict:
+    """Fresh process: Prayatul counts of N labels on a LocalCluster, time and peak memory."""
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import prayatul_edu as pe
+
+    n, chunk = (int(float(v)) for v in size.split("x"))
+    before = _resident_kb("VmRSS")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        rng = da.random.default_rng(0)
+        g, p, q = (rng.integers(0, K, n, chunks=chunk) for _ in range(3))
+        if side == "persisted":                         # labels already on the workers
+            g, p, q = client.persist([g, p, q])
+            from distributed import wait
+            wait([g, p, q])
+        _reset_peak()
+        start = time.perf_counter()
+        m = pe.prayatul_matrix(g, p, q)
+        seconds = time.perf_counter() - start
+        if side == "persisted":
+            local = [x.compute() for x in (g, p, q)]
+            t_mem = alone(lambda: pe.prayatul_matrix(*local), 3)
+            check(pe.prayatul_matrix(*local).matrix.tolist() == m.matrix.tolist(),
+                  "dask vs in memory")
+        else:
+            t_mem = 0.0
+    return {"seconds": seconds, "in_memory": t_mem, "extra_mb":
+            (_resident_kb("VmHWM") - before) / 1024, "cells": [m.br, m.rw, m.wr, m.bw]}
+
+
+def rows_dask(quick: bool) -> list[Row]:
+    """Prayatul counts of Dask arrays: N = 10^7 against in memory, N = 10^8 memory-bounded."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        return [Row("Dask rows", "", "", "", "", "", "pip install 'prayatul-edu[dask]'", None)]
+    chunk = 5 * 10**6
+    r7 = _run_child("dask", "persisted", f"{10**7}x{chunk}")
+    out = [Row(f"`prayatul_matrix` of Dask arrays ({chunk:,} per chunk) on a LocalCluster "
+               "(2 workers), labels persisted on the workers", f"{10**7:,}", ms(r7["seconds"]),
+               "`prayatul_matrix` of the same labels in memory", ms(r7["in_memory"]),
+               f"{r7['seconds'] / r7['in_memory']:.1f}x its time", "within 2x",
+               r7["seconds"] <= 2 * r7["in_memory"],
+               note="the in-memory path counts 10 labels in one pass at memory speed; the "
+                    "Dask path adds scheduling and a per-chunk table"
+               if r7["seconds"] > 2 * r7["in_memory"] else "")]
+    if not quick:
+        r8 = _run_child("dask", "generated", f"{10**8}x{chunk}")
+        out.append(Row(f"`prayatul_matrix` of Dask arrays ({chunk:,} per chunk), labels "
+                       "generated on the workers, extra peak memory of the whole cluster",
+                       f"{10**8:,}", f"{r8['seconds']:.1f} s, peak {r8['extra_mb']:.0f} MB",
+                       "three int64 label arrays in memory", f"{3 * 8 * 10**8 / 2**20:.0f} MB",
+                       f"{r8['extra_mb'] / (3 * 8 * 10**8 / 2**20):.2f}x their memory",
+                       "<= 1 GB", r8["extra_mb"] <= 1024))
+    return out
+
+
+def _save_plot(fig, ax, path: str) -> str:
+    import matplotlib.pyplot as plt
+
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_sweeps(out_dir: str) -> list[str]:
+    """Time against k and against D, as PNG files beside RESULTS.md."""
+    if not SWEEPS:
+        return []
+    import matplotlib.pyplot as plt
+
+    written = []
+    if "prayatul" in SWEEPS or "adjusted_rand_index" in SWEEPS:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        styles = [("prayatul", "ours", "prayatul_matrix (counts)", "C0", "-o"),
+                  ("prayatul", "sort", "one np.sort of N int64", "0.5", ":"),
+                  ("prayatul", "floor", "read floor (np.sum x 3)", "0.7", "--"),
+                  ("adjusted_rand_index", "ours", "adjusted_rand_index", "C1", "-o"),
+                  ("adjusted_rand_index", "sklearn", "scikit-learn adjusted_rand_score",
+                   "C1", "--s"),
+                  ("normalized_mutual_information", "ours", "normalized_mutual_information",
+                   "C2", "-o"),
+                  ("normalized_mutual_information", "sklearn",
+                   "scikit-learn normalized_mutual_info_score", "C2", "--s")]
+        for name, side, label, colour, style in styles:
+            points = SWEEPS.get(name, {})
+            ks = sorted(x for x in points if side in points[x])
+            if ks:
+                ax.plot(ks, [points[x][side] * 1e3 for x in ks], style, color=colour,
+                        label=label)
+        ax.set(xscale="log", yscale="log", xlabel="labels per labelling k",
+               ylabel="time (ms), median", title="N = 1,000,000 labels: time against k")
+        written.append(_save_plot(fig, ax, os.path.join(out_dir, "sweep_k.png")))
+    sil = {k: v for k, v in SWEEPS.items() if k.startswith("silhouette")}
+    if sil:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for i, (name, points) in enumerate(sorted(sil.items())):
+            dims = sorted(points)
+            for side, style in (("ours", "-o"), ("sklearn", "--s")):
+                ax.plot(dims, [points[d][side] for d in dims], style, color=f"C{i}",
+                        label=f"{'ours' if side == 'ours' else 'scikit-learn'}, "
+                              f"{name.split(', ')[1]}")
+        ax.set(xscale="log", yscale="log", xlabel="dimensions D", ylabel="time (s), median",
+               title=f"silhouette, {K} clusters: time against D")
+        written.append(_save_plot(fig, ax, os.path.join(out_dir, "sweep_d.png")))
+    return written
+
+
 SECTIONS = ["measures", "ami", "hashables", "prayatul", "pairs", "silhouette", "hierarchy",
             "linkages",
             "exact", "import", "widgets", "notebooks"]
+SECTIONS += ["k_sweep", "d_sweep", "dask"]      # the sweeps of issue 14
 
 
 def main(argv=None) -> int:
@@ -635,7 +917,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.child:
         kind, side, n = args.child
-        print(json.dumps({"silhouette": _child_silhouette}[kind](side, int(n))))
+        children = {"silhouette": lambda s, x: _child_silhouette(s, int(x)),
+                    "silhouette_dim": _child_silhouette_dim, "dask": _child_dask}
+        print(json.dumps(children[kind](side, n)))
         return 0
     args.repeats = args.repeats or (3 if args.quick else 9)
     wanted = [s for s in args.only.split(",") if s] or SECTIONS
@@ -657,6 +941,10 @@ def main(argv=None) -> int:
         "import": lambda: rows_import(args.repeats),
         "widgets": rows_widgets,
         "notebooks": (lambda: []) if args.quick else rows_notebooks,
+        "k_sweep": lambda: rows_k_sweep(10**6, args.repeats, big=not args.quick),
+        "d_sweep": lambda: rows_d_sweep(args.repeats, (10_000,) if args.quick
+                                        else (10_000, 20_000)),
+        "dask": lambda: rows_dask(args.quick),
     }
     print(f"Machine: {machine()}\n", flush=True)
     rows: list[Row] = []
@@ -681,6 +969,10 @@ def main(argv=None) -> int:
         rows += new
     elapsed = time.perf_counter() - started
     text = markdown(rows, args, elapsed)
+    plots = plot_sweeps(os.path.dirname(os.path.abspath(args.out)))
+    if plots:
+        text += "\nPlots: " + ", ".join(f"![{os.path.basename(p)}]({os.path.basename(p)})"
+                                         for p in plots) + "\n"
     if failed:
         text += "\nChecks that FAILED (both sides did not agree):\n\n" + "".join(
             f"* {f}\n" for f in failed)

@@ -62,6 +62,8 @@ class Labels:
 
     @property
     def k(self) -> int:
+        if self._values is None:  # small-range ints: the values that occur, not listed
+            return int(np.count_nonzero(self._sizes_in_range()))
         return int(self.values.shape[0])
 
     @property
@@ -83,6 +85,10 @@ class Labels:
             in_range = self._sizes_in_range()
             return in_range[in_range > 0]
         return np.bincount(self._codes, minlength=self.k)
+
+    def dense_sizes(self) -> np.ndarray:
+        """How many instances carry each value along :meth:`dense_form` (0 where none)."""
+        return self.sizes() if self._codes is not None else self._sizes_in_range()
 
     def _sizes_in_range(self) -> np.ndarray:
         if self._range_sizes is None:

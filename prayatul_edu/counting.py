@@ -10,8 +10,16 @@ Fast path
     the instance whose labels are ``(a, b)`` adds 1 to cell ``a * span_b + b``,
     i.e. one ``np.bincount`` of those flat indices (:func:`dense_counts`),
     computed a cache-sized block of instances at a time. Margins of that table
-    give every group size, so no labels need factorising. Labels with too many
-    distinct values for a dense table take the plain path (:func:`joint_codes`).
+    give every group size, so no labels need factorising.
+
+Many labels
+    When a table of every combination would be larger than the data, the same
+    flat index of a *pair* of labellings (:func:`joint_key`) is sorted once:
+    equal indices end up next to each other, and the runs of equal values are
+    the non-empty cells and their counts (:func:`joint_counts`), or directly the
+    pairs inside them (:func:`joint_pairs_within`). One sort of N integers
+    (32-bit when the index fits), no ``np.unique(return_inverse=True)`` (which
+    sorts indices, not values, and then scatters them back).
 
 Exactness
     ``comb2(n) = n (n - 1) / 2`` is computed in int64 while ``n`` is at most
@@ -26,7 +34,8 @@ import math
 
 import numpy as np
 
-from ._validation import Labels, check_partitions
+from . import dask_counts
+from ._validation import Labels, check_labels, check_partitions
 from .steps import Derivation, Result
 
 #: Derivations list every pair of instances, one row each, up to this many instances
@@ -34,7 +43,8 @@ from .steps import Derivation, Result
 PAIR_LIST_MAX_N = 12
 
 __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
-           "dense_counts", "pairs_within", "labels_from_table"]
+           "dense_counts", "pairs_within", "labels_from_table", "joint_key", "joint_counts",
+           "joint_pairs_within", "cells_fit_dense", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 
@@ -63,7 +73,12 @@ def comb2(n):
 
 def pairs_within(sizes) -> int:
     """Number of unordered pairs inside groups of the given sizes: sum C(n_g, 2)."""
-    return int(comb2(np.asarray(sizes)).sum())
+    sizes = np.asarray(sizes)
+    if sizes.dtype.kind in "iu" and sizes.size and int(sizes.sum()) <= _INT64_SAFE_N:
+        # sum n_g (n_g - 1) <= N (N - 1) < 2**63: one exact int64 sum, halved once
+        n_g = sizes.astype(np.int64, copy=False).ravel()
+        return int(np.dot(n_g, n_g - 1)) // 2
+    return int(comb2(sizes).sum())
 
 
 def joint_codes(a: np.ndarray, ka: int, b: np.ndarray, kb: int) -> tuple[np.ndarray, int]:
@@ -90,6 +105,125 @@ def group_sizes(*labelings: Labels) -> np.ndarray:
     for lab in labelings[1:]:
         codes, k = joint_codes(codes, k, lab.codes, lab.k)
     return np.bincount(codes, minlength=k)
+
+
+def cells_fit_dense(n: int, cells: int) -> bool:
+    """Whether a dense table of ``cells`` cells is worth filling for ``n`` instances (O(N))."""
+    return cells <= max(n, DENSE_MIN_CELLS)
+
+
+def joint_key(a: Labels, b: Labels) -> tuple[np.ndarray, int]:
+    """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
+
+    Along :meth:`Labels.dense_form` of each labelling; returns the int64 index
+    and the number of cells ``span_a * span_b`` (at most about 4 N**2, so it fits
+    in int64 for any N that fits in memory).
+    """
+    arr_a, lo_a, span_a = a.dense_form()
+    arr_b, lo_b, span_b = b.dense_form()
+    key = np.multiply(arr_a, span_b, dtype=np.int64)
+    key += arr_b
+    offset = (lo_a * span_b + lo_b + 2**63) % 2**64 - 2**63   # as int64 arithmetic wraps
+    if offset:
+        key -= offset
+    return key, span_a * span_b
+
+
+def _sorted(key: np.ndarray, cells: int) -> np.ndarray:
+    """``key`` sorted in place (as uint32 when the cells allow: that sort takes half the time)."""
+    if cells <= 2**32:
+        key = key.astype(np.uint32)
+    key.sort()
+    return key
+
+
+def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
+    """The non-empty cells of the joint labelling of ``a`` and ``b``, and their counts.
+
+    Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
+    (int64, increasing) and ``count`` how many instances it holds. A
+    ``np.bincount`` when the table of every combination is no larger than the
+    data, else one sort of the indices and their runs of equal values.
+    """
+    n = a.n
+    key, cells = joint_key(a, b)
+    if cells <= _DENSE_TABLE_CELLS and cells_fit_dense(n, cells):
+        counts = np.bincount(key, minlength=cells)
+        cell = np.flatnonzero(counts)
+        return cell, counts[cell]
+    ordered = _sorted(key, cells)
+    first = np.empty(n, dtype=bool)                     # the first instance of each cell
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return ordered[starts].astype(np.int64), np.diff(starts, append=n)
+
+
+def joint_pairs_within(a: Labels, b: Labels) -> int:
+    """Pairs of instances in one group of ``a`` *and* one group of ``b``: sum C(n_ab, 2).
+
+    The same number as ``pairs_within(group_sizes(a, b))``, faster: a
+    ``np.bincount`` of :func:`joint_key` when the table is small, else one sort
+    of it. In the sorted index, a run of ``L`` equal neighbours is a group of
+    ``L + 1`` instances; with many labels most groups are single instances, so
+    only the positions that equal their neighbour are looked at.
+    """
+    key, cells = joint_key(a, b)
+    table = dense_counts(a, b)            # None when the table would outgrow the data
+    if table is not None:
+        return pairs_within(table)
+    ordered = _sorted(key, cells)
+    joins = np.flatnonzero(ordered[1:] == ordered[:-1])   # j where instance j + 1 joins j's group
+    if joins.size == 0:
+        return 0
+    breaks = np.flatnonzero(np.diff(joins) != 1) + 1      # a gap starts another group
+    run = np.diff(np.concatenate(([0], breaks, [joins.size])))
+    return pairs_within(run + 1)
+
+
+def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
+    """``counts`` added up per code 0..k-1, exactly in int64 (``np.bincount`` weights are floats)."""
+    out = np.zeros(k, dtype=np.int64)
+    np.add.at(out, codes, counts)
+    return out
+
+
+def _value_along(lab: Labels, offsets: np.ndarray) -> np.ndarray:
+    """The labels at these offsets along :meth:`Labels.dense_form` (raw ints or codes)."""
+    arr, lo, _ = lab.dense_form()
+    if arr is lab.ints:
+        return (offsets + lo).astype(arr.dtype)
+    return lab.values[offsets]
+
+
+def value_cells(arrays: dict, counts: np.ndarray | None = None):
+    """The distinct combinations of labels and how many instances carry each.
+
+    ``arrays`` maps a name to a 1-D array of labels (all of one length); each
+    position is one instance, or ``counts[i]`` instances when ``counts`` is
+    given. Returns ``(values, total)``: ``values[name]`` the label of each
+    combination (cell) and ``total`` its count (int64, exact: the counts add
+    up to N < 2**63). Mergeable: the cells of two parts of the data, put one
+    after the other with their counts, give the cells of the whole (the Dask
+    path counts each chunk on a worker and merges on the client this way).
+    """
+    labs = [check_labels(arr, name, min_n=1) for name, arr in arrays.items()]
+    table = dense_counts(*labs) if counts is None else None
+    if table is not None:                                # few labels: one pass, one table
+        cell = np.nonzero(table)
+        return ({lab.name: _value_along(lab, at) for lab, at in zip(labs, cell)},
+                table[cell].astype(np.int64))
+    code, k = labs[0].codes, labs[0].k
+    for lab in labs[1:]:
+        code, k = joint_codes(code, k, lab.codes, lab.k)
+    member = np.empty(k, dtype=np.intp)                  # one instance of each cell
+    member[code] = np.arange(code.shape[0])
+    if counts is None:
+        total = np.bincount(code, minlength=k).astype(np.int64)
+    else:
+        total = totals_by(code, k, np.asarray(counts, dtype=np.int64))
+    values = {lab.name: lab.values[lab.codes[member]] for lab in labs}
+    return values, total
 
 
 def _dense_shape(labelings) -> tuple[int, ...] | None:
@@ -157,6 +291,29 @@ def dense_counts(*labelings: Labels) -> np.ndarray | None:
     return counts
 
 
+#: Largest dense contingency table read cell by cell; beyond it, sorting the pairs is faster.
+_DENSE_TABLE_CELLS = 1 << 18
+
+
+def _rank_of_occurring(offsets: np.ndarray, labels: Labels, ordered: bool = False) -> np.ndarray:
+    """The codes 0..k-1 of ``labels`` from offsets along its :meth:`Labels.dense_form`.
+
+    Values of the range that do not occur get no code. Every value that occurs
+    must be among ``offsets``; ``ordered`` says they are sorted.
+    """
+    span = labels.dense_form()[2]
+    if labels.k == span:                   # every value occurs: the offset is the code
+        return offsets.astype(np.intp, copy=False)
+    if ordered:                            # the rank is the number of changes before
+        code = np.empty(offsets.shape[0], dtype=np.intp)
+        code[0] = 0
+        np.cumsum(offsets[1:] != offsets[:-1], out=code[1:])
+        return code
+    present = np.zeros(span, dtype=bool)
+    present[offsets] = True
+    return (np.cumsum(present) - 1)[offsets]
+
+
 class ContingencyTable(Result):
     """The contingency table ``n_ij = |C_i ∩ T_j|`` of a clustering against the truth.
 
@@ -178,13 +335,17 @@ class ContingencyTable(Result):
         Number of instances.
     """
 
-    def __init__(self, truth: Labels, pred: Labels):
+    def __init__(self, truth: Labels, pred: Labels, *, plain: bool = False):
         self._truth, self._pred = truth, pred
         self.n = truth.n
         self._dense = None
-        joint = dense_counts(pred, truth)      # None when the labels have too many values
-        if joint is None:
+        joint = None
+        if not plain and pred.dense_form()[2] * truth.dense_form()[2] <= _DENSE_TABLE_CELLS:
+            joint = dense_counts(pred, truth)  # None when the labels have too many values
+        if plain:                              # the plain code, which the fast paths must match
             self._count_cells(truth, pred)
+        elif joint is None:
+            self._read_sorted(truth, pred)
         else:
             self._read_dense(joint)
         self.clusters = pred.values
@@ -202,6 +363,15 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
+    def _read_sorted(self, truth: Labels, pred: Labels) -> None:
+        """The fast path for many labels: the non-empty cells from one sort of the pairs."""
+        self.cluster_sizes = pred.sizes()
+        self.class_sizes = truth.sizes()
+        cell, self.cell_count = joint_counts(pred, truth)   # sorted by cluster, then class
+        row, col = np.divmod(cell, truth.dense_form()[2])
+        self.cell_cluster = _rank_of_occurring(row, pred, ordered=True)
+        self.cell_class = _rank_of_occurring(col, truth)
+
     def _read_dense(self, joint: np.ndarray) -> None:
         """The fast path: ``joint`` counts every (cluster value, class value) in range."""
         rows = joint.sum(axis=1) > 0           # values that occur: the clusters ...
@@ -212,6 +382,24 @@ class ContingencyTable(Result):
         self.cell_cluster, self.cell_class = np.nonzero(counts)   # row-major, as the codes
         self.cell_count = counts[self.cell_cluster, self.cell_class]
         self._dense = np.ascontiguousarray(counts)
+
+    @classmethod
+    def from_cells(cls, truth_values, pred_values, cell_count) -> "ContingencyTable":
+        """The table of non-empty cells given by value: ``cell_count[c]`` instances
+        have class ``truth_values[c]`` and cluster ``pred_values[c]`` (each pair once)."""
+        table = cls.__new__(cls)
+        t = check_labels(truth_values, "truth", min_n=1)
+        p = check_labels(pred_values, "pred", min_n=1)
+        table._truth = table._pred = None
+        table._dense = None
+        order = np.lexsort((t.codes, p.codes))          # row-major, as the other paths
+        table.cell_cluster, table.cell_class = p.codes[order], t.codes[order]
+        table.cell_count = np.asarray(cell_count, dtype=np.int64)[order]
+        table.cluster_sizes = totals_by(table.cell_cluster, p.k, table.cell_count)
+        table.class_sizes = totals_by(table.cell_class, t.k, table.cell_count)
+        table.n = int(table.cell_count.sum())
+        table.clusters, table.classes = p.values, t.values
+        return table
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -291,9 +479,15 @@ def contingency_table(truth, pred) -> ContingencyTable:
     [[1, 0], [1, 1]]
     >>> t.cluster_sizes.tolist(), t.class_sizes.tolist()
     ([1, 2], [2, 1])
+
+    Dask arrays (``pip install prayatul-edu[dask]``) are counted chunk by chunk
+    on the workers and merged on the client (:mod:`prayatul_edu.dask_counts`).
     """
     # One instance is enough for a table (purity, entropy, ... are defined at N = 1);
     # the pair-counting measures check N >= 2 themselves.
+    if dask_counts.is_dask(truth, pred):
+        values, total = dask_counts.merged_cells(value_cells, truth=truth, pred=pred)
+        return ContingencyTable.from_cells(values["truth"], values["pred"], total)
     truth_l, pred_l = check_partitions(truth=truth, pred=pred, min_n=1)
     return ContingencyTable(truth_l, pred_l)
 

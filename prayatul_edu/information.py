@@ -28,8 +28,9 @@ import math
 
 import numpy as np
 
+from . import dask_counts
 from ._validation import check_choice, check_labels, check_real
-from .counting import ContingencyTable, contingency_table
+from .counting import ContingencyTable, contingency_table, value_cells
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
 __all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",
@@ -202,6 +203,9 @@ def entropy(labels, base=2) -> Entropy:
     1.0397
     """
     base = _check_base(base)
+    if dask_counts.is_dask(labels):                      # counted on the workers
+        values, total = dask_counts.merged_cells(value_cells, labels=labels)
+        return _entropy_result(total, values["labels"], int(total.sum()), base)
     lab = check_labels(labels, "labels", min_n=1)
     return _entropy_result(lab.sizes(), lab.values, lab.n, base)
 

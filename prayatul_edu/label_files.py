@@ -1,4 +1,4 @@
-"""Reading labels from files: CSV/TSV with a header row, .npy and .npz.
+"""Reading labels from files: CSV/TSV with a header row, .npy, .npz and Parquet.
 
 :func:`read_columns` gives the columns of a file by name; :func:`column` picks
 one for a role (``--truth``, ``--primary``, ...) and refuses missing values with
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_columns", "column"]
+__all__ = ["read_columns", "column", "is_parquet", "read_parquet"]
 
-_FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz")
+_FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
 _MISSING = {"", "nan", "NaN", "NAN", "NA", "N/A", "null", "None"}
 
 
@@ -28,6 +28,8 @@ def read_columns(path) -> dict:
     """
     path = Path(path)
     suffix = path.suffix.lower()
+    if is_parquet(path):
+        return read_parquet(path)
     if suffix not in _FORMATS:
         raise ValueError(f"FILE: unknown format {path.suffix or '(no extension)'!r} of "
                          f"{path.name}; expected one of {', '.join(_FORMATS)}")
@@ -60,6 +62,53 @@ def read_columns(path) -> dict:
         _same_length(columns, path.name)
         return columns
     return _read_csv(path, "\t" if suffix == ".tsv" else None)
+
+
+def is_parquet(path) -> bool:
+    """A ``.parquet`` file, or a directory (a Parquet data set of several files)."""
+    path = Path(path)
+    return path.suffix.lower() == ".parquet" or path.is_dir()
+
+
+def read_parquet(path, columns=None, *, dask: bool = False) -> dict:
+    """The columns of a Parquet file or directory: name -> 1-D array (or Dask series).
+
+    With ``dask=True`` the columns stay lazy Dask series (``dask.dataframe``),
+    read chunk by chunk where they are used; otherwise they are read into
+    memory with pyarrow. Needs ``pip install prayatul-edu[dask]`` (pyarrow).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise OSError(f"FILE: cannot read {path}: no such file or directory")
+    try:
+        if dask:
+            import dask.dataframe as dd
+
+            frame = dd.read_parquet(str(path), columns=columns)
+            return {name: frame[name] for name in frame.columns}
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(str(path), columns=columns)
+    except ImportError as exc:
+        raise ValueError(f"FILE: reading Parquet needs {exc.name}: "
+                         "pip install 'prayatul-edu[dask]'") from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow's errors: not a Parquet data set
+        if isinstance(exc, (ValueError, OSError)) and str(exc).startswith("FILE:"):
+            raise
+        raise ValueError(f"FILE: cannot read {path.name} as Parquet: "
+                         f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                         ) from None
+    return {name: _from_arrow(table.column(name)) for name in table.column_names}
+
+
+def _from_arrow(col) -> np.ndarray:
+    """A pyarrow column as a NumPy array: missing values as NaN (numbers) or None."""
+    arr = col.to_numpy()
+    if arr.dtype.kind == "O" and col.null_count == 0:
+        values = arr.tolist()
+        if all(isinstance(v, str) for v in values):
+            return np.array(values)
+    return arr
 
 
 def _read_csv(path: Path, delimiter) -> dict:

@@ -31,7 +31,8 @@ from fractions import Fraction
 import numpy as np
 
 from ._validation import check_choice, check_partitions
-from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, pairs_within
+from . import dask_counts
+from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, contingency_table, pairs_within
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
@@ -197,6 +198,8 @@ def _pair_confusion(table: ContingencyTable) -> PairConfusion:
 
 
 def _pairs_of(truth, pred) -> PairConfusion:
+    if dask_counts.is_dask(truth, pred):                    # counted on the workers
+        return _pair_confusion(contingency_table(truth, pred))
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
     pc = _pair_confusion(ContingencyTable(truth_l, pred_l))
     if truth_l.n <= PAIR_LIST_MAX_N:

@@ -29,15 +29,18 @@ Two ways to count, giving the same integers:
   labellings, by inclusion-exclusion (no N x N anything); the default. The
   plain code (:func:`_from_group_sizes`) codes each joint labelling; the fast
   one (:func:`_from_dense_table`) reads every group size off one table of the
-  three labellings, counted in a single pass (``counting.dense_counts``).
+  three labellings, counted in a single pass (``counting.dense_counts``), and
+  with many labels (:func:`_from_pair_sums`) counts only the three pairs of
+  labellings, each with one ``np.bincount`` or one sort.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._validation import Labels, check_choice, check_partitions, check_real
-from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_sizes,
-                       joint_codes, pairs_within)
+from . import dask_counts
+from ._validation import Labels, check_choice, check_labels, check_partitions, check_real
+from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_sizes, joint_codes,
+                       joint_pairs_within, pairs_within, totals_by, value_cells)
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
@@ -49,6 +52,10 @@ __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
 _BLOCK_ELEMENTS = 1 << 17
 
 _METHODS = ("auto", "pairs", "counts")
+
+#: The table of all three labellings is filled only while it stays in the CPU cache
+#: (about 256 kB); larger, three two-way counts are faster than one scattered table.
+_THREE_WAY_CELLS = 1 << 15
 
 #: The five measures (eqs. 5-9): name -> (title, symbol in LaTeX, symbol in plain text,
 #: lower end of the range by Theorem 1 (the upper end is 1), formula in LaTeX, in plain).
@@ -382,6 +389,8 @@ def _from_dense_table(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     is a margin of it, e.g. the ``gp`` groups are ``n.sum(axis=2)``. Returns
     None when the labels have too many values for a dense table.
     """
+    if g.dense_form()[2] * p.dense_form()[2] * q.dense_form()[2] > _THREE_WAY_CELLS:
+        return None
     n = dense_counts(g, p, q)
     if n is None:
         return None
@@ -389,6 +398,49 @@ def _from_dense_table(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
                   pairs_within(n.sum(axis=(1, 2))), pairs_within(n.sum(axis=(0, 2))),
                   pairs_within(n.sum(axis=(0, 1))), pairs_within(n.sum(axis=2)),
                   pairs_within(n.sum(axis=1)), pairs_within(n.sum(axis=0)), pairs_within(n))
+
+
+def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int]:
+    """The fast path for many labels: the cells from six pair sums, no three-way groups.
+
+    ``S_gpq`` cancels in every cell (each cell is a parity of agreements), so
+    the four cells need only ``S_g``, ``S_p``, ``S_q`` (group sizes of each
+    labelling) and ``S_gp``, ``S_gq``, ``S_pq``, each counted by
+    :func:`counting.joint_pairs_within` (a ``np.bincount`` or one sort).
+    """
+    S_gp, S_gq, S_pq = joint_pairs_within(g, p), joint_pairs_within(g, q), joint_pairs_within(p, q)
+    S_g, S_p, S_q = (pairs_within(lab.dense_sizes()) for lab in (g, p, q))  # margins, if counted
+    return _cells_from_pairs(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
+
+
+def _from_cells(values: dict, total: np.ndarray) -> tuple[tuple[int, int, int, int], tuple]:
+    """BR, RW, WR, BW from the cells of the three labellings (the Dask path), and each k.
+
+    ``total[c]`` instances have the labels ``values[name][c]``; the group sizes
+    of a labelling or a pair of them are the totals of the cells per group.
+    """
+    g, p, q = (check_labels(values[name], name, min_n=1)
+               for name in ("truth", "primary", "alternative"))
+
+    def S(*labs):                                        # pairs inside the joint groups
+        code, k = labs[0].codes, labs[0].k
+        for lab in labs[1:]:
+            code, k = joint_codes(code, k, lab.codes, lab.k)
+        return pairs_within(totals_by(code, k, total))
+
+    cells = _cells_from_pairs(comb2(int(total.sum())), S(g), S(p), S(q), S(g, p), S(g, q),
+                              S(p, q))
+    return cells, (g.k, p.k, q.k)
+
+
+def _cells_from_pairs(T: int, S_g: int, S_p: int, S_q: int, S_gp: int, S_gq: int,
+                      S_pq: int) -> tuple[int, int, int, int]:
+    """The four cells from the pair sums, without S_gpq (it cancels, see :func:`_cells`)."""
+    BR = T - S_g - S_p - S_q + S_gp + S_gq + S_pq
+    RW = S_q + S_gp - S_gq - S_pq
+    WR = S_p + S_gq - S_gp - S_pq
+    BW = S_g + S_pq - S_gp - S_gq
+    return BR, RW, WR, BW
 
 
 # ------------------------------------------------------------ public API
@@ -480,6 +532,15 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     """
     check_choice(method, "method", _METHODS)
     zero_division = check_real(zero_division, "zero_division", allow_nan=True)
+    if dask_counts.is_dask(truth, primary, alternative):     # counted on the workers
+        if method == "pairs":
+            raise ValueError("method: 'pairs' visits every pair in memory; Dask arrays are "
+                             "counted with method='counts' (or 'auto')")
+        values, total = dask_counts.merged_cells(value_cells, truth=truth, primary=primary,
+                                                 alternative=alternative)
+        (br, rw, wr, bw), n_groups = _from_cells(values, total)
+        return PrayatulMatrix(br, rw, wr, bw, n=int(total.sum()), method="counts",
+                              zero_division=zero_division, n_groups=n_groups)
     g, p, q = check_partitions(truth=truth, primary=primary, alternative=alternative)
     if method == "auto":
         # Same integers as Algorithm 1, but O(N) time and memory instead of O(N^2).
@@ -487,7 +548,7 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     if method == "pairs":
         br, rw, wr, bw = _algorithm1(g.codes, p.codes, q.codes)
     else:
-        br, rw, wr, bw = _from_dense_table(g, p, q) or _from_group_sizes(g, p, q)
+        br, rw, wr, bw = _from_dense_table(g, p, q) or _from_pair_sums(g, p, q)
     m = PrayatulMatrix(br, rw, wr, bw, n=g.n, method=method, zero_division=zero_division,
                        n_groups=(g.k, p.k, q.k))
     if g.n <= PAIR_LIST_MAX_N:

@@ -13,12 +13,24 @@ Two implementations compute the same numbers:
 * the plain one (:func:`_silhouette_plain`) builds the full N x N distance
   matrix and follows the tutorial's formulas point by point - the teaching code;
 * the fast one (:func:`_silhouette_fast`) never holds N x N distances: it sorts
-  the points by cluster, computes the distances of a block of rows to all
-  points (``scipy.spatial.distance.cdist``, exact, no dot-product shortcut),
-  adds them up per cluster with ``np.add.reduceat`` and keeps only ``a_i``,
-  ``b_i`` and the nearest cluster of each row. Blocks run on a few threads
-  (SciPy and NumPy release the GIL); memory stays near ``_BLOCK_BYTES`` per
-  thread whatever N is.
+  the points by cluster and visits the (symmetric) distance matrix in square
+  tiles on and above the diagonal, each tile adding its row sums to its rows and
+  its column sums to its columns, per cluster; only the N x k sums, ``a_i``,
+  ``b_i`` and the nearest cluster are kept (with very many clusters, blocks of
+  whole rows instead). Distances come from ``scipy.spatial.distance.cdist``;
+  Euclidean ones of 8 or more coordinates from one matrix product per tile
+  (BLAS), with every near-duplicate pair recomputed from differences, so each
+  distance keeps a relative error below ``(D + 2) 2**-53 / 2**-6`` (7e-12 at
+  D = 1000; see :func:`_euclidean_gram`). Tiles of ``cdist`` run on a few
+  threads; memory stays near ``_BLOCK_BYTES`` per thread whatever N is.
+
+Exactness
+    Float32 input is converted to float64 first, and no distance comes from an
+    uncorrected Gram matrix. scikit-learn's Euclidean ``silhouette_samples``
+    computes every distance as ``sqrt(|x|^2 + |y|^2 - 2 x.y)``, which for
+    duplicate or near-duplicate points is off by about 1e-8 (and more for
+    float32 input); tests compare with an exact reference (``math.dist``,
+    ``math.fsum``) there.
 
 ``silhouette(..., method="auto")`` takes the plain path up to
 ``PLAIN_MAX_N = 200`` instances and the fast one beyond.
@@ -43,6 +55,23 @@ _BLOCK_BYTES = 4 * 2**20
 
 #: At most this many threads (so at most this many blocks live at once).
 _MAX_THREADS = 4
+
+#: The symmetric tiles keep the sums of every point to every cluster (N x k floats)
+#: when they fit in this many bytes; beyond, blocks of whole rows are reduced one by one.
+_SUMS_BYTES = 64 * 2**20
+
+#: Bytes of one tile of Gram-matrix distances: small enough for the CPU cache.
+_GRAM_TILE_BYTES = 2**22
+
+#: Euclidean distances come from a matrix product (BLAS) from this many coordinates on;
+#: below, ``cdist`` of the differences is as fast.
+_GRAM_MIN_D = 8
+
+#: Pairs with d^2 below this fraction of |a|^2 + |b|^2 are recomputed from differences.
+_GRAM_RTOL = 2.0**-6
+
+#: Near-duplicate pairs recomputed per batch (bounds the memory of the differences).
+_RECHECK_PAIRS = 1 << 14
 
 #: Metric names accepted besides "precomputed": those of scipy.spatial.distance.cdist
 #: (the same list in every SciPy >= 1.9 still supported by cdist in SciPy 1.17).
@@ -191,12 +220,102 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
+def _run_blocks(task, starts) -> None:
+    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL).
+
+    BLAS itself runs on one thread meanwhile: the products of a tile are small, and
+    BLAS's own threads would wait for each other at every one of them.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threads = _n_threads(len(starts))
+    with threadpool_limits(limits=1, user_api="blas"):
+        if threads == 1:
+            for r0 in starts:
+                task(r0)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for _ in pool.map(task, starts):
+                pass
+
+
+def _euclidean_gram(XA, XB, centre) -> np.ndarray:
+    """Euclidean distances between the rows of ``XA`` and ``XB`` by one matrix product.
+
+    Shifted by a common ``centre`` (no distance changes, the norms stay small),
+    ``a = x - centre`` and ``b = y - centre`` give
+    ``d^2 = |a|^2 + |b|^2 - 2 a.b``: the rows ``[-2a, |a|^2, 1]`` times the rows
+    ``[b, 1, |b|^2]``, so BLAS returns ``d^2`` directly. Its rounding error is at
+    most about ``2 (D + 2) u (|a|^2 + |b|^2)`` (u = 2**-53), large *relative* to
+    ``d^2`` only for near-duplicate points, so every pair with
+    ``d^2 < _GRAM_RTOL (|a|^2 + |b|^2)`` (and every negative one) is recomputed
+    from the differences of the original points. Each distance then has a
+    relative error below ``(D + 2) u / _GRAM_RTOL`` (7e-12 at D = 1000).
+    """
+    A = XA - centre
+    B = XB - centre
+    na = np.einsum("ij,ij->i", A, A)
+    nb = np.einsum("ij,ij->i", B, B)
+    dim = A.shape[1]
+    left = np.empty((A.shape[0], dim + 2))
+    np.multiply(A, -2.0, out=left[:, :dim])
+    left[:, dim] = na
+    left[:, dim + 1] = 1.0
+    right = np.empty((B.shape[0], dim + 2))
+    right[:, :dim] = B
+    right[:, dim] = 1.0
+    right[:, dim + 1] = nb
+    d2 = left @ right.T
+    # rows that may hold a near duplicate (a cheap bound first, then the exact test)
+    maybe = np.flatnonzero(d2.min(axis=1) < _GRAM_RTOL * (na + nb.max()))
+    if maybe.size:
+        sub = d2[maybe]
+        r, c = np.nonzero(sub < _GRAM_RTOL * np.add.outer(na[maybe], nb))
+        r = maybe[r]
+        for c0 in range(0, r.shape[0], _RECHECK_PAIRS):
+            rr, cc = r[c0:c0 + _RECHECK_PAIRS], c[c0:c0 + _RECHECK_PAIRS]
+            diff = XA[rr] - XB[cc]
+            d2[rr, cc] = np.einsum("ij,ij->i", diff, diff)
+    return np.sqrt(d2, out=d2)
+
+
+def _segments(sorted_codes: np.ndarray, r0: int, r1: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each cluster starts inside rows ``r0:r1`` (offsets), and which cluster it is."""
+    block = sorted_codes[r0:r1]
+    first = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
+    return first, block[first]
+
+
+def _segment_sums(D: np.ndarray, first: np.ndarray, axis: int) -> np.ndarray:
+    """``np.add.reduceat(D, first, axis)``: one contiguous sum per segment (faster for few)."""
+    if first.shape[0] > 16:
+        return np.add.reduceat(D, first, axis=axis)
+    bounds = np.append(first, D.shape[axis])
+    parts = [(D[:, lo:hi] if axis == 1 else D[lo:hi]).sum(axis=axis)
+             for lo, hi in zip(bounds[:-1], bounds[1:])]
+    return np.stack(parts, axis=axis)
+
+
+def _check_finite(D, metric, order, r0) -> None:
+    if not np.isfinite(D).all():
+        bad = r0 + int(np.flatnonzero(~np.isfinite(D).all(axis=1))[0])
+        raise _undefined_distance(metric, int(order[bad]))
+
+
 def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None):
-    """Same numbers as :func:`_silhouette_plain`, in blocks of rows, never N x N.
+    """Same numbers as :func:`_silhouette_plain`, in blocks, never N x N.
 
     Points are sorted by cluster, so the distances of a row to the members of
-    cluster ``c`` are one contiguous slice and ``np.add.reduceat`` sums them all
-    in one pass. Each block keeps only ``a_i``, ``b_i`` and the nearest cluster.
+    cluster ``c`` are one contiguous slice and ``np.add.reduceat`` sums them.
+    When the sums of every point to every cluster fit in ``_SUMS_BYTES``, the
+    distance matrix is visited in square tiles on and above the diagonal only
+    (it is symmetric): each tile adds its row sums to its rows and its column
+    sums to its columns, half the distances of a row-by-row pass. Otherwise
+    blocks of whole rows are summed and reduced one at a time. Euclidean
+    distances of points with ``_GRAM_MIN_D`` or more coordinates come from a
+    matrix product (:func:`_euclidean_gram`), the others from ``cdist``.
     """
     from scipy.spatial.distance import cdist
 
@@ -204,52 +323,77 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
     sizes = np.bincount(codes, minlength=k)
     order = np.argsort(codes, kind="stable")            # points grouped by cluster
     sorted_codes = codes[order]
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))  # first point of each cluster
-    if metric == "precomputed":
-        Xs = None
-    else:
-        Xs = np.ascontiguousarray(X[order])
-    if block_rows is None:
-        block_rows = max(1, _BLOCK_BYTES // (8 * max(n, k)))
-    block_rows = min(block_rows, n)
+    gram = metric == "euclidean" and X.shape[1] >= _GRAM_MIN_D
+
+    def points(r0, r1):
+        """Sorted points r0:r1 (gathered per block: X is never copied whole)."""
+        return np.asarray(X[order[r0:r1]], dtype=float)
+
+    def distances(r0, r1, c0, c1, centre=None):
+        """Distances of sorted points r0:r1 to c0:c1."""
+        if metric == "precomputed":
+            D = X[np.ix_(order[r0:r1], order[c0:c1])]
+        elif gram:
+            XA, XB = points(r0, r1), points(c0, c1)
+            if centre is None:
+                centre = (XA.mean(axis=0) + XB.mean(axis=0)) / 2
+            D = _euclidean_gram(XA, XB, centre)
+        else:
+            D = cdist(points(r0, r1), points(c0, c1), metric, **params)
+        _check_finite(D, metric, order, r0)
+        return D
+
     intra = np.empty(n)                                  # sum of distances to own cluster
     b = np.empty(n)
     nearest = np.empty(n, dtype=np.intp)
 
-    local = threading.local()                            # one distance buffer per thread
-
-    def block(r0: int) -> None:
-        r1 = min(n, r0 + block_rows)
-        if Xs is None:
-            D = X[np.ix_(order[r0:r1], order)]          # rows and columns in cluster order
-        else:
-            if not hasattr(local, "buf"):
-                local.buf = np.empty((block_rows, n))
-            D = cdist(Xs[r0:r1], Xs, metric, out=local.buf[:r1 - r0], **params)
-        sums = np.add.reduceat(D, starts, axis=1)       # sums[r, c] = sum over C_c
-        if not np.isfinite(sums).all():
-            bad = r0 + int(np.flatnonzero(~np.isfinite(sums).all(axis=1))[0])
-            raise _undefined_distance(metric, int(order[bad]))
-        rows = np.arange(r1 - r0)
-        own = sorted_codes[r0:r1]
-        intra[r0:r1] = sums[rows, own]
+    def reduce_rows(r0: int, sums: np.ndarray) -> None:
+        """a, b and the nearest cluster of rows r0.. from their sums to every cluster."""
+        rows = np.arange(sums.shape[0])
+        own = sorted_codes[r0:r0 + sums.shape[0]]
+        intra[r0:r0 + rows.shape[0]] = sums[rows, own]
         sums /= sizes                                    # average distance to each cluster
         sums[rows, own] = np.inf                         # b_i looks at other clusters only
         near = sums.argmin(axis=1)
-        nearest[r0:r1] = near
-        b[r0:r1] = sums[rows, near]
+        nearest[r0:r0 + rows.shape[0]] = near
+        b[r0:r0 + rows.shape[0]] = sums[rows, near]
 
-    starts_of_blocks = range(0, n, block_rows)
-    threads = _n_threads(len(starts_of_blocks))
-    if threads == 1:
-        for r0 in starts_of_blocks:
-            block(r0)
-    else:
-        from concurrent.futures import ThreadPoolExecutor
+    if n * k * 8 <= _SUMS_BYTES:                         # symmetric tiles
+        tile_bytes = _GRAM_TILE_BYTES if gram else _BLOCK_BYTES
+        tile = block_rows or max(1, int((tile_bytes // 8) ** 0.5))
+        tile = min(tile, n)
+        sums = np.zeros((n, k))
+        lock = threading.Lock()
 
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for _ in pool.map(block, starts_of_blocks):
-                pass
+        def row_of_tiles(r0: int) -> None:
+            r1 = min(n, r0 + tile)
+            seg_r, clu_r = _segments(sorted_codes, r0, r1)
+            for c0 in range(r0, n, tile):
+                c1 = min(n, c0 + tile)
+                D = distances(r0, r1, c0, c1)
+                seg_c, clu_c = _segments(sorted_codes, c0, c1)
+                to_cols = _segment_sums(D, seg_c, axis=1)         # rows -> clusters of c
+                to_rows = _segment_sums(D, seg_r, axis=0).T if c0 != r0 else None
+                del D                                    # before the next tile is made
+                with lock:
+                    sums[r0:r1, clu_c] += to_cols
+                    if to_rows is not None:                          # the mirror tile
+                        sums[c0:c1, clu_r] += to_rows
+
+        _run_blocks(row_of_tiles, range(0, n, tile))
+        reduce_rows(0, sums)
+    else:                                                # blocks of whole rows
+        if block_rows is None:
+            block_rows = max(1, _BLOCK_BYTES // (8 * max(n, k)))
+        block_rows = min(block_rows, n)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))  # first point of each cluster
+        centre = X.mean(axis=0) if gram else None
+
+        def block(r0: int) -> None:
+            r1 = min(n, r0 + block_rows)
+            reduce_rows(r0, np.add.reduceat(distances(r0, r1, 0, n, centre), starts, axis=1))
+
+        _run_blocks(block, range(0, n, block_rows))
     with np.errstate(invalid="ignore", divide="ignore"):
         a_sorted = np.where(sizes[sorted_codes] > 1,
                             intra / np.maximum(sizes[sorted_codes] - 1, 1), np.nan)
@@ -290,7 +434,12 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
     A point alone in its cluster has no ``a_i`` (reported as NaN) and gets
     ``s_i = 0`` (Rousseeuw's convention, as in scikit-learn); so does a point
     with ``a_i = b_i = 0``. The same numbers as scikit-learn's
-    ``silhouette_samples`` / ``silhouette_score``.
+    ``silhouette_samples`` / ``silhouette_score`` (to 1e-12), except where its
+    Euclidean distances lose digits: duplicate or near-duplicate points and
+    float32 input, where it is off by about 1e-8 and this function stays
+    within 1e-10 of an exact computation (Euclidean distances of 8 or more
+    coordinates come from a Gram matrix, near duplicates redone from
+    differences: each distance has a relative error below ``(D + 2) 2**-53 / 2**-6``).
 
     Parameters
     ----------

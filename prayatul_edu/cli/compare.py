@@ -14,7 +14,10 @@ from pathlib import Path
 import numpy as np
 
 from ..compare import _AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
-from ..label_files import column as _column, read_columns
+from ..information import normalized_mutual_information
+from ..label_files import column as _column, is_parquet, read_columns, read_parquet
+from ..pair_counting import adjusted_rand_index
+from ..prayatul import prayatul_matrix
 
 __all__ = ["add_arguments", "run"]
 
@@ -27,6 +30,7 @@ def add_arguments(parser) -> None:
         "  prayatul-edu compare --paper          the paper's own labels next to its Tables I, II\n"
         "  prayatul-edu compare runs.csv --truth class --primary kmeans --alternative dbscan\n"
         "  prayatul-edu compare runs.csv --truth class --bootstrap 200\n"
+        "  prayatul-edu compare runs/ --truth class --dask tcp://10.0.0.5:8786   (Parquet on a cluster)\n"
         "\nPrayatul measures of a primary vs an alternative (each in [-1, 1], xi_c in [0, 1];\n"
         "positive favours the primary): sigma_c comparative deviation, alpha polarization,\n"
         "xi_c comparative rightness, xi_e effective rightness, phi_e effective superiority.")
@@ -60,6 +64,14 @@ def add_arguments(parser) -> None:
     stats.add_argument("--average", choices=_AVERAGES, default="macro",
                        help="averaging of Table II's precision and recall over labels "
                             "(default macro; 'paper' = the paper's recipe)")
+    big = parser.add_argument_group("labels beyond memory")
+    big.add_argument("--dask", metavar="SCHEDULER", nargs="?", const="local", default=None,
+                     help="count on a Dask cluster: FILE is a Parquet file or directory, read "
+                          "chunk by chunk on the workers; SCHEDULER is the address of a "
+                          "running scheduler (e.g. tcp://10.0.0.5:8786), without it a local "
+                          "cluster is started. Prints the Prayatul matrix and measures of each "
+                          "pair and ARI / NMI of each algorithm (no figures, no bootstrap). "
+                          "Needs pip install 'prayatul-edu[dask]'")
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text",
                      help="text tables (default) or JSON on stdout")
@@ -86,14 +98,33 @@ class _Progress:
         self.say(f"running {algorithm} on {dataset} ({self.done}/{self.total})")
 
 
-def _user_experiment(args) -> Experiment:
+def _check_file_args(args) -> None:
     if args.paper:
         raise ValueError("--paper: is for the paper's experiment, not with FILE")
     if not args.truth:
         raise ValueError("--truth: give the column of true classes (--truth COL) with FILE")
+
+
+def _user_experiment(args) -> Experiment:
+    _check_file_args(args)
     columns = read_columns(args.file)
     where = Path(args.file).name
     truth = _column(columns, args.truth, where, "--truth")
+    names, pairs = _algorithm_columns(args, columns, where)
+    role = {n: "--primary" if n == args.primary else
+            "--alternative" if args.alternative and n in args.alternative else "--algorithms"
+            for n in names}
+    labelings = {n: _column(columns, n, where, role[n]) for n in names}
+    X = None
+    if args.xy:
+        X = np.column_stack([_column(columns, c, where, "--xy").astype(float) for c in args.xy])
+    return compare_labelings(truth, labelings, X, name=where, pairs=pairs,
+                             n_resamples=args.bootstrap, seed=args.seed,
+                             confidence=args.confidence, average=args.average)
+
+
+def _algorithm_columns(args, columns, where: str):
+    """The algorithm columns to compare, and the (primary, alternative) pairs (None: all)."""
     if args.primary and args.algorithms:
         raise ValueError("--algorithms: use either --primary/--alternative or --algorithms")
     if args.alternative and not args.primary:
@@ -114,16 +145,82 @@ def _user_experiment(args) -> Experiment:
     if len(names) < 2:
         raise ValueError(f"FILE: {where} has {len(names)} algorithm column(s) besides the truth; "
                          "at least two are needed")
-    role = {n: "--primary" if n == args.primary else
-            "--alternative" if args.alternative and n in args.alternative else "--algorithms"
-            for n in names}
-    labelings = {n: _column(columns, n, where, role[n]) for n in names}
-    X = None
-    if xy_cols:
-        X = np.column_stack([_column(columns, c, where, "--xy").astype(float) for c in xy_cols])
-    return compare_labelings(truth, labelings, X, name=where, pairs=pairs,
-                             n_resamples=args.bootstrap, seed=args.seed,
-                             confidence=args.confidence, average=args.average)
+    return names, pairs
+
+
+def _connect(scheduler: str):
+    """A distributed client: to the scheduler at this address, or to a new local cluster."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("--dask: needs Dask's distributed scheduler: "
+                         "pip install 'prayatul-edu[dask]'") from None
+    if scheduler == "local":
+        return Client(LocalCluster(dashboard_address=":0"))
+    try:
+        return Client(scheduler, timeout=20)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ValueError(f"--dask: cannot reach the scheduler at {scheduler}: {exc}") from None
+
+
+def _dask_report(args, progress) -> dict:
+    """Prayatul matrices of the pairs and ARI / NMI of each algorithm, counted on the cluster."""
+    _check_file_args(args)
+    if args.bootstrap or args.xy:
+        raise ValueError(f"--{'bootstrap' if args.bootstrap else 'xy'}: not with --dask "
+                         "(resampling and figures need the labels in memory)")
+    if not is_parquet(args.file):
+        raise ValueError(f"FILE: --dask reads a Parquet file or directory, not "
+                         f"{Path(args.file).name}")
+    columns = read_parquet(args.file, dask=True)
+    where = Path(args.file).name
+    if args.truth not in columns:
+        _column(columns, args.truth, where, "--truth")   # the error names the columns
+    names, pairs = _algorithm_columns(args, columns, where)
+    for name in names:
+        if name not in columns:
+            _column(columns, name, where, "--primary" if name == args.primary else
+                    "--algorithms")
+    pairs = pairs or [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    truth = columns[args.truth]
+    progress.say(f"connecting to {'a local cluster' if args.dask == 'local' else args.dask}")
+    with _connect(args.dask) as client:
+        progress.say(f"counting on {len(client.scheduler_info()['workers'])} worker(s)")
+        report = {"file": where, "scheduler": args.dask, "algorithms": {}, "pairs": []}
+        for name in names:
+            progress.say(f"ARI and NMI of {name}")
+            report["algorithms"][name] = {
+                "adjusted_rand_index": float(adjusted_rand_index(truth, columns[name])),
+                "normalized_mutual_information":
+                    float(normalized_mutual_information(truth, columns[name]))}
+        for primary, alternative in pairs:
+            progress.say(f"Prayatul matrix of {primary} vs {alternative}")
+            m = prayatul_matrix(truth, columns[primary], columns[alternative])
+            report["n"] = m.n
+            report["pairs"].append({"primary": primary, "alternative": alternative,
+                                    "BR": m.br, "RW": m.rw, "WR": m.wr, "BW": m.bw,
+                                    **m.measures()})
+    return report
+
+
+def _print_dask_report(report: dict) -> None:
+    print(f"{report['file']}: N = {report['n']:,} instances, counted with Dask "
+          f"({report['scheduler']})\n")
+    print(f"{'algorithm':<20} {'ARI':>10} {'NMI':>10}")
+    for name, row in report["algorithms"].items():
+        print(f"{name:<20} {row['adjusted_rand_index']:>10.6f} "
+              f"{row['normalized_mutual_information']:>10.6f}")
+    print()
+    head = ("primary", "alternative", "BR", "RW", "WR", "BW", "sigma_c", "alpha", "xi_c",
+            "xi_e", "phi_e")
+    print(" ".join(f"{h:>12}" for h in head))
+    for row in report["pairs"]:
+        cells = [row["primary"], row["alternative"], *(f"{row[c]:,}" for c in
+                                                       ("BR", "RW", "WR", "BW"))]
+        cells += [f"{row[m]:.6f}" for m in ("comparative_deviation", "polarization",
+                                            "comparative_rightness", "effective_rightness",
+                                            "effective_superiority")]
+        print(" ".join(f"{c:>12}" for c in cells))
 
 
 def _check_options(args) -> None:
@@ -142,6 +239,21 @@ def _check_options(args) -> None:
 def run(args) -> int:
     """``prayatul-edu compare``: tables on stdout, figures in ``--out``, progress on stderr."""
     progress = _Progress(12, args.quiet)
+    if args.dask is not None:
+        try:
+            if args.file is None:
+                raise ValueError("--dask: needs a FILE (a Parquet file or directory)")
+            report = _dask_report(args, progress)
+        except (ValueError, TypeError, OSError) as exc:
+            print(f"prayatul-edu compare: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2
+        if args.format == "json":
+            json.dump(_jsonable(report), sys.stdout, indent=1, allow_nan=False)
+            print()
+        else:
+            _print_dask_report(report)
+        progress.say("done")
+        return 0
     try:
         _check_options(args)
         comparison = None

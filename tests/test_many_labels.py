@@ -1,0 +1,191 @@
+"""Many labels: the sorting fast paths give the same exact counts as the plain code.
+
+Every path is reached on purpose: a dense table (few labels), one sort of a
+32-bit cell index, and one sort of a 64-bit index (more than 2**32 cells), with
+small-range integers, strings, huge and negative integers, and a noise label -1.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prayatul_edu import (adjusted_rand_index, contingency_table, mutual_information,
+                          normalized_mutual_information, prayatul_matrix)
+from prayatul_edu import counting
+from prayatul_edu import prayatul as prayatul_module
+from prayatul_edu._validation import check_partitions
+from prayatul_edu.counting import (ContingencyTable, group_sizes, joint_counts, joint_key,
+                                   joint_pairs_within, pairs_within)
+
+
+def _labels(rng, n, k, kind):
+    """n labels with about k distinct values, of the given kind."""
+    return _as_kind(rng.integers(0, k, n), kind)
+
+
+def _as_kind(codes, kind):
+    """Integer codes 0..k-1 turned into labels of the given kind, one per code."""
+    if kind == "ints":
+        return codes
+    if kind == "noise":
+        return codes - 1                                 # -1 .. k - 2
+    if kind == "spread":                                 # small range, but gaps in it
+        return codes * 2 + 5
+    if kind == "huge":                                   # not a small range: factorised
+        return codes * 10**12 - 5 * 10**11
+    if kind == "strings":
+        return np.array([f"c{c}" for c in codes])
+    raise ValueError(kind)
+
+
+def _cells(table: ContingencyTable) -> dict:
+    """The non-empty cells as {(cluster label, class label): count}."""
+    return {(table.clusters[i].item(), table.classes[j].item()): int(c)
+            for i, j, c in zip(table.cell_cluster, table.cell_class, table.cell_count)}
+
+
+KINDS = ["ints", "noise", "spread", "huge", "strings"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("k", [1, 3, 40, 700, 5000])
+def test_contingency_fast_paths_equal_plain_and_sklearn(kind, k):
+    from sklearn.metrics.cluster import contingency_matrix
+
+    rng = np.random.default_rng(k)
+    n = 3000
+    truth, pred = _labels(rng, n, k, kind), _labels(rng, n, max(1, k // 3), "ints")
+    t, p = check_partitions(truth=truth, pred=pred)
+    fast = ContingencyTable(t, p)
+    plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
+    assert _cells(fast) == _cells(plain)
+    assert fast.cluster_sizes.tolist() == plain.cluster_sizes.tolist()
+    assert fast.class_sizes.tolist() == plain.class_sizes.tolist()
+    assert (np.asarray(fast) == contingency_matrix(truth, pred).T).all()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sorted_path_with_64_bit_cells(kind):
+    # 100,000 distinct labels against about 70,000: more than 2**32 cells, so the
+    # cell index is sorted as int64
+    from sklearn.metrics import adjusted_rand_score, mutual_info_score
+
+    rng = np.random.default_rng(7)
+    n = 100_000
+    truth = _as_kind(rng.permutation(n), kind)
+    pred = truth.copy()
+    moved = rng.random(n) < 0.3                          # 30 % take another instance's label
+    pred[moved] = truth[rng.integers(0, n, int(moved.sum()))]
+    g, p = check_partitions(truth=truth, pred=pred)
+    assert g.dense_form()[2] * p.dense_form()[2] > 2**32
+    fast = ContingencyTable(g, p)
+    assert _cells(fast) == _cells(ContingencyTable(g, p, plain=True))
+    assert abs(adjusted_rand_index(truth, pred) - adjusted_rand_score(truth, pred)) < 1e-12
+    assert abs(mutual_information(truth, pred) - mutual_info_score(truth, pred)) < 1e-12
+
+
+@pytest.mark.parametrize("k", [2, 30, 300, 3000, 60_000])
+@pytest.mark.parametrize("kind", ["ints", "huge", "strings"])
+def test_joint_pairs_within_equals_group_sizes(k, kind):
+    rng = np.random.default_rng(k + 1)
+    n = 30_000
+    a, b = check_partitions(a=_labels(rng, n, k, kind), b=_labels(rng, n, k, "noise"))
+    expected = pairs_within(group_sizes(a, b))
+    assert joint_pairs_within(a, b) == expected
+    cell, count = joint_counts(a, b)
+    assert int(count.sum()) == n
+    assert pairs_within(count) == expected
+    assert (np.diff(cell) > 0).all()                      # one entry per cell, in order
+    key, cells = joint_key(a, b)
+    assert key.min() >= 0 and key.max() < cells
+
+
+def test_joint_key_wraps_huge_offsets_exactly():
+    # small range far from 0: the offset lo_a * span_b + lo_b does not fit int64
+    base = 2**62
+    a = np.array([base, base + 1, base + 2, base + 1], dtype=np.int64)
+    b = np.array([-base, -base, -base + 3, -base + 3], dtype=np.int64)
+    la, lb = check_partitions(a=a, b=b)
+    key, cells = joint_key(la, lb)
+    assert cells == 3 * 4
+    assert key.tolist() == [0 * 4 + 0, 1 * 4 + 0, 2 * 4 + 3, 1 * 4 + 3]
+
+
+@pytest.mark.parametrize("k", [5, 40, 400, 4000, 40_000])
+@pytest.mark.parametrize("kind", ["ints", "noise", "huge", "strings"])
+def test_prayatul_pair_sums_equal_plain_and_sklearn(k, kind):
+    from sklearn.metrics.cluster import pair_confusion_matrix
+
+    rng = np.random.default_rng(k)
+    n = 20_000
+    g, p, q = (_labels(rng, n, k, kind) for _ in range(3))
+    labs = check_partitions(truth=g, primary=p, alternative=q)
+    plain = prayatul_module._from_group_sizes(*labs)
+    assert prayatul_module._from_pair_sums(*labs) == plain
+    m = prayatul_matrix(g, p, q)
+    assert (m.br, m.rw, m.wr, m.bw) == plain
+    assert all(type(v) is int for v in (m.br, m.rw, m.wr, m.bw))
+    # the primary's right pairs (BR + RW) are the diagonal of scikit-learn's pair confusion
+    c = pair_confusion_matrix(g, p) // 2
+    assert m.br + m.rw == int(c[0, 0] + c[1, 1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_every_path_agrees_on_random_labels(data):
+    n = data.draw(st.integers(2, 60))
+    ks = [data.draw(st.integers(1, n)) for _ in range(3)]
+    arrays = [np.array(data.draw(st.lists(st.integers(-3, k), min_size=n, max_size=n)))
+              for k in ks]
+    labs = check_partitions(truth=arrays[0], primary=arrays[1], alternative=arrays[2])
+    expected = prayatul_module._algorithm1(*(lab.codes for lab in labs))
+    assert prayatul_module._from_group_sizes(*labs) == expected
+    assert prayatul_module._from_pair_sums(*labs) == expected
+    dense = prayatul_module._from_dense_table(*labs)
+    assert dense is None or dense == expected
+    plain = _cells(ContingencyTable(labs[0], labs[1], plain=True))
+    assert _cells(ContingencyTable(labs[0], labs[1])) == plain
+    # force the sorting paths on these small inputs
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "DENSE_MIN_CELLS", 1)
+        m.setattr(counting, "_DENSE_TABLE_CELLS", 0)
+        fresh = check_partitions(truth=arrays[0], primary=arrays[1], alternative=arrays[2])
+        assert prayatul_module._from_pair_sums(*fresh) == expected
+        assert _cells(ContingencyTable(fresh[0], fresh[1])) == plain
+
+
+@pytest.mark.parametrize("k", [10, 1000, 50_000])
+def test_strings_and_huge_ints_give_the_numbers_of_small_ints(k):
+    rng = np.random.default_rng(3)
+    n = 50_000
+    g, p = rng.integers(0, k, n), rng.integers(0, k, n)
+    small = adjusted_rand_index(g, p), normalized_mutual_information(g, p)
+    for f in (lambda x: x * 10**12 - 7, lambda x: np.char.add("s", x.astype(str))):
+        assert adjusted_rand_index(f(g), f(p)) == small[0]
+        assert normalized_mutual_information(f(g), f(p)) == pytest.approx(small[1], abs=1e-15)
+    table = contingency_table(g, p)
+    assert int(table.cell_count.sum()) == n
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("k", [3, 2000])
+def test_value_cells_of_parts_merge_into_the_whole(kind, k):
+    from collections import Counter
+
+    rng = np.random.default_rng(k)
+    n = 6000
+    g, p = _labels(rng, n, k, kind), _labels(rng, n, 5, "noise")
+    expected = Counter(zip(g.tolist(), p.tolist()))
+
+    def as_counter(values, total):
+        return Counter(dict(zip(zip(values["g"].tolist(), values["p"].tolist()),
+                                total.tolist())))
+
+    assert as_counter(*counting.value_cells({"g": g, "p": p})) == expected
+    cuts = [0, 1, 2500, 2501, n]
+    parts = [counting.value_cells({"g": g[a:b], "p": p[a:b]}) for a, b in zip(cuts, cuts[1:])]
+    merged = counting.value_cells(
+        {name: np.concatenate([part[0][name] for part in parts]) for name in ("g", "p")},
+        np.concatenate([part[1] for part in parts]))
+    assert as_counter(*merged) == expected
+    assert merged[1].dtype == np.int64

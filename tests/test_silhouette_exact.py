@@ -1,0 +1,117 @@
+"""The silhouette against an exact reference: high dimensions, near duplicates, float32.
+
+The reference takes every distance from Python's ``math.dist`` (the differences
+of the coordinates, accurate to about one rounding) and sums with ``math.fsum``.
+The fast path computes Euclidean distances of many coordinates from a Gram
+matrix, which loses digits for near-duplicate points unless they are redone;
+scikit-learn's ``silhouette_samples`` does not redo them and is off by about
+1e-8 on such inputs, which is why these tests compare with the reference.
+"""
+import math
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prayatul_edu import silhouette
+
+sil_module = sys.modules["prayatul_edu.silhouette"]
+
+
+def exact_silhouette(X, labels):
+    """s_i from math.dist and math.fsum, point by point (O(N^2 D) in Python)."""
+    points = [[float(v) for v in row] for row in np.asarray(X)]
+    labels = list(labels)
+    clusters = sorted(set(labels))
+    members = {c: [j for j, l in enumerate(labels) if l == c] for c in clusters}
+    s = []
+    for i, x in enumerate(points):
+        own = labels[i]
+        mates = [j for j in members[own] if j != i]
+        if not mates:
+            s.append(0.0)
+            continue
+        a = math.fsum(math.dist(x, points[j]) for j in mates) / len(mates)
+        b = min(math.fsum(math.dist(x, points[j]) for j in members[c]) / len(members[c])
+                for c in clusters if c != own)
+        s.append((b - a) / max(a, b) if max(a, b) > 0 else 0.0)
+    return np.array(s)
+
+
+def _blobs(seed, n, dim, k, spread=1.0, offset=0.0):
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(-10, 10, (k, dim))
+    labels = rng.integers(0, k, n)
+    return offset + centres[labels] + spread * rng.standard_normal((n, dim)), labels
+
+
+@pytest.fixture
+def small_tiles(monkeypatch):
+    """Tiles of 37 rows: many tiles, diagonal and not, cut through clusters."""
+    monkeypatch.setattr(sil_module, "_GRAM_TILE_BYTES", 8 * 37 * 37)
+    monkeypatch.setattr(sil_module, "_BLOCK_BYTES", 8 * 37 * 37)
+
+
+@pytest.mark.parametrize("dim", [2, 9, 50, 300])
+def test_fast_path_equals_exact_reference(dim, small_tiles):
+    X, labels = _blobs(dim, 150, dim, 4)
+    s = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("rows_path", [False, True])
+def test_near_duplicates_far_from_the_origin(rows_path, small_tiles, monkeypatch):
+    # pairs 1e-7 apart at 1e4 from the origin, in 40 dimensions: d^2 from the Gram
+    # matrix alone would be pure rounding (|x|^2 is about 4e9)
+    if rows_path:                                        # blocks of whole rows
+        monkeypatch.setattr(sil_module, "_SUMS_BYTES", 0)
+    rng = np.random.default_rng(5)
+    X, labels = _blobs(5, 60, 40, 3, offset=1e4)
+    X = np.concatenate([X, X + 1e-7 * rng.standard_normal(X.shape), X[:10]])   # + exact copies
+    labels = np.concatenate([labels, labels, labels[:10]])
+    s = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(s.samples, silhouette(X, labels, method="plain").samples,
+                               rtol=0, atol=1e-10)
+
+
+def test_float32_input_is_taken_exactly(small_tiles):
+    X, labels = _blobs(3, 120, 30, 3, spread=1e-3)
+    X32 = X.astype(np.float32)
+    s = silhouette(X32, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X32.astype(np.float64), labels),
+                               rtol=0, atol=1e-10)
+
+
+def test_rows_path_equals_tiles(small_tiles, monkeypatch):
+    X, labels = _blobs(8, 160, 20, 6)
+    tiles = silhouette(X, labels, method="fast")
+    monkeypatch.setattr(sil_module, "_SUMS_BYTES", 0)
+    rows = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(rows.samples, tiles.samples, rtol=0, atol=1e-13)
+    assert (rows.nearest_cluster == tiles.nearest_cluster).all()
+
+
+@pytest.mark.parametrize("metric", ["cityblock", "cosine", "chebyshev", "sqeuclidean"])
+def test_other_metrics_equal_plain_with_tiles(metric, small_tiles):
+    X, labels = _blobs(2, 130, 12, 5)
+    fast = silhouette(X, labels, metric=metric, method="fast")
+    plain = silhouette(X, labels, metric=metric, method="plain")
+    np.testing.assert_allclose(fast.samples, plain.samples, rtol=0, atol=1e-12)
+    assert (fast.nearest_cluster == plain.nearest_cluster).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(8, 60), st.sampled_from([0.0, 1e3, -1e6]))
+def test_gram_distances_within_their_bound(seed, dim, offset):
+    rng = np.random.default_rng(seed)
+    XA = offset + rng.standard_normal((20, dim))
+    XB = np.concatenate([XA[:5] + 1e-9 * rng.standard_normal((5, dim)),
+                         offset + rng.standard_normal((15, dim))])
+    centre = (XA.mean(axis=0) + XB.mean(axis=0)) / 2
+    D = sil_module._euclidean_gram(XA, XB, centre)
+    exact = np.array([[math.dist(x, y) for y in XB] for x in XA])
+    bound = (dim + 2) * 2.0**-53 / sil_module._GRAM_RTOL     # the docstring's relative bound
+    assert (np.abs(D - exact) <= bound * exact + 1e-300).all()
