@@ -14,6 +14,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import (
+    agglomerative,
+    cluster_entropy,
+    contingency_table,
+    cophenetic_correlation,
+    cophenetic_matrix,
+    hubert_statistic,
+    jaccard_index,
+    maximum_matching,
+    pair_confusion,
+    precision_recall_f,
+    purity,
+    rand_index,
+    silhouette,
+)
 from .counting import labels_from_table
 
 __all__ = ["EXERCISE_1_D", "EXERCISE_1_LABELS", "EXERCISE_2_CLASSES", "EXERCISE_2_CLUSTERS",
@@ -94,10 +109,6 @@ def worked_examples():
     derivation (``repr`` in a terminal, Markdown in Jupyter); ``remarks`` are
     sentences comparing with the printed answers.
     """
-    from . import (agglomerative, cluster_entropy, cophenetic_correlation, cophenetic_matrix,
-                   contingency_table, hubert_statistic, jaccard_index, maximum_matching,
-                   pair_confusion, precision_recall_f, purity, rand_index, silhouette)
-
     out = []
     pub = PUBLISHED["exercise_1"]
     s = silhouette(EXERCISE_1_D, EXERCISE_1_LABELS, metric="precomputed")

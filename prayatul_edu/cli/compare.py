@@ -15,8 +15,11 @@ import numpy as np
 
 from ..compare import _AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..information import normalized_mutual_information
-from ..label_files import column as _column, is_parquet, read_columns, read_parquet
+from ..label_files import column as _column
+from ..label_files import is_parquet, read_columns, read_parquet
 from ..pair_counting import adjusted_rand_index
+from ..paper import compare_with_paper, load_labels
+from ..plots.compare import save_figures
 from ..prayatul import prayatul_matrix
 
 __all__ = ["add_arguments", "run"]
@@ -261,8 +264,6 @@ def run(args) -> int:
             progress.say(f"reading {args.file}")
             experiment = _user_experiment(args)
         elif args.paper:
-            from ..paper import compare_with_paper, load_labels
-
             progress.say("loading the paper's labels")
             experiment = run_experiment("paper", n_resamples=args.bootstrap, seed=args.seed,
                                         confidence=args.confidence, average="paper")
@@ -277,8 +278,6 @@ def run(args) -> int:
         return 2
     figures = []
     if not args.no_figures:
-        from ..plots.compare import save_figures
-
         progress.say(f"writing figures to {args.out}/")
         try:
             figures = [str(p) for p in save_figures(experiment, args.out)]

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..compare import MEASURES
+from ..prayatul import prayatul_by_instance
 from ._style import new_axes
 from .clusterings import plot_clusterings
 from .prayatul import plot_instance_map, plot_prayatul_matrix, plot_tournament
@@ -41,7 +43,6 @@ def plot_instance_maps(X, truth, labelings: dict, pairs=None, title: str | None 
     """
     import matplotlib.pyplot as plt
 
-    from ..prayatul import prayatul_by_instance
 
     names = list(labelings)
     if pairs is None:
@@ -63,8 +64,6 @@ def plot_instance_maps(X, truth, labelings: dict, pairs=None, title: str | None 
 def plot_bootstrap(boot, measure: str = "comparative_deviation", ax=None,
                    title: str | None = None):
     """Each pair's estimate with its bootstrap interval (a horizontal bar). The Axes."""
-    from ..compare import MEASURES
-
     rows = boot.rows()
     ax = new_axes(ax, figsize=(5.5, 0.35 * len(rows) + 1.2))
     y = np.arange(len(rows))[::-1]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_partitions
+from ..pair_counting import pair_confusion
 from ._matrix import show_rows, shown_rows, thinned
 from ._style import PAIR_COLORS
 
@@ -18,8 +20,6 @@ def pair_types(truth, pred) -> np.ndarray:
     >>> pair_types([0, 0, 1], [0, 1, 1]).tolist()
     [[-1, 2, 3], [2, -1, 1], [3, 1, -1]]
     """
-    from .._validation import check_partitions
-
     t, c = check_partitions(truth=truth, pred=pred)
     return _types(t.codes, c.codes)
 
@@ -45,9 +45,6 @@ def similarity_image(truth, pred, *, order: str | None = None):
     from :func:`prayatul_edu.pair_confusion`.
     """
     from matplotlib.colors import to_rgba
-
-    from .._validation import check_partitions
-    from ..pair_counting import pair_confusion
 
     if order not in (None, "class"):
         raise ValueError(f"order: expected None or 'class', got {order!r}")

@@ -29,6 +29,11 @@ import re
 
 import numpy as np
 
+from .._validation import check_choice, check_real
+from ..plots._style import NOISE_COLOR, cluster_colors
+from ..steps import _aligned, fmt
+from ..toydata import DATASETS, cluster, make_dataset
+
 __all__ = ["Model", "App", "figure_png", "encode_png", "set_layers", "html_table", "html_pre",
            "parse_labels", "parse_counts", "dataset", "clustering", "distances"]
 
@@ -37,8 +42,6 @@ __all__ = ["Model", "App", "figure_png", "encode_png", "set_layers", "html_table
 @functools.lru_cache(maxsize=32)
 def dataset(name: str, n_samples: int, noise: float, seed: int):
     """:func:`prayatul_edu.toydata.make_dataset`, cached (read-only arrays)."""
-    from ..toydata import make_dataset
-
     X, y = make_dataset(name, n_samples=n_samples, noise=noise, random_state=seed)
     X.flags.writeable = False
     y.flags.writeable = False
@@ -53,8 +56,6 @@ def clustering(data: tuple, algorithm: str, n_clusters: int, eps: float) -> np.n
     ``n_clusters`` and the others ignore ``eps``, so callers pass a neutral
     value for the unused one and changing it costs nothing.
     """
-    from ..toydata import cluster
-
     X, _ = dataset(*data)
     # One thread: on a few thousand points threads gain little, and OpenMP threads
     # spin badly when the machine is busy (measured: 5 ms alone, up to 1 s when loaded).
@@ -257,8 +258,6 @@ def _draw_layers(fig, canvas) -> None:
 
 
 def _cell(value) -> str:
-    from ..steps import fmt
-
     return html.escape(value if isinstance(value, str) else fmt(value))
 
 
@@ -285,15 +284,11 @@ def html_pre(text: str) -> str:
 
 def text_table(header, rows) -> str:
     """The same table as plain text (for ``summary()``)."""
-    from ..steps import _aligned
-
     cells = [[c if isinstance(c, str) else _fmt(c) for c in row] for row in rows]
     return "\n".join(_aligned([str(h) for h in header], cells))
 
 
 def _fmt(value) -> str:
-    from ..steps import fmt
-
     return fmt(value)
 
 
@@ -374,8 +369,6 @@ def check_int(value, name: str, low: int, high: int | None = None) -> int:
 
 def check_float(value, name: str, low: float, high: float | None = None) -> float:
     """A real number in [low, high]."""
-    from .._validation import check_real
-
     value = check_real(value, name)
     if value < low or (high is not None and value > high):
         where = f">= {low}" if high is None else f"between {low} and {high}"
@@ -409,7 +402,6 @@ def update_scatter(ax, X, labels, title: str) -> None:
     """
     from matplotlib.lines import Line2D
 
-    from ..plots._style import NOISE_COLOR, cluster_colors
 
     size = None
     for points in [c for c in ax.collections if c.get_gid() is None]:
@@ -567,7 +559,6 @@ def data_controls(params: dict, n_min: int, n_max: int, n_step: int) -> dict:
     """The controls of a toy data set: ``dataset``, ``n_samples`` and ``seed``."""
     import ipywidgets as W
 
-    from ..toydata import DATASETS
 
     style = {"description_width": "initial"}
     return {
@@ -593,8 +584,6 @@ class LabelsModel(Model):
     MEASURES: dict = {}
 
     def _check(self, name, value):
-        from .._validation import check_choice
-
         if name in ("truth", "pred"):
             parse_labels(value, name)               # a clear error now, not later
             return value

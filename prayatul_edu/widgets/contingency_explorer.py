@@ -13,15 +13,23 @@ True
 """
 from __future__ import annotations
 
-from ._base import App, LabelsModel, labels_controls, parse_counts
+from .. import (
+    cluster_entropy,
+    contingency_table,
+    f_measure,
+    labels_from_table,
+    maximum_matching,
+    normalized_mutual_information,
+    purity,
+)
+from .._validation import check_choice
+from ..plots.contingency import plot_contingency_table
+from ._base import App, LabelsModel, labels_controls, new_figure, parse_counts
 
 __all__ = ["ContingencyModel", "ContingencyExplorer"]
 
 
 def _measures() -> dict:
-    from .. import (cluster_entropy, contingency_table, f_measure, maximum_matching,
-                    normalized_mutual_information, purity)
-
     return {"contingency table": contingency_table, "purity": purity,
             "maximum matching": maximum_matching, "F-measure": f_measure,
             "entropy": cluster_entropy, "NMI": normalized_mutual_information}
@@ -50,8 +58,6 @@ class ContingencyModel(LabelsModel):
         super().__init__(**params)
 
     def _check(self, name, value):
-        from .._validation import check_choice
-
         if name == "mode":
             return check_choice(value, name, ("labels", "table"))
         if name == "table":
@@ -61,8 +67,6 @@ class ContingencyModel(LabelsModel):
 
     def _inputs(self):
         if self.params["mode"] == "table":
-            from .. import labels_from_table
-
             return labels_from_table(parse_counts(self.params["table"], "table"))
         return super()._inputs()
 
@@ -72,9 +76,6 @@ class ContingencyModel(LabelsModel):
                 "classes")
 
     def figure(self):
-        from ..plots.contingency import plot_contingency_table
-        from ._base import new_figure
-
         t = self.results["contingency table"]
         r, k = t.shape
         fig = new_figure(min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0))

@@ -14,11 +14,35 @@ import functools
 
 import numpy as np
 
+from .. import adjusted_rand_index, agglomerative, cophenetic_correlation, cophenetic_matrix
+from .._validation import check_choice
 from ..hierarchy import LINKAGES
+from ..plots import plot_clustering
+from ..plots._matrix import shown_rows
+from ..plots.hierarchy import (
+    LEAF_NAMES_MAX,
+    cophenetic_rows,
+    plot_cophenetic_matrix,
+    plot_dendrogram,
+    set_dendrogram_cut,
+    set_dendrogram_tree,
+)
 from ..toydata import DATASETS
-from ._base import (App, Model, check_float, check_int, data_controls, dataset, distances,
-                    html_table, new_figure, scatter_artists, set_layers, text_table,
-                    update_scatter)
+from ._base import (
+    App,
+    Model,
+    check_float,
+    check_int,
+    data_controls,
+    dataset,
+    distances,
+    html_table,
+    new_figure,
+    scatter_artists,
+    set_layers,
+    text_table,
+    update_scatter,
+)
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
 
@@ -32,7 +56,6 @@ def _tree(data: tuple, linkage: str):
     """Tree, CPCC and leaf order of a cached data set."""
     from scipy.cluster.hierarchy import leaves_list
 
-    from .. import agglomerative, cophenetic_correlation
 
     D = distances(data)
     tree = agglomerative(D, linkage=linkage)
@@ -42,8 +65,6 @@ def _tree(data: tuple, linkage: str):
 @functools.lru_cache(maxsize=4)
 def _cophenetic(data: tuple, linkage: str):
     """The cophenetic matrix of a cached tree (N x N: made only when asked for)."""
-    from .. import cophenetic_matrix
-
     return cophenetic_matrix(_tree(data, linkage)[0])
 
 
@@ -73,8 +94,6 @@ class DendrogramModel(Model):
                 "cut": None}
 
     def _check(self, name, value):
-        from .._validation import check_choice
-
         if name == "dataset":
             return check_choice(value, name, DATASETS)
         if name == "linkage":
@@ -86,8 +105,6 @@ class DendrogramModel(Model):
         return None if value is None else check_float(value, name, 0.0)
 
     def _compute(self) -> None:
-        from .. import adjusted_rand_index
-
         p = self.params
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
@@ -129,8 +146,6 @@ class DendrogramModel(Model):
         return html_table(["", "value"], self._rows(), "At the cut, and the whole tree")
 
     def figure(self):
-        from ..plots import plot_clustering
-
         fig = new_figure(13.5, 3.8)
         axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.1]})
         fig.subplots_adjust(left=0.05, right=0.97, bottom=0.12, top=0.9, wspace=0.25)
@@ -148,8 +163,6 @@ class DendrogramModel(Model):
 
     def _draw_tree(self, tree_ax, coph_ax) -> None:
         """The two panels that change only with the tree: dendrogram and cophenetic matrix."""
-        from ..plots.hierarchy import plot_cophenetic_matrix, plot_dendrogram
-
         plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
                         title=f"{self.params['linkage']} linkage")
         # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
@@ -161,10 +174,6 @@ class DendrogramModel(Model):
         """Reuse the Axes. A new cut recolours the links and moves the line: only those,
         the legend and the scatter plot are drawn again, over the rest kept as pixels.
         A new tree of as many leaves replaces the links and the heatmap's pixels in place."""
-        from ..plots._matrix import shown_rows
-        from ..plots.hierarchy import (LEAF_NAMES_MAX, cophenetic_rows, set_dendrogram_cut,
-                                       set_dendrogram_tree)
-
         if fig is None or len(fig.axes) != 3:
             return self.figure()
         tree_ax, points, coph = fig.axes

@@ -12,15 +12,22 @@ Fowlkes-Mallows, ARI and the Hubert statistic follow from the four counts.
 """
 from __future__ import annotations
 
+from .. import (
+    adjusted_rand_index,
+    fowlkes_mallows_index,
+    hubert_statistic,
+    jaccard_index,
+    pair_confusion,
+    rand_index,
+)
+from .._validation import check_choice
+from ..plots.pairs import PAIR_TYPES, plot_similarity_matrices, similarity_image
 from ._base import App, LabelsModel, labels_controls, new_figure, set_layers
 
 __all__ = ["PairCountingModel", "PairCountingExplorer"]
 
 
 def _measures() -> dict:
-    from .. import (adjusted_rand_index, fowlkes_mallows_index, hubert_statistic,
-                    jaccard_index, pair_confusion, rand_index)
-
     return {"pair counts": pair_confusion, "Rand": rand_index, "Jaccard": jaccard_index,
             "Fowlkes-Mallows": fowlkes_mallows_index, "ARI": adjusted_rand_index,
             "Hubert": hubert_statistic}
@@ -45,8 +52,6 @@ class PairCountingModel(LabelsModel):
         super().__init__(**params)
 
     def _check(self, name, value):
-        from .._validation import check_choice
-
         if name == "order":
             return check_choice(value, name, ("as given", "by class"))
         return super()._check(name, value)
@@ -60,8 +65,6 @@ class PairCountingModel(LabelsModel):
         return "class" if self.params["order"] == "by class" else None
 
     def figure(self):
-        from ..plots.pairs import plot_similarity_matrices
-
         fig = new_figure(8.0, 4.4)
         axes = fig.subplots(1, 2)
         fig.subplots_adjust(left=0.06, right=0.98, bottom=0.14, top=0.92, wspace=0.2)
@@ -73,8 +76,6 @@ class PairCountingModel(LabelsModel):
     def redraw(self, fig):
         """As many instances as before, too many to write in the cells: the two images
         and the legend's counts change in place and only they are drawn again."""
-        from ..plots.pairs import PAIR_TYPES, similarity_image
-
         n = self.truth_labels.shape[0]
         if fig is None or getattr(fig, "shows", None) != n or n <= 15:
             return self.figure()

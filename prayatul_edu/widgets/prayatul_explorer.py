@@ -19,10 +19,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import adjusted_rand_index, normalized_mutual_information
+from .._validation import check_choice, check_partitions
+from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
+from ..plots.prayatul import prayatul_cells
+from ..prayatul import prayatul_by_instance, prayatul_matrix
 from ..toydata import ALGORITHMS, DATASETS
-from ._base import (App, Model, _rescale, check_float, check_int, clustering, data_controls,
-                    dataset, html_table, new_figure, scatter_artists, set_layers, text_table,
-                    update_scatter)
+from ._base import (
+    App,
+    Model,
+    _rescale,
+    check_float,
+    check_int,
+    clustering,
+    data_controls,
+    dataset,
+    html_table,
+    new_figure,
+    scatter_artists,
+    set_layers,
+    text_table,
+    update_scatter,
+)
 
 __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
 
@@ -40,8 +58,6 @@ def raw_label_accuracy(truth, pred) -> float:
     >>> raw_label_accuracy([0, 0, 1, 1], [1, 1, 0, 0])
     0.0
     """
-    from .._validation import check_partitions
-
     check_partitions(truth=truth, pred=pred)
     return float(np.mean(np.asarray(truth) == np.asarray(pred)))
 
@@ -67,10 +83,8 @@ class PrayatulModel(Model):
 
     def _check(self, name, value):
         if name == "dataset":
-            from .._validation import check_choice
             return check_choice(value, name, DATASETS)
         if name in ("primary", "alternative"):
-            from .._validation import check_choice
             return check_choice(value, name, ALGORITHMS)
         if name == "n_samples":
             return check_int(value, name, 10, 20000)
@@ -91,9 +105,6 @@ class PrayatulModel(Model):
         return clustering(data, name, p[f"{side}_k"], _UNUSED_EPS)
 
     def _compute(self) -> None:
-        from .. import adjusted_rand_index, normalized_mutual_information
-        from ..prayatul import prayatul_by_instance, prayatul_matrix
-
         p = self.params
         self.X, self.truth = dataset(p["dataset"], p["n_samples"], p["noise"], p["seed"])
         self.labels = {side: self._labels_of(side) for side in ("primary", "alternative")}
@@ -153,7 +164,6 @@ class PrayatulModel(Model):
     def figure(self):
         from matplotlib.ticker import MaxNLocator
 
-        from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
 
         fig = new_figure(14.0, 3.5)
         axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
@@ -205,8 +215,6 @@ class PrayatulModel(Model):
 def _update_matrix(ax, matrix) -> None:
     """Make a :func:`~prayatul_edu.plots.plot_prayatul_matrix` heatmap show ``matrix``,
     in place: its four cells' colours and texts (a test checks they equal a fresh plot's)."""
-    from ..plots.prayatul import prayatul_cells
-
     image, texts, colors = prayatul_cells(matrix)
     for artist, text, color in zip(ax.texts, texts, colors):
         artist.set_text(text)

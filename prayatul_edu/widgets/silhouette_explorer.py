@@ -17,10 +17,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import between_cluster_weight, normalized_cut, silhouette, within_cluster_weight
+from .._validation import check_choice
+from ..plots import plot_clustering
+from ..plots.silhouette import plot_silhouette, set_silhouette_point
 from ..toydata import DATASETS
-from ._base import (App, Model, _fmt, check_int, clear_artists, clustering, data_controls,
-                    dataset, distances, html_table, new_figure, set_layers, text_table,
-                    update_scatter)
+from ._base import (
+    App,
+    Model,
+    _fmt,
+    check_int,
+    clear_artists,
+    clustering,
+    data_controls,
+    dataset,
+    distances,
+    html_table,
+    new_figure,
+    set_layers,
+    text_table,
+    update_scatter,
+)
 
 __all__ = ["SilhouetteModel", "SilhouetteExplorer"]
 
@@ -53,7 +70,6 @@ class SilhouetteModel(Model):
 
     def _check(self, name, value):
         if name == "dataset":
-            from .._validation import check_choice
             return check_choice(value, name, DATASETS)
         if name == "n_samples":
             return check_int(value, name, 10, 20000)
@@ -64,8 +80,6 @@ class SilhouetteModel(Model):
         return check_int(value, name, 0)
 
     def _compute(self) -> None:
-        from .. import between_cluster_weight, normalized_cut, silhouette, within_cluster_weight
-
         p = self.params
         if p["point"] >= p["n_samples"]:
             raise ValueError(f"point: must be an index below n_samples = {p['n_samples']}, "
@@ -147,8 +161,6 @@ class SilhouetteModel(Model):
                 + f"</div><code>{html.escape(formula)}</code>")
 
     def figure(self):
-        from ..plots import plot_clustering
-
         fig = new_figure(9.5, 4.0)
         scatter, bars = fig.subplots(1, 2)
         fig.subplots_adjust(left=0.02, right=0.98, bottom=0.13, top=0.9, wspace=0.2)
@@ -161,8 +173,6 @@ class SilhouetteModel(Model):
 
     def _draw_clustering(self, scatter, bars) -> None:
         """Both panels (made by :meth:`figure`), for the current clustering and point."""
-        from ..plots.silhouette import plot_silhouette
-
         update_scatter(scatter, self.X, self.labels, self._scatter_title())
         self._mark_point(scatter)
         plot_silhouette(self.silhouette, ax=bars, point=self.params["point"],
@@ -179,8 +189,6 @@ class SilhouetteModel(Model):
     def redraw(self, fig):
         """Reuse the Axes. A new point moves its two marks: only they and the legend are
         drawn again, over the rest kept as pixels; a new clustering redraws both panels."""
-        from ..plots.silhouette import set_silhouette_point
-
         if fig is None or len(fig.axes) != 2:
             return self.figure()
         scatter, bars = fig.axes

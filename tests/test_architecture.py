@@ -1,0 +1,156 @@
+"""The package's imports run one way: cli -> paper -> compare -> measures -> core.
+
+``plots`` and ``widgets`` depend on the measures, never the reverse; nothing imports
+the command line; there is no import cycle; and an import of the package's own code
+never hides inside a function (only heavy third-party libraries - scikit-learn, SciPy,
+matplotlib, ipywidgets, nbclient, dask - are imported where they are used).
+The graph is read from the source (every import statement, also those in functions).
+"""
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "prayatul_edu"
+
+# The upper layers, and which of them each may use. Everything else is a measure or the
+# core (validation, counting, derivations), which may use none of them.
+UPPER = {"cli", "paper", "compare", "plots", "widgets", "exercises", "grading"}
+MAY_USE = {
+    "cli": UPPER - {"cli"},
+    "paper": {"compare"},
+    "compare": set(),
+    "plots": {"compare"},              # the comparison figures draw compare's results
+    "widgets": {"plots"},
+    "exercises": set(),
+    "grading": {"exercises"},
+}
+
+
+def _modules() -> dict:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _targets(module: str, node) -> list:
+    is_package = MODULES[module].name == "__init__.py"
+    package = module if is_package else module.rsplit(".", 1)[0]
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        if node.level:
+            base = package.split(".")[:len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        names = [f"{target}.{a.name}" if f"{target}.{a.name}" in MODULES else target
+                 for a in node.names]
+    return [n for n in names if n in MODULES and n != module]
+
+
+def _graph():
+    edges, inside = {}, []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        in_function = {id(n) for f in ast.walk(tree)
+                       if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in _targets(module, node):
+                    edges.setdefault(module, set()).add(target)
+                    if id(node) in in_function:
+                        inside.append(f"{module} -> {target} (line {node.lineno})")
+    return edges, inside
+
+
+EDGES, INSIDE = _graph()
+
+
+def _layer(module: str) -> str:
+    part = module.split(".")[1] if "." in module else ""
+    if part == "__main__":                 # python -m prayatul_edu: the command line
+        return "cli"
+    return part if part in UPPER else "measures"
+
+
+def test_the_graph_is_read():
+    # A few edges everyone can check by opening the files.
+    assert "prayatul_edu.counting" in EDGES["prayatul_edu.prayatul"]
+    assert "prayatul_edu.compare" in EDGES["prayatul_edu.paper"]
+    assert len(MODULES) > 40
+
+
+def test_no_import_cycle():
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in EDGES.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in MODULES:
+        if v not in index:
+            visit(v)
+    assert cycles == [], f"import cycles: {cycles}"
+
+
+def test_no_internal_import_inside_a_function():
+    assert INSIDE == [], "imports of the package inside functions:\n" + "\n".join(INSIDE)
+
+
+def test_layers_run_one_way():
+    wrong = []
+    for module, targets in EDGES.items():
+        mine = _layer(module)
+        for target in targets:
+            theirs = _layer(target)
+            if theirs == mine or theirs == "measures":
+                continue
+            if theirs not in MAY_USE.get(mine, set()):
+                wrong.append(f"{module} ({mine}) -> {target} ({theirs})")
+    assert wrong == [], "imports against the layers:\n" + "\n".join(sorted(wrong))
+
+
+def test_import_prayatul_edu_loads_no_upper_layer_and_no_heavy_library():
+    import subprocess
+    import sys
+
+    code = ("import sys, prayatul_edu; print(sorted({m.split('.')[0] if not "
+            "m.startswith('prayatul_edu') else m for m in sys.modules}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    for heavy in ("scipy", "sklearn", "matplotlib", "ipywidgets", "dask", "nbclient"):
+        assert f"'{heavy}'" not in out
+    for upper in ("cli", "paper", "compare", "plots", "widgets", "exercises", "grading"):
+        assert f"'prayatul_edu.{upper}'" not in out
+
+
+@pytest.mark.parametrize("module", ["prayatul_edu.tutorial", "prayatul_edu.compare",
+                                    "prayatul_edu.grading", "prayatul_edu.paper"])
+def test_library_modules_parse_no_arguments(module):
+    source = MODULES[module].read_text(encoding="utf-8")
+    assert "argparse" not in source and "add_argument(" not in source
