@@ -396,3 +396,13 @@ def test_dendrogram_cut_slider_and_model_agree_after_every_change():
         agree()
     assert app.model.n_clusters == 1
     assert "1 cluster at the cut" in app.model._scatter_title()
+
+
+def test_contingency_explorer_shows_clustering_ratio_and_error():
+    m = ContingencyModel(truth="1 1 1 2 2 2 3 3", pred="a a b b b c c c")
+    t, c = m.truth_labels, m.pred_labels
+    assert m.values()["clustering ratio"] == float(pe.clustering_ratio(t, c)) == 1.0
+    assert m.values()["clustering error"] == float(pe.clustering_error(t, c))
+    assert m.values()["clustering error"] == pytest.approx(1 - 6 / 8)    # 2 + 2 + 2 matched
+    m.set(show="clustering error")
+    assert "error" in m.numbers_html().lower()

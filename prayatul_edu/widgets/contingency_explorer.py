@@ -1,4 +1,5 @@
-"""Contingency explorer: edit labels or counts; purity, matching, F, entropy, NMI update.
+"""Contingency explorer: edit labels or counts; purity, matching, F, entropy, NMI,
+clustering ratio and clustering error update.
 
 Type the classes and the clusters of a few instances (or the contingency table
 itself) and every measure of the contingency family updates, with the
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 from .. import (
     cluster_entropy,
+    clustering_error,
+    clustering_ratio,
     contingency_table,
     f_measure,
     labels_from_table,
@@ -32,7 +35,8 @@ __all__ = ["ContingencyModel", "ContingencyExplorer"]
 def _measures() -> dict:
     return {"contingency table": contingency_table, "purity": purity,
             "maximum matching": maximum_matching, "F-measure": f_measure,
-            "entropy": cluster_entropy, "NMI": normalized_mutual_information}
+            "entropy": cluster_entropy, "NMI": normalized_mutual_information,
+            "clustering ratio": clustering_ratio, "clustering error": clustering_error}
 
 
 class ContingencyModel(LabelsModel):
@@ -46,7 +50,8 @@ class ContingencyModel(LabelsModel):
 
     title = "Contingency explorer"
     MEASURES = {name: None for name in ("contingency table", "purity", "maximum matching",
-                                         "F-measure", "entropy", "NMI")}
+                                         "F-measure", "entropy", "NMI", "clustering ratio",
+                                         "clustering error")}
     DEFAULTS = {"mode": "labels",
                 "truth": "1 3 2 1 3 3 2 2 1 2",        # the tutorial's Exercise 2
                 "pred": "1 2 3 1 2 1 2 2 3 1",

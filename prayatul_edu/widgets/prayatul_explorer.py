@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import adjusted_rand_index, normalized_mutual_information
-from .._validation import check_choice, check_partitions
+from .._validation import check_choice
+from ..matching import raw_accuracy as raw_label_accuracy  # re-exported: raw-label accuracy
 from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
 from ..plots.prayatul import prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
@@ -46,20 +47,6 @@ __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
 
 #: The neutral value passed for the parameter an algorithm does not use (cache key).
 _UNUSED_K, _UNUSED_EPS = 2, 0.3
-
-
-def raw_label_accuracy(truth, pred) -> float:
-    """The share of instances whose cluster label *equals* their class label.
-
-    This is what "accuracy" means when the labels are compared as they come:
-    a perfect clustering whose labels are named differently scores 0 - the
-    reason clusterings are compared by pairs (or after matching) instead.
-
-    >>> raw_label_accuracy([0, 0, 1, 1], [1, 1, 0, 0])
-    0.0
-    """
-    check_partitions(truth=truth, pred=pred)
-    return float(np.mean(np.asarray(truth) == np.asarray(pred)))
 
 
 class PrayatulModel(Model):
