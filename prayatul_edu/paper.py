@@ -1,37 +1,27 @@
-"""The Prayatul paper's experiments: its setup, its published tables, and ours next to them.
+"""The Prayatul paper's published tables, and ours next to them.
 
 A. Biswas (2023) compares KMeans, DBSCAN, Spectral and BIRCH on three of
 scikit-learn's toy data sets (Noisy Circles "NC", Noisy Moons "NM", Aniso,
-printed "NS") with 1500 points each. Re-running the setup established what the
-paper actually ran - its text garbles several parameters:
+printed "NS") with 1500 points each. What the paper actually ran (its text
+garbles several parameters) and the labels that run produced are in
+:mod:`prayatul_edu.paper_labels` (:func:`load_labels`, :func:`generate_labels`,
+:data:`DATASETS`, :data:`ALGORITHMS`, :data:`SETUP`, re-exported here).
 
-* the data and algorithms are scikit-learn's example "comparing different
-  clustering algorithms on toy datasets" as it stood in scikit-learn 1.1/1.2:
-  ``np.random.seed(0)``, then the example's six data sets in its order (noisy
-  circles, noisy moons, blobs, no structure, aniso, varied), each standardised;
-  only circles, moons and aniso are clustered, in that order;
-* "KMeans" is ``MiniBatchKMeans(n_clusters, n_init=3, batch_size=1024)``, fitted
-  before ``SpectralClustering(n_clusters, eigen_solver="arpack",
-  affinity="nearest_neighbors")`` (both draw on the global random state);
-  ``DBSCAN(eps)`` keeps its default ``min_samples`` (5), with eps 0.3 for circles
-  and moons and 0.15 for aniso; ``Birch(n_clusters)``; n_clusters is 2, 2, 3;
-  DBSCAN's noise label -1 is one more cluster;
-* scikit-learn 1.1.x and 1.2.x give the paper's labels, later versions others.
-
-The labels of that run (scikit-learn 1.1.3, NumPy 1.23.5, SciPy 1.9.3) ship with
-the package (``data/paper_labels.npz``, made by
-``scripts/regenerate_paper_labels.py``): :func:`load_labels` reads them and
-:func:`compare_with_paper` puts every Table I and Table II value next to the
-published one. :func:`generate_labels` runs the same setup with the installed
-scikit-learn (the lesson in reproducibility of notebook 07).
+This module holds the paper's Tables I and II as printed (with the column order
+the garbled headers hide), and :func:`compare_with_paper` puts every value next
+to ours, computed with :mod:`prayatul_edu.compare`; :func:`text_claims` checks
+the statements of its text.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
+from .compare import label_scores, tournament
+from .matching import raw_precision_recall
+from .paper_labels import (ALGORITHMS, DATASETS, SETUP, TITLES, generate_labels,  # re-exported
+                           load_labels)
+from .prayatul import PRAYATUL_MEASURES
 from .steps import Derivation, Result
 
 __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_I",
@@ -39,18 +29,11 @@ __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_
            "paper_precision_recall", "compare_with_paper", "PaperComparison", "Entry",
            "text_claims"]
 
-#: The clustered data sets, in the order the example generates and clusters them.
-DATASETS = ("noisy_circles", "noisy_moons", "aniso")
 #: The paper's abbreviations (it prints "NS" for Aniso).
 SHORT_NAMES = {"noisy_circles": "NC", "noisy_moons": "NM", "aniso": "NS"}
-#: The algorithms in the paper's table order.
-ALGORITHMS = ("BIRCH", "DBSCAN", "KMeans", "Spectral")
-#: What really ran: data set -> (n_clusters, DBSCAN's eps).
-SETUP = {"noisy_circles": (2, 0.3), "noisy_moons": (2, 0.3), "aniso": (3, 0.15)}
 #: Table I's five measures, in its column order (the PrayatulMatrix attribute names).
-MEASURES = ("comparative_deviation", "polarization", "comparative_rightness",
-            "effective_rightness", "effective_superiority")
-SYMBOLS = dict(zip(MEASURES, ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")))
+MEASURES = tuple(PRAYATUL_MEASURES)
+SYMBOLS = {name: m.symbol for name, m in PRAYATUL_MEASURES.items()}
 
 # -- Table I, as printed -----------------------------------------------------------
 # The text extraction garbles the column headers: the BIRCH block lost the name of
@@ -88,7 +71,6 @@ _TABLE_I_ROWS = {  # primary -> data set -> 15 values (3 alternatives x 5 measur
               "-0.2639 0.9808 0.9826 0.9652 0.9643"},
 }
 _DATASET_OF_SHORT = {v: k for k, v in SHORT_NAMES.items()}
-_TITLES = {"noisy_circles": "Noisy Circles", "noisy_moons": "Noisy Moons", "aniso": "Aniso"}
 
 
 def _table_i() -> dict:
@@ -128,99 +110,6 @@ KNOWN_DISCREPANCIES = {
         "= 0.94738..."),
 }
 
-# -- loading and generating the labels ----------------------------------------------
-
-
-def load_labels() -> dict:
-    """The paper's labels as shipped: ``{data set: {"X", "truth", algorithm...}}``.
-
-    Also ``["versions"]``: the library versions that produced them.
-
-    >>> from prayatul_edu.paper import load_labels
-    >>> labels = load_labels()
-    >>> labels["aniso"]["X"].shape, sorted(set(labels["aniso"]["DBSCAN"].tolist()))
-    ((1500, 2), [-1, 0, 1, 2, 3])
-    >>> str(labels["versions"][0])
-    'scikit-learn 1.1.3'
-    """
-    from importlib import resources
-
-    with resources.files("prayatul_edu").joinpath("data/paper_labels.npz").open("rb") as f:
-        with np.load(f) as npz:
-            arrays = {k: npz[k] for k in npz.files}
-    return _nest(arrays)
-
-
-def _nest(arrays: dict) -> dict:
-    out: dict = {"versions": [str(v) for v in arrays.get("versions", [])]}
-    for key, value in arrays.items():
-        if "/" in key:
-            dataset, name = key.split("/", 1)
-            out.setdefault(dataset, {})[name] = value
-    return out
-
-
-def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
-    """Run the paper's experiment with the *installed* scikit-learn; the npz layout.
-
-    Returns ``{"noisy_circles/X": ..., "noisy_circles/truth": ...,
-    "noisy_circles/KMeans": ..., ..., "versions": ...}``. The calls, their order
-    and NumPy's global seed are those of the scikit-learn example (see the module
-    docstring); the global random state is restored afterwards. ``progress``, if
-    given, is called as ``progress(data set, algorithm)`` before each fit.
-    ``scripts/regenerate_paper_labels.py`` runs this with scikit-learn 1.1.3.
-    """
-    import sys
-    import warnings
-
-    import sklearn
-    from sklearn import cluster, datasets
-    from sklearn.preprocessing import StandardScaler
-
-    saved = np.random.get_state()
-    try:
-        np.random.seed(0)
-        n = n_samples
-        made = {"noisy_circles": datasets.make_circles(n_samples=n, factor=0.5, noise=0.05),
-                "noisy_moons": datasets.make_moons(n_samples=n, noise=0.05)}
-        datasets.make_blobs(n_samples=n, random_state=8)      # blobs: kept for the order
-        np.random.rand(n, 2)                                  # no structure: draws globally
-        X, y = datasets.make_blobs(n_samples=n, random_state=170)
-        made["aniso"] = (np.dot(X, [[0.6, -0.6], [-0.4, 0.8]]), y)
-        # (varied comes last and draws nothing global: not needed)
-        arrays = {}
-        for name in DATASETS:
-            X, y = made[name]
-            X = StandardScaler().fit_transform(X)
-            n_clusters, eps = SETUP[name]
-            algorithms = [   # constructed in the example's order, fitted in this order
-                ("KMeans", cluster.MiniBatchKMeans(n_clusters=n_clusters, n_init=3,
-                                                   batch_size=1024)),
-                ("Spectral", cluster.SpectralClustering(n_clusters=n_clusters,
-                                                        eigen_solver="arpack",
-                                                        affinity="nearest_neighbors")),
-                ("DBSCAN", cluster.DBSCAN(eps=eps)),
-                ("BIRCH", cluster.Birch(n_clusters=n_clusters))]
-            arrays[f"{name}/X"] = X
-            arrays[f"{name}/truth"] = np.asarray(y, dtype=np.int64)
-            for algorithm, estimator in algorithms:
-                if progress is not None:
-                    progress(name, algorithm)
-                with warnings.catch_warnings():
-                    # "Graph is not fully connected": the example shows the result anyway.
-                    warnings.simplefilter("ignore", UserWarning)
-                    estimator.fit(X)
-                arrays[f"{name}/{algorithm}"] = estimator.labels_.astype(np.int64)
-    finally:
-        np.random.set_state(saved)
-    import scipy
-
-    arrays["versions"] = np.array([f"scikit-learn {sklearn.__version__}",
-                                   f"numpy {np.__version__}", f"scipy {scipy.__version__}",
-                                   f"python {sys.version.split()[0]}"])
-    return arrays
-
-
 # -- Table II's precision and recall, as the paper computed them ---------------------
 
 
@@ -232,21 +121,14 @@ def paper_precision_recall(truth, pred) -> tuple[float, float]:
     class); on Aniso, ``precision_score(average="macro")`` over the labels of
     truth and prediction together (DBSCAN's 0.2 is 1/5: labels -1, 0, 1, 2, 3)
     and ``recall_score(average="weighted")``, which always equals the accuracy.
-    With ``zero_division=0`` throughout.
+    With ``zero_division=0`` throughout. The measure, with its derivation, is
+    :func:`prayatul_edu.matching.raw_precision_recall` with ``average="paper"``.
 
     >>> from prayatul_edu.paper import paper_precision_recall
     >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
     (0.6666666666666666, 1.0)
     """
-    from .compare import raw_precision_recall
-
-    truth, pred = np.asarray(truth), np.asarray(pred)
-    labels = set(np.unique(truth).tolist()) | set(np.unique(pred).tolist())
-    if labels <= {0, 1}:
-        p, r = raw_precision_recall(truth, pred, average=None)
-        return float(p[-1]), float(r[-1])
-    precision, _ = raw_precision_recall(truth, pred, average="macro")
-    _, recall = raw_precision_recall(truth, pred, average="weighted")
+    precision, recall = raw_precision_recall(truth, pred, average="paper")
     return precision, recall
 
 
@@ -332,8 +214,8 @@ class PaperComparison(Result):
                     rows.append([who, "paper", *(e.published for e in entries), ""])
                     rows.append(["", "ours", *(f"{e.ours:.6f}" for e in entries),
                                  ", ".join(odd) or "match"])
-                caption = (f"Table I, {_TITLES[dataset]} ({SHORT_NAMES[dataset]})" if table == "I"
-                           else f"Table II, {_TITLES[dataset]} ({SHORT_NAMES[dataset]}): raw "
+                caption = (f"Table I, {TITLES[dataset]} ({SHORT_NAMES[dataset]})" if table == "I"
+                           else f"Table II, {TITLES[dataset]} ({SHORT_NAMES[dataset]}): raw "
                                 "labels, precision and recall averaged as the paper does")
                 d.table(["pair" if table == "I" else "algorithm", "",
                          *(SYMBOLS.get(q, q) for q in quantities), "status"],
@@ -365,8 +247,6 @@ def compare_with_paper(labels: dict | None = None) -> PaperComparison:
     >>> c.counts()
     {'match': 208, 'truncated': 7, 'typo': 1}
     """
-    from .compare import label_scores, tournament
-
     labels = load_labels() if labels is None else labels
     entries = []
     for dataset in DATASETS:
@@ -410,8 +290,6 @@ def text_claims(labels: dict | None = None) -> list[dict]:
     makes claims about it.) Each item: ``claim`` (what the text says),
     ``evidence`` (our numbers), ``holds`` (bool) and ``verdict`` (a sentence).
     """
-    from .compare import label_scores, tournament
-
     labels = load_labels() if labels is None else labels
     scores, tours = {}, {}
     for d in DATASETS:

@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import labels_from_table
+from .counting import contingency_table, labels_from_table
+from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
+from .information import cluster_entropy
+from .matching import maximum_matching, precision_recall_f, purity
+from .pair_counting import hubert_statistic, jaccard_index, pair_confusion, rand_index
+from .silhouette import silhouette
 
 __all__ = ["EXERCISE_1_D", "EXERCISE_1_LABELS", "EXERCISE_2_CLASSES", "EXERCISE_2_CLUSTERS",
            "EXERCISE_3_CLASSES", "EXERCISE_3_CLUSTERS", "EXERCISE_4_D",
@@ -94,10 +99,6 @@ def worked_examples():
     derivation (``repr`` in a terminal, Markdown in Jupyter); ``remarks`` are
     sentences comparing with the printed answers.
     """
-    from . import (agglomerative, cluster_entropy, cophenetic_correlation, cophenetic_matrix,
-                   contingency_table, hubert_statistic, jaccard_index, maximum_matching,
-                   pair_confusion, precision_recall_f, purity, rand_index, silhouette)
-
     out = []
     pub = PUBLISHED["exercise_1"]
     s = silhouette(EXERCISE_1_D, EXERCISE_1_LABELS, metric="precomputed")

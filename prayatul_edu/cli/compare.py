@@ -13,8 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..compare import _AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
+from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..label_files import column as _column, read_columns
+from ..paper import compare_with_paper, load_labels
+from ..plots.compare import save_figures
 
 __all__ = ["add_arguments", "run"]
 
@@ -57,7 +59,7 @@ def add_arguments(parser) -> None:
                        help="seed of the resampling (default 0)")
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
                        help="level of the intervals (default 0.95)")
-    stats.add_argument("--average", choices=_AVERAGES, default="macro",
+    stats.add_argument("--average", choices=AVERAGES, default="macro",
                        help="averaging of Table II's precision and recall over labels "
                             "(default macro; 'paper' = the paper's recipe)")
     out = parser.add_argument_group("output")
@@ -149,8 +151,6 @@ def run(args) -> int:
             progress.say(f"reading {args.file}")
             experiment = _user_experiment(args)
         elif args.paper:
-            from ..paper import compare_with_paper, load_labels
-
             progress.say("loading the paper's labels")
             experiment = run_experiment("paper", n_resamples=args.bootstrap, seed=args.seed,
                                         confidence=args.confidence, average="paper")
@@ -165,8 +165,6 @@ def run(args) -> int:
         return 2
     figures = []
     if not args.no_figures:
-        from ..plots.compare import save_figures
-
         progress.say(f"writing figures to {args.out}/")
         try:
             figures = [str(p) for p in save_figures(experiment, args.out)]
