@@ -18,7 +18,7 @@ from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
            "clustering_ratio", "clustering_error",
-           "raw_accuracy", "raw_precision_recall", "paper_precision_recall"]
+           "raw_accuracy", "raw_precision_recall", "RAW_AVERAGES"]
 
 
 def _label_rows(table: ContingencyTable):
@@ -476,90 +476,222 @@ def clustering_error(truth, pred) -> ClusteringError:
                            matching=acc.matching, matched=acc.matched, table=acc.table)
 
 
-# ------------------------------------------------ on the raw labels (no relabelling)
-def _common_codes(truth, pred) -> tuple[np.ndarray, np.ndarray, int]:
-    """Codes of truth and prediction in one label space (1 in both means the same label)."""
-    t = np.asarray(truth, dtype=object) if not isinstance(truth, np.ndarray) else truth
-    p = np.asarray(pred, dtype=object) if not isinstance(pred, np.ndarray) else pred
-    both = check_labels(np.concatenate([t.astype(object), p.astype(object)]), "labels")
-    codes = both.codes
-    return codes[:t.shape[0]], codes[t.shape[0]:], both.k
+# ------------------------------------- accuracy, precision, recall on the raw labels
+# A cluster label read as a class name: right only when the two names are equal.
+# These are the classification scores the Prayatul paper's Table II reports; a
+# clustering with the right groups under other names scores 0 (maximum matching
+# relabels first, the pair-counting measures never look at names).
+
+#: The averages of :func:`raw_precision_recall` (``None`` gives the per-label arrays).
+RAW_AVERAGES = ("macro", "weighted", "binary", "paper")
 
 
-def raw_precision_recall(truth, pred, average: str | None = "macro"):
-    """Precision and recall on the raw labels, as scikit-learn's ``precision_score``.
-
-    Label ``l`` of the prediction is read as "class ``l``": precision_l =
-    |pred = l and truth = l| / |pred = l|, recall_l = the same over |truth = l|,
-    for every label of truth or prediction (0 where the denominator is 0, as
-    ``zero_division=0``). ``average="macro"`` takes the plain mean over the
-    labels, ``"weighted"`` weights by the class sizes (weighted recall equals
-    the accuracy), ``"paper"`` averages as the Prayatul paper's Table II
-    (:func:`paper_precision_recall`), ``None`` returns the per-label arrays
-    (sorted labels).
-
-    >>> from prayatul_edu.matching import raw_precision_recall
-    >>> raw_precision_recall([0, 0, 1, 1], [1, 1, 0, 0])   # right clusters, swapped names
-    (0.0, 0.0)
-    >>> raw_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])
-    (0.8333333333333333, 0.75)
-    """
-    if average is not None:
-        check_choice(average, "average", ("macro", "weighted", "paper"))
-    if average == "paper":
-        return paper_precision_recall(truth, pred)
-    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
-    t_codes, p_codes, k = _common_codes(truth, pred)
-    hits = np.bincount(t_codes[t_codes == p_codes], minlength=k).astype(float)
-    predicted = np.bincount(p_codes, minlength=k).astype(float)
-    actual = np.bincount(t_codes, minlength=k).astype(float)
-    precision = np.divide(hits, predicted, out=np.zeros(k), where=predicted > 0)
-    recall = np.divide(hits, actual, out=np.zeros(k), where=actual > 0)
-    if average is None:
-        return precision, recall
-    if average == "macro":
-        return float(precision.mean()), float(recall.mean())
-    return (float(np.average(precision, weights=actual)),
-            float(np.average(recall, weights=actual)))
+def _shared_labels(truth, pred):
+    """Validate; codes of truth and prediction in one sorted label space, and its labels."""
+    t, p = check_partitions(truth=truth, pred=pred)
+    # the few distinct labels of both, as one labelling: equal names get equal codes
+    both = check_labels(np.concatenate([np.asarray(t.values, dtype=object),
+                                        np.asarray(p.values, dtype=object)]), "labels",
+                        min_n=1)
+    t_codes = both.codes[:t.k][t.codes]
+    p_codes = both.codes[t.k:][p.codes]
+    return t_codes, p_codes, [_py(v) for v in both.values]
 
 
-def raw_accuracy(truth, pred) -> float:
-    """Accuracy on the raw labels: the share of instances whose label equals their class.
+class RawAccuracy(ScalarResult):
+    """Accuracy on the raw labels, with ``.hits`` (instances with pred = truth) and ``.n``."""
 
-    .. math:: \\mathrm{acc} = \\frac{1}{n} \\left|\\{x : \\mathrm{pred}(x) = \\mathrm{truth}(x)\\}\\right|
+    def derivation(self) -> Derivation:
+        d = Derivation(f"Accuracy on the raw labels = {fmt(self)}")
+        d.formula(r"\text{accuracy} = \frac{1}{N}\sum_{x=1}^{N} [\,p_x = g_x\,]",
+                  "accuracy = (1/N) * #{points x with p_x = g_x}")
+        d.step(rf"\text{{accuracy}} = \frac{{{self.hits}}}{{{self.n}}} = {fmt(self)}",
+               f"accuracy = {frac(self.hits, self.n)}")
+        d.text("A cluster counts as right only where its label is the class's name: the "
+               "same clusters under other names score 0. Maximum matching relabels first.")
+        return d
 
-    This is scikit-learn's ``accuracy_score``. It reads cluster label ``l`` as
-    "class ``l``", so a perfect clustering whose clusters are named differently
-    scores 0: compare :func:`maximum_matching`, which relabels first.
 
+def raw_accuracy(truth, pred) -> RawAccuracy:
+    """Accuracy on the raw labels: the fraction of points whose cluster label *is* their class.
+
+    .. math::
+        \\text{accuracy} = \\frac{1}{N} \\sum_{x=1}^{N} [\\, p_x = g_x \\,]
+
+    A clustering does not name its clusters after the classes, so this is a
+    classification score misapplied (the paper's Table II shows why): it
+    changes when the clusters are renamed. :func:`maximum_matching` is the
+    accuracy after the best one-to-one renaming.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+        Ground-truth classes and predicted clusters; labels are compared by value.
+
+    Returns
+    -------
+    RawAccuracy
+        A float in [0, 1] with ``.hits`` (points with ``p_x = g_x``) and ``.n``;
+        equals scikit-learn's ``accuracy_score(truth, pred)``.
+
+    References
+    ----------
+    A. Biswas, "Prayatul matrix: a direct comparison approach to evaluate
+    performance of supervised machine learning models", 2023, Table II;
+    scikit-learn, ``sklearn.metrics.accuracy_score``.
+
+    Examples
+    --------
     >>> from prayatul_edu.matching import raw_accuracy
-    >>> raw_accuracy([0, 0, 1, 1], [1, 1, 0, 0]), raw_accuracy([0, 0, 1, 1], [0, 1, 1, 1])
-    (0.0, 0.75)
+    >>> float(raw_accuracy([0, 0, 1, 1], [1, 1, 0, 0]))   # right groups, swapped names
+    0.0
+    >>> float(raw_accuracy([0, 0, 1, 1], [0, 1, 1, 1]))
+    0.75
     """
-    check_partitions(truth=truth, pred=pred)   # the errors name truth / pred
-    t_codes, p_codes, _ = _common_codes(truth, pred)
-    return float(np.mean(t_codes == p_codes))
+    t_codes, p_codes, _ = _shared_labels(truth, pred)
+    hits = int(np.count_nonzero(t_codes == p_codes))   # #{x : p_x = g_x}
+    n = t_codes.shape[0]
+    return RawAccuracy(hits / n, hits=hits, n=n)
 
 
-def paper_precision_recall(truth, pred) -> tuple[float, float]:
-    """Precision and recall on the raw labels, averaged as the paper's Table II.
+class RawPrecisionRecall(tuple, Result):
+    """``(precision, recall)`` on the raw labels, unpacking like a pair.
 
-    Matching every entry of Table II pins down the recipe: on the two-class data
-    sets, scikit-learn's default ``average="binary"`` (label 1 is the positive
-    class); on Aniso, ``precision_score(average="macro")`` over the labels of
-    truth and prediction together (DBSCAN's 0.2 is 1/5: labels -1, 0, 1, 2, 3)
-    and ``recall_score(average="weighted")``, which always equals the accuracy.
-    With ``zero_division=0`` throughout.
+    ``.labels`` (sorted), ``.hits``, ``.predicted``, ``.actual`` (per label),
+    ``.per_label_precision`` / ``.per_label_recall``, ``.average`` and
+    ``.rule`` (how the average was taken).
+    """
 
-    >>> from prayatul_edu.paper import paper_precision_recall
-    >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
+    def __new__(cls, precision, recall, **details):
+        self = tuple.__new__(cls, (precision, recall))
+        self.__dict__.update(details)
+        return self
+
+    @property
+    def precision(self):
+        return self[0]
+
+    @property
+    def recall(self):
+        return self[1]
+
+    __repr__ = Result.__repr__
+
+    def derivation(self) -> Derivation:
+        d = Derivation("Precision and recall on the raw labels"
+                       + (f" ({self.average})" if self.average else ", per label"))
+        d.formula(r"\text{precision}_l = \frac{|\{x: p_x = l,\ g_x = l\}|}{|\{x: p_x = l\}|},"
+                  r"\qquad \text{recall}_l = \frac{|\{x: p_x = l,\ g_x = l\}|}"
+                  r"{|\{x: g_x = l\}|}",
+                  "precision_l = #{p_x = l and g_x = l} / #{p_x = l} ; "
+                  "recall_l = #{p_x = l and g_x = l} / #{g_x = l}  (0 where 0/0)")
+        rows = [[str(label), int(h), int(pr), int(ac), float(pl), float(rl)]
+                for label, h, pr, ac, pl, rl in zip(self.labels, self.hits, self.predicted,
+                                                    self.actual, self.per_label_precision,
+                                                    self.per_label_recall)]
+        d.table(["label l", "hits", "#{p_x = l}", "#{g_x = l}", "precision_l", "recall_l"],
+                rows)
+        if self.average:
+            d.text(f"{self.rule}: precision = {fmt(self.precision)}, "
+                   f"recall = {fmt(self.recall)}.")
+        d.note("A label that never occurs as a prediction has precision 0, one that never "
+               "occurs as a class has recall 0 (scikit-learn's zero_division=0).")
+        return d
+
+
+def _averaged(values: np.ndarray, actual: np.ndarray, how: str) -> float:
+    if how == "macro":                       # (1/L) sum_l v_l
+        return float(values.mean())
+    return float((values * actual).sum() / actual.sum())   # sum_l (m_l / N) v_l
+
+
+def raw_precision_recall(truth, pred, average: str | None = "macro", *,
+                         pos_label=1) -> RawPrecisionRecall:
+    """Precision and recall on the raw labels, averaged over the labels as asked.
+
+    Every label ``l`` of truth or prediction is read as "class ``l``":
+
+    .. math::
+        \\text{precision}_l = \\frac{|\\{x: p_x = l,\\ g_x = l\\}|}{|\\{x: p_x = l\\}|},
+        \\qquad
+        \\text{recall}_l = \\frac{|\\{x: p_x = l,\\ g_x = l\\}|}{|\\{x: g_x = l\\}|}
+
+    (0 where the denominator is 0). Over the ``L`` labels, with ``m_l`` points
+    of class ``l``:
+
+    * ``"macro"``: the plain mean, :math:`\\frac{1}{L}\\sum_l \\text{precision}_l`;
+    * ``"weighted"``: :math:`\\sum_l \\frac{m_l}{N} \\text{precision}_l` (weighted
+      recall always equals :func:`raw_accuracy`);
+    * ``"binary"``: the scores of ``pos_label`` alone (two labels at most);
+    * ``"paper"``: what the Prayatul paper's Table II did: ``"binary"`` when every
+      label is 0 or 1, otherwise macro precision and weighted recall;
+    * ``None``: the per-label arrays (labels sorted).
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    average : {"macro", "weighted", "binary", "paper"} or None, default "macro"
+    pos_label : label, default 1
+        The positive class of ``average="binary"``.
+
+    Returns
+    -------
+    RawPrecisionRecall
+        Unpacks as ``precision, recall``; equals scikit-learn's
+        ``precision_score`` / ``recall_score`` with the same ``average`` and
+        ``zero_division=0`` (for ``"paper"``, the paper's combination of them).
+
+    References
+    ----------
+    A. Biswas, "Prayatul matrix: a direct comparison approach to evaluate
+    performance of supervised machine learning models", 2023, Table II;
+    scikit-learn, ``sklearn.metrics.precision_score``.
+
+    Examples
+    --------
+    >>> from prayatul_edu.matching import raw_precision_recall
+    >>> tuple(raw_precision_recall([0, 0, 1, 1], [1, 1, 0, 0]))   # swapped names
+    (0.0, 0.0)
+    >>> tuple(raw_precision_recall([0, 0, 1, 1], [0, 1, 1, 1]))
+    (0.8333333333333333, 0.75)
+    >>> tuple(raw_precision_recall([0, 0, 1, 1], [0, 1, 1, 1], average="paper"))   # label 1
     (0.6666666666666666, 1.0)
     """
-    truth, pred = np.asarray(truth), np.asarray(pred)
-    labels = set(np.unique(truth).tolist()) | set(np.unique(pred).tolist())
-    if labels <= {0, 1}:
-        p, r = raw_precision_recall(truth, pred, average=None)
-        return float(p[-1]), float(r[-1])
-    precision, _ = raw_precision_recall(truth, pred, average="macro")
-    _, recall = raw_precision_recall(truth, pred, average="weighted")
-    return precision, recall
+    if average is not None:
+        check_choice(average, "average", RAW_AVERAGES)
+    t_codes, p_codes, labels = _shared_labels(truth, pred)
+    L = len(labels)
+    hits = np.bincount(t_codes[t_codes == p_codes], minlength=L)   # #{p_x = g_x = l}
+    predicted = np.bincount(p_codes, minlength=L)                  # #{p_x = l}
+    actual = np.bincount(t_codes, minlength=L)                     # m_l = #{g_x = l}
+    precision = np.divide(hits, predicted, out=np.zeros(L), where=predicted > 0)
+    recall = np.divide(hits, actual, out=np.zeros(L), where=actual > 0)
+    details = dict(labels=labels, hits=hits, predicted=predicted, actual=actual,
+                   per_label_precision=precision, per_label_recall=recall, average=average)
+    if average == "paper":
+        average = "binary" if set(labels) <= {0, 1} else "paper"
+    if average is None:
+        return RawPrecisionRecall(precision, recall, rule="", **details)
+    if average == "binary":
+        if L > 2:
+            raise ValueError(f"average: 'binary' needs at most two labels, but truth and pred "
+                             f"have {L} ({', '.join(map(repr, labels))}); use 'macro' or "
+                             "'weighted'")
+        if L == 2 and pos_label not in labels:
+            raise ValueError(f"pos_label: {pos_label!r} is not one of the labels "
+                             f"{', '.join(map(repr, labels))}")
+        j = labels.index(pos_label) if pos_label in labels else None
+        rule = f"The positive label {pos_label!r} alone (binary)"
+        if details["average"] == "paper":
+            rule += ", as the paper does when every label is 0 or 1"
+        p, r = (0.0, 0.0) if j is None else (float(precision[j]), float(recall[j]))
+        return RawPrecisionRecall(p, r, rule=rule, **details)
+    if average == "paper":
+        return RawPrecisionRecall(
+            _averaged(precision, actual, "macro"), _averaged(recall, actual, "weighted"),
+            rule="As the paper does beyond two labels: precision macro (the plain mean over "
+                 f"the {L} labels), recall weighted by class size (= the accuracy)", **details)
+    how = (f"Macro average (the plain mean over the {L} labels)" if average == "macro"
+           else "Weighted average (label l weighted by its class size m_l / N)")
+    return RawPrecisionRecall(_averaged(precision, actual, average),
+                              _averaged(recall, actual, average), rule=how, **details)

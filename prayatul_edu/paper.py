@@ -1,40 +1,27 @@
-"""The Prayatul paper's experiments: its setup, its published tables, and ours next to them.
+"""The Prayatul paper's published tables, and ours next to them.
 
 A. Biswas (2023) compares KMeans, DBSCAN, Spectral and BIRCH on three of
 scikit-learn's toy data sets (Noisy Circles "NC", Noisy Moons "NM", Aniso,
-printed "NS") with 1500 points each. Re-running the setup established what the
-paper actually ran - its text garbles several parameters:
+printed "NS") with 1500 points each. What the paper actually ran (its text
+garbles several parameters) and the labels that run produced are in
+:mod:`prayatul_edu.paper_labels` (:func:`load_labels`, :func:`generate_labels`,
+:data:`DATASETS`, :data:`ALGORITHMS`, :data:`SETUP`, re-exported here).
 
-* the data and algorithms are scikit-learn's example "comparing different
-  clustering algorithms on toy datasets" as it stood in scikit-learn 1.1/1.2:
-  ``np.random.seed(0)``, then the example's six data sets in its order (noisy
-  circles, noisy moons, blobs, no structure, aniso, varied), each standardised;
-  only circles, moons and aniso are clustered, in that order;
-* "KMeans" is ``MiniBatchKMeans(n_clusters, n_init=3, batch_size=1024)``, fitted
-  before ``SpectralClustering(n_clusters, eigen_solver="arpack",
-  affinity="nearest_neighbors")`` (both draw on the global random state);
-  ``DBSCAN(eps)`` keeps its default ``min_samples`` (5), with eps 0.3 for circles
-  and moons and 0.15 for aniso; ``Birch(n_clusters)``; n_clusters is 2, 2, 3;
-  DBSCAN's noise label -1 is one more cluster;
-* scikit-learn 1.1.x and 1.2.x give the paper's labels, later versions others.
-
-The labels of that run (scikit-learn 1.1.3, NumPy 1.23.5, SciPy 1.9.3) ship with
-the package (``data/paper_labels.npz``, made by
-``scripts/regenerate_paper_labels.py``): :func:`load_labels` reads them and
-:func:`compare_with_paper` puts every Table I and Table II value next to the
-published one. :func:`generate_labels` runs the same setup with the installed
-scikit-learn (the lesson in reproducibility of notebook 07).
+This module holds the paper's Tables I and II as printed (with the column order
+the garbled headers hide), and :func:`compare_with_paper` puts every value next
+to ours, computed with :mod:`prayatul_edu.compare`; :func:`text_claims` checks
+the statements of its text.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-
 from .compare import label_scores, tournament
-from .matching import paper_precision_recall
-from .paper_setup import (ALGORITHMS, DATASETS, SETUP, SHORT_NAMES, generate_labels,
-                          load_labels)
+from .matching import raw_precision_recall
+from .paper_labels import (ALGORITHMS, DATASETS, SETUP, TITLES, generate_labels,  # re-exported
+                           load_labels)
+from .prayatul import PRAYATUL_MEASURES
 from .steps import Derivation, Result
 
 __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_I",
@@ -42,10 +29,11 @@ __all__ = ["DATASETS", "ALGORITHMS", "SHORT_NAMES", "SETUP", "MEASURES", "TABLE_
            "paper_precision_recall", "compare_with_paper", "PaperComparison", "Entry",
            "text_claims"]
 
+#: The paper's abbreviations (it prints "NS" for Aniso).
+SHORT_NAMES = {"noisy_circles": "NC", "noisy_moons": "NM", "aniso": "NS"}
 #: Table I's five measures, in its column order (the PrayatulMatrix attribute names).
-MEASURES = ("comparative_deviation", "polarization", "comparative_rightness",
-            "effective_rightness", "effective_superiority")
-SYMBOLS = dict(zip(MEASURES, ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")))
+MEASURES = tuple(PRAYATUL_MEASURES)
+SYMBOLS = {name: m.symbol for name, m in PRAYATUL_MEASURES.items()}
 
 # -- Table I, as printed -----------------------------------------------------------
 # The text extraction garbles the column headers: the BIRCH block lost the name of
@@ -83,7 +71,6 @@ _TABLE_I_ROWS = {  # primary -> data set -> 15 values (3 alternatives x 5 measur
               "-0.2639 0.9808 0.9826 0.9652 0.9643"},
 }
 _DATASET_OF_SHORT = {v: k for k, v in SHORT_NAMES.items()}
-_TITLES = {"noisy_circles": "Noisy Circles", "noisy_moons": "Noisy Moons", "aniso": "Aniso"}
 
 
 def _table_i() -> dict:
@@ -122,6 +109,28 @@ KNOWN_DISCREPANCIES = {
         "-0.9474 for KMeans vs Spectral; the value is 176535 - 4770 over 176535 + 4770 "
         "= 0.94738..."),
 }
+
+# -- Table II's precision and recall, as the paper computed them ---------------------
+
+
+def paper_precision_recall(truth, pred) -> tuple[float, float]:
+    """Precision and recall on the raw labels, averaged as the paper's Table II.
+
+    Matching every entry of Table II pins down the recipe: on the two-class data
+    sets, scikit-learn's default ``average="binary"`` (label 1 is the positive
+    class); on Aniso, ``precision_score(average="macro")`` over the labels of
+    truth and prediction together (DBSCAN's 0.2 is 1/5: labels -1, 0, 1, 2, 3)
+    and ``recall_score(average="weighted")``, which always equals the accuracy.
+    With ``zero_division=0`` throughout. The measure, with its derivation, is
+    :func:`prayatul_edu.matching.raw_precision_recall` with ``average="paper"``.
+
+    >>> from prayatul_edu.paper import paper_precision_recall
+    >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
+    (0.6666666666666666, 1.0)
+    """
+    precision, recall = raw_precision_recall(truth, pred, average="paper")
+    return precision, recall
+
 
 # -- ours next to the paper's ------------------------------------------------------
 
@@ -205,8 +214,8 @@ class PaperComparison(Result):
                     rows.append([who, "paper", *(e.published for e in entries), ""])
                     rows.append(["", "ours", *(f"{e.ours:.6f}" for e in entries),
                                  ", ".join(odd) or "match"])
-                caption = (f"Table I, {_TITLES[dataset]} ({SHORT_NAMES[dataset]})" if table == "I"
-                           else f"Table II, {_TITLES[dataset]} ({SHORT_NAMES[dataset]}): raw "
+                caption = (f"Table I, {TITLES[dataset]} ({SHORT_NAMES[dataset]})" if table == "I"
+                           else f"Table II, {TITLES[dataset]} ({SHORT_NAMES[dataset]}): raw "
                                 "labels, precision and recall averaged as the paper does")
                 d.table(["pair" if table == "I" else "algorithm", "",
                          *(SYMBOLS.get(q, q) for q in quantities), "status"],

@@ -35,6 +35,8 @@ Two ways to count, giving the same integers:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import dask_counts
@@ -43,7 +45,8 @@ from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, flat_cells, group_s
                        joint_pairs_within, pairs_within, totals_by, value_cells)
 from .steps import Derivation, Result, fmt, frac
 
-__all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix"]
+__all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix", "PRAYATUL_MEASURES",
+           "PrayatulMeasure"]
 
 #: Booleans per comparison array in ``method="pairs"`` (a block of rows x the later
 #: columns). About 128 kB: memory stays bounded whatever N, the arrays stay in the CPU
@@ -57,23 +60,34 @@ _METHODS = ("auto", "pairs", "counts")
 #: (about 256 kB); larger, three two-way counts are faster than one scattered table.
 _THREE_WAY_CELLS = 1 << 15
 
-#: The five measures (eqs. 5-9): name -> (title, symbol in LaTeX, symbol in plain text,
-#: lower end of the range by Theorem 1 (the upper end is 1), formula in LaTeX, in plain).
-_MEASURES = {
-    "comparative_deviation": ("Comparative deviation", r"\sigma_c", "sigma_c", -1,
-                              r"\frac{RW - WR}{RW + WR}", "(RW - WR) / (RW + WR)"),
-    "polarization": ("Polarization", r"\alpha", "alpha", -1,
-                     r"\frac{BR + RW - BW}{BR + RW + WR + BW}",
-                     "(BR + RW - BW) / (BR + RW + WR + BW)"),
-    "comparative_rightness": ("Comparative rightness", r"\xi_c", "xi_c", 0,
-                              r"\frac{BR + RW}{BR + RW + WR}", "(BR + RW) / (BR + RW + WR)"),
-    "effective_rightness": ("Effective rightness", r"\xi_e", "xi_e", -1,
-                            r"\frac{BR + RW - WR}{BR + RW + WR}",
-                            "(BR + RW - WR) / (BR + RW + WR)"),
-    "effective_superiority": ("Effective superiority", r"\phi_e", "phi_e", -1,
-                              r"\frac{BR + RW - WR}{BR + RW + WR + BW}",
-                              "(BR + RW - WR) / (BR + RW + WR + BW)"),
-}
+class PrayatulMeasure(NamedTuple):
+    """One of the five measures (eqs. 5-9): how every module names, writes and bounds it."""
+
+    name: str            # the PrayatulMatrix attribute, e.g. "comparative_deviation"
+    title: str           # "Comparative deviation"
+    symbol: str          # plain text, "sigma_c"
+    latex: str           # r"\sigma_c"
+    range: tuple         # (low, high) by Theorem 1
+    latex_formula: str
+    plain_formula: str
+
+
+#: The five Prayatul measures in the paper's order (eqs. 5-9): name -> PrayatulMeasure.
+#: The one list the comparison, the paper's tables, the plots and the apps read.
+PRAYATUL_MEASURES = {m.name: m for m in (
+    PrayatulMeasure("comparative_deviation", "Comparative deviation", "sigma_c", r"\sigma_c",
+                    (-1, 1), r"\frac{RW - WR}{RW + WR}", "(RW - WR) / (RW + WR)"),
+    PrayatulMeasure("polarization", "Polarization", "alpha", r"\alpha", (-1, 1),
+                    r"\frac{BR + RW - BW}{BR + RW + WR + BW}",
+                    "(BR + RW - BW) / (BR + RW + WR + BW)"),
+    PrayatulMeasure("comparative_rightness", "Comparative rightness", "xi_c", r"\xi_c", (0, 1),
+                    r"\frac{BR + RW}{BR + RW + WR}", "(BR + RW) / (BR + RW + WR)"),
+    PrayatulMeasure("effective_rightness", "Effective rightness", "xi_e", r"\xi_e", (-1, 1),
+                    r"\frac{BR + RW - WR}{BR + RW + WR}", "(BR + RW - WR) / (BR + RW + WR)"),
+    PrayatulMeasure("effective_superiority", "Effective superiority", "phi_e", r"\phi_e",
+                    (-1, 1), r"\frac{BR + RW - WR}{BR + RW + WR + BW}",
+                    "(BR + RW - WR) / (BR + RW + WR + BW)"),
+)}
 
 
 # --------------------------------------------------------------- the result
@@ -153,7 +167,7 @@ class PrayatulMatrix(Result):
 
     def measures(self) -> dict[str, float]:
         """The five measures by name, in the paper's order (eqs. 5-9)."""
-        return {name: getattr(self, name) for name in _MEASURES}
+        return {name: getattr(self, name) for name in PRAYATUL_MEASURES}
 
     def _fractions(self) -> dict[str, tuple[int, int, str, str]]:
         """name -> (numerator, denominator, numerator in symbols, denominator in symbols)."""
@@ -215,7 +229,8 @@ class PrayatulMatrix(Result):
         zd = fmt(self.zero_division)
         summary = []
         for name, (num, den, num_s, den_s) in self._fractions().items():
-            title, latex_sym, plain_sym, low, latex_formula, plain_formula = _MEASURES[name]
+            _, title, plain_sym, latex_sym, (low, high), latex_formula, plain_formula = \
+                PRAYATUL_MEASURES[name]
             value = getattr(self, name)
             d.formula(f"{latex_sym} = {latex_formula}",
                       f"{title}: {plain_sym} = {plain_formula}")
@@ -228,7 +243,7 @@ class PrayatulMatrix(Result):
                        rf" = {fmt(value)}",
                        f"{plain_sym} = ({num_s}) / ({den_s}) = {frac(num, den)}")
             d.text(f"Reading: {_reading(name, self)}.")
-            summary.append([title, plain_sym, value, f"[{low}, 1]"])
+            summary.append([title, plain_sym, value, f"[{low}, {high}]"])
         d.table(["measure", "symbol", "value", "range (Theorem 1)"], summary)
         used = self.zero_division_used()
         if used:

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "frac", "fmt_counts"]
+__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "fixed", "frac", "fmt_counts"]
 
 #: Tables longer than this are cut in the rendered derivation (the data stay whole).
 MAX_TABLE_ROWS = 20
@@ -63,6 +63,12 @@ def fmt(x: Any, digits: int = 4) -> str:
     if text in {"0", "-0"}:  # tiny but non-zero: keep it visible
         return f"{v:.{digits}g}" if abs(v) >= 1e-300 else "0"
     return text
+
+
+def fixed(x: Any, digits: int = 4) -> str:
+    """A number with exactly ``digits`` decimals, for columns of a table (never ``-0.0000``)."""
+    text = f"{float(x):.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def frac(numerator: Any, denominator: Any, digits: int = 4) -> str:

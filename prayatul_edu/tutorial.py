@@ -14,22 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import (
-    agglomerative,
-    cluster_entropy,
-    contingency_table,
-    cophenetic_correlation,
-    cophenetic_matrix,
-    hubert_statistic,
-    jaccard_index,
-    maximum_matching,
-    pair_confusion,
-    precision_recall_f,
-    purity,
-    rand_index,
-    silhouette,
-)
-from .counting import labels_from_table
+from .counting import contingency_table, labels_from_table
+from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
+from .information import cluster_entropy
+from .matching import maximum_matching, precision_recall_f, purity
+from .pair_counting import hubert_statistic, jaccard_index, pair_confusion, rand_index
+from .silhouette import silhouette
 
 __all__ = ["EXERCISE_1_D", "EXERCISE_1_LABELS", "EXERCISE_2_CLASSES", "EXERCISE_2_CLUSTERS",
            "EXERCISE_3_CLASSES", "EXERCISE_3_CLUSTERS", "EXERCISE_4_D",

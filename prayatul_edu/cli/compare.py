@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..compare import _AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
+from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..information import normalized_mutual_information
 from ..label_files import column as _column
 from ..label_files import is_parquet, read_columns, read_parquet
@@ -64,7 +64,7 @@ def add_arguments(parser) -> None:
                        help="seed of the resampling (default 0)")
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
                        help="level of the intervals (default 0.95)")
-    stats.add_argument("--average", choices=_AVERAGES, default="macro",
+    stats.add_argument("--average", choices=AVERAGES, default="macro",
                        help="averaging of Table II's precision and recall over labels "
                             "(default macro; 'paper' = the paper's recipe)")
     big = parser.add_argument_group("labels beyond memory")

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..compare import MEASURES
-from ..prayatul import prayatul_by_instance
+from ..prayatul import PRAYATUL_MEASURES, prayatul_by_instance
 from ._style import new_axes
 from .clusterings import plot_clusterings
 from .prayatul import plot_instance_map, plot_prayatul_matrix, plot_tournament
@@ -43,7 +42,6 @@ def plot_instance_maps(X, truth, labelings: dict, pairs=None, title: str | None 
     """
     import matplotlib.pyplot as plt
 
-
     names = list(labelings)
     if pairs is None:
         pairs = [(p, q) for i, p in enumerate(names) for q in names[i + 1:]]
@@ -74,7 +72,7 @@ def plot_bootstrap(boot, measure: str = "comparative_deviation", ax=None,
     ax.plot(est, y, "o", color="black", markersize=4)
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_yticks(y, [f"{r['primary']} vs {r['alternative']}" for r in rows])
-    ax.set_xlabel(f"{MEASURES[measure]} ({boot.confidence:.0%} interval, "
+    ax.set_xlabel(f"{PRAYATUL_MEASURES[measure].symbol} ({boot.confidence:.0%} interval, "
                   f"{boot.n_resamples} resamples)")
     if title:
         ax.set_title(title, fontsize=11)

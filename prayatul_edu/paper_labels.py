@@ -1,29 +1,49 @@
-"""The paper's experimental setup: its data sets, algorithms and parameters, and its labels.
+"""The Prayatul paper's experiment: its setup, and the labels it produced.
 
-What the Prayatul paper (A. Biswas, 2023) actually ran, re-established by
-re-running it (see :mod:`prayatul_edu.paper` for the full story and its
-published tables): :func:`load_labels` reads the labels it got (shipped with the
-package), :func:`generate_labels` runs the same setup with the installed
-scikit-learn. Both :mod:`prayatul_edu.compare` (the experiment run) and
-:mod:`prayatul_edu.paper` (ours next to the published numbers) use this module.
+A. Biswas (2023) compares KMeans, DBSCAN, Spectral and BIRCH on three of
+scikit-learn's toy data sets (Noisy Circles, Noisy Moons, Aniso) with 1500
+points each. Re-running the setup established what the paper actually ran -
+its text garbles several parameters:
+
+* the data and algorithms are scikit-learn's example "comparing different
+  clustering algorithms on toy datasets" as it stood in scikit-learn 1.1/1.2:
+  ``np.random.seed(0)``, then the example's six data sets in its order (noisy
+  circles, noisy moons, blobs, no structure, aniso, varied), each standardised;
+  only circles, moons and aniso are clustered, in that order;
+* "KMeans" is ``MiniBatchKMeans(n_clusters, n_init=3, batch_size=1024)``, fitted
+  before ``SpectralClustering(n_clusters, eigen_solver="arpack",
+  affinity="nearest_neighbors")`` (both draw on the global random state);
+  ``DBSCAN(eps)`` keeps its default ``min_samples`` (5), with eps 0.3 for circles
+  and moons and 0.15 for aniso; ``Birch(n_clusters)``; n_clusters is 2, 2, 3;
+  DBSCAN's noise label -1 is one more cluster;
+* scikit-learn 1.1.x and 1.2.x give the paper's labels, later versions others.
+
+The labels of that run (scikit-learn 1.1.3, NumPy 1.23.5, SciPy 1.9.3) ship with
+the package (``data/paper_labels.npz``, made by
+``scripts/regenerate_paper_labels.py``): :func:`load_labels` reads them;
+:func:`generate_labels` runs the same setup with the installed scikit-learn
+(the lesson in reproducibility of notebook 07). The published tables and the
+check of ours against them are in :mod:`prayatul_edu.paper`.
 """
 from __future__ import annotations
 
+import sys
+import warnings
+from importlib import resources
+
 import numpy as np
 
-__all__ = ["DATASETS", "SHORT_NAMES", "ALGORITHMS", "SETUP", "load_labels", "nest_labels",
+__all__ = ["DATASETS", "ALGORITHMS", "SETUP", "TITLES", "load_labels", "nest_labels",
            "generate_labels"]
 
 #: The clustered data sets, in the order the example generates and clusters them.
 DATASETS = ("noisy_circles", "noisy_moons", "aniso")
-#: The paper's abbreviations (it prints "NS" for Aniso).
-SHORT_NAMES = {"noisy_circles": "NC", "noisy_moons": "NM", "aniso": "NS"}
+#: Their titles in tables and figures.
+TITLES = {"noisy_circles": "Noisy Circles", "noisy_moons": "Noisy Moons", "aniso": "Aniso"}
 #: The algorithms in the paper's table order.
 ALGORITHMS = ("BIRCH", "DBSCAN", "KMeans", "Spectral")
 #: What really ran: data set -> (n_clusters, DBSCAN's eps).
 SETUP = {"noisy_circles": (2, 0.3), "noisy_moons": (2, 0.3), "aniso": (3, 0.15)}
-
-
 
 
 def load_labels() -> dict:
@@ -31,15 +51,13 @@ def load_labels() -> dict:
 
     Also ``["versions"]``: the library versions that produced them.
 
-    >>> from prayatul_edu.paper import load_labels
+    >>> from prayatul_edu.paper_labels import load_labels
     >>> labels = load_labels()
     >>> labels["aniso"]["X"].shape, sorted(set(labels["aniso"]["DBSCAN"].tolist()))
     ((1500, 2), [-1, 0, 1, 2, 3])
     >>> str(labels["versions"][0])
     'scikit-learn 1.1.3'
     """
-    from importlib import resources
-
     with resources.files("prayatul_edu").joinpath("data/paper_labels.npz").open("rb") as f:
         with np.load(f) as npz:
             arrays = {k: npz[k] for k in npz.files}
@@ -47,7 +65,7 @@ def load_labels() -> dict:
 
 
 def nest_labels(arrays: dict) -> dict:
-    """The npz layout (``\"data set/name\"`` keys) as ``{data set: {name: array}}``."""
+    """The npz layout (``"aniso/X"``, ...) nested as ``{data set: {"X", "truth", ...}}``."""
     out: dict = {"versions": [str(v) for v in arrays.get("versions", [])]}
     for key, value in arrays.items():
         if "/" in key:
@@ -66,9 +84,7 @@ def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
     given, is called as ``progress(data set, algorithm)`` before each fit.
     ``scripts/regenerate_paper_labels.py`` runs this with scikit-learn 1.1.3.
     """
-    import sys
-    import warnings
-
+    import scipy
     import sklearn
     from sklearn import cluster, datasets
     from sklearn.preprocessing import StandardScaler
@@ -109,8 +125,6 @@ def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
                 arrays[f"{name}/{algorithm}"] = estimator.labels_.astype(np.int64)
     finally:
         np.random.set_state(saved)
-    import scipy
-
     arrays["versions"] = np.array([f"scikit-learn {sklearn.__version__}",
                                    f"numpy {np.__version__}", f"scipy {scipy.__version__}",
                                    f"python {sys.version.split()[0]}"])
