@@ -199,10 +199,10 @@ def test_contingency_app_shows_an_error_instead_of_a_traceback():
     app = ContingencyExplorer()
     shown = _shown(app)
     app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
-    assert "pred: has 3 labels but truth has 10" in app.message.value
+    assert "pred: has 3 labels but truth has 10" in app.errors["pred"].value
     assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
     app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
-    assert app.message.value == "" and app.model.values()["purity"] == pytest.approx(0.4)
+    assert app.errors["pred"].value == "" and app.model.values()["purity"] == pytest.approx(0.4)
     app.control("derivation of").value = "entropy"
     assert "entropy" in app.numbers.value.lower()
     app.control("edit").value = "table"
@@ -338,3 +338,77 @@ def test_pair_counting_app_row_order_changes_the_picture_not_the_numbers():
     assert app.numbers.value == numbers and app.image.value != image
     app.control("derivation of").value = "Jaccard"
     assert "Jaccard" in app.numbers.value
+
+
+def test_contingency_app_changes_the_number_of_labels_one_box_at_a_time():
+    app = ContingencyExplorer()
+    shown = _shown(app)
+    truth, pred = "1 1 2 2 3", "1 1 2 3 3"
+    app.control("classes (truth)").value = truth            # 5 labels, clusters still 10
+    assert "pred: has 10 labels but truth has 5" in app.errors["pred"].value
+    assert "not applied yet" in app.errors["truth"].value
+    assert app.control("classes (truth)").value == truth     # what was typed stays
+    assert app.model.params["truth"] == ContingencyModel.DEFAULTS["truth"] and _shown(app) == shown
+    app.control("clusters").value = pred                     # now both have 5
+    assert app.errors["pred"].value == app.errors["truth"].value == app.message.value == ""
+    assert app.model.params["truth"] == truth and app.model.params["pred"] == pred
+    assert app.model.values()["purity"] == pytest.approx(
+        pe.purity(truth.split(), pred.split()))
+    assert app.control("classes (truth)").value == truth and app.control("clusters").value == pred
+    app.control("derivation of").value = "entropy"           # a later change keeps both
+    assert app.model.params["truth"] == truth and app.control("clusters").value == pred
+
+
+def test_pair_counting_app_changes_the_number_of_labels_in_either_order():
+    app = PairCountingExplorer()
+    truth, pred = "a a b b c c d", "1 1 1 2 2 3 3"
+    app.control("clusters").value = pred                     # the clusters first this time
+    assert "has 7 labels but truth has 5" in app.errors["pred"].value
+    assert app.control("clusters").value == pred and app.model.params["pred"] == "1 2 3 1 2"
+    app.control("classes (truth)").value = truth
+    assert app.errors["pred"].value == ""
+    p = app.model.results["pair counts"]
+    expected = pe.pair_confusion(truth.split(), pred.split())
+    assert (p.tp, p.fp, p.fn, p.tn) == (expected.tp, expected.fp, expected.fn, expected.tn)
+    app.control("clusters").value = "1 2 x"                  # a wrong length again: refused
+    assert app.model.params["pred"] == pred and app.control("clusters").value == "1 2 x"
+
+
+def _slider_agrees(app):
+    cut, m = app.control("cut height"), app.model
+    assert cut.min <= m.cut_height <= cut.max == pytest.approx(m.cut_max)
+    assert cut.value == pytest.approx(m.cut_height)
+    assert m.n_clusters == len(set(m.tree.cut(height=cut.value).tolist()))
+    assert f"{m.n_clusters} cluster" in app._figure.axes[1].get_title()
+
+
+@pytest.mark.parametrize("change", [("seed", 1), ("linkage", "single"), ("n_samples", 45),
+                                    ("dataset", "noisy_moons"), ("seed", 3)])
+def test_dendrogram_slider_and_model_agree_after_every_kind_of_change(change):
+    app = DendrogramExplorer(n_samples=20)
+    app.control("cut height").value = app.control("cut height").max     # the top of the range
+    _slider_agrees(app)
+    name, value = change
+    app.controls[name].value = value
+    _slider_agrees(app)
+    app.control("cut height").value = app.control("cut height").max * 0.999
+    _slider_agrees(app)
+    app.controls[name].value = app.model.DEFAULTS[name]                # and back
+    _slider_agrees(app)
+
+
+def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
+    app = DendrogramExplorer()                               # the report: 30 points
+    tops = {}
+    for seed in range(6):
+        app.control("seed").value = seed
+        tops[seed] = app.model.cut_max
+    tall, low = max(tops, key=tops.get), min(tops, key=tops.get)
+    app.control("seed").value = tall
+    app.control("cut height").value = app.control("cut height").max
+    app.control("seed").value = low                         # the old cut is above the range
+    _slider_agrees(app)
+    assert app.model.cut_height == pytest.approx(tops[low]) and app.model.n_clusters == 1
+    assert "1 cluster at the cut" == app._figure.axes[1].get_title()
+    legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
+    assert any(t.endswith(": 1 cluster") for t in legend)

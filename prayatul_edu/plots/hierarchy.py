@@ -171,7 +171,8 @@ def set_dendrogram_cut(ax, tree, cut: float) -> np.ndarray:
                               return_inverse=True)
     colors = [*colors.tolist(), ABOVE_CUT_COLOR]
     _set_links(ax, layout, np.where(Z[:, 2] <= cut, which.ravel(), len(colors) - 1), colors)
-    text = f"cut at {cut:.3g}: {len(np.unique(labels))} clusters"
+    k = len(np.unique(labels))
+    text = f"cut at {cut:.3g}: {k} cluster{'' if k == 1 else 's'}"
     lines = [ln for ln in ax.lines if ln.get_gid() == "dendrogram cut"]
     if lines:
         lines[0].set_ydata([cut, cut])

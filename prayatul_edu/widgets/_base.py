@@ -29,6 +29,8 @@ import re
 
 import numpy as np
 
+ERROR_COLOR = "#d55e00"     # Okabe-Ito vermillion: error messages in the apps
+
 __all__ = ["Model", "App", "figure_png", "encode_png", "set_layers", "html_table", "html_pre",
            "parse_labels", "parse_counts", "dataset", "clustering", "distances"]
 
@@ -291,6 +293,11 @@ def text_table(header, rows) -> str:
     return "\n".join(_aligned([str(h) for h in header], cells))
 
 
+def plural(count: int, noun: str) -> str:
+    """``"1 cluster"``, ``"3 clusters"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _fmt(value) -> str:
     from ..steps import fmt
 
@@ -471,7 +478,11 @@ class App:
         if model is not None and params:
             self.model.set(**params)
         self._syncing = False
+        self.pending: dict = {}       # parameter -> typed value the model refused so far
         self.controls = self._build_controls()
+        # an error message beside each text box (filled by _show_error)
+        self.errors = {name: W.HTML() for name, c in self.controls.items()
+                       if isinstance(c, (W.Text, W.Textarea))}
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
         self.numbers = W.HTML()
         self.message = W.HTML()
@@ -485,14 +496,35 @@ class App:
         def handler(change):
             if self._syncing:
                 return
+            # edits not applied yet (e.g. a new truth waiting for clusters of its length)
+            # are tried again together with this one: never lost, never overwritten
+            changes = {**self.pending, name: change["new"]}
             try:
-                self.model.set(**{name: change["new"]})
+                self.model.set(**changes)
             except (TypeError, ValueError) as exc:
-                self.message.value = (f'<span style="color: #d62728">{html.escape(str(exc))}'
-                                      "</span>")
+                self.pending[name] = change["new"]
+                self._show_error(exc)
                 return
+            self.pending.clear()
             self.refresh()
         return handler
+
+    def _show_error(self, exc) -> None:
+        """The error beside the box it is about (its message starts with the parameter's
+        name), the boxes holding edits not yet applied marked as such, the figure and the
+        numbers left as they were (they still show the last values that were valid)."""
+        text = str(exc)
+        about = text.split(":", 1)[0]
+        self.message.value = (f'<span style="color: {ERROR_COLOR}">{html.escape(text)}'
+                              "</span>" if about not in self.errors else "")
+        for name, error in self.errors.items():
+            if name == about:
+                error.value = f'<span style="color: {ERROR_COLOR}">{html.escape(text)}</span>'
+            elif name in self.pending:
+                error.value = ('<span style="color: {0}">not applied yet: waiting for the '
+                               "other box</span>".format(ERROR_COLOR))
+            else:
+                error.value = ""
 
     def control(self, description: str):
         """The control whose description (or parameter name) is ``description``."""
@@ -505,6 +537,8 @@ class App:
     def refresh(self) -> None:
         """Show the model's current numbers and figure; align the controls with it."""
         self.message.value = ""
+        for error in self.errors.values():
+            error.value = ""
         self._syncing = True
         try:
             self._sync_controls()
@@ -520,13 +554,21 @@ class App:
             if control.value != self.model.params[name]:
                 control.value = self.model.params[name]
 
+    def _with_error(self, name: str):
+        """The control ``name``, with its error message beside it if it has one."""
+        import ipywidgets as W
+
+        if name not in self.errors:
+            return self.controls[name]
+        return W.HBox([self.controls[name], self.errors[name]])
+
     def _build_controls(self) -> dict:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _layout(self):
         import ipywidgets as W
 
-        box = W.HBox(list(self.controls.values()), layout=W.Layout(flex_flow="row wrap"))
+        box = W.HBox([self._with_error(n) for n in self.controls], layout=W.Layout(flex_flow="row wrap"))
         return W.VBox([W.HTML(f"<b>{html.escape(self.model.title)}</b>"), box, self.message,
                        self.image, self.numbers])
 

@@ -119,5 +119,5 @@ class ContingencyExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *self.controls.values(),
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
                        self.message, W.HBox([self.image, self.numbers])])

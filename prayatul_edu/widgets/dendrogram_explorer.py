@@ -17,7 +17,7 @@ import numpy as np
 from ..hierarchy import LINKAGES
 from ..toydata import DATASETS
 from ._base import (App, Model, check_float, check_int, data_controls, dataset, distances,
-                    html_table, new_figure, scatter_artists, set_layers, text_table,
+                    html_table, new_figure, plural, scatter_artists, set_layers, text_table,
                     update_scatter)
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
@@ -60,7 +60,8 @@ class DendrogramModel(Model):
     ``seed``, ``linkage`` ("single", "complete", "average"), ``cut`` (a height;
     ``None`` = half-way between the merges that leave 3 and 2 clusters).
     Results: ``tree``, ``cophenetic`` (matrix, made on first access), ``cpcc``,
-    ``cut_height`` (the height used), ``labels`` (the clusters at the cut),
+    ``cut_height`` (the height used: ``cut``, lowered to ``cut_max`` = 1.05 x the top
+    merge if above it), ``labels`` (the clusters at the cut),
     ``n_clusters``, ``ari`` (the cut against the data set's truth). Trees are
     cached per data set and linkage, so moving the cut only re-cuts; the figure
     then redraws only what the cut moves.
@@ -90,7 +91,11 @@ class DendrogramModel(Model):
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
         self.tree, self.cpcc, self.leaf_order = _tree(data, p["linkage"])
-        self.cut_height = default_cut(self.tree.heights) if p["cut"] is None else p["cut"]
+        # the cut slider's range; a cut above it (kept from a taller tree) is lowered to it,
+        # so the slider can always show the height the numbers use
+        self.cut_max = 1.05 * float(self.tree.heights[-1])
+        self.cut_height = (default_cut(self.tree.heights) if p["cut"] is None
+                           else min(p["cut"], self.cut_max))
         self.labels = self.tree.cut(height=self.cut_height)
         self.n_clusters = int(self.labels.max()) + 1
         self.ari = float(adjusted_rand_index(self.truth, self.labels))
@@ -134,7 +139,7 @@ class DendrogramModel(Model):
         return fig
 
     def _scatter_title(self) -> str:
-        return f"{self.n_clusters} clusters at the cut"
+        return f"{plural(self.n_clusters, 'cluster')} at the cut"
 
     def _cophenetic_title(self) -> str:
         return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
@@ -194,22 +199,23 @@ class DendrogramExplorer(App):
 
         p = self.model.params
         style = {"description_width": "initial"}
-        top = float(self.model.tree.heights[-1])
+        top = self.model.cut_max / 1.05
         return {
             **data_controls(p, 10, 300, 5),
             "linkage": W.Dropdown(options=list(LINKAGES), value=p["linkage"],
                                   description="linkage", style=style,
                                   layout=W.Layout(width="200px")),
-            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=top * 1.05,
+            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=self.model.cut_max,
                                  step=top / 200, description="cut height", readout_format=".3f",
                                  continuous_update=False, style=style),
         }
 
     def _sync_controls(self) -> None:
+        # limits before the value: a lower maximum clamps the old value, a higher one
+        # would otherwise clamp the new value
         cut = self.controls["cut"]
-        top = float(self.model.tree.heights[-1])
-        cut.max = top * 1.05
-        cut.step = top / 200
+        cut.max = self.model.cut_max
+        cut.step = self.model.cut_max / 1.05 / 200
         cut.value = self.model.cut_height
         for name in ("dataset", "n_samples", "seed", "linkage"):
             self.controls[name].value = self.model.params[name]

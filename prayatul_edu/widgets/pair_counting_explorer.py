@@ -107,5 +107,5 @@ class PairCountingExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *self.controls.values(),
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
                        self.message, self.image, self.numbers])
