@@ -65,7 +65,7 @@ def test_prayatul_model_shows_the_library_numbers_for_its_data():
         (expected.br, expected.rw, expected.wr, expected.bw)
     assert np.array_equal(m.by_instance, pe.prayatul_by_instance(y, P, Q))
     assert m.scores["alternative"]["ARI"] == pytest.approx(pe.adjusted_rand_index(y, Q))
-    assert m.measures()["effective superiority"] == expected.effective_superiority
+    assert m.measures()["effective superiority φ_e"] == expected.effective_superiority
     assert f"{expected.br}" in m.summary().replace(",", "")
 
 
@@ -184,7 +184,7 @@ def test_contingency_model_on_exercise_2_equals_the_library():
     assert v["maximum matching"] == pe.maximum_matching(c, k)
     assert v["F-measure"] == pe.f_measure(c, k)
     assert v["entropy"] == pe.cluster_entropy(c, k)
-    assert v["NMI"] == pe.normalized_mutual_information(c, k)
+    assert v["NMI (geometric mean)"] == pe.normalized_mutual_information(c, k)
     assert "Purity = 0.5" in m.numbers_html()              # the derivation shown
 
 
@@ -412,3 +412,47 @@ def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
     assert "1 cluster at the cut" == app._figure.axes[1].get_title()
     legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
     assert any(t.endswith(": 1 cluster") for t in legend)
+
+
+def test_apps_name_which_nmi_and_which_accuracy_and_show_the_measure_symbols():
+    m = PrayatulModel(n_samples=100)
+    shown = m.numbers_html()
+    for label in ("NMI (geometric mean)", "raw-label accuracy", "σ_c", "α", "ξ_c", "ξ_e",
+                  "φ_e"):
+        assert label in shown
+    assert m.measures()["polarization α"] == m.matrix.polarization
+    c = ContingencyModel()
+    from sklearn.metrics import normalized_mutual_info_score as nmi
+
+    t, p = c.truth_labels, c.pred_labels
+    assert c.values()["NMI (geometric mean)"] == pytest.approx(
+        nmi(t, p, average_method="geometric"))
+    assert nmi(t, p, average_method="geometric") != pytest.approx(nmi(t, p))
+
+
+def test_prayatul_noise_slider_is_disabled_where_noise_changes_nothing():
+    app = PrayatulExplorer(n_samples=100)
+    assert app.model.params["dataset"] == "noisy_moons" and not app.control("noise").disabled
+    app.control("data set").value = "blobs"
+    assert app.control("noise").disabled
+    app.control("data set").value = "noisy_circles"
+    assert not app.control("noise").disabled
+
+
+@pytest.mark.parametrize("truth, pred, reason", [
+    ("1 1 1", "1 2 3", "truth puts every pair together and clusters put no pair together"),
+    ("1 2 3", "1 1 2", "truth puts no pair together"),
+    ("1 1 2", "4 4 4", "clusters put every pair together")])
+def test_pair_counting_hubert_nan_says_why(truth, pred, reason):
+    m = PairCountingModel(truth=truth, pred=pred)
+    assert np.isnan(m.results["Hubert"])
+    assert f"nan (undefined: {reason})" in m.summary() and reason in m.numbers_html()
+    assert "undefined" not in PairCountingModel().summary()
+
+
+def test_dendrogram_explains_equal_means_only_for_average_linkage():
+    m = DendrogramModel(n_samples=20, linkage="average")
+    assert m.cpcc.d_mean == pytest.approx(m.cpcc.p_mean)
+    assert "why d̄ = p̄" in m.summary()
+    m.set(linkage="single")
+    assert "why d̄ = p̄" not in m.summary() and m.cpcc.d_mean != pytest.approx(m.cpcc.p_mean)

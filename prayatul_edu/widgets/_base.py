@@ -640,12 +640,16 @@ class LabelsModel(Model):
     def _head(self) -> str:
         return f"{self.title}: {self.truth_labels.shape[0]} instances"
 
+    def _value_rows(self) -> list:
+        """``[name, value]`` per scalar result; subclasses may say why a value is nan."""
+        return [[k, v] for k, v in self.values().items()]
+
     def summary(self) -> str:
-        rows = [[k, v] for k, v in self.values().items()]
+        rows = self._value_rows()
         return "\n".join([self._head(), "", text_table(["measure", "value"], rows)])
 
     def numbers_html(self) -> str:
-        rows = [[k, v] for k, v in self.values().items()]
+        rows = self._value_rows()
         shown = self.results[self.params["show"]]
         return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
                 + html_table(["measure", "value"], rows, html.escape(self._head()))

@@ -24,7 +24,8 @@ def _measures() -> dict:
 
     return {"contingency table": contingency_table, "purity": purity,
             "maximum matching": maximum_matching, "F-measure": f_measure,
-            "entropy": cluster_entropy, "NMI": normalized_mutual_information}
+            "entropy": cluster_entropy,
+            "NMI (geometric mean)": normalized_mutual_information}
 
 
 class ContingencyModel(LabelsModel):
@@ -38,7 +39,7 @@ class ContingencyModel(LabelsModel):
 
     title = "Contingency explorer"
     MEASURES = {name: None for name in ("contingency table", "purity", "maximum matching",
-                                         "F-measure", "entropy", "NMI")}
+                                         "F-measure", "entropy", "NMI (geometric mean)")}
     DEFAULTS = {"mode": "labels",
                 "truth": "1 3 2 1 3 3 2 2 1 2",        # the tutorial's Exercise 2
                 "pred": "1 2 3 1 2 1 2 2 3 1",

@@ -115,8 +115,15 @@ class DendrogramModel(Model):
                                                                       else "")],
                 ["ARI of the cut vs truth", self.ari],
                 ["top merge height", float(self.tree.heights[-1])],
-                ["CPCC", float(c)], ["mean distance d", c.d_mean],
-                ["mean cophenetic distance p", c.p_mean]]
+                ["CPCC", float(c)], ["mean distance d̄", c.d_mean],
+                ["mean cophenetic distance p̄", c.p_mean], *self._why_equal_means()]
+
+    def _why_equal_means(self) -> list:
+        """With average linkage d̄ = p̄ always: say why, or a student suspects a bug."""
+        if self.params["linkage"] != "average":
+            return []
+        return [["why d̄ = p̄", "average linkage: each merge height is the mean of the "
+                 "distances it joins, so the cophenetic distances keep their sum"]]
 
     def summary(self) -> str:
         p = self.params
