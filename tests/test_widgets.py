@@ -456,3 +456,16 @@ def test_dendrogram_explains_equal_means_only_for_average_linkage():
     assert "why d̄ = p̄" in m.summary()
     m.set(linkage="single")
     assert "why d̄ = p̄" not in m.summary() and m.cpcc.d_mean != pytest.approx(m.cpcc.p_mean)
+
+
+def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
+    app = DendrogramExplorer(n_samples=20)
+    for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):
+        for name, value in change.items():
+            app.controls[name].value = value
+        app.image.value  # noqa: B018 - the figure was drawn
+        heatmap, bar = app._figure.axes[2], app._figure.axes[3]
+        image = heatmap.images[0]
+        assert "cophenetic distance" in bar.get_ylabel()
+        assert bar.get_ylim() == pytest.approx(image.get_clim())
+        assert image.get_clim()[1] == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))

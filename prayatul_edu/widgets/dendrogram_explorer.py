@@ -137,9 +137,9 @@ class DendrogramModel(Model):
         from ..plots import plot_clustering
 
         fig = new_figure(13.5, 3.8)
-        axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.1]})
-        fig.subplots_adjust(left=0.05, right=0.97, bottom=0.12, top=0.9, wspace=0.25)
-        self._draw_tree(axes[0], axes[2])
+        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1.5, 1, 1.1, 0.05]})
+        fig.subplots_adjust(left=0.05, right=0.95, bottom=0.12, top=0.9, wspace=0.25)
+        self._draw_tree(axes[0], axes[2], axes[3])
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
@@ -151,8 +151,9 @@ class DendrogramModel(Model):
     def _cophenetic_title(self) -> str:
         return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
 
-    def _draw_tree(self, tree_ax, coph_ax) -> None:
-        """The two panels that change only with the tree: dendrogram and cophenetic matrix."""
+    def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
+        """The panels that change only with the tree: dendrogram, cophenetic matrix and
+        its colour bar."""
         from ..plots.hierarchy import plot_cophenetic_matrix, plot_dendrogram
 
         plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
@@ -160,6 +161,8 @@ class DendrogramModel(Model):
         # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
+        coph_ax.figure.colorbar(coph_ax.images[0], cax=colorbar_ax,
+                                label="cophenetic distance (merge height)")
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
@@ -170,9 +173,9 @@ class DendrogramModel(Model):
         from ..plots.hierarchy import (LEAF_NAMES_MAX, cophenetic_rows, set_dendrogram_cut,
                                        set_dendrogram_tree)
 
-        if fig is None or len(fig.axes) != 3:
+        if fig is None or len(fig.axes) != 4:
             return self.figure()
-        tree_ax, points, coph = fig.axes
+        tree_ax, points, coph, colorbar_ax = fig.axes
         shown = getattr(tree_ax, "shows", None)
         N = self.tree.n
         if shown is self.tree:
@@ -188,7 +191,8 @@ class DendrogramModel(Model):
         else:
             tree_ax.cla()
             coph.cla()
-            self._draw_tree(tree_ax, coph)
+            colorbar_ax.cla()
+            self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
         cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
         set_layers(fig, (self.tree, self.X),
