@@ -15,6 +15,7 @@ from scipy.spatial.distance import cdist, pdist  # noqa: E402
 
 import prayatul_edu as pe  # noqa: E402
 from prayatul_edu import tutorial  # noqa: E402
+from prayatul_edu.steps import fmt  # noqa: E402
 from prayatul_edu.toydata import cluster, make_dataset  # noqa: E402
 from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa: E402
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
@@ -411,7 +412,8 @@ def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
     assert app.model.cut_height == pytest.approx(tops[low]) and app.model.n_clusters == 1
     assert "1 cluster at the cut" == app._figure.axes[1].get_title()
     legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
-    assert any(t.endswith(": 1 cluster") for t in legend)
+    assert f"cut at {fmt(app.model.cut_height)}: 1 cluster" in legend   # as in the table
+    assert ["cut height", app.model.cut_height] in app.model._rows()
 
 
 def test_apps_name_which_nmi_and_which_accuracy_and_show_the_measure_symbols():

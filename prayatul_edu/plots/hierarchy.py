@@ -5,6 +5,7 @@ import weakref
 
 import numpy as np
 
+from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned
 from ._style import MARK_COLOR, POSITIVE_COLOR, cluster_colors, new_axes, style_axes
 
@@ -172,7 +173,7 @@ def set_dendrogram_cut(ax, tree, cut: float) -> np.ndarray:
     colors = [*colors.tolist(), ABOVE_CUT_COLOR]
     _set_links(ax, layout, np.where(Z[:, 2] <= cut, which.ravel(), len(colors) - 1), colors)
     k = len(np.unique(labels))
-    text = f"cut at {cut:.3g}: {k} cluster{'' if k == 1 else 's'}"
+    text = f"cut at {fmt(float(cut))}: {k} cluster{'' if k == 1 else 's'}"  # as in the tables
     lines = [ln for ln in ax.lines if ln.get_gid() == "dendrogram cut"]
     if lines:
         lines[0].set_ydata([cut, cut])
