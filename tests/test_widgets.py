@@ -15,6 +15,7 @@ from scipy.spatial.distance import cdist, pdist  # noqa: E402
 
 import prayatul_edu as pe  # noqa: E402
 from prayatul_edu import tutorial  # noqa: E402
+from prayatul_edu.steps import fmt  # noqa: E402
 from prayatul_edu.toydata import cluster, make_dataset  # noqa: E402
 from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa: E402
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
@@ -65,7 +66,7 @@ def test_prayatul_model_shows_the_library_numbers_for_its_data():
         (expected.br, expected.rw, expected.wr, expected.bw)
     assert np.array_equal(m.by_instance, pe.prayatul_by_instance(y, P, Q))
     assert m.scores["alternative"]["ARI"] == pytest.approx(pe.adjusted_rand_index(y, Q))
-    assert m.measures()["effective superiority"] == expected.effective_superiority
+    assert m.measures()["effective superiority φ_e"] == expected.effective_superiority
     assert f"{expected.br}" in m.summary().replace(",", "")
 
 
@@ -184,7 +185,7 @@ def test_contingency_model_on_exercise_2_equals_the_library():
     assert v["maximum matching"] == pe.maximum_matching(c, k)
     assert v["F-measure"] == pe.f_measure(c, k)
     assert v["entropy"] == pe.cluster_entropy(c, k)
-    assert v["NMI"] == pe.normalized_mutual_information(c, k)
+    assert v["NMI (geometric mean)"] == pe.normalized_mutual_information(c, k)
     assert "Purity = 0.5" in m.numbers_html()              # the derivation shown
 
 
@@ -199,12 +200,10 @@ def test_contingency_app_shows_an_error_instead_of_a_traceback():
     app = ContingencyExplorer()
     shown = _shown(app)
     app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
-    assert "the classes have 10 labels and the clusters 3" in app.message.value
-    assert "Not applied yet: “clusters”" in app.message.value
+    assert "pred: has 3 labels but truth has 10" in app.errors["pred"].value
     assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
-    assert app.control("clusters").value == "1 2 3"             # what was typed stays
     app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
-    assert app.message.value == "" and app.model.values()["purity"] == pytest.approx(0.4)
+    assert app.errors["pred"].value == "" and app.model.values()["purity"] == pytest.approx(0.4)
     app.control("derivation of").value = "entropy"
     assert "entropy" in app.numbers.value.lower()
     app.control("edit").value = "table"
@@ -342,60 +341,136 @@ def test_pair_counting_app_row_order_changes_the_picture_not_the_numbers():
     assert "Jaccard" in app.numbers.value
 
 
-# ------------------------------------------- typed labels of a new length (issue 15)
-@pytest.mark.parametrize("cls", [ContingencyExplorer, PairCountingExplorer])
-def test_truth_and_clusters_of_a_new_length_are_applied_together(cls):
-    app = cls()
-    old_n = len(parse_labels(app.model.params["truth"], "truth"))
-    truth, pred = "a a a b b b c c c c c c", "1 1 2 2 2 2 3 3 3 3 1 1"   # 12 labels each
+def test_contingency_app_changes_the_number_of_labels_one_box_at_a_time():
+    app = ContingencyExplorer()
     shown = _shown(app)
-    app.control("classes (truth)").value = truth
-    # Not applied alone (the clusters still have the old length), but kept as typed,
-    # and the message says so, naming the box.
-    assert f"the classes have 12 labels and the clusters {old_n}" in app.message.value
-    assert "Not applied yet: “classes (truth)”" in app.message.value
-    assert app.control("classes (truth)").value == truth
-    assert len(app.model.truth_labels) == old_n and _shown(app) == shown
-    # Another control still works meanwhile; the typed truth is not put back silently.
-    other = next(k for k in app.controls if k not in ("truth", "pred", "mode"))
-    options = list(getattr(app.controls[other], "options", []))
-    if len(options) > 1:
-        app.controls[other].value = next(o for o in options if o != app.controls[other].value)
-        assert app.control("classes (truth)").value == truth
-        assert "Not applied yet: “classes (truth)”" in app.message.value
-    # The clusters of the same new length: both applied together.
-    app.control("clusters").value = pred
-    assert app.message.value == ""
-    assert app.model.truth_labels.tolist() == truth.split()
-    assert app.model.pred_labels.tolist() == [int(x) for x in pred.split()]
+    truth, pred = "1 1 2 2 3", "1 1 2 3 3"
+    app.control("classes (truth)").value = truth            # 5 labels, clusters still 10
+    assert "pred: has 10 labels but truth has 5" in app.errors["pred"].value
+    assert "not applied yet" in app.errors["truth"].value
+    assert app.control("classes (truth)").value == truth     # what was typed stays
+    assert app.model.params["truth"] == ContingencyModel.DEFAULTS["truth"] and _shown(app) == shown
+    app.control("clusters").value = pred                     # now both have 5
+    assert app.errors["pred"].value == app.errors["truth"].value == app.message.value == ""
+    assert app.model.params["truth"] == truth and app.model.params["pred"] == pred
+    assert app.model.values()["purity"] == pytest.approx(
+        pe.purity(truth.split(), pred.split()))
     assert app.control("classes (truth)").value == truth and app.control("clusters").value == pred
-    assert _shown(app) != shown
+    app.control("derivation of").value = "entropy"           # a later change keeps both
+    assert app.model.params["truth"] == truth and app.control("clusters").value == pred
 
 
-def test_dendrogram_cut_slider_and_model_agree_after_every_change():
-    app = DendrogramExplorer(seed=0)
-    slider = app.control("cut height")
+def test_pair_counting_app_changes_the_number_of_labels_in_either_order():
+    app = PairCountingExplorer()
+    truth, pred = "a a b b c c d", "1 1 1 2 2 3 3"
+    app.control("clusters").value = pred                     # the clusters first this time
+    assert "has 7 labels but truth has 5" in app.errors["pred"].value
+    assert app.control("clusters").value == pred and app.model.params["pred"] == "1 2 3 1 2"
+    app.control("classes (truth)").value = truth
+    assert app.errors["pred"].value == ""
+    p = app.model.results["pair counts"]
+    expected = pe.pair_confusion(truth.split(), pred.split())
+    assert (p.tp, p.fp, p.fn, p.tn) == (expected.tp, expected.fp, expected.fn, expected.tn)
+    app.control("clusters").value = "1 2 x"                  # a wrong length again: refused
+    assert app.model.params["pred"] == pred and app.control("clusters").value == "1 2 x"
 
-    def agree():
-        m = app.model
-        top = float(m.tree.heights[-1])
-        assert slider.min == 0.0 and slider.max == pytest.approx(1.05 * top)
-        assert slider.value == pytest.approx(m.cut_height) and m.cut_height <= slider.max
-        assert m.n_clusters == len(set(m.labels.tolist()))
-        assert any(row[1] == m.cut_height for row in m._rows() if row[0] == "cut height")
 
-    agree()
-    slider.value = slider.max                      # the highest cut of this tree
-    agree()
-    for change in ({"seed": 1}, {"seed": 2}, {"n_samples": 60}, {"dataset": "noisy_moons"},
-                   {"linkage": "single"}, {"linkage": "complete"}, {"seed": 0}):
-        (name, value), = change.items()
-        app.controls[name].value = value
-        agree()
-        slider.value = slider.max
-        agree()
-    assert app.model.n_clusters == 1
-    assert "1 cluster at the cut" in app.model._scatter_title()
+def _slider_agrees(app):
+    cut, m = app.control("cut height"), app.model
+    assert cut.min <= m.cut_height <= cut.max == pytest.approx(m.cut_max)
+    assert cut.value == pytest.approx(m.cut_height)
+    assert m.n_clusters == len(set(m.tree.cut(height=cut.value).tolist()))
+    assert f"{m.n_clusters} cluster" in app._figure.axes[1].get_title()
+
+
+@pytest.mark.parametrize("change", [("seed", 1), ("linkage", "single"), ("n_samples", 45),
+                                    ("dataset", "noisy_moons"), ("seed", 3)])
+def test_dendrogram_slider_and_model_agree_after_every_kind_of_change(change):
+    app = DendrogramExplorer(n_samples=20)
+    app.control("cut height").value = app.control("cut height").max     # the top of the range
+    _slider_agrees(app)
+    name, value = change
+    app.controls[name].value = value
+    _slider_agrees(app)
+    app.control("cut height").value = app.control("cut height").max * 0.999
+    _slider_agrees(app)
+    app.controls[name].value = app.model.DEFAULTS[name]                # and back
+    _slider_agrees(app)
+
+
+def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
+    app = DendrogramExplorer()                               # the issue's report: 30 points
+    tops = {}
+    for seed in range(6):
+        app.control("seed").value = seed
+        tops[seed] = app.model.cut_max
+    tall, low = max(tops, key=tops.get), min(tops, key=tops.get)
+    app.control("seed").value = tall
+    app.control("cut height").value = app.control("cut height").max
+    app.control("seed").value = low                         # the old cut is above the range
+    _slider_agrees(app)
+    assert app.model.cut_height == pytest.approx(tops[low]) and app.model.n_clusters == 1
+    assert "1 cluster at the cut" == app._figure.axes[1].get_title()
+    legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
+    assert f"cut at {fmt(app.model.cut_height)}: 1 cluster" in legend   # as in the table
+    assert ["cut height", app.model.cut_height] in app.model._rows()
+
+
+def test_apps_name_which_nmi_and_which_accuracy_and_show_the_measure_symbols():
+    m = PrayatulModel(n_samples=100)
+    shown = m.numbers_html()
+    for label in ("NMI (geometric mean)", "raw-label accuracy", "σ_c", "α", "ξ_c", "ξ_e",
+                  "φ_e"):
+        assert label in shown
+    assert m.measures()["polarization α"] == m.matrix.polarization
+    c = ContingencyModel()
+    from sklearn.metrics import normalized_mutual_info_score as nmi
+
+    t, p = c.truth_labels, c.pred_labels
+    assert c.values()["NMI (geometric mean)"] == pytest.approx(
+        nmi(t, p, average_method="geometric"))
+    assert nmi(t, p, average_method="geometric") != pytest.approx(nmi(t, p))
+
+
+def test_prayatul_noise_slider_is_disabled_where_noise_changes_nothing():
+    app = PrayatulExplorer(n_samples=100)
+    assert app.model.params["dataset"] == "noisy_moons" and not app.control("noise").disabled
+    app.control("data set").value = "blobs"
+    assert app.control("noise").disabled
+    app.control("data set").value = "noisy_circles"
+    assert not app.control("noise").disabled
+
+
+@pytest.mark.parametrize("truth, pred, reason", [
+    ("1 1 1", "1 2 3", "truth puts every pair together and clusters put no pair together"),
+    ("1 2 3", "1 1 2", "truth puts no pair together"),
+    ("1 1 2", "4 4 4", "clusters put every pair together")])
+def test_pair_counting_hubert_nan_says_why(truth, pred, reason):
+    m = PairCountingModel(truth=truth, pred=pred)
+    assert np.isnan(m.results["Hubert"])
+    assert f"nan (undefined: {reason})" in m.summary() and reason in m.numbers_html()
+    assert "undefined" not in PairCountingModel().summary()
+
+
+def test_dendrogram_explains_equal_means_only_for_average_linkage():
+    m = DendrogramModel(n_samples=20, linkage="average")
+    assert m.cpcc.d_mean == pytest.approx(m.cpcc.p_mean)
+    assert "why d̄ = p̄" in m.summary()
+    m.set(linkage="single")
+    assert "why d̄ = p̄" not in m.summary() and m.cpcc.d_mean != pytest.approx(m.cpcc.p_mean)
+
+
+def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
+    app = DendrogramExplorer(n_samples=20)
+    for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):
+        for name, value in change.items():
+            app.controls[name].value = value
+        app.image.value  # noqa: B018 - the figure was drawn
+        heatmap, bar = app._figure.axes[2], app._figure.axes[3]
+        image = heatmap.images[0]
+        assert "cophenetic distance" in bar.get_ylabel()
+        assert bar.get_ylim() == pytest.approx(image.get_clim())
+        assert image.get_clim()[1] == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))
 
 
 def test_contingency_explorer_shows_clustering_ratio_and_error():
@@ -406,3 +481,4 @@ def test_contingency_explorer_shows_clustering_ratio_and_error():
     assert m.values()["clustering error"] == pytest.approx(1 - 6 / 8)    # 2 + 2 + 2 matched
     m.set(show="clustering error")
     assert "error" in m.numbers_html().lower()
+

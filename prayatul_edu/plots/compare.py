@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from ..prayatul import PRAYATUL_MEASURES, prayatul_by_instance
-from ._style import new_axes
+from ._style import POSITIVE_COLOR, new_axes
 from .clusterings import plot_clusterings
 from .prayatul import plot_instance_map, plot_prayatul_matrix, plot_tournament
 
@@ -68,7 +68,7 @@ def plot_bootstrap(boot, measure: str = "comparative_deviation", ax=None,
     est = np.array([r[measure]["estimate"] for r in rows])
     low = np.array([r[measure]["low"] for r in rows])
     high = np.array([r[measure]["high"] for r in rows])
-    ax.hlines(y, low, high, color="#1f77b4", linewidth=3)
+    ax.hlines(y, low, high, color=POSITIVE_COLOR, linewidth=3)
     ax.plot(est, y, "o", color="black", markersize=4)
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_yticks(y, [f"{r['primary']} vs {r['alternative']}" for r in rows])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import new_axes
+from ._style import MARK_COLOR, new_axes
 
 __all__ = ["plot_contingency_table"]
 
@@ -53,7 +53,7 @@ def plot_contingency_table(table, ax=None, title: str | None = None, *,
     else:
         cells = []
     for i, j in cells:
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="#d62728",
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=MARK_COLOR,
                                linewidth=2.0, label=highlight))
     ax.set_xticks(range(k), cols if k <= 30 else [""] * k)
     ax.set_yticks(range(r), rows if r <= 30 else [""] * r)

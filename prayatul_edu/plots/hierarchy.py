@@ -5,8 +5,9 @@ import weakref
 
 import numpy as np
 
+from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned
-from ._style import cluster_colors, new_axes, style_axes
+from ._style import MARK_COLOR, POSITIVE_COLOR, cluster_colors, new_axes, style_axes
 
 __all__ = ["plot_dendrogram", "set_dendrogram_cut", "set_dendrogram_tree", "dendrogram_links",
            "plot_cophenetic_matrix", "cophenetic_rows"]
@@ -14,7 +15,7 @@ __all__ = ["plot_dendrogram", "set_dendrogram_cut", "set_dendrogram_tree", "dend
 #: Above this many leaves the leaf names are not written.
 LEAF_NAMES_MAX = 40
 ABOVE_CUT_COLOR = "#9a9a9a"
-LINK_COLOR = "#1f77b4"
+LINK_COLOR = POSITIVE_COLOR
 
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -172,13 +173,14 @@ def set_dendrogram_cut(ax, tree, cut: float) -> np.ndarray:
     colors = [*colors.tolist(), ABOVE_CUT_COLOR]
     kept = tree.subtree_heights() <= cut
     _set_links(ax, layout, np.where(kept, which.ravel(), len(colors) - 1), colors)
-    text = f"cut at {cut:.3g}: {len(np.unique(labels))} clusters"
+    k = len(np.unique(labels))
+    text = f"cut at {fmt(float(cut))}: {k} cluster{'' if k == 1 else 's'}"  # as in the tables
     lines = [ln for ln in ax.lines if ln.get_gid() == "dendrogram cut"]
     if lines:
         lines[0].set_ydata([cut, cut])
         lines[0].set_label(text)
     else:
-        ax.axhline(cut, color="#d62728", linestyle="--", linewidth=1.2, label=text,
+        ax.axhline(cut, color=MARK_COLOR, linestyle="--", linewidth=1.2, label=text,
                    gid="dendrogram cut")
     ax.legend(loc="upper right", fontsize=8, frameon=False)
     return labels

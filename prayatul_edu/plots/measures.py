@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import new_axes, style_axes
+from ._style import NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
 
 __all__ = ["plot_measures"]
 
@@ -22,7 +22,7 @@ def plot_measures(values: dict, ax=None, title: str | None = None, *,
     ax = new_axes(ax, figsize=(4.0, 0.35 * len(names) + 0.8))
     y = np.arange(len(names))[::-1]
     shown = np.nan_to_num(v, nan=0.0)
-    ax.barh(y, shown, color=np.where(shown >= 0, "#1f77b4", "#d62728"), height=0.6)
+    ax.barh(y, shown, color=np.where(shown >= 0, POSITIVE_COLOR, NEGATIVE_COLOR), height=0.6)
     for yi, vi in zip(y, v):
         ax.text(vi if np.isfinite(vi) else 0, yi, f" {vi:.3f} " if np.isfinite(vi) else " nan",
                 va="center", ha="left" if not np.isfinite(vi) or vi >= 0 else "right",

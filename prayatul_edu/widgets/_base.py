@@ -34,6 +34,8 @@ from ..plots._style import NOISE_COLOR, cluster_colors
 from ..steps import _aligned, fmt
 from ..toydata import DATASETS, cluster, make_dataset
 
+ERROR_COLOR = "#d55e00"     # Okabe-Ito vermillion: error messages in the apps
+
 __all__ = ["Model", "App", "figure_png", "encode_png", "set_layers", "html_table", "html_pre",
            "parse_labels", "parse_counts", "dataset", "clustering", "distances"]
 
@@ -288,6 +290,11 @@ def text_table(header, rows) -> str:
     return "\n".join(_aligned([str(h) for h in header], cells))
 
 
+def plural(count: int, noun: str) -> str:
+    """``"1 cluster"``, ``"3 clusters"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _fmt(value) -> str:
     return fmt(value)
 
@@ -463,8 +470,11 @@ class App:
         if model is not None and params:
             self.model.set(**params)
         self._syncing = False
-        self._pending: dict = {}     # typed values the model has not accepted (yet)
+        self.pending: dict = {}       # parameter -> typed value the model refused so far
         self.controls = self._build_controls()
+        # an error message beside each text box (filled by _show_error)
+        self.errors = {name: W.HTML() for name, c in self.controls.items()
+                       if isinstance(c, (W.Text, W.Textarea))}
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
         self.numbers = W.HTML()
         self.message = W.HTML()
@@ -478,36 +488,35 @@ class App:
         def handler(change):
             if self._syncing:
                 return
-            self._pending[name] = change["new"]
+            # edits not applied yet (e.g. a new truth waiting for clusters of its length)
+            # are tried again together with this one: never lost, never overwritten
+            changes = {**self.pending, name: change["new"]}
             try:
-                # Edits that are only valid together (a new truth and new clusters of
-                # another length) are applied together, once they agree.
-                self.model.set(**self._pending)
+                self.model.set(**changes)
             except (TypeError, ValueError) as exc:
-                self._hold(name, exc)
+                self.pending[name] = change["new"]
+                self._show_error(exc)
                 return
-            self._pending.clear()
+            self.pending.clear()
             self.refresh()
         return handler
 
-    def _hold(self, name: str, exc: Exception) -> None:
-        """Keep what the user typed, apply whatever can be applied alone, and say what is
-        not applied and why (never silently put old values back into a box)."""
-        newest = {name: self._pending[name]}
-        if len(self._pending) > 1:
-            try:
-                self.model.set(**newest)
-            except (TypeError, ValueError):
-                pass
+    def _show_error(self, exc) -> None:
+        """The error beside the box it is about (its message starts with the parameter's
+        name), the boxes holding edits not yet applied marked as such, the figure and the
+        numbers left as they were (they still show the last values that were valid)."""
+        text = str(exc)
+        about = text.split(":", 1)[0]
+        self.message.value = (f'<span style="color: {ERROR_COLOR}">{html.escape(text)}'
+                              "</span>" if about not in self.errors else "")
+        for name, error in self.errors.items():
+            if name == about:
+                error.value = f'<span style="color: {ERROR_COLOR}">{html.escape(text)}</span>'
+            elif name in self.pending:
+                error.value = ('<span style="color: {0}">not applied yet: waiting for the '
+                               "other box</span>".format(ERROR_COLOR))
             else:
-                del self._pending[name]
-                self.refresh()
-        held = ", ".join(f"“{self.controls[k].description}”" for k in self._pending)
-        note = (f" Not applied yet: {html.escape(held)} (kept as you typed "
-                f"{'them' if len(self._pending) > 1 else 'it'}; the app still shows the "
-                "previous values)." if self._pending else "")
-        self.message.value = (f'<span style="color: #b2182b">{html.escape(str(exc))}.{note}'
-                              "</span>")
+                error.value = ""
 
     def control(self, description: str):
         """The control whose description (or parameter name) is ``description``."""
@@ -520,6 +529,8 @@ class App:
     def refresh(self) -> None:
         """Show the model's current numbers and figure; align the controls with it."""
         self.message.value = ""
+        for error in self.errors.values():
+            error.value = ""
         self._syncing = True
         try:
             self._sync_controls()
@@ -532,8 +543,16 @@ class App:
     def _sync_controls(self) -> None:
         """Make every control show the model's value (ranges may depend on the model)."""
         for name, control in self.controls.items():
-            if name not in self._pending and control.value != self.model.params[name]:
+            if control.value != self.model.params[name]:
                 control.value = self.model.params[name]
+
+    def _with_error(self, name: str):
+        """The control ``name``, with its error message beside it if it has one."""
+        import ipywidgets as W
+
+        if name not in self.errors:
+            return self.controls[name]
+        return W.HBox([self.controls[name], self.errors[name]])
 
     def _build_controls(self) -> dict:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -541,7 +560,7 @@ class App:
     def _layout(self):
         import ipywidgets as W
 
-        box = W.HBox(list(self.controls.values()), layout=W.Layout(flex_flow="row wrap"))
+        box = W.HBox([self._with_error(n) for n in self.controls], layout=W.Layout(flex_flow="row wrap"))
         return W.VBox([W.HTML(f"<b>{html.escape(self.model.title)}</b>"), box, self.message,
                        self.image, self.numbers])
 
@@ -599,8 +618,8 @@ class LabelsModel(Model):
         self.truth_labels, self.pred_labels = self._inputs()
         truth, pred = self.truth_labels, self.pred_labels
         if truth.shape[0] != pred.shape[0]:
-            raise ValueError(f"truth, pred: the classes have {truth.shape[0]} labels and the "
-                             f"clusters {pred.shape[0]}; give one label per instance in each")
+            raise ValueError(f"pred: has {pred.shape[0]} labels but truth has "
+                             f"{truth.shape[0]} (one label per instance in each)")
         self.results = {name: f(truth, pred) for name, f in self.MEASURES.items()}
 
     def values(self) -> dict:
@@ -610,12 +629,16 @@ class LabelsModel(Model):
     def _head(self) -> str:
         return f"{self.title}: {self.truth_labels.shape[0]} instances"
 
+    def _value_rows(self) -> list:
+        """``[name, value]`` per scalar result; subclasses may say why a value is nan."""
+        return [[k, v] for k, v in self.values().items()]
+
     def summary(self) -> str:
-        rows = [[k, v] for k, v in self.values().items()]
+        rows = self._value_rows()
         return "\n".join([self._head(), "", text_table(["measure", "value"], rows)])
 
     def numbers_html(self) -> str:
-        rows = [[k, v] for k, v in self.values().items()]
+        rows = self._value_rows()
         shown = self.results[self.params["show"]]
         return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
                 + html_table(["measure", "value"], rows, html.escape(self._head()))

@@ -35,7 +35,8 @@ __all__ = ["ContingencyModel", "ContingencyExplorer"]
 def _measures() -> dict:
     return {"contingency table": contingency_table, "purity": purity,
             "maximum matching": maximum_matching, "F-measure": f_measure,
-            "entropy": cluster_entropy, "NMI": normalized_mutual_information,
+            "entropy": cluster_entropy,
+            "NMI (geometric mean)": normalized_mutual_information,
             "clustering ratio": clustering_ratio, "clustering error": clustering_error}
 
 
@@ -50,8 +51,8 @@ class ContingencyModel(LabelsModel):
 
     title = "Contingency explorer"
     MEASURES = {name: None for name in ("contingency table", "purity", "maximum matching",
-                                         "F-measure", "entropy", "NMI", "clustering ratio",
-                                         "clustering error")}
+                                         "F-measure", "entropy", "NMI (geometric mean)",
+                                         "clustering ratio", "clustering error")}
     DEFAULTS = {"mode": "labels",
                 "truth": "1 3 2 1 3 3 2 2 1 2",        # the tutorial's Exercise 2
                 "pred": "1 2 3 1 2 1 2 2 3 1",
@@ -125,7 +126,5 @@ class ContingencyExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        c = self.controls
-        # The error (if any) right under the boxes it is about.
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), c["mode"], c["truth"], c["pred"],
-                       c["table"], self.message, c["show"], W.HBox([self.image, self.numbers])])
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
+                       self.message, W.HBox([self.image, self.numbers])])

@@ -38,6 +38,7 @@ from ._base import (
     distances,
     html_table,
     new_figure,
+    plural,
     scatter_artists,
     set_layers,
     text_table,
@@ -47,8 +48,6 @@ from ._base import (
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
 
 _NOISE = 0.05
-#: The cut slider runs from 0 to this multiple of the top merge's height.
-CUT_MAX = 1.05
 
 
 @functools.lru_cache(maxsize=16)
@@ -83,7 +82,8 @@ class DendrogramModel(Model):
     ``seed``, ``linkage`` ("single", "complete", "average"), ``cut`` (a height;
     ``None`` = half-way between the merges that leave 3 and 2 clusters).
     Results: ``tree``, ``cophenetic`` (matrix, made on first access), ``cpcc``,
-    ``cut_height`` (the height used), ``labels`` (the clusters at the cut),
+    ``cut_height`` (the height used: ``cut``, lowered to ``cut_max`` = 1.05 x the top
+    merge if above it), ``labels`` (the clusters at the cut),
     ``n_clusters``, ``ari`` (the cut against the data set's truth). Trees are
     cached per data set and linkage, so moving the cut only re-cuts; the figure
     then redraws only what the cut moves.
@@ -109,12 +109,11 @@ class DendrogramModel(Model):
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
         self.tree, self.cpcc, self.leaf_order = _tree(data, p["linkage"])
-        top = float(self.tree.heights[-1])
-        if p["cut"] is not None and p["cut"] > CUT_MAX * top:
-            # A new tree can be lower than the old cut: the cut moves to the slider's end,
-            # so the slider, the table and the figure always show the same height.
-            p["cut"] = CUT_MAX * top
-        self.cut_height = default_cut(self.tree.heights) if p["cut"] is None else p["cut"]
+        # the cut slider's range; a cut above it (kept from a taller tree) is lowered to it,
+        # so the slider can always show the height the numbers use
+        self.cut_max = 1.05 * float(self.tree.heights[-1])
+        self.cut_height = (default_cut(self.tree.heights) if p["cut"] is None
+                           else min(p["cut"], self.cut_max))
         self.labels = self.tree.cut(height=self.cut_height)
         self.n_clusters = int(self.labels.max()) + 1
         self.ari = float(adjusted_rand_index(self.truth, self.labels))
@@ -134,8 +133,15 @@ class DendrogramModel(Model):
                                                                       else "")],
                 ["ARI of the cut vs truth", self.ari],
                 ["top merge height", float(self.tree.heights[-1])],
-                ["CPCC", float(c)], ["mean distance d", c.d_mean],
-                ["mean cophenetic distance p", c.p_mean]]
+                ["CPCC", float(c)], ["mean distance d̄", c.d_mean],
+                ["mean cophenetic distance p̄", c.p_mean], *self._why_equal_means()]
+
+    def _why_equal_means(self) -> list:
+        """With average linkage d̄ = p̄ always: say why, or a student suspects a bug."""
+        if self.params["linkage"] != "average":
+            return []
+        return [["why d̄ = p̄", "average linkage: each merge height is the mean of the "
+                 "distances it joins, so the cophenetic distances keep their sum"]]
 
     def summary(self) -> str:
         p = self.params
@@ -147,36 +153,39 @@ class DendrogramModel(Model):
 
     def figure(self):
         fig = new_figure(13.5, 3.8)
-        axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.1]})
-        fig.subplots_adjust(left=0.05, right=0.97, bottom=0.12, top=0.9, wspace=0.25)
-        self._draw_tree(axes[0], axes[2])
+        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1.5, 1, 1.1, 0.05]})
+        fig.subplots_adjust(left=0.05, right=0.95, bottom=0.12, top=0.9, wspace=0.25)
+        self._draw_tree(axes[0], axes[2], axes[3])
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
         return fig
 
     def _scatter_title(self) -> str:
-        return f"{self.n_clusters} cluster{'s' if self.n_clusters != 1 else ''} at the cut"
+        return f"{plural(self.n_clusters, 'cluster')} at the cut"
 
     def _cophenetic_title(self) -> str:
         return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
 
-    def _draw_tree(self, tree_ax, coph_ax) -> None:
-        """The two panels that change only with the tree: dendrogram and cophenetic matrix."""
+    def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
+        """The panels that change only with the tree: dendrogram, cophenetic matrix and
+        its colour bar."""
         plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
                         title=f"{self.params['linkage']} linkage")
         # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
+        coph_ax.figure.colorbar(coph_ax.images[0], cax=colorbar_ax,
+                                label="cophenetic distance (merge height)")
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
         """Reuse the Axes. A new cut recolours the links and moves the line: only those,
         the legend and the scatter plot are drawn again, over the rest kept as pixels.
         A new tree of as many leaves replaces the links and the heatmap's pixels in place."""
-        if fig is None or len(fig.axes) != 3:
+        if fig is None or len(fig.axes) != 4:
             return self.figure()
-        tree_ax, points, coph = fig.axes
+        tree_ax, points, coph, colorbar_ax = fig.axes
         shown = getattr(tree_ax, "shows", None)
         N = self.tree.n
         if shown is self.tree:
@@ -192,7 +201,8 @@ class DendrogramModel(Model):
         else:
             tree_ax.cla()
             coph.cla()
-            self._draw_tree(tree_ax, coph)
+            colorbar_ax.cla()
+            self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
         cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
         set_layers(fig, (self.tree, self.X),
@@ -210,24 +220,23 @@ class DendrogramExplorer(App):
 
         p = self.model.params
         style = {"description_width": "initial"}
-        top = float(self.model.tree.heights[-1])
+        top = self.model.cut_max / 1.05
         return {
             **data_controls(p, 10, 300, 5),
             "linkage": W.Dropdown(options=list(LINKAGES), value=p["linkage"],
                                   description="linkage", style=style,
                                   layout=W.Layout(width="200px")),
-            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=top * CUT_MAX,
+            "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=self.model.cut_max,
                                  step=top / 200, description="cut height", readout_format=".3f",
                                  continuous_update=False, style=style),
         }
 
     def _sync_controls(self) -> None:
+        # limits before the value: a lower maximum clamps the old value, a higher one
+        # would otherwise clamp the new value
+        cut = self.controls["cut"]
+        cut.max = self.model.cut_max
+        cut.step = self.model.cut_max / 1.05 / 200
+        cut.value = self.model.cut_height
         for name in ("dataset", "n_samples", "seed", "linkage"):
             self.controls[name].value = self.model.params[name]
-        # Limits before the value: a slider clamps a value outside its old range.
-        cut = self.controls["cut"]
-        top = float(self.model.tree.heights[-1])
-        cut.min = 0.0
-        cut.max = CUT_MAX * top
-        cut.step = top / 200
-        cut.value = self.model.cut_height

@@ -61,6 +61,23 @@ class PairCountingModel(LabelsModel):
         return (f"{self.title}: {p.n} instances, {p.n_pairs} pairs: TP = {p.tp}, "
                 f"FP = {p.fp}, FN = {p.fn}, TN = {p.tn}")
 
+    def _value_rows(self) -> list:
+        """Hubert's Γ is the correlation of the two same-group indicators over the pairs:
+        undefined (nan) when one of them is constant, and the row says which."""
+        rows = super()._value_rows()
+        p = self.results["pair counts"]
+        why = []
+        if p.tp + p.fn in (0, p.n_pairs):
+            why.append("truth puts " + ("no pair" if p.tp + p.fn == 0 else "every pair")
+                       + " together")
+        if p.tp + p.fp in (0, p.n_pairs):
+            why.append("clusters put " + ("no pair" if p.tp + p.fp == 0 else "every pair")
+                       + " together")
+        for row in rows:
+            if row[0] == "Hubert" and why:
+                row[1] = f"nan (undefined: {' and '.join(why)})"
+        return rows
+
     def _order(self):
         return "class" if self.params["order"] == "by class" else None
 
@@ -108,8 +125,5 @@ class PairCountingExplorer(App):
     def _layout(self):
         import ipywidgets as W
 
-        boxes = [self.controls[k] for k in ("truth", "pred")]
-        rest = [c for k, c in self.controls.items() if k not in ("truth", "pred")]
-        # The error (if any) right under the two boxes it is about.
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *boxes, self.message, *rest,
-                       self.image, self.numbers])
+        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
+                       self.message, self.image, self.numbers])

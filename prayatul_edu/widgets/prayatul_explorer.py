@@ -45,6 +45,13 @@ from ._base import (
 
 __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
 
+#: The data sets whose shape the ``noise`` parameter changes (the others ignore it).
+NOISY_DATASETS = ("noisy_circles", "noisy_moons")
+
+#: How the scores against the truth are labelled: which NMI, which accuracy.
+SCORE_LABELS = {"ARI": "ARI", "NMI": "NMI (geometric mean)",
+                "accuracy": "raw-label accuracy"}
+
 #: The neutral value passed for the parameter an algorithm does not use (cache key).
 _UNUSED_K, _UNUSED_EPS = 2, 0.3
 
@@ -98,6 +105,8 @@ class PrayatulModel(Model):
         g, P, Q = self.truth, self.labels["primary"], self.labels["alternative"]
         self.matrix = prayatul_matrix(g, P, Q)
         self.by_instance = prayatul_by_instance(g, P, Q)
+        # ACCURACY: the one call site of raw-label accuracy (switch to
+        # matching.raw_accuracy when it exists)
         self.scores = {side: {"ARI": float(adjusted_rand_index(g, lab)),
                               "NMI": float(normalized_mutual_information(g, lab)),
                               "accuracy": raw_label_accuracy(g, lab)}
@@ -112,20 +121,20 @@ class PrayatulModel(Model):
         return f"{algorithm} (k={p[side + '_k']})"
 
     def measures(self) -> dict:
-        """The five measures, named as in the paper."""
-        return {"comparative deviation": self.matrix.comparative_deviation,
-                "polarization": self.matrix.polarization,
-                "comparative rightness": self.matrix.comparative_rightness,
-                "effective rightness": self.matrix.effective_rightness,
-                "effective superiority": self.matrix.effective_superiority}
+        """The five measures, named as in the paper, with the symbols of its formulas."""
+        return {"comparative deviation σ_c": self.matrix.comparative_deviation,
+                "polarization α": self.matrix.polarization,
+                "comparative rightness ξ_c": self.matrix.comparative_rightness,
+                "effective rightness ξ_e": self.matrix.effective_rightness,
+                "effective superiority φ_e": self.matrix.effective_superiority}
 
     def _rows(self):
         m = self.matrix
         cells = [["BR (both right)", m.br], ["RW (primary right only)", m.rw],
                  ["WR (alternative right only)", m.wr], ["BW (both wrong)", m.bw]]
         measures = [[k, v] for k, v in self.measures().items()]
-        scores = [[k, self.scores["primary"][k], self.scores["alternative"][k]]
-                  for k in ("ARI", "NMI", "accuracy")]
+        scores = [[label, self.scores["primary"][k], self.scores["alternative"][k]]
+                  for k, label in SCORE_LABELS.items()]
         return cells, measures, scores
 
     def summary(self) -> str:
@@ -230,7 +239,8 @@ class PrayatulExplorer(App):
         controls = data_controls(p, 50, 3000, 50)
         controls["noise"] = W.FloatSlider(value=p["noise"], min=0.0, max=0.3, step=0.01,
                                           description="noise", continuous_update=False,
-                                          style=style)
+                                          style=style,
+                                          tooltip="only the noisy circles and moons have noise")
         for side in ("primary", "alternative"):
             controls[side] = W.Dropdown(options=list(ALGORITHMS), value=p[side],
                                         description=side, style=style, layout=narrow)
@@ -244,6 +254,7 @@ class PrayatulExplorer(App):
 
     def _sync_controls(self) -> None:
         super()._sync_controls()
+        self.controls["noise"].disabled = self.model.params["dataset"] not in NOISY_DATASETS
         for side in ("primary", "alternative"):   # show only the algorithm's main parameter
             dbscan = self.model.params[side] == "DBSCAN"
             self.controls[f"{side}_k"].layout.display = "none" if dbscan else None

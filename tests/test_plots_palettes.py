@@ -1,0 +1,81 @@
+"""Every categorical palette of the figures stays readable under red-green colour blindness.
+
+Colour-vision deficiency is simulated with the matrices of Machado, Oliveira & Fernandes
+(2009, "A physiologically-based model for simulation of color vision deficiency", IEEE
+TVCG 15(6), severity 1.0) applied to linear sRGB; two colours count as distinct when they
+are at least 20 CIELAB units apart (CIE76 ΔE, D65): about ten times the just-noticeable
+difference, enough for small markers on a projector.
+"""
+import itertools
+
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgb
+
+from prayatul_edu.plots._style import CATEGORICAL_PALETTES, CELL_COLORS, cluster_colors
+
+SIMULATIONS = {
+    "normal vision": np.eye(3),
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868],
+                            [0.114503, 0.786281, 0.099216],
+                            [-0.003882, -0.048116, 1.051998]]),
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968],
+                              [0.280085, 0.672501, 0.047413],
+                              [-0.011820, 0.042940, 0.968881]]),
+}
+_SRGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
+                         [0.2126729, 0.7151522, 0.0721750],
+                         [0.0193339, 0.1191920, 0.9503041]])
+_WHITE = np.array([0.95047, 1.0, 1.08883])
+MIN_DELTA_E = 20.0
+
+
+def lab(color, simulation: str) -> np.ndarray:
+    """CIELAB of ``color`` as seen with ``simulation``."""
+    c = np.asarray(to_rgb(color))
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(SIMULATIONS[simulation] @ linear, 0.0, 1.0)
+    t = _SRGB_TO_XYZ @ linear / _WHITE
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def delta_e(a, b, simulation: str) -> float:
+    return float(np.linalg.norm(lab(a, simulation) - lab(b, simulation)))
+
+
+def test_the_conversion_matches_known_cielab_values():
+    assert lab("#ffffff", "normal vision") == pytest.approx([100, 0, 0], abs=0.01)
+    assert lab("#ff0000", "normal vision") == pytest.approx([53.24, 80.09, 67.20], abs=0.05)
+    assert lab("#0000ff", "normal vision") == pytest.approx([32.30, 79.19, -107.86], abs=0.05)
+    for simulation in SIMULATIONS:                           # greys stay grey
+        assert lab("#808080", simulation)[1:] == pytest.approx([0, 0], abs=1.0)
+
+
+def test_the_simulation_merges_red_and_green_as_the_issue_reported():
+    # the old Prayatul colours: BR green and WR red became the same olive (ΔE 6.4)
+    assert delta_e("#4c9a2a", "#d62728", "deuteranopia") < MIN_DELTA_E
+    assert delta_e("#4c9a2a", "#d62728", "normal vision") > MIN_DELTA_E
+
+
+@pytest.mark.parametrize("simulation", list(SIMULATIONS))
+@pytest.mark.parametrize("palette", list(CATEGORICAL_PALETTES))
+def test_every_two_colours_of_a_palette_stay_apart(palette, simulation):
+    colors = CATEGORICAL_PALETTES[palette]
+    close = [(a, b, round(delta_e(a, b, simulation), 1))
+             for a, b in itertools.combinations(colors, 2)
+             if delta_e(a, b, simulation) < MIN_DELTA_E]
+    assert close == [], f"{palette} under {simulation}: too close {close}"
+
+
+@pytest.mark.parametrize("simulation", list(SIMULATIONS))
+def test_coloured_marks_stand_out_from_the_white_background(simulation):
+    marks = [c for name, colors in CATEGORICAL_PALETTES.items() if name != "pair types"
+             for c in colors]                 # TN is the light background-like pair type
+    assert min(delta_e(c, "#ffffff", simulation) for c in marks) >= MIN_DELTA_E
+
+
+def test_clusters_get_distinct_colours_up_to_the_palettes_size_and_noise_black():
+    colors = cluster_colors([*range(9), -1])
+    assert len(set(colors[:9].tolist())) == 9 and colors[9] == "#000000"
+    assert set(CELL_COLORS) == {"BR", "RW", "WR", "BW"}
