@@ -210,7 +210,7 @@ def test_prayatul_explorer_in_the_browser(browser, output_dir):
 
         _wait_for_cell(page, "BR (both right)", fmt(after.br))
         _wait_for_cell(page, "RW (primary right only)", fmt(after.rw))
-        _wait_for_cell(page, "comparative deviation", fmt(after.comparative_deviation))
+        _wait_for_cell(page, "comparative deviation σ_c", fmt(after.comparative_deviation))
         deadline = time.monotonic() + 30
         while _image_src(page) == src_before and time.monotonic() < deadline:
             time.sleep(0.2)
