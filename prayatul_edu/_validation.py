@@ -129,13 +129,29 @@ def _codes_from_range(arr: np.ndarray, lo: int, in_range: np.ndarray) -> np.ndar
     return mapping[shifted].astype(np.intp, copy=False)
 
 
+#: Instances per block when finding the smallest and largest label: the block read
+#: for the minimum is still in cache for the maximum (one pass over memory, not two).
+_MIN_MAX_BLOCK = 1 << 16
+
+
+def _min_max(arr: np.ndarray) -> tuple[int, int]:
+    """The smallest and largest value of a non-empty 1-D array, reading it once."""
+    if arr.shape[0] <= 4 * _MIN_MAX_BLOCK:
+        return int(arr.min()), int(arr.max())
+    lows, highs = [], []
+    for start in range(0, arr.shape[0], _MIN_MAX_BLOCK):
+        block = arr[start:start + _MIN_MAX_BLOCK]
+        lows.append(block.min())
+        highs.append(block.max())
+    return int(min(lows)), int(max(highs))
+
+
 def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
     """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
     if arr.dtype.kind not in "iu":
         return None
     n = arr.shape[0]
-    lo = int(arr.min())
-    hi = int(arr.max())
+    lo, hi = _min_max(arr)
     span = hi - lo + 1
     if span > max(2 * n, 1 << 16) or hi >= 2**63:  # offsets must fit int64
         return None
