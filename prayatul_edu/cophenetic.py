@@ -429,8 +429,9 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
     Up to N = 1000 the sums run over the pairs i < j exactly as written. Above,
     a tree's sums are taken merge by merge without forming P (``.P`` is then
     built on first access), and a given P is summed as whole matrices. When
-    ``D`` is the very object the tree was built from, it is not validated a
-    second time. The value equals the first output of SciPy's ``cophenet(Z, Y)``.
+    ``D`` is the very object the tree was built from, or the tree's own
+    ``.D``, it is not validated a second time. The value equals the first
+    output of SciPy's ``cophenet(Z, Y)``.
 
     Exactness: the sums are taken over values centred twice (the second pass
     removes the rounding error of the mean) and scaled by a power of two, so
@@ -455,7 +456,7 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
     (0.7978, 0.745, 0.553)
     """
     tree = cophenetic if isinstance(cophenetic, AgglomerativeResult) else None
-    if tree is not None and D is tree.source:
+    if tree is not None and (D is tree.source or D is tree.D):
         D = tree.D                                    # validated when the tree was built
     else:
         D = check_distance_matrix(D, "D", allow_condensed=True)

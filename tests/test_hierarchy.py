@@ -918,3 +918,35 @@ def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
                   if color == "#9a9a9a")
     assert grey == [1.8, 2.0, round(float(tree.heights[-1]), 6)]
     assert canon(tree.cut(height=1.9)) == [0, 1, 2, 3, 3]
+
+
+def test_the_trees_own_D_is_not_validated_again(monkeypatch):
+    from prayatul_edu import cophenetic
+
+    y = pdist(random_points(4, 60))
+    tree = agglomerative(y, linkage="average", method="fast")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validated a second time")
+
+    monkeypatch.setattr(cophenetic, "check_distance_matrix", refuse)
+    c = cophenetic_correlation(tree.D, tree)
+    assert float(c) == pytest.approx(cophenet(scipy_linkage(y, "average"), y)[0], abs=1e-12)
+    with pytest.raises(AssertionError, match="second time"):   # a copy is checked
+        cophenetic_correlation(tree.D.copy(), tree)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_condensed_D_gives_the_square_ds_tree_without_symmetrising(seed):
+    # Integer distances: ties everywhere, so any difference between the two working
+    # matrices (from the condensed vector, or symmetrised from the square) would show.
+    from prayatul_edu.agglomeration import working_matrix
+
+    y = pdist(np.random.default_rng(seed).integers(0, 4, size=(70, 2)).astype(float))
+    D = squareform(y)
+    np.testing.assert_array_equal(working_matrix(D, symmetric=True), working_matrix(D))
+    for name in ALL:
+        from_y = agglomerative(y, linkage=name, method="fast").linkage_matrix
+        np.testing.assert_array_equal(from_y, agglomerative(D, linkage=name,
+                                                            method="fast").linkage_matrix)
+        assert_same_tree(from_y, scipy_linkage(y, name))
