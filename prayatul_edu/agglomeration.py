@@ -133,7 +133,7 @@ def _mst(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
         np.less(row, dist, out=closer)    # is x closer than the old tree?
         closer &= outside
         np.copyto(dist, row, where=closer)
-        y = int(np.argmin(dist))          # the closest vertex outside the tree
+        y = int(dist.argmin())            # the closest vertex outside the tree
         a[k], b[k], w[k] = x, y, dist[y]
         x = y
     return label_merges(a, b, w, N)
@@ -204,11 +204,14 @@ class _Slots:
         _merge_into(self.M, self.size, self.gone, x, y, d_xy, link)
         self.alive -= 1
 
-    def compact(self):
-        """Drop merged slots if few are alive; returns the old -> new slot map, or None."""
+    def should_compact(self) -> bool:
+        """Few slots are alive: time to drop the others."""
         m = len(self.size)
-        if m <= COMPACT_MIN or self.alive > COMPACT_FRACTION * m:
-            return None
+        return m > COMPACT_MIN and self.alive <= COMPACT_FRACTION * m
+
+    def compact(self) -> np.ndarray:
+        """Drop the merged slots; returns the old -> new slot map (-1 for those dropped)."""
+        m = len(self.size)
         keep = np.flatnonzero(self.size > 0)
         self.M = self.M[np.ix_(keep, keep)]
         self.size, self.orig = self.size[keep], self.orig[keep]
@@ -233,25 +236,25 @@ def _nn_chain(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarr
     chain: list[int] = []
     for _ in range(N - 1):
         if not chain:
-            chain.append(int(np.argmin(slots.gone)))   # the first cluster left
+            chain.append(int(slots.gone.argmin()))     # the first cluster left
         while True:
             x = chain[-1]
             row = slots.row(x)
-            y = int(np.argmin(row))
+            y = int(row.argmin())
             if len(chain) > 1 and not row[y] < row[chain[-2]]:
                 y = chain[-2]                  # ties keep the previous link
                 break
             chain.append(y)
         del chain[-2:]
-        x, y = min(x, y), max(x, y)
-        d_xy = slots.M[x, y]
+        d_xy = float(row[y])                   # row is x's
+        if x > y:
+            x, y = y, x
         xs.append(slots.orig[x])
         ys.append(slots.orig[y])
         hs.append(d_xy)
         slots.merge(x, y, d_xy, link)
-        new = slots.compact()
-        if new is not None:
-            chain = new[chain].tolist()
+        if slots.should_compact():
+            chain = slots.compact()[chain].tolist()
     return label_merges(xs, ys, hs, N)
 
 
@@ -283,23 +286,34 @@ class _Heap:
         else:
             self._down(i)
 
+    # Sifting moves a hole instead of swapping: the same moves, fewer writes.
     def _up(self, i: int) -> None:
-        values = self.values
-        while i > 0 and values[(i - 1) >> 1] > values[i]:
-            self._swap(i, (i - 1) >> 1)
-            i = (i - 1) >> 1
+        values, key_at, index_of = self.values, self.key_at, self.index_of
+        value, key = values[i], key_at[i]
+        while i > 0 and values[(i - 1) >> 1] > value:
+            parent = (i - 1) >> 1
+            values[i] = values[parent]
+            key_at[i] = key_at[parent]
+            index_of[key_at[i]] = i
+            i = parent
+        values[i], key_at[i] = value, key
+        index_of[key] = i
 
     def _down(self, i: int) -> None:
-        values = self.values
+        values, key_at, index_of, size = self.values, self.key_at, self.index_of, self.size
+        value, key = values[i], key_at[i]
         child = 2 * i + 1
-        while child < self.size:
-            if child + 1 < self.size and values[child + 1] < values[child]:
+        while child < size:
+            if child + 1 < size and values[child + 1] < values[child]:
                 child += 1
-            if values[i] > values[child]:
-                self._swap(i, child)
-                i, child = child, 2 * child + 1
-            else:
+            if not value > values[child]:
                 break
+            values[i] = values[child]
+            key_at[i] = key_at[child]
+            index_of[key_at[i]] = i
+            i, child = child, 2 * child + 1
+        values[i], key_at[i] = value, key
+        index_of[key] = i
 
     def _swap(self, i: int, j: int) -> None:
         values, key_at, index_of = self.values, self.key_at, self.index_of
@@ -326,7 +340,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
     def nearest_above(p: int):
         """The nearest neighbour of slot p among the higher slots (the first on ties)."""
         row = slots.row(p, p + 1)
-        z = int(np.argmin(row))
+        z = int(row.argmin())
         return int(slots.orig[p + 1 + z]), float(row[z])
 
     # neighbour, bound and the heap are keyed by the instance each cluster started with
@@ -355,7 +369,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
         # Candidates pointing at x now point at y (a guess, checked when used).
         neighbour[:x][neighbour[:x] == x] = y
         # Lower bounds: y may now be closer to a lower cluster than its bound.
-        column = M[:py, py]
+        column = slots.M[py, :py]                     # = the column: M is symmetric
         lower = slots.orig[:py]
         for z in np.flatnonzero(column < bound[lower]).tolist():
             neighbour[lower[z]], bound[lower[z]] = y, column[z]
@@ -365,7 +379,8 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
             if dist < np.inf:
                 neighbour[y], bound[y] = z, dist
                 heap.change(y, dist)
-        if slots.compact() is not None:
+        if slots.should_compact():
+            slots.compact()
             pos[slots.orig] = np.arange(len(slots.orig))
     return Z
 
