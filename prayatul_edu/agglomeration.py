@@ -191,7 +191,7 @@ class _Slots:
 
     def __init__(self, D: np.ndarray, symmetric: bool):
         self.M = working_matrix(D, symmetric)
-        self.size = np.ones(D.shape[0], dtype=np.int64)
+        self.size = np.ones(D.shape[0])            # float: the updates run faster
         self.gone = np.zeros(D.shape[0])          # inf for the slots merged away
         self.orig = np.arange(D.shape[0])         # slot -> the instance it started with
         self.alive = D.shape[0]
@@ -371,7 +371,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
         # Lower bounds: y may now be closer to a lower cluster than its bound.
         column = slots.M[py, :py]                     # = the column: M is symmetric
         lower = slots.orig[:py]
-        for z in np.flatnonzero(column < bound[lower]).tolist():
+        for z in (column < bound[lower]).nonzero()[0].tolist():
             neighbour[lower[z]], bound[lower[z]] = y, column[z]
             heap.change(int(lower[z]), float(column[z]))
         if y < N - 1 and py + 1 < len(slots.size):
@@ -405,7 +405,7 @@ def replay(D: np.ndarray, Z: np.ndarray, link: Linkage, n_merges: int):
     """
     N = D.shape[0]
     M = working_matrix(D)
-    size = np.ones(N, dtype=np.int64)
+    size = np.ones(N)
     gone = np.zeros(N)
     slot = {i: i for i in range(N)}
     for k in range(n_merges):
