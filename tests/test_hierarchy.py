@@ -950,3 +950,24 @@ def test_a_condensed_D_gives_the_square_ds_tree_without_symmetrising(seed):
         np.testing.assert_array_equal(from_y, agglomerative(D, linkage=name,
                                                             method="fast").linkage_matrix)
         assert_same_tree(from_y, scipy_linkage(y, name))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_update_leaves_its_inputs_alone_and_is_the_rule(name):
+    # The updates work in place on their own temporaries: the rows they read (rows of
+    # the working matrix) must not change, and the result is the rule's value.
+    rng = np.random.default_rng(7)
+    d_AC, d_BC, n_C = rng.random(50) + 0.5, rng.random(50) + 0.5, rng.integers(1, 9, 50)
+    before = d_AC.copy(), d_BC.copy()
+    new = LINKAGE_TABLE[name].update(d_AC, d_BC, 0.25, 3.0, 5.0, n_C.astype(float))
+    np.testing.assert_array_equal(d_AC, before[0])
+    np.testing.assert_array_equal(d_BC, before[1])
+    a, b, ab, nA, nB = d_AC, d_BC, 0.25, 3, 5
+    rule = {"single": np.minimum(a, b), "complete": np.maximum(a, b),
+            "average": (nA * a + nB * b) / (nA + nB), "weighted": (a + b) / 2,
+            "centroid": np.sqrt((nA * a**2 + nB * b**2) / (nA + nB)
+                                - nA * nB * ab**2 / (nA + nB) ** 2),
+            "median": np.sqrt(a**2 / 2 + b**2 / 2 - ab**2 / 4),
+            "ward": np.sqrt(((nA + n_C) * a**2 + (nB + n_C) * b**2 - n_C * ab**2)
+                            / (nA + nB + n_C))}[name]
+    np.testing.assert_allclose(new, rule, rtol=1e-13)
