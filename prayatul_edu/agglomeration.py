@@ -333,7 +333,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
     with inversions (centroid, median), since it never reorders merges.
     """
     N = D.shape[0]
-    slots = _Slots(D, symmetric)          # inf on the diagonal and for merged clusters
+    slots = _Slots(D, symmetric)          # inf on the diagonal; merged slots masked
     pos = np.arange(N)                    # instance -> its slot (while its cluster lives)
     cluster_id = list(range(N))           # by the instance a cluster started with
 
