@@ -174,7 +174,4 @@ def _private_names_imported() -> list:
 
 
 def test_no_private_name_imported_from_another_module():
-    found = _private_names_imported()
-    # widgets/_base.py is being split into public helpers (issue 12); until then its
-    # apps may use its private helpers
-    assert [f for f in found if not f.startswith("prayatul_edu.widgets.")] == []
+    assert _private_names_imported() == []
