@@ -30,7 +30,6 @@ from ..plots.contingency import plot_contingency_table
 from .app import App, labels_controls
 from .inputs import parse_counts
 from .model import LabelsModel
-from .rendering import new_figure
 
 __all__ = ["ContingencyModel", "ContingencyExplorer"]
 
@@ -87,7 +86,8 @@ class ContingencyModel(LabelsModel):
     def figure(self):
         t = self.results["contingency table"]
         r, k = t.shape
-        fig = new_figure(min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0))
+        fig = self.new_figure((min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0)),
+                              (min(2.6 + 1.1 * k, 8.0), min(2.2 + 0.8 * r, 5.6)))
         ax = fig.subplots()
         if self.params["show"] == "maximum matching":
             plot_contingency_table(t, ax=ax, highlight="matching",
@@ -96,7 +96,15 @@ class ContingencyModel(LabelsModel):
         else:
             plot_contingency_table(t, ax=ax, highlight="purity", title="majority class per cluster")
         fig.subplots_adjust(left=0.22, bottom=0.22, right=0.97, top=0.88)
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        t = self.results["contingency table"]
+        marked = ("the cells of the maximum matching" if self.params["show"] ==
+                  "maximum matching" else "each cluster's majority class")
+        return (f"The contingency table of {t.n} instances as a heatmap: {t.shape[0]} clusters "
+                f"(rows) by {t.shape[1]} classes (columns), each cell's count written in it, "
+                f"{marked} outlined.")
 
 
 class ContingencyExplorer(App):
@@ -126,8 +134,7 @@ class ContingencyExplorer(App):
             self.controls[name].layout.display = "none" if table else None
         self.controls["table"].layout.display = None if table else "none"
 
-    def _layout(self):
-        import ipywidgets as W
+    numbers_beside = True
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
-                       self.message, W.HBox([self.image, self.numbers])])
+    def _control_rows(self) -> list:
+        return [self._with_error(n) for n in self.controls]

@@ -25,6 +25,7 @@ from ..matching import raw_accuracy as raw_label_accuracy  # re-exported: raw-la
 from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
 from ..plots.prayatul import prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
+from ..steps import fmt
 from ..toydata import ALGORITHMS, DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset
@@ -152,9 +153,12 @@ class PrayatulModel(Model):
         from matplotlib.ticker import MaxNLocator
 
 
-        fig = new_figure(14.0, 3.5)
-        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
-        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
+        fig = self.new_figure((14.0, 3.5), (8.0, 5.6))
+        if self.lecture:                            # two rows of two: 16 pt text fits
+            axes = fig.subplots(2, 2).ravel()
+        else:
+            axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
+            fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
         for ax, side in zip(axes, ("primary", "alternative")):
             plot_clustering(self.X, self.labels[side], ax=ax,
                             title=f"{side}: {self.name(side)}", size=5)
@@ -164,7 +168,22 @@ class PrayatulModel(Model):
         # five ticks on the colour bar (redrawn on every update) read as well as nine
         axes[2].collections[0].colorbar.locator = MaxNLocator(nbins=4)
         plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
-        return fig
+        if self.lecture:                # shorter labels, which fit at 16 pt
+            axes[2].collections[0].colorbar.set_label("(RW - WR) / pairs")
+            axes[3].set_xticks([0, 1], ["right", "wrong"])
+            axes[3].set_yticks([0, 1], ["right", "wrong"])
+            axes[3].set_xlabel("alternative")
+            axes[3].set_ylabel("primary")
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        m, p = self.matrix, self.params
+        return (f"Four panels on the {p['dataset']} data ({p['n_samples']} points). Left: the "
+                f"points coloured by the primary clustering, {self.name('primary')}, and by "
+                f"the alternative, {self.name('alternative')}. Then a map of the points, "
+                "blue where the primary is more often right about a point's pairs, red where "
+                "the alternative is. Right: the Prayatul matrix of the pairs: "
+                f"BR = {fmt(m.br)}, RW = {fmt(m.rw)}, WR = {fmt(m.wr)}, BW = {fmt(m.bw)}.")
 
     def redraw(self, fig):
         """Show the current results in ``fig`` (made by :meth:`figure`), reusing its Axes.
@@ -251,7 +270,7 @@ class PrayatulExplorer(App):
             self.controls[f"{side}_k"].layout.display = "none" if dbscan else None
             self.controls[f"{side}_eps"].layout.display = None if dbscan else "none"
 
-    def _layout(self):
+    def _control_rows(self) -> list:
         import ipywidgets as W
 
         c = self.controls
@@ -259,5 +278,4 @@ class PrayatulExplorer(App):
                       layout=W.Layout(flex_flow="row wrap"))
         sides = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
                         for s in ("primary", "alternative")])
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), data, sides, self.message,
-                       self.image, self.numbers])
+        return [data, sides]
