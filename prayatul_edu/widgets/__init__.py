@@ -11,18 +11,25 @@ app (ipywidgets)           model (no widgets)          what it shows
 =========================  ==========================  ================================
 
 In a notebook, ``PrayatulExplorer()`` as the last line of a cell shows the app;
-``app.model`` holds the numbers (``app.model.summary()``). Tests drive either
+``app.model`` holds the numbers (``app.model.summary()``).
+``reveal(result)`` shows any result's derivation one step at a time (a lecture
+on the projector); ``LabelSourcePanel`` takes a lecturer's own labels (pasted
+or uploaded), which the contingency and Prayatul explorers accept. Tests drive either
 side from Python. This subpackage imports matplotlib and scikit-learn when
 used; ``import prayatul_edu`` never imports it.
 """
 from .contingency_explorer import ContingencyExplorer, ContingencyModel
 from .dendrogram_explorer import DendrogramExplorer, DendrogramModel
 from .pair_counting_explorer import PairCountingExplorer, PairCountingModel
+from .label_source import LabelSource, LabelSourcePanel, OwnLabels
 from .prayatul_explorer import PrayatulExplorer, PrayatulModel, raw_label_accuracy
+from .reveal import RevealWidget, StepReveal, reveal
 from .silhouette_explorer import SilhouetteExplorer, SilhouetteModel
 
 __all__ = ["PrayatulExplorer", "PrayatulModel", "raw_label_accuracy",
            "ContingencyExplorer", "ContingencyModel",
            "SilhouetteExplorer", "SilhouetteModel",
            "DendrogramExplorer", "DendrogramModel",
-           "PairCountingExplorer", "PairCountingModel"]
+           "PairCountingExplorer", "PairCountingModel",
+           "reveal", "StepReveal", "RevealWidget",
+           "LabelSource", "LabelSourcePanel", "OwnLabels"]
