@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 import prayatul_edu as pe
 from prayatul_edu.steps import Derivation
 from prayatul_edu.widgets import RevealWidget, StepReveal, reveal
+from prayatul_edu.widgets.reveal import RevealToggle
 
 TRUTH = [0, 0, 0, 1, 1, 1, 2, 2]
 PRED = [0, 0, 1, 1, 1, 2, 2, 2]
@@ -134,3 +135,18 @@ def test_the_widget_displays_with_the_derivation_shown_as_text():
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == w.widget.model_id
     assert bundle["text/plain"].endswith(f"(step 1 of {w.state.total})")
     assert all(b.description for b in w.buttons.values())
+
+
+def test_the_apps_toggle_reveals_the_current_result_only_when_on():
+    switched = []
+    t = RevealToggle(switched.append)
+    t.show(pe.purity(TRUTH, PRED))
+    assert not t.on and t.reveal.widget.layout.display == "none" and t.reveal.state is None
+    t.toggle.value = True
+    assert switched == [True] and t.reveal.widget.layout.display is None
+    assert t.reveal.state.counter() == f"step 1 of {t.reveal.state.total}"
+    t.reveal.press("next")
+    t.show(pe.purity(TRUTH, TRUTH))                      # new numbers, same step
+    assert t.reveal.state.shown == 2 and t.reveal.state.full.title == "Purity = 1"
+    t.toggle.value = False
+    assert switched == [True, False] and t.reveal.widget.layout.display == "none"

@@ -29,7 +29,7 @@ import html
 
 from ..steps import Derivation
 
-__all__ = ["StepReveal", "RevealWidget", "reveal", "as_derivation"]
+__all__ = ["StepReveal", "RevealWidget", "RevealToggle", "reveal", "as_derivation"]
 
 
 def as_derivation(result) -> Derivation:
@@ -200,6 +200,46 @@ class RevealWidget:
         if self.state is not None:
             bundle["text/plain"] = f"{self.state.to_text()}\n({self.state.counter()})"
         return bundle
+
+
+class RevealToggle:
+    """An app's "reveal step by step" toggle and the :class:`RevealWidget` it shows.
+
+    Off (the default), the app shows its derivation whole as before; on, the
+    derivation of ``show(result)`` is built up step by step below the app
+    (``on`` tells the app to leave its own copy out, so the projector does not
+    give the steps away).
+    """
+
+    def __init__(self, on_toggle=None):
+        import ipywidgets as W
+
+        self.toggle = W.ToggleButton(value=False, description="reveal step by step",
+                                     icon="list-ol",
+                                     tooltip="show the derivation one step at a time")
+        self.reveal = RevealWidget()
+        self.reveal.widget.layout.display = "none"
+        self.widget = W.VBox([self.toggle, self.reveal.widget])
+        self.on_toggle = on_toggle
+        self._result = None
+        self.toggle.observe(self._switched, names="value")
+
+    @property
+    def on(self) -> bool:
+        return bool(self.toggle.value)
+
+    def show(self, result) -> None:
+        """The app's current result: revealed now if the toggle is on, else when it is."""
+        self._result = result
+        if self.on:
+            self.reveal.show(result)
+
+    def _switched(self, change) -> None:
+        self.reveal.widget.layout.display = None if change["new"] else "none"
+        if change["new"] and self._result is not None:
+            self.reveal.show(self._result)
+        if self.on_toggle is not None:
+            self.on_toggle(change["new"])
 
 
 def reveal(result) -> RevealWidget:
