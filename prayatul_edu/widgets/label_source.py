@@ -35,7 +35,8 @@ import numpy as np
 from ..label_files import column, parse_table
 from ._base import ERROR_COLOR, parse_labels
 
-__all__ = ["MAX_INSTANCES", "MAX_UPLOAD_BYTES", "OwnLabels", "LabelSource", "LabelSourcePanel"]
+__all__ = ["MAX_INSTANCES", "MAX_UPLOAD_BYTES", "OwnLabels", "LabelSource", "LabelSourcePanel",
+           "check_own", "own_inputs"]
 
 #: The most instances the apps take: beyond it an update takes longer than a lecture allows
 #: (use the library or ``prayatul-edu compare`` for larger data).
@@ -59,6 +60,26 @@ class OwnLabels:
     @property
     def n(self) -> int:
         return int(next(iter(self.labels.values())).shape[0])
+
+
+def check_own(value, roles) -> OwnLabels | None:
+    """An app's ``own`` parameter: None (no labels yet) or :class:`OwnLabels` with ``roles``."""
+    if value is None:
+        return None
+    if not isinstance(value, OwnLabels):
+        raise TypeError(f"own: expected the labels of a LabelSource (OwnLabels), got "
+                        f"{type(value).__name__}")
+    if set(value.labels) != set(roles):
+        raise ValueError(f"own: expected the labellings {', '.join(roles)}, got "
+                         f"{', '.join(value.labels)}")
+    return value
+
+
+def own_inputs(value, roles) -> tuple:
+    """The arrays of ``roles`` in order; a clear error while no labels are loaded."""
+    if value is None:
+        raise ValueError("own: no labels yet; paste them or upload a CSV/TSV file below")
+    return tuple(value.labels[role] for role in roles)
 
 
 def _named_lines(text: str) -> dict | None:
