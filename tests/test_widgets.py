@@ -21,7 +21,7 @@ from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
                                   PairCountingModel, PrayatulExplorer, PrayatulModel,
                                   SilhouetteExplorer, SilhouetteModel, raw_label_accuracy)
-from prayatul_edu.widgets._base import parse_counts, parse_labels  # noqa: E402
+from prayatul_edu.widgets.inputs import parse_counts, parse_labels  # noqa: E402
 from prayatul_edu.widgets.silhouette_explorer import GRAPH_MAX_N  # noqa: E402
 
 APPS = [(PrayatulExplorer, {"n_samples": 120}), (ContingencyExplorer, {}),
@@ -170,7 +170,7 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
 
 
 def test_png_encoding_is_lossless():
-    from prayatul_edu.widgets._base import encode_png
+    from prayatul_edu.widgets.rendering import encode_png
 
     rgba = np.random.default_rng(0).integers(0, 256, (7, 5, 4), dtype=np.uint8)
     assert np.array_equal(_pixels(encode_png(rgba)), rgba[:, :, :3])
@@ -482,3 +482,33 @@ def test_contingency_explorer_shows_clustering_ratio_and_error():
     m.set(show="clustering error")
     assert "error" in m.numbers_html().lower()
 
+
+
+def test_figure_layers_draw_the_declared_artists_over_the_kept_pixels():
+    """The layer cache lives in its own object, not on the figure: a figure it was not
+    told about is drawn in full; a declared artist that changes is drawn over the kept
+    pixels and the image equals a full drawing; a new key draws everything again."""
+    from prayatul_edu.widgets.rendering import FigureLayers, new_figure
+
+    fig = new_figure(3, 2)
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], color="black")
+    dot, = ax.plot([0.2], [0.8], "o", color="red", markersize=12)
+    layers = FigureLayers()
+    assert np.array_equal(_pixels(layers.png(fig)), _full_render(fig))
+    assert not any(name.startswith("_layer") or name.startswith("_cached")
+                   for name in vars(fig))
+    layers.declare(fig, ("a",), [dot])
+    first = _pixels(layers.png(fig))
+    dot.set_data([0.8], [0.2])
+    moved = _pixels(layers.png(fig))
+    assert not np.array_equal(first, moved)
+    dot.set_animated(False)
+    assert np.array_equal(moved, _full_render(fig))
+    dot.set_animated(True)
+    ax.set_facecolor("yellow")                 # not declared: the key must change
+    layers.declare(fig, ("b",), [dot])
+    dot.set_animated(False)
+    full = _full_render(fig)
+    dot.set_animated(True)
+    assert np.array_equal(_pixels(layers.png(fig)), full)

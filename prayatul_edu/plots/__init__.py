@@ -8,7 +8,8 @@ returns the Axes (or the Figure for multi-panel plots), as mglearn does.
 matplotlib is imported only when this subpackage is imported, never by
 ``import prayatul_edu``.
 """
-from ._style import CELL_COLORS, PAIR_COLORS, cluster_colors, new_axes, style_axes
+from ._style import (CELL_COLORS, PAIR_COLORS, cluster_colors, cluster_markers,
+                     new_axes, style_axes)
 from .clusterings import plot_clustering, plot_clusterings
 from .compare import plot_bootstrap, plot_instance_maps, plot_prayatul_grid, save_figures
 from .contingency import plot_contingency_table
@@ -19,7 +20,8 @@ from .prayatul import (plot_instance_balance, plot_instance_map, plot_prayatul_m
                        plot_tournament)
 from .silhouette import plot_silhouette
 
-__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "new_axes", "style_axes",
+__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "cluster_markers",
+           "new_axes", "style_axes",
            "plot_clustering", "plot_clusterings",
            "plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
            "plot_prayatul_grid", "plot_instance_maps", "plot_bootstrap", "save_figures",

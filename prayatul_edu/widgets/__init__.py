@@ -11,11 +11,19 @@ app (ipywidgets)           model (no widgets)          what it shows
 =========================  ==========================  ================================
 
 In a notebook, ``PrayatulExplorer()`` as the last line of a cell shows the app;
-``app.model`` holds the numbers (``app.model.summary()``).
-``reveal(result)`` shows any result's derivation one step at a time (a lecture
-on the projector); ``LabelSourcePanel`` takes a lecturer's own labels (pasted
-or uploaded), which the contingency and Prayatul explorers accept. Tests drive either
-side from Python. This subpackage imports matplotlib and scikit-learn when
+``app.model`` holds the numbers (``app.model.summary()``). Tests drive either
+side from Python.
+
+What the apps share, one concern per module: ``model`` (``Model``, ``LabelsModel``),
+``app`` (``App`` and the common controls), ``inputs`` (typed labels, tables and
+numbers, checked), ``data`` (cached data sets, clusterings, distances), ``tables``
+(numbers as HTML and text, one formatter), ``drawing`` (panels changed in place) and
+``rendering`` (a figure as PNG, redrawing only what changed). For a lecture:
+``reveal`` (``reveal(result)`` shows any result's derivation one step at a time,
+on the projector) and ``label_source`` (a lecturer's own labels, pasted or
+uploaded, which the contingency and Prayatul explorers accept).
+
+This subpackage imports matplotlib and scikit-learn when
 used; ``import prayatul_edu`` never imports it.
 """
 from .contingency_explorer import ContingencyExplorer, ContingencyModel

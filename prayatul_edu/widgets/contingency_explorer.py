@@ -27,7 +27,10 @@ from .. import (
 )
 from .._validation import check_choice
 from ..plots.contingency import plot_contingency_table
-from ._base import App, LabelsModel, labels_controls, new_figure, parse_counts
+from .app import App, labels_controls
+from .inputs import parse_counts
+from .model import LabelsModel
+from .rendering import new_figure
 
 __all__ = ["ContingencyModel", "ContingencyExplorer"]
 

@@ -28,22 +28,13 @@ from ..plots.hierarchy import (
     set_dendrogram_tree,
 )
 from ..toydata import DATASETS
-from ._base import (
-    App,
-    Model,
-    check_float,
-    check_int,
-    data_controls,
-    dataset,
-    distances,
-    html_table,
-    new_figure,
-    plural,
-    scatter_artists,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import dataset, distances
+from .drawing import scatter_artists, update_scatter
+from .inputs import check_float, check_int
+from .model import Model
+from .rendering import new_figure
+from .tables import html_table, plural, text_table
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
 
@@ -205,7 +196,7 @@ class DendrogramModel(Model):
             self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
         cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
-        set_layers(fig, (self.tree, self.X),
+        self.layers.declare(fig, (self.tree, self.X),
                    [*cut, tree_ax.get_legend(), *scatter_artists(points)])
         return fig
 

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..label_files import column, parse_table
-from ._base import ERROR_COLOR, parse_labels
+from .app import ERROR_COLOR
+from .inputs import parse_labels
 
 __all__ = ["MAX_INSTANCES", "MAX_UPLOAD_BYTES", "OwnLabels", "LabelSource", "LabelSourcePanel",
            "check_own", "own_inputs"]

@@ -22,7 +22,9 @@ from .. import (
 )
 from .._validation import check_choice
 from ..plots.pairs import PAIR_TYPES, plot_similarity_matrices, similarity_image
-from ._base import App, LabelsModel, labels_controls, new_figure, set_layers
+from .app import App, labels_controls
+from .model import LabelsModel
+from .rendering import new_figure
 
 __all__ = ["PairCountingModel", "PairCountingExplorer"]
 
@@ -104,7 +106,7 @@ class PairCountingModel(LabelsModel):
         for text, name, count in zip(legend.get_texts(), PAIR_TYPES, counts):
             text.set_text(f"{name}: {int(count):,}")
         # the frames go back over the new images, as Axes.draw would draw them
-        set_layers(fig, ("pairs", n), [*(a for ax in fig.axes
+        self.layers.declare(fig, ("pairs", n), [*(a for ax in fig.axes
                                           for a in (*ax.images, *ax.spines.values())), legend])
         return fig
 

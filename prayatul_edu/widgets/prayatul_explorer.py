@@ -26,22 +26,13 @@ from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
 from ..plots.prayatul import prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
 from ..toydata import ALGORITHMS, DATASETS
-from ._base import (
-    App,
-    Model,
-    _rescale,
-    check_float,
-    check_int,
-    clustering,
-    data_controls,
-    dataset,
-    html_table,
-    new_figure,
-    scatter_artists,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import clustering, dataset
+from .drawing import rescale, scatter_artists, update_scatter
+from .inputs import check_float, check_int
+from .model import Model
+from .rendering import new_figure
+from .tables import html_table, text_table
 
 __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
 
@@ -200,9 +191,9 @@ class PrayatulModel(Model):
         points.set_offsets(self.X[order])
         points.set_array(balance[order])
         points.set_clim(-limit, limit)
-        _rescale(axes[2], self.X)
+        rescale(axes[2], self.X)
         _update_matrix(axes[3], self.matrix)
-        set_layers(fig, ("Prayatul explorer",),
+        self.layers.declare(fig, ("Prayatul explorer",),
                    [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
                     *axes[3].images, *axes[3].texts])
         return fig

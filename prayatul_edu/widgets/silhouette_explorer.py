@@ -22,22 +22,13 @@ from .._validation import check_choice
 from ..plots import plot_clustering
 from ..plots.silhouette import plot_silhouette, set_silhouette_point
 from ..toydata import DATASETS
-from ._base import (
-    App,
-    Model,
-    _fmt,
-    check_int,
-    clear_artists,
-    clustering,
-    data_controls,
-    dataset,
-    distances,
-    html_table,
-    new_figure,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import clustering, dataset, distances
+from .drawing import clear_artists, update_scatter
+from .inputs import check_int
+from .model import Model
+from .rendering import new_figure
+from .tables import format_number, html_table, text_table
 
 __all__ = ["SilhouetteModel", "SilhouetteExplorer"]
 
@@ -119,8 +110,8 @@ class SilhouetteModel(Model):
         i = self.params["point"]
         s = self.silhouette
         a, b, si = float(s.a[i]), float(s.b[i]), float(s.samples[i])
-        formula = (f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({_fmt(b)} - {_fmt(a)}) / "
-                   f"max({_fmt(a)}, {_fmt(b)}) = {_fmt(si)}")
+        a, b, si = (format_number(v) for v in (a, b, si))
+        formula = f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({b} - {a}) / max({a}, {b}) = {si}"
         rows = [[str(r["cluster"]), r["points"], r["sum"], r["mean"], r["role"]]
                 for r in self.point_table()]
         return formula, rows
@@ -198,7 +189,7 @@ class SilhouetteModel(Model):
         else:
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.params["point"])
-        set_layers(fig, (self.silhouette,),
+        self.layers.declare(fig, (self.silhouette,),
                    [*scatter.collections, *bars.collections[-1:], bars.get_legend()])
         return fig
 
