@@ -244,6 +244,32 @@ def test_silhouette_explorer_in_the_browser(browser, output_dir):
         _shoot(page, output_dir / "silhouette_explorer_after.png")
 
 
+def test_reveal_steps_through_a_derivation_with_the_keyboard(browser, output_dir):
+    """Notebook 06 reveals its small example step by step: Tab to "Next step", then Enter
+    and Space each show one more step, as a lecturer with a keyboard or remote would."""
+    import prayatul_edu as pe
+    from prayatul_edu.widgets import StepReveal
+
+    steps = StepReveal(pe.prayatul_matrix(truth=[0, 0, 1, 1], primary=["a", "a", "a", "a"],
+                                          alternative=[7, 7, -1, -1]))
+    assert [b.kind for b in steps.next().next().derivation().blocks] == ["text", "text", "table"]
+    with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
+        page = _open(browser, server)
+        page.get_by_text(f"step 1 of {steps.total}").first.wait_for()
+        button = page.get_by_role("button", name="Next step").first
+        button.focus()
+        page.keyboard.press("Enter")
+        page.get_by_text(f"step 2 of {steps.total}").first.wait_for()
+        output = page.locator(".widget-output").first
+        assert output.locator("table").count() == 0      # the table is step 3
+        page.keyboard.press("Space")                     # the focus stays on the button
+        page.get_by_text(f"step 3 of {steps.total}").first.wait_for()
+        output.locator("table").first.wait_for()
+        assert "Wrong" in output.locator("table").first.inner_text()
+        button.scroll_into_view_if_needed()
+        page.screenshot(path=str(output_dir / "reveal_step_3.png"))
+
+
 def test_readme_names_the_commands_the_test_uses():
     readme = (ROOT / "README.md").read_text()
     for command in LECTURE_COMMANDS.values():
