@@ -238,7 +238,7 @@ class LabelSourcePanel:
                                layout=W.Layout(width="520px", height="90px"),
                                continuous_update=False)
         self.file = W.FileUpload(accept=".csv,.tsv,.txt", multiple=False,
-                                 description="upload CSV/TSV")
+                                 description="upload CSV/TSV", layout=W.Layout(width="190px"))
         self.dropdowns = {role: W.Dropdown(options=[], description=descriptions[role],
                                            style=style, layout=W.Layout(width="300px"))
                           for role in roles}
