@@ -556,13 +556,20 @@ def test_lecture_mode_figure_text_is_16_pt_as_displayed(cls, params):
             assert app.message.value == ""
 
 
+def _results_box(app):
+    """The one box of the app that holds its figure (and, beside or below it, the numbers)."""
+    boxes = [c for c in app.widget.children if app.image in getattr(c, "children", ())]
+    assert len(boxes) == 1
+    return boxes[0]
+
+
 @pytest.mark.parametrize("cls, params", APPS)
 def test_normal_mode_stays_as_it_was(cls, params):
     app = cls(lecture=False, **params)
     assert app._figure.dpi == 80 and app.image.layout.width is None
     assert min(t.get_fontsize() for t in _texts(app._figure)) < 16
     assert "pe-lecture" not in app.widget._dom_classes and "pe-app" in app.widget._dom_classes
-    results = app.widget.children[-1]
+    results = _results_box(app)
     assert list(results.children) == [app.image, app.numbers]
     beside = cls is ContingencyExplorer                 # the one app that always had it so
     assert type(results).__name__ == ("HBox" if beside else "VBox")
@@ -572,7 +579,7 @@ def test_normal_mode_stays_as_it_was(cls, params):
 def test_lecture_mode_puts_the_numbers_beside_the_figure_in_their_own_scrolling_box(cls,
                                                                                      params):
     app = cls(lecture=True, **params)
-    results = app.widget.children[-1]
+    results = _results_box(app)
     assert type(results).__name__ == "HBox"
     assert list(results.children) == [app.image, app.numbers]      # figure left, numbers right
     assert app.numbers.layout.overflow == "auto" and app.numbers.layout.max_height

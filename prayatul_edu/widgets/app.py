@@ -176,9 +176,18 @@ class App:
         return [W.HBox([self._with_error(n) for n in self.controls],
                        layout=W.Layout(flex_flow="row wrap"))]
 
+    def _panels(self) -> list:
+        """Widgets shown under the controls (e.g. the panel for a lecturer's own labels)."""
+        return []
+
+    def _below(self) -> list:
+        """Widgets shown under the figure and the numbers (e.g. a derivation step by step)."""
+        return []
+
     def _layout(self):
-        """Title, controls, message, then the figure and the numbers: beside each other in
-        lecture mode (the numbers scroll in their own box), else the numbers below."""
+        """Title, controls, panels, message, then the figure and the numbers (beside each
+        other in lecture mode, where the numbers scroll in their own box, else the numbers
+        below), then whatever the app shows below them."""
         import ipywidgets as W
 
         title = W.HTML(f'<b class="pe-title">{html.escape(self.model.title)}</b>')
@@ -198,7 +207,8 @@ class App:
             rows = self._control_rows()
             results = (W.HBox([self.image, self.numbers]) if self.numbers_beside
                        else W.VBox([self.image, self.numbers]))
-        box = W.VBox([W.HTML(APP_STYLE), title, *rows, self.message, results])
+        box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._panels(), self.message, results,
+                      *self._below()])
         box.add_class("pe-app")
         if self.lecture:
             box.add_class("pe-lecture")

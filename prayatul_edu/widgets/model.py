@@ -156,9 +156,11 @@ class LabelsModel(Model):
         rows = self._value_rows()
         return "\n".join([self._head(), "", text_table(["measure", "value"], rows)])
 
-    def numbers_html(self) -> str:
+    def numbers_html(self, derivation: bool = True) -> str:
+        """The values and (unless ``derivation=False``) the derivation chosen in ``show``."""
         rows = self._value_rows()
         shown = self.results[self.params["show"]]
         return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
                 + html_table(["measure", "value"], rows, self._head())
-                + f"<div>{html_pre(shown.explain())}</div></div>")
+                + (f"<div>{html_pre(shown.explain())}</div>" if derivation else "")
+                + "</div>")
