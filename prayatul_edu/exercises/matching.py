@@ -432,9 +432,9 @@ class ClusteringError(NumberQuestion):
                rf"\frac{{{missed}}}{{{t.n}}} = {fmt(e)}",
                f"error = 1 - {e.matched} / {t.n} = {missed} / {t.n} = {fmt(e)}")
         pu = float(purity(self.classes, self.clusters))
-        d.note(f"Letting each cluster take its majority class (clusters sharing a class) would "
-               f"give 1 - purity = {fmt(1 - pu)}: it forgives the split classes, which is "
-               "why the error asks for a one-to-one mapping.")
+        d.note(f"Letting each cluster take its majority class would give 1 - purity = "
+               f"{fmt(1 - pu)}: several clusters could then share one class, which the "
+               "one-to-one mapping forbids (a class has one correct cluster).")
 
 
 def _kept(counts, rows, cols) -> int:
