@@ -66,6 +66,7 @@ def test_instance_map_colours_by_balance():
     values = np.sort(ax.collections[0].get_array())
     balance = (counts[:, 1] - counts[:, 2]) / counts.sum(axis=1)
     assert np.allclose(values, np.sort(balance))
+    assert ax.collections[0].get_clim() == (-1.0, 1.0)      # one scale for every figure
     with pytest.raises(ValueError, match="by_instance"):
         plots.plot_instance_map(X, counts[:, :3])
 

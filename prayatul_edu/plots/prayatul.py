@@ -7,7 +7,7 @@ from ..steps import fmt
 from ._style import CELL_COLORS, NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
 
 __all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
-           "prayatul_cells"]
+           "prayatul_cells", "instance_balance"]
 
 CELL_NAMES = ("BR", "RW", "WR", "BW")  # row by row: [[BR, RW], [WR, BW]]
 
@@ -58,6 +58,19 @@ def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
     return ax
 
 
+def instance_balance(by_instance) -> np.ndarray:
+    """Each point's RW - WR balance: a share of its pairs, in [-1, 1] (the colour scale
+    of :func:`plot_instance_map` is that whole range, the same in every figure, so that
+    a colour means the same balance whatever the algorithms compared).
+
+    >>> instance_balance([[2, 3, 0, 0], [1, 0, 3, 1]]).tolist()
+    [0.6, -0.6]
+    """
+    counts = np.asarray(by_instance, dtype=float)
+    pairs = counts.sum(axis=1)
+    return (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
+
+
 def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: float = 10.0):
     """Where the primary wins and loses: each point coloured by its pairs' RW - WR balance.
 
@@ -75,10 +88,9 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
                          f"{X.shape[0]} and {counts.shape[0]} rows")
     ax = new_axes(ax)
     balance = instance_balance(counts)
-    limit = max(float(np.abs(balance).max()), 1e-12)
     order = np.argsort(np.abs(balance))  # strongest points drawn last, on top
-    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-limit,
-                    vmax=limit, s=size, linewidths=0)
+    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-1.0,
+                    vmax=1.0, s=size, linewidths=0)
     ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="(RW - WR) / pairs of the point")
     return style_axes(ax, title, equal=True, ticks=False)
 

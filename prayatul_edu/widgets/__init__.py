@@ -10,6 +10,11 @@ app (ipywidgets)           model (no widgets)          what it shows
 ``PairCountingExplorer``   ``PairCountingModel``       ideal similarity matrices, TP/FP/FN/TN
 =========================  ==========================  ================================
 
+Every app takes ``lecture=True`` for a projector (figure text of at least 16 pt as
+shown, drawn at twice the screen's density; tables of about 20 px; the numbers beside
+the figure; the whole app within 1280 x 720); the default, ``lecture=None``, turns it
+on when the notebook is served by Voila.
+
 In a notebook, ``PrayatulExplorer()`` as the last line of a cell shows the app;
 ``app.model`` holds the numbers (``app.model.summary()``). Tests drive either
 side from Python.

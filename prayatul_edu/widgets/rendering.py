@@ -66,11 +66,12 @@ def _agg_canvas(fig):
 
 # Kept rather than matplotlib's own PNG output (Pillow, which chooses a filter row by
 # row) because it takes half the time and gives smaller files. Measured side by side on
-# the Prayatul explorer's figure at 1500 points (benchmarks/bench_widgets.py, "PNG"
-# rows): 1120 x 280 px: 4.9 ms / 59 kB here, 10.1 ms / 76 kB with
-# matplotlib.image.imsave(compress_level=1), 17.5 ms / 73 kB with savefig's default;
-# at the lecture mode's 2x density (2240 x 560 px): 18 ms / 146 kB against 35 ms / 192 kB,
-# a fifth of the 100 ms an update may take.
+# the same figure (the Prayatul explorer's at 1500 points; benchmarks/bench_widgets.py,
+# "PNG encoding" table), quiet machine: 1120 x 280 px: 4.9 ms / 59 kB here against
+# 10.1 ms / 76 kB with matplotlib.image.imsave(compress_level=1) and 17.5 ms / 73 kB at
+# savefig's default level. Lecture mode (1536 x 1075 px, 192 dpi), loaded machine: 57 ms /
+# 203 kB against 132 ms / 265 kB and 220 ms / 232 kB: the difference alone would break
+# the 100 ms an update may take.
 def encode_png(rgba: np.ndarray) -> bytes:
     """An H x W x 4 uint8 image as an RGB PNG: no row filters, zlib level 1.
 
