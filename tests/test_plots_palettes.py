@@ -119,3 +119,24 @@ def test_a_scatter_of_twelve_clusters_draws_no_two_alike():
     looks = [next(iter(s)) for s in styles.values()]
     assert len(set(looks)) == 12                                   # no two clusters alike
     assert len({colour for colour, _ in looks}) == 9              # colours alone repeat
+
+
+def test_an_apps_redrawn_scatter_keeps_twelve_clusters_apart():
+    # the apps redraw plot_clustering's panel in place: one line per colour and shape
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from prayatul_edu.plots import plot_clustering
+    from prayatul_edu.widgets.drawing import update_scatter
+
+    rng = np.random.default_rng(3)
+    labels = np.repeat(np.arange(12), 4)
+    X = rng.normal(size=(labels.size, 2))
+    ax = plot_clustering(X, np.zeros(labels.size, dtype=int))
+    update_scatter(ax, X, labels, "twelve clusters")
+    lines = [ln for ln in ax.lines if ln.get_gid() == "points"]
+    looks = {(to_hex(ln.get_color()), ln.get_marker()) for ln in lines}
+    plt.close(ax.figure)
+    assert len(lines) == len(looks) == 12
+    assert sum(len(ln.get_xdata()) for ln in lines) == labels.size
+    assert len({colour for colour, _ in looks}) == 9

@@ -15,6 +15,7 @@ from prayatul_edu import plots  # noqa: E402
 from prayatul_edu.compare import bootstrap, tournament  # noqa: E402
 from prayatul_edu.plots._style import POSITIVE_COLOR  # noqa: E402
 from prayatul_edu.plots.prayatul import prayatul_cells  # noqa: E402
+from prayatul_edu.steps import fmt  # noqa: E402
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(60, 2))
@@ -51,7 +52,7 @@ def test_prayatul_heatmap_shows_the_four_counts():
     ax = plots.plot_prayatul_matrix(m, primary="A", alternative="B")
     texts = [t.get_text() for t in ax.texts]
     for name, value in zip(("BR", "RW", "WR", "BW"), (m.br, m.rw, m.wr, m.bw)):
-        assert any(t.startswith(f"{name}\n{value:,}\n") for t in texts)
+        assert any(t.startswith(f"{name}\n{fmt(value)}\n") for t in texts)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["A\nright", "A\nwrong"]
     image, _, _ = prayatul_cells(np.asarray(m))
     assert np.allclose(ax.images[0].get_array(), image)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..steps import fmt
 from ._style import CELL_COLORS, NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
 
 __all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
@@ -27,7 +28,7 @@ def prayatul_cells(counts):
     for (i, j), name in zip(np.ndindex(2, 2), CELL_NAMES):
         strength = 0.25 + 0.75 * np.sqrt(share[i, j])
         image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
-        texts.append(f"{name}\n{counts[i, j]:,}\n{share[i, j]:.1%}")
+        texts.append(f"{name}\n{fmt(int(counts[i, j]))}\n{share[i, j]:.1%}")
         colors.append("white" if share[i, j] > 0.3 else "black")
     return image, texts, colors
 

@@ -8,13 +8,46 @@ the controls exactly as a person would (``app.control("k").value = 4``).
 from __future__ import annotations
 
 import html
+import os
 
 from ..toydata import DATASETS
+from .inputs import check_bool
 from .model import Model
+from .rendering import css_width
 
-__all__ = ["App", "ERROR_COLOR", "data_controls", "labels_controls"]
+__all__ = ["App", "ERROR_COLOR", "APP_STYLE", "served_by_voila", "data_controls",
+           "labels_controls"]
 
 ERROR_COLOR = "#d55e00"     # Okabe-Ito vermillion: error messages in the apps
+FOCUS_COLOR = "#0072b2"     # Okabe-Ito blue: the focus ring
+
+#: The CSS every app brings along (once per app): a visible focus ring on every control,
+#: and in lecture mode (class ``pe-lecture``) tables of about 20 px and derivations that
+#: scroll in their own box.
+APP_STYLE = f"""<style>
+.pe-app input:focus-visible, .pe-app select:focus-visible, .pe-app textarea:focus-visible,
+.pe-app button:focus-visible, .pe-app .noUi-handle:focus-visible,
+.pe-app [tabindex]:focus-visible {{
+  outline: 3px solid {FOCUS_COLOR} !important; outline-offset: 2px; }}
+.pe-app .noUi-handle:focus {{ outline: 3px solid {FOCUS_COLOR}; outline-offset: 2px; }}
+.pe-lecture .pe-table {{ font-size: 20px !important; }}
+.pe-lecture .pe-table caption {{ font-size: 20px; }}
+.pe-lecture .pe-derivation {{ font-size: 16px !important; max-height: none !important; }}
+.pe-lecture .pe-title {{ font-size: 20px; }}
+</style>"""
+
+#: Lecture mode: how tall the numbers beside the figure may be before they scroll (their
+#: own box), and the width a control row may take, so that an app fits 1280 x 720.
+LECTURE_NUMBERS_HEIGHT = "560px"
+LECTURE_NUMBERS_WIDTH = "440px"
+LECTURE_SLIDER_WIDTH = "290px"
+LECTURE_TEXT_WIDTH = "420px"
+
+
+def served_by_voila() -> bool:
+    """Whether this kernel was started by Voila (which sets ``SERVER_SOFTWARE`` to
+    ``voila/<version>`` in the kernel's environment, as a CGI server would)."""
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
 
 
 class App:
@@ -22,19 +55,29 @@ class App:
 
     Subclasses set ``model_class`` and implement ``_build_controls()``,
     returning ``{parameter: widget}``; every widget's ``description`` is the
-    label a person sees (and what browser tests look for). ``_layout()``
+    label a person sees (and what browser tests look for). ``_control_rows()``
     arranges them. Displaying the app shows the widget; its plain-text
     representation is the model's ``summary()``.
+
+    ``lecture=True`` shows the app for a projector: figure text of at least 16 pt as
+    displayed (drawn at twice the screen's density), tables of about 20 px, the numbers
+    beside the figure, the whole app within 1280 x 720. ``lecture=None`` (the default)
+    turns it on when the app runs under Voila.
     """
 
     model_class = Model
+    #: Whether the numbers stand beside the figure also outside lecture mode.
+    numbers_beside = False
 
-    def __init__(self, model: Model | None = None, **params):
+    def __init__(self, model: Model | None = None, *, lecture: bool | None = None, **params):
         import ipywidgets as W
 
+        self.lecture = served_by_voila() if lecture is None else check_bool(lecture,
+                                                                            "lecture")
         self.model = model if model is not None else self.model_class(**params)
         if model is not None and params:
             self.model.set(**params)
+        self.model.lecture = self.lecture
         self._syncing = False
         self.pending: dict = {}       # parameter -> typed value the model refused so far
         self.controls = self._build_controls()
@@ -105,6 +148,9 @@ class App:
         self.numbers.value = self.model.numbers_html()
         self._figure = self.model.redraw(getattr(self, "_figure", None))
         self.image.value = self.model.png(self._figure)
+        self.image.tooltip = self.model.describe_figure()     # the image's title: its alt text
+        if self.lecture:                     # shown at its size in inches: points are points
+            self.image.layout.width = css_width(self._figure)
 
     def _sync_controls(self) -> None:
         """Make every control show the model's value (ranges may depend on the model)."""
@@ -123,13 +169,49 @@ class App:
     def _build_controls(self) -> dict:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _layout(self):
+    def _control_rows(self) -> list:
+        """The controls, arranged (a list of widgets, top to bottom)."""
         import ipywidgets as W
 
-        box = W.HBox([self._with_error(n) for n in self.controls],
-                     layout=W.Layout(flex_flow="row wrap"))
-        return W.VBox([W.HTML(f"<b>{html.escape(self.model.title)}</b>"), box, self.message,
-                       self.image, self.numbers])
+        return [W.HBox([self._with_error(n) for n in self.controls],
+                       layout=W.Layout(flex_flow="row wrap"))]
+
+    def _layout(self):
+        """Title, controls, message, then the figure and the numbers: beside each other in
+        lecture mode (the numbers scroll in their own box), else the numbers below."""
+        import ipywidgets as W
+
+        title = W.HTML(f'<b class="pe-title">{html.escape(self.model.title)}</b>')
+        if self.lecture:
+            for control in self.controls.values():
+                if isinstance(control, (W.IntSlider, W.FloatSlider)):
+                    control.layout.width = LECTURE_SLIDER_WIDTH
+                elif isinstance(control, (W.Text, W.Textarea)):
+                    control.layout.width = LECTURE_TEXT_WIDTH
+            rows = [W.HBox([self._with_error(n) for n in self.controls],
+                           layout=W.Layout(flex_flow="row wrap"))]
+            self.numbers.layout = W.Layout(max_height=LECTURE_NUMBERS_HEIGHT, overflow="auto",
+                                           width=LECTURE_NUMBERS_WIDTH, flex="0 0 auto")
+            results = W.HBox([self.image, self.numbers],
+                             layout=W.Layout(align_items="flex-start"))
+        else:
+            rows = self._control_rows()
+            results = (W.HBox([self.image, self.numbers]) if self.numbers_beside
+                       else W.VBox([self.image, self.numbers]))
+        box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._extra_rows(), self.message,
+                      results, *self._extra_below()])
+        box.add_class("pe-app")
+        if self.lecture:
+            box.add_class("pe-lecture")
+        return box
+
+    def _extra_rows(self) -> list:
+        """Widgets below the controls that are not bound to a parameter (a panel)."""
+        return []
+
+    def _extra_below(self) -> list:
+        """Widgets below the figure and the numbers (a step-by-step derivation)."""
+        return []
 
     # -- display --------------------------------------------------------------
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):

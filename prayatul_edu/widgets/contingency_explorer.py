@@ -32,7 +32,6 @@ from .app import App, labels_controls
 from .inputs import parse_counts
 from .label_source import LabelSourcePanel, check_own, own_inputs
 from .model import LabelsModel
-from .rendering import new_figure
 from .reveal import RevealToggle
 
 __all__ = ["ContingencyModel", "ContingencyExplorer"]
@@ -97,7 +96,8 @@ class ContingencyModel(LabelsModel):
     def figure(self):
         t = self.results["contingency table"]
         r, k = t.shape
-        fig = new_figure(min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0))
+        fig = self.new_figure((min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0)),
+                              (min(2.6 + 1.1 * k, 8.0), min(2.2 + 0.8 * r, 5.6)))
         ax = fig.subplots()
         if self.params["show"] == "maximum matching":
             plot_contingency_table(t, ax=ax, highlight="matching",
@@ -106,7 +106,15 @@ class ContingencyModel(LabelsModel):
         else:
             plot_contingency_table(t, ax=ax, highlight="purity", title="majority class per cluster")
         fig.subplots_adjust(left=0.22, bottom=0.22, right=0.97, top=0.88)
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        t = self.results["contingency table"]
+        marked = ("the cells of the maximum matching" if self.params["show"] ==
+                  "maximum matching" else "each cluster's majority class")
+        return (f"The contingency table of {t.n} instances as a heatmap: {t.shape[0]} clusters "
+                f"(rows) by {t.shape[1]} classes (columns), each cell's count written in it, "
+                f"{marked} outlined.")
 
 
 class ContingencyExplorer(App):
@@ -156,9 +164,13 @@ class ContingencyExplorer(App):
             self.numbers.value = self.model.numbers_html(derivation=False)
         self.steps.show(self.model.results[self.model.params["show"]])
 
-    def _layout(self):
-        import ipywidgets as W
+    numbers_beside = True
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
-                       self.own.widget, self.message, W.HBox([self.image, self.numbers]),
-                       self.steps.widget])
+    def _control_rows(self) -> list:
+        return [self._with_error(n) for n in self.controls]
+
+    def _extra_rows(self) -> list:
+        return [self.own.widget]
+
+    def _extra_below(self) -> list:
+        return [self.steps.widget]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plots._style import NOISE_COLOR, cluster_colors
+from ..plots._style import NOISE_COLOR, cluster_colors, cluster_markers
 
 __all__ = ["update_scatter", "scatter_artists", "clear_artists", "rescale"]
 
@@ -23,9 +23,9 @@ def rescale(ax, X) -> None:
 def update_scatter(ax, X, labels, title: str) -> None:
     """Redraw a :func:`~prayatul_edu.plots.plot_clustering` panel in place (fast).
 
-    The points become one line of markers per colour (same size, colours and
-    noise note as ``plot_clustering``): a marker is rasterised once per colour
-    instead of once per point, ten times faster to draw at a thousand points.
+    The points become one line of markers per colour and shape (same size, colours,
+    shapes and noise note as ``plot_clustering``): a marker is rasterised once per
+    line instead of once per point, ten times faster to draw at a thousand points.
     """
     from matplotlib.lines import Line2D
 
@@ -37,10 +37,10 @@ def update_scatter(ax, X, labels, title: str) -> None:
         size = line.get_markersize()
         line.remove()
     X = np.asarray(X)
-    colors = cluster_colors(labels)
-    for color in dict.fromkeys(colors.tolist()):
-        mine = colors == color
-        ax.add_line(Line2D(X[mine, 0], X[mine, 1], linestyle="none", marker="o",
+    colors, markers = cluster_colors(labels), cluster_markers(labels)
+    for color, marker in dict.fromkeys(zip(colors.tolist(), markers.tolist())):
+        mine = (colors == color) & (markers == marker)
+        ax.add_line(Line2D(X[mine, 0], X[mine, 1], linestyle="none", marker=marker,
                            markersize=size, markeredgewidth=0, color=color, gid="points"))
     for text in list(ax.texts):
         text.remove()

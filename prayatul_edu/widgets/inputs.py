@@ -11,7 +11,7 @@ import numpy as np
 
 from .._validation import check_real
 
-__all__ = ["parse_labels", "parse_counts", "check_int", "check_float"]
+__all__ = ["parse_labels", "parse_counts", "check_int", "check_float", "check_bool"]
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -98,3 +98,14 @@ def check_float(value, name: str, low: float, high: float | None = None) -> floa
     value = check_real(value, name)
     _check_range(value, name, low, high)
     return value
+
+
+def check_bool(value, name: str) -> bool:
+    """True or False (not 0 or 1, not a string).
+
+    >>> check_bool(True, "lecture")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected True or False, got {type(value).__name__} {value!r}")
+    return bool(value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._validation import check_choice
 from .inputs import parse_labels
-from .rendering import FigureLayers
+from .rendering import LECTURE_DPI, FigureLayers, lecture_text, new_figure
 from .tables import html_pre, html_table, text_table
 
 __all__ = ["Model", "LabelsModel"]
@@ -29,6 +29,8 @@ class Model:
 
     DEFAULTS: dict = {}
     title = "app"
+    #: Lecture mode (set by the app): figures for a projector, text >= 16 pt as shown.
+    lecture = False
 
     def __init__(self, **params):
         self.layers = FigureLayers()
@@ -74,6 +76,25 @@ class Model:
     def figure(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def new_figure(self, size: tuple, lecture_size: tuple):
+        """An empty figure of ``size`` inches, or in lecture mode of ``lecture_size`` inches
+        at twice the screen's density (the app shows it at its size in inches)."""
+        if self.lecture:
+            return new_figure(*lecture_size, dpi=LECTURE_DPI)
+        return new_figure(*size)
+
+    def fit_text(self, fig, pad: float = 0.4):
+        """In lecture mode: every text of the new ``fig`` at least 16 pt, the panels
+        rearranged once so that it fits (the updates keep that arrangement)."""
+        if self.lecture:
+            lecture_text(fig)
+            fig.tight_layout(pad=pad)
+        return fig
+
+    def describe_figure(self) -> str:
+        """What the figure shows, in words (the image's alternative text)."""
+        return f"The {self.title}'s figure."
+
     def redraw(self, fig):
         """The figure for the current results; ``fig`` is the previous one (apps reuse
         it where redrawing in place is faster than building a new one, and declare
@@ -82,6 +103,8 @@ class Model:
 
     def png(self, fig) -> bytes:
         """``fig`` (from :meth:`redraw`) as the PNG the app shows."""
+        if self.lecture:
+            lecture_text(fig)         # what redraw wrote anew (titles, notes) at 16 pt too
         return self.layers.png(fig)
 
     def __repr__(self) -> str:

@@ -34,6 +34,7 @@ from ..plots import (plot_clustering, plot_instance_balance, plot_instance_map,
                      plot_prayatul_matrix)
 from ..plots.prayatul import prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
+from ..steps import fmt
 from ..toydata import ALGORITHMS, DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset
@@ -182,16 +183,24 @@ class PrayatulModel(Model):
 
 
         if self.X is None:                  # own labels: no points to draw
-            fig = new_figure(11.0, 3.5)
-            axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.4, 1]})
-            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.88, wspace=0.3)
+            fig = self.new_figure((11.0, 3.5), (8.0, 5.6))
+            if self.lecture:                # one above the other: 16 pt text fits
+                axes = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 1.3]})
+            else:
+                axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.4, 1]})
+                fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.88, wspace=0.3)
             plot_instance_balance(self.by_instance, ax=axes[0],
                                   title="RW (blue) vs WR (vermillion) per instance")
             plot_prayatul_matrix(self.matrix, ax=axes[1], title="Prayatul matrix")
-            return fig
-        fig = new_figure(14.0, 3.5)
-        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
-        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
+            if self.lecture:
+                _short_matrix_labels(axes[1])
+            return self.fit_text(fig)
+        fig = self.new_figure((14.0, 3.5), (8.0, 5.6))
+        if self.lecture:                            # two rows of two: 16 pt text fits
+            axes = fig.subplots(2, 2).ravel()
+        else:
+            axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
+            fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
         for ax, side in zip(axes, ("primary", "alternative")):
             plot_clustering(self.X, self.labels[side], ax=ax,
                             title=f"{side}: {self.name(side)}", size=5)
@@ -201,7 +210,26 @@ class PrayatulModel(Model):
         # five ticks on the colour bar (redrawn on every update) read as well as nine
         axes[2].collections[0].colorbar.locator = MaxNLocator(nbins=4)
         plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
-        return fig
+        if self.lecture:                # shorter labels, which fit at 16 pt
+            axes[2].collections[0].colorbar.set_label("(RW - WR) / pairs")
+            _short_matrix_labels(axes[3])
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        m, p = self.matrix, self.params
+        if self.X is None:
+            return (f"Two panels on the lecturer's own labels ({p['own'].n} instances). Left: a "
+                    "bar per instance, x1 to xN, above zero (blue) where the primary, "
+                    f"{self.name('primary')}, is more often right about the instance's pairs, "
+                    f"below zero (vermillion) where the alternative, {self.name('alternative')},"
+                    " is. Right: the Prayatul matrix of the pairs: "
+                    f"BR = {fmt(m.br)}, RW = {fmt(m.rw)}, WR = {fmt(m.wr)}, BW = {fmt(m.bw)}.")
+        return (f"Four panels on the {p['dataset']} data ({p['n_samples']} points). Left: the "
+                f"points coloured by the primary clustering, {self.name('primary')}, and by "
+                f"the alternative, {self.name('alternative')}. Then a map of the points, "
+                "blue where the primary is more often right about a point's pairs, red where "
+                "the alternative is. Right: the Prayatul matrix of the pairs: "
+                f"BR = {fmt(m.br)}, RW = {fmt(m.rw)}, WR = {fmt(m.wr)}, BW = {fmt(m.bw)}.")
 
     def redraw(self, fig):
         """Show the current results in ``fig`` (made by :meth:`figure`), reusing its Axes.
@@ -234,6 +262,14 @@ class PrayatulModel(Model):
                    [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
                     *axes[3].images, *axes[3].texts])
         return fig
+
+
+def _short_matrix_labels(ax) -> None:
+    """The heatmap's axis labels short enough for 16 pt text (lecture mode)."""
+    ax.set_xticks([0, 1], ["right", "wrong"])
+    ax.set_yticks([0, 1], ["right", "wrong"])
+    ax.set_xlabel("alternative")
+    ax.set_ylabel("primary")
 
 
 def _update_matrix(ax, matrix) -> None:
@@ -294,9 +330,17 @@ class PrayatulExplorer(App):
         self.refresh()
 
     def _show_source(self, source: str) -> None:
+        """Own labels: the panel to load them, no data set or algorithm controls. Toy data:
+        those controls, each algorithm with only its main parameter (k, or eps for DBSCAN)."""
         own = source == "own labels"
         self.own.widget.layout.display = None if own else "none"
-        self.data_box.layout.display = self.sides_box.layout.display = "none" if own else None
+        p = self.model.params
+        for name, control in self.controls.items():
+            side = name.rsplit("_", 1)[0]
+            hidden = own and name != "source" or (
+                name.endswith("_k") and p[side] == "DBSCAN"
+                or name.endswith("_eps") and p[side] != "DBSCAN")
+            control.layout.display = "none" if hidden else None
 
     def refresh(self) -> None:
         super().refresh()
@@ -304,21 +348,21 @@ class PrayatulExplorer(App):
 
     def _sync_controls(self) -> None:
         super()._sync_controls()
-        self._show_source(self.model.params["source"])
         self.controls["noise"].disabled = self.model.params["dataset"] not in NOISY_DATASETS
-        for side in ("primary", "alternative"):   # show only the algorithm's main parameter
-            dbscan = self.model.params[side] == "DBSCAN"
-            self.controls[f"{side}_k"].layout.display = "none" if dbscan else None
-            self.controls[f"{side}_eps"].layout.display = None if dbscan else "none"
+        self._show_source(self.model.params["source"])
 
-    def _layout(self):
+    def _extra_rows(self) -> list:
+        return [self.own.widget]
+
+    def _extra_below(self) -> list:
+        return [self.steps.widget]
+
+    def _control_rows(self) -> list:
         import ipywidgets as W
 
         c = self.controls
-        self.data_box = W.HBox([c["dataset"], c["n_samples"], c["noise"], c["seed"]],
-                               layout=W.Layout(flex_flow="row wrap"))
-        self.sides_box = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
-                                 for s in ("primary", "alternative")])
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), c["source"], self.data_box,
-                       self.sides_box, self.own.widget, self.message, self.image,
-                       self.numbers, self.steps.widget])
+        data = W.HBox([c["dataset"], c["n_samples"], c["noise"], c["seed"]],
+                      layout=W.Layout(flex_flow="row wrap"))
+        sides = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
+                        for s in ("primary", "alternative")])
+        return [c["source"], data, sides]

@@ -27,7 +27,6 @@ from .data import clustering, dataset, distances
 from .drawing import clear_artists, update_scatter
 from .inputs import check_int
 from .model import Model
-from .rendering import new_figure
 from .tables import format_number, html_table, text_table
 
 __all__ = ["SilhouetteModel", "SilhouetteExplorer"]
@@ -152,12 +151,20 @@ class SilhouetteModel(Model):
                 + f"</div><code>{html.escape(formula)}</code>")
 
     def figure(self):
-        fig = new_figure(9.5, 4.0)
+        fig = self.new_figure((9.5, 4.0), (8.0, 5.2))
         scatter, bars = fig.subplots(1, 2)
         fig.subplots_adjust(left=0.02, right=0.98, bottom=0.13, top=0.9, wspace=0.2)
         plot_clustering(self.X, self.labels, ax=scatter, title=self._scatter_title(), size=7)
         self._draw_clustering(scatter, bars)
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        i, s = self.params["point"], self.silhouette
+        return (f"Left: {self.X.shape[0]} points of the {self.params['dataset']} data coloured "
+                f"by KMeans with k = {self.params['k']}, point {i} marked by a star. Right: "
+                "the silhouette plot, every point's s_i as a bar, sorted within its cluster; "
+                f"mean silhouette s = {format_number(float(s))}, point {i} has "
+                f"s_{i} = {format_number(float(s.samples[i]))}.")
 
     def _scatter_title(self) -> str:
         return f"KMeans, k = {self.params['k']}"
