@@ -104,9 +104,8 @@ def test_prayatul_explorer_on_own_labels_equals_the_library(seed):
     text, cols = _table(seed, n=30)
     app = PrayatulExplorer(n_samples=100)
     app.control("labels from").value = "own labels"
-    from prayatul_edu.widgets.prayatul_explorer import TOY_CONTROLS
-    assert {app.controls[c].layout.display for c in TOY_CONTROLS} == {"none"}
-    assert app.own.widget.layout.display is None
+    hidden = [n for n, c in app.controls.items() if c.layout.display == "none"]
+    assert hidden == [n for n in app.controls if n != "source"]
     app.own.text.value = text
     for role, name in (("truth", "class"), ("primary", "kmeans"), ("alternative", "dbscan")):
         app.own.dropdowns[role].value = name
@@ -132,8 +131,10 @@ def test_prayatul_explorer_on_own_labels_equals_the_library(seed):
     assert app.image.value[:8] == b"\x89PNG\r\n\x1a\n"
     app.control("labels from").value = "toy data"         # back to the points
     assert len(app._figure.axes) == 5 and app.model.X.shape == (100, 2)
-    assert app.controls["dataset"].layout.display is None
-    assert app.own.widget.layout.display == "none"
+    assert app.control("points").layout.display is None
+    assert app.control("primary k").layout.display is None          # KMeans: k, not eps
+    assert app.control("alternative k").layout.display == "none"    # DBSCAN: eps, not k
+    assert app.control("alternative eps").layout.display is None
 
 
 def test_prayatul_model_refuses_own_labels_of_the_wrong_shape_by_name():
@@ -157,3 +158,19 @@ def test_prayatul_reveal_builds_up_the_matrix_derivation():
     app.steps.reveal.press("all")
     (out,) = app.steps.reveal.output.outputs
     assert out["data"]["text/markdown"] == app.model.matrix.derivation().to_markdown()
+
+
+@pytest.mark.parametrize("cls, roles", [(PrayatulExplorer, "truth: 0 0 1 1 2\nkm: 0 1 1 1 2\ndb: 0 0 1 2 2"),
+                                        (ContingencyExplorer, "truth: 0 0 1 1 2\nkm: 0 1 1 1 2")])
+def test_own_labels_in_lecture_mode_keep_16_pt_text(cls, roles):
+    app = cls(lecture=True)
+    app.control("labels from" if cls is PrayatulExplorer else "edit").value = "own labels"
+    app.own.text.value = roles
+    assert app.own.error.value == "" and app.message.value == ""
+    texts = [t for ax in app._figure.axes
+             for t in (*ax.texts, ax.title, ax.xaxis.label, ax.yaxis.label,
+                       *ax.get_xticklabels(), *ax.get_yticklabels()) if t.get_text()]
+    assert texts and min(t.get_fontsize() for t in texts) >= 16
+    if cls is PrayatulExplorer:
+        assert len(app._figure.axes) == 2 and app.model.matrix.n_pairs == 10
+        assert app.image.tooltip.startswith("Two panels on the lecturer's own labels (5 instances)")

@@ -176,18 +176,9 @@ class App:
         return [W.HBox([self._with_error(n) for n in self.controls],
                        layout=W.Layout(flex_flow="row wrap"))]
 
-    def _panels(self) -> list:
-        """Widgets shown under the controls (e.g. the panel for a lecturer's own labels)."""
-        return []
-
-    def _below(self) -> list:
-        """Widgets shown under the figure and the numbers (e.g. a derivation step by step)."""
-        return []
-
     def _layout(self):
-        """Title, controls, panels, message, then the figure and the numbers (beside each
-        other in lecture mode, where the numbers scroll in their own box, else the numbers
-        below), then whatever the app shows below them."""
+        """Title, controls, message, then the figure and the numbers: beside each other in
+        lecture mode (the numbers scroll in their own box), else the numbers below."""
         import ipywidgets as W
 
         title = W.HTML(f'<b class="pe-title">{html.escape(self.model.title)}</b>')
@@ -207,12 +198,20 @@ class App:
             rows = self._control_rows()
             results = (W.HBox([self.image, self.numbers]) if self.numbers_beside
                        else W.VBox([self.image, self.numbers]))
-        box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._panels(), self.message, results,
-                      *self._below()])
+        box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._extra_rows(), self.message,
+                      results, *self._extra_below()])
         box.add_class("pe-app")
         if self.lecture:
             box.add_class("pe-lecture")
         return box
+
+    def _extra_rows(self) -> list:
+        """Widgets below the controls that are not bound to a parameter (a panel)."""
+        return []
+
+    def _extra_below(self) -> list:
+        """Widgets below the figure and the numbers (a step-by-step derivation)."""
+        return []
 
     # -- display --------------------------------------------------------------
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):

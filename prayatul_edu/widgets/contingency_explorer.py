@@ -169,8 +169,8 @@ class ContingencyExplorer(App):
     def _control_rows(self) -> list:
         return [self._with_error(n) for n in self.controls]
 
-    def _panels(self) -> list:
+    def _extra_rows(self) -> list:
         return [self.own.widget]
 
-    def _below(self) -> list:
+    def _extra_below(self) -> list:
         return [self.steps.widget]

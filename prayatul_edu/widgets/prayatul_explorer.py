@@ -32,7 +32,7 @@ from .._validation import check_choice
 from ..matching import raw_accuracy as raw_label_accuracy  # re-exported: raw-label accuracy
 from ..plots import (plot_clustering, plot_instance_balance, plot_instance_map,
                      plot_prayatul_matrix)
-from ..plots.prayatul import instance_balance, prayatul_cells
+from ..plots.prayatul import prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
 from ..steps import fmt
 from ..toydata import ALGORITHMS, DATASETS
@@ -42,14 +42,11 @@ from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .label_source import LabelSourcePanel, check_own, own_inputs
 from .model import Model
+from .rendering import new_figure
 from .reveal import RevealToggle
 from .tables import html_table, text_table
 
 __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
-
-#: The controls of the toy data and its two algorithms (hidden for the lecturer's labels).
-TOY_CONTROLS = ("dataset", "n_samples", "noise", "seed", "primary", "primary_k",
-                "primary_eps", "alternative", "alternative_k", "alternative_eps")
 
 #: The data sets whose shape the ``noise`` parameter changes (the others ignore it).
 NOISY_DATASETS = ("noisy_circles", "noisy_moons")
@@ -186,12 +183,17 @@ class PrayatulModel(Model):
 
 
         if self.X is None:                  # own labels: no points to draw
-            fig = self.new_figure((11.0, 3.5), (8.0, 4.2))
-            axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.4, 1]})
-            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.88, wspace=0.3)
+            fig = self.new_figure((11.0, 3.5), (8.0, 5.6))
+            if self.lecture:                # one above the other: 16 pt text fits
+                axes = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 1.3]})
+            else:
+                axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.4, 1]})
+                fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.88, wspace=0.3)
             plot_instance_balance(self.by_instance, ax=axes[0],
                                   title="RW (blue) vs WR (vermillion) per instance")
             plot_prayatul_matrix(self.matrix, ax=axes[1], title="Prayatul matrix")
+            if self.lecture:
+                _short_matrix_labels(axes[1])
             return self.fit_text(fig)
         fig = self.new_figure((14.0, 3.5), (8.0, 5.6))
         if self.lecture:                            # two rows of two: 16 pt text fits
@@ -210,14 +212,18 @@ class PrayatulModel(Model):
         plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
         if self.lecture:                # shorter labels, which fit at 16 pt
             axes[2].collections[0].colorbar.set_label("(RW - WR) / pairs")
-            axes[3].set_xticks([0, 1], ["right", "wrong"])
-            axes[3].set_yticks([0, 1], ["right", "wrong"])
-            axes[3].set_xlabel("alternative")
-            axes[3].set_ylabel("primary")
+            _short_matrix_labels(axes[3])
         return self.fit_text(fig)
 
     def describe_figure(self) -> str:
         m, p = self.matrix, self.params
+        if self.X is None:
+            return (f"Two panels on the lecturer's own labels ({p['own'].n} instances). Left: a "
+                    "bar per instance, x1 to xN, above zero (blue) where the primary, "
+                    f"{self.name('primary')}, is more often right about the instance's pairs, "
+                    f"below zero (vermillion) where the alternative, {self.name('alternative')},"
+                    " is. Right: the Prayatul matrix of the pairs: "
+                    f"BR = {fmt(m.br)}, RW = {fmt(m.rw)}, WR = {fmt(m.wr)}, BW = {fmt(m.bw)}.")
         return (f"Four panels on the {p['dataset']} data ({p['n_samples']} points). Left: the "
                 f"points coloured by the primary clustering, {self.name('primary')}, and by "
                 f"the alternative, {self.name('alternative')}. Then a map of the points, "
@@ -242,17 +248,28 @@ class PrayatulModel(Model):
             if shows[0] is not self.labels[side] or shows[1] is not self.X or shows[2] != title:
                 update_scatter(ax, self.X, self.labels[side], title)   # only a side that changed
                 ax.shows = (self.labels[side], self.X, title)
-        balance = instance_balance(self.by_instance)
+        counts = self.by_instance
+        balance = (counts[:, 1] - counts[:, 2]) / max(self.X.shape[0] - 1, 1)
         order = np.argsort(np.abs(balance))
+        limit = max(float(np.abs(balance).max()), 1e-12)
         points = axes[2].collections[0]
         points.set_offsets(self.X[order])
-        points.set_array(balance[order])    # on the fixed scale [-1, 1]: colour bar kept
+        points.set_array(balance[order])
+        points.set_clim(-limit, limit)
         rescale(axes[2], self.X)
         _update_matrix(axes[3], self.matrix)
         self.layers.declare(fig, ("Prayatul explorer",),
-                            [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points,
-                             *axes[3].images, *axes[3].texts])
+                   [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
+                    *axes[3].images, *axes[3].texts])
         return fig
+
+
+def _short_matrix_labels(ax) -> None:
+    """The heatmap's axis labels short enough for 16 pt text (lecture mode)."""
+    ax.set_xticks([0, 1], ["right", "wrong"])
+    ax.set_yticks([0, 1], ["right", "wrong"])
+    ax.set_xlabel("alternative")
+    ax.set_ylabel("primary")
 
 
 def _update_matrix(ax, matrix) -> None:
@@ -313,18 +330,17 @@ class PrayatulExplorer(App):
         self.refresh()
 
     def _show_source(self, source: str) -> None:
-        """The toy data's controls, or the panel for the lecturer's labels; of each
-        algorithm only its main parameter (k, or eps for DBSCAN)."""
+        """Own labels: the panel to load them, no data set or algorithm controls. Toy data:
+        those controls, each algorithm with only its main parameter (k, or eps for DBSCAN)."""
         own = source == "own labels"
         self.own.widget.layout.display = None if own else "none"
-        for name in TOY_CONTROLS:
-            self.controls[name].layout.display = "none" if own else None
-        if own:
-            return
-        for side in ("primary", "alternative"):
-            dbscan = self.model.params[side] == "DBSCAN"
-            self.controls[f"{side}_k"].layout.display = "none" if dbscan else None
-            self.controls[f"{side}_eps"].layout.display = None if dbscan else "none"
+        p = self.model.params
+        for name, control in self.controls.items():
+            side = name.rsplit("_", 1)[0]
+            hidden = own and name != "source" or (
+                name.endswith("_k") and p[side] == "DBSCAN"
+                or name.endswith("_eps") and p[side] != "DBSCAN")
+            control.layout.display = "none" if hidden else None
 
     def refresh(self) -> None:
         super().refresh()
@@ -335,6 +351,12 @@ class PrayatulExplorer(App):
         self.controls["noise"].disabled = self.model.params["dataset"] not in NOISY_DATASETS
         self._show_source(self.model.params["source"])
 
+    def _extra_rows(self) -> list:
+        return [self.own.widget]
+
+    def _extra_below(self) -> list:
+        return [self.steps.widget]
+
     def _control_rows(self) -> list:
         import ipywidgets as W
 
@@ -344,9 +366,3 @@ class PrayatulExplorer(App):
         sides = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
                         for s in ("primary", "alternative")])
         return [c["source"], data, sides]
-
-    def _panels(self) -> list:
-        return [self.own.widget]
-
-    def _below(self) -> list:
-        return [self.steps.widget]

@@ -180,6 +180,14 @@ def _wait_for_cell(page, row_label: str, expected: str, timeout: float = 60.0) -
                          f"{expected!r}")
 
 
+def _wait_for_redraw(page, src_before: str, timeout: float = 30.0) -> None:
+    """Wait until the app's figure is no longer the one ``src_before`` showed."""
+    deadline = time.monotonic() + timeout
+    while _image_src(page) == src_before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _image_src(page) != src_before, "the figure was not redrawn"
+
+
 def _open(browser, server: VoilaServer):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(120_000)
@@ -211,10 +219,7 @@ def test_prayatul_explorer_in_the_browser(browser, output_dir):
         _wait_for_cell(page, "BR (both right)", fmt(after.br))
         _wait_for_cell(page, "RW (primary right only)", fmt(after.rw))
         _wait_for_cell(page, "comparative deviation σ_c", fmt(after.comparative_deviation))
-        deadline = time.monotonic() + 30
-        while _image_src(page) == src_before and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert _image_src(page) != src_before, "the figure was not redrawn"
+        _wait_for_redraw(page, src_before)
         _shoot(page, output_dir / "prayatul_explorer_after.png")
 
 
@@ -237,10 +242,7 @@ def test_silhouette_explorer_in_the_browser(browser, output_dir):
         _move_slider_right(page, "k (KMeans)")
 
         _wait_for_cell(page, "silhouette s", fmt(after))
-        deadline = time.monotonic() + 30
-        while _image_src(page) == src_before and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert _image_src(page) != src_before, "the figure was not redrawn"
+        _wait_for_redraw(page, src_before)
         _shoot(page, output_dir / "silhouette_explorer_after.png")
 
 
@@ -304,10 +306,7 @@ def test_prayatul_explorer_takes_an_uploaded_file_in_the_browser(browser, output
         _wait_for_cell(page, "BR (both right)", fmt(expected.br))
         _wait_for_cell(page, "RW (primary right only)", fmt(expected.rw))
         _wait_for_cell(page, "comparative deviation σ_c", fmt(expected.comparative_deviation))
-        deadline = time.monotonic() + 30
-        while _image_src(page) == src_before and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert _image_src(page) != src_before, "the figure was not redrawn"
+        _wait_for_redraw(page, src_before)
         time.sleep(1.0)                                  # let the new image paint
         _shoot(page, output_dir / "prayatul_explorer_own_labels.png")
 
