@@ -67,6 +67,8 @@ def instance_balance(by_instance) -> np.ndarray:
     [0.6, -0.6]
     """
     counts = np.asarray(by_instance, dtype=float)
+    if counts.ndim != 2 or counts.shape[1] != 4:
+        raise ValueError(f"by_instance: expected an N x 4 array, got shape {counts.shape}")
     pairs = counts.sum(axis=1)
     return (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
 
@@ -93,15 +95,6 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
                     vmax=1.0, s=size, linewidths=0)
     ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="(RW - WR) / pairs of the point")
     return style_axes(ax, title, equal=True, ticks=False)
-
-
-def instance_balance(by_instance) -> np.ndarray:
-    """Each instance's (RW - WR) / (its pairs): > 0 where the primary wins, < 0 where it loses."""
-    counts = np.asarray(by_instance, dtype=float)
-    if counts.ndim != 2 or counts.shape[1] != 4:
-        raise ValueError(f"by_instance: expected an N x 4 array, got shape {counts.shape}")
-    pairs = counts.sum(axis=1)
-    return (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
 
 
 def plot_instance_balance(by_instance, ax=None, title: str | None = None, max_bars: int = 100):

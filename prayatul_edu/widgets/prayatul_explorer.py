@@ -32,7 +32,7 @@ from .._validation import check_choice
 from ..matching import raw_accuracy as raw_label_accuracy  # re-exported: raw-label accuracy
 from ..plots import (plot_clustering, plot_instance_balance, plot_instance_map,
                      plot_prayatul_matrix)
-from ..plots.prayatul import prayatul_cells
+from ..plots.prayatul import instance_balance, prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
 from ..steps import fmt
 from ..toydata import ALGORITHMS, DATASETS
@@ -248,19 +248,16 @@ class PrayatulModel(Model):
             if shows[0] is not self.labels[side] or shows[1] is not self.X or shows[2] != title:
                 update_scatter(ax, self.X, self.labels[side], title)   # only a side that changed
                 ax.shows = (self.labels[side], self.X, title)
-        counts = self.by_instance
-        balance = (counts[:, 1] - counts[:, 2]) / max(self.X.shape[0] - 1, 1)
+        balance = instance_balance(self.by_instance)
         order = np.argsort(np.abs(balance))
-        limit = max(float(np.abs(balance).max()), 1e-12)
         points = axes[2].collections[0]
         points.set_offsets(self.X[order])
-        points.set_array(balance[order])
-        points.set_clim(-limit, limit)
+        points.set_array(balance[order])    # on the fixed scale [-1, 1]: colour bar kept
         rescale(axes[2], self.X)
         _update_matrix(axes[3], self.matrix)
         self.layers.declare(fig, ("Prayatul explorer",),
-                   [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
-                    *axes[3].images, *axes[3].texts])
+                            [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points,
+                             *axes[3].images, *axes[3].texts])
         return fig
 
 
