@@ -349,7 +349,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
     for x in range(N - 1):
         neighbour[x], bound[x] = nearest_above(x)
     heap = _Heap(bound.tolist())
-    Z = np.empty((N - 1, 4))
+    Z = []
     for k in range(N - 1):
         M = slots.M
         for _ in range(N - k):
@@ -362,10 +362,10 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
             heap.change(x, dist)
         heap.pop()
         px, py = int(pos[x]), int(pos[y])
-        id_x, id_y = sorted((cluster_id[x], cluster_id[y]))
-        Z[k] = id_x, id_y, dist, slots.size[px] + slots.size[py]
-        cluster_id[y] = N + k
+        id_x, id_y = cluster_id[x], cluster_id[y]
         slots.merge(px, py, dist, link)
+        Z.append((min(id_x, id_y), max(id_x, id_y), dist, slots.size[py]))
+        cluster_id[y] = N + k
         # Candidates pointing at x now point at y (a guess, checked when used).
         neighbour[:x][neighbour[:x] == x] = y
         # Lower bounds: y may now be closer to a lower cluster than its bound.
@@ -382,7 +382,7 @@ def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarra
         if slots.should_compact():
             slots.compact()
             pos[slots.orig] = np.arange(len(slots.orig))
-    return Z
+    return np.array(Z, dtype=float)
 
 
 _ALGORITHMS = {"mst": _mst, "nn_chain": _nn_chain, "generic": _generic}
