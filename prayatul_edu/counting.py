@@ -295,14 +295,14 @@ def dense_counts(*labelings: Labels) -> np.ndarray | None:
 _DENSE_TABLE_CELLS = 1 << 18
 
 
-def _rank_of_occurring(offsets: np.ndarray, labels: Labels, ordered: bool = False) -> np.ndarray:
-    """The codes 0..k-1 of ``labels`` from offsets along its :meth:`Labels.dense_form`.
+def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = False) -> np.ndarray:
+    """The codes 0..k-1 of a labelling from offsets along its :meth:`Labels.dense_form`.
 
-    Values of the range that do not occur get no code. Every value that occurs
-    must be among ``offsets``; ``ordered`` says they are sorted.
+    ``span`` is the length of that range and ``k`` the number of values that
+    occur; the others get no code. Every value that occurs must be among
+    ``offsets``; ``ordered`` says they are sorted.
     """
-    span = labels.dense_form()[2]
-    if labels.k == span:                   # every value occurs: the offset is the code
+    if k == span:                          # every value occurs: the offset is the code
         return offsets.astype(np.intp, copy=False)
     if ordered:                            # the rank is the number of changes before
         code = np.empty(offsets.shape[0], dtype=np.intp)
@@ -363,14 +363,48 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
+    #: Row and column of each non-empty cell; the sorted path finds them when first read
+    #: (the pair-counting measures need only the counts and the margins).
+    _cell_cluster = _cell_class = None
+    _sorted_cells = None
+
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
         """The fast path for many labels: the non-empty cells from one sort of the pairs."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
-        cell, self.cell_count = joint_counts(pred, truth)   # sorted by cluster, then class
-        row, col = np.divmod(cell, truth.dense_form()[2])
-        self.cell_cluster = _rank_of_occurring(row, pred, ordered=True)
-        self.cell_class = _rank_of_occurring(col, truth)
+        self._sorted_cells, self.cell_count = joint_counts(pred, truth)  # by cluster, then class
+        # the ranges the flat indices refer to (reading codes later changes dense_form)
+        self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
+
+    def _place_sorted_cells(self) -> None:
+        """Row and column of the cells of :meth:`_read_sorted` from their flat indices."""
+        (span_p, k_p), (span_t, k_t) = self._sorted_spans
+        row, col = np.divmod(self._sorted_cells, span_t)
+        self._cell_cluster = _rank_of_occurring(row, span_p, k_p, ordered=True)
+        self._cell_class = _rank_of_occurring(col, span_t, k_t)
+        self._sorted_cells = None
+
+    @property
+    def cell_cluster(self) -> np.ndarray:
+        """The row (cluster code) of each non-empty cell."""
+        if self._sorted_cells is not None:
+            self._place_sorted_cells()
+        return self._cell_cluster
+
+    @cell_cluster.setter
+    def cell_cluster(self, value) -> None:
+        self._cell_cluster = value
+
+    @property
+    def cell_class(self) -> np.ndarray:
+        """The column (class code) of each non-empty cell."""
+        if self._sorted_cells is not None:
+            self._place_sorted_cells()
+        return self._cell_class
+
+    @cell_class.setter
+    def cell_class(self, value) -> None:
+        self._cell_class = value
 
     def _read_dense(self, joint: np.ndarray) -> None:
         """The fast path: ``joint`` counts every (cluster value, class value) in range."""

@@ -206,3 +206,16 @@ def test_blocked_min_max_finds_extremes_in_any_block(dtype):
         assert _validation._min_max(arr) == (int(arr.min()), int(arr.max())) == (info.min, info.max)
     labs = check_partitions(truth=arr, pred=arr)          # huge span: factorised, same k
     assert labs[0].k == np.unique(arr).shape[0]
+
+
+def test_sorted_cells_placed_only_when_read_and_then_equal_the_plain_path():
+    rng = np.random.default_rng(11)
+    truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
+    t, p = check_partitions(truth=truth, pred=pred)
+    fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
+    assert fast._sorted_cells is not None                  # the sorted path, not placed yet
+    from prayatul_edu.pair_counting import _pair_confusion
+    assert _pair_confusion(fast).tp == pairs_within(plain.cell_count)
+    assert fast._sorted_cells is not None                  # pair counts did not need them
+    assert _cells(fast) == _cells(plain)
+    assert fast._sorted_cells is None
