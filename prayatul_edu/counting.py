@@ -43,7 +43,8 @@ from .steps import Derivation, Result
 PAIR_LIST_MAX_N = 12
 
 __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
-           "dense_counts", "pairs_within", "labels_from_table", "joint_key", "joint_counts",
+           "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
+           "joint_counts",
            "joint_pairs_within", "cells_fit_dense", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
@@ -289,6 +290,35 @@ def dense_counts(*labelings: Labels) -> np.ndarray | None:
     for axis, lab in enumerate(labelings):
         lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(len(shape)) if a != axis)))
     return counts
+
+
+def dense_pair_counts(*labelings: Labels) -> dict | None:
+    """The dense tables of every pair of ``labelings``, from one pass over the labels.
+
+    ``{(i, j): table}`` for ``i < j``, each as :func:`dense_counts` of
+    ``labelings[i], labelings[j]`` would give it, but the labels are read once,
+    a cache-sized block at a time, for all pairs (instead of once per pair).
+    None when some pair's table would have more than ``max(N, DENSE_MIN_CELLS)``
+    cells. Each labelling takes its group sizes from the margins.
+    """
+    n = labelings[0].n
+    pairs = [(i, j) for i in range(len(labelings)) for j in range(i + 1, len(labelings))]
+    spans = [lab.dense_form()[2] for lab in labelings]
+    if any(spans[i] * spans[j] > max(n, DENSE_MIN_CELLS) for i, j in pairs):
+        return None
+    block = max(_BLOCK, max(spans[i] * spans[j] for i, j in pairs))
+    tables = {pair: np.zeros(spans[pair[0]] * spans[pair[1]], dtype=np.int64) for pair in pairs}
+    cells = {pair: flat_cells([labelings[i] for i in pair], (spans[pair[0]], spans[pair[1]]), block)
+             for pair in pairs}
+    for _ in range(0, n, block):                         # the pairs advance block by block
+        for pair in pairs:
+            _, _, cell = next(cells[pair])
+            tables[pair] += np.bincount(cell, minlength=tables[pair].shape[0])
+    out = {pair: tables[pair].reshape(spans[pair[0]], spans[pair[1]]) for pair in pairs}
+    for (i, j), table in out.items():
+        labelings[i].adopt_sizes(table.sum(axis=1))
+        labelings[j].adopt_sizes(table.sum(axis=0))
+    return out
 
 
 #: Largest dense contingency table read cell by cell; beyond it, sorting the pairs is faster.
