@@ -344,6 +344,19 @@ def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = F
     return (np.cumsum(present) - 1)[offsets]
 
 
+def _placed_on_read(attribute: str, doc: str) -> property:
+    """A property of :class:`ContingencyTable` that the sorted path fills when first read."""
+    def get(table):
+        if table._sorted_cells is not None:
+            table._place_sorted_cells()
+        return getattr(table, attribute)
+
+    def put(table, value):
+        setattr(table, attribute, value)
+
+    return property(get, put, doc=doc)
+
+
 class ContingencyTable(Result):
     """The contingency table ``n_ij = |C_i ∩ T_j|`` of a clustering against the truth.
 
@@ -414,27 +427,8 @@ class ContingencyTable(Result):
         self._cell_class = _rank_of_occurring(col, span_t, k_t)
         self._sorted_cells = None
 
-    @property
-    def cell_cluster(self) -> np.ndarray:
-        """The row (cluster code) of each non-empty cell."""
-        if self._sorted_cells is not None:
-            self._place_sorted_cells()
-        return self._cell_cluster
-
-    @cell_cluster.setter
-    def cell_cluster(self, value) -> None:
-        self._cell_cluster = value
-
-    @property
-    def cell_class(self) -> np.ndarray:
-        """The column (class code) of each non-empty cell."""
-        if self._sorted_cells is not None:
-            self._place_sorted_cells()
-        return self._cell_class
-
-    @cell_class.setter
-    def cell_class(self, value) -> None:
-        self._cell_class = value
+    cell_cluster = _placed_on_read("_cell_cluster", "The row (cluster code) of each non-empty cell.")
+    cell_class = _placed_on_read("_cell_class", "The column (class code) of each non-empty cell.")
 
     def _read_dense(self, joint: np.ndarray) -> None:
         """The fast path: ``joint`` counts every (cluster value, class value) in range."""
