@@ -144,11 +144,12 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
     (int64, increasing) and ``count`` how many instances it holds. A
     ``np.bincount`` when the table of every combination is no larger than the
-    data, else one sort of the indices and their runs of equal values.
+    data (its cost is O(N) like the sort's reading, without the sort), else one sort of
+    the indices and their runs of equal values.
     """
     n = a.n
     key, cells = joint_key(a, b)
-    if cells <= _DENSE_TABLE_CELLS and cells_fit_dense(n, cells):
+    if cells_fit_dense(n, cells):                     # a bincount beats a sort up to N cells
         counts = np.bincount(key, minlength=cells)
         cell = np.flatnonzero(counts)
         return cell, counts[cell]
