@@ -207,7 +207,16 @@ def _first_bad(mask: np.ndarray) -> int:
 
 
 def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes 0..k-1 and the distinct values, in O(N) for small int ranges."""
+    """Integer codes 0..k-1 and the distinct values.
+
+    What it costs, per labelling of N instances: small-range ints, one
+    counting pass (they are usually not even factorised: see :class:`Labels`);
+    other ints and fixed-width strings or bytes, the hash table of
+    :mod:`prayatul_edu.hashing` (two passes over the labels' 64-bit words, so
+    wide string dtypes cost in proportion to their bytes), or a sort when
+    nearly every label is distinct; floats, a sort; object arrays (Python
+    ``str``, tuples, mixed types), a Python dict, one interpreted step per label.
+    """
     kind = arr.dtype.kind
     if kind == "b":
         arr = arr.astype(np.int8)

@@ -43,7 +43,8 @@ from .steps import Derivation, Result
 PAIR_LIST_MAX_N = 12
 
 __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
-           "dense_counts", "pairs_within", "labels_from_table", "joint_key", "joint_counts",
+           "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
+           "joint_counts",
            "joint_pairs_within", "cells_fit_dense", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
@@ -143,11 +144,12 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
     (int64, increasing) and ``count`` how many instances it holds. A
     ``np.bincount`` when the table of every combination is no larger than the
-    data, else one sort of the indices and their runs of equal values.
+    data (its cost is O(N) like the sort's reading, without the sort), else one sort of
+    the indices and their runs of equal values.
     """
     n = a.n
     key, cells = joint_key(a, b)
-    if cells <= _DENSE_TABLE_CELLS and cells_fit_dense(n, cells):
+    if cells_fit_dense(n, cells):                     # a bincount beats a sort up to N cells
         counts = np.bincount(key, minlength=cells)
         cell = np.flatnonzero(counts)
         return cell, counts[cell]
@@ -291,18 +293,47 @@ def dense_counts(*labelings: Labels) -> np.ndarray | None:
     return counts
 
 
+def dense_pair_counts(*labelings: Labels) -> dict | None:
+    """The dense tables of every pair of ``labelings``, from one pass over the labels.
+
+    ``{(i, j): table}`` for ``i < j``, each as :func:`dense_counts` of
+    ``labelings[i], labelings[j]`` would give it, but the labels are read once,
+    a cache-sized block at a time, for all pairs (instead of once per pair).
+    None when some pair's table would have more than ``max(N, DENSE_MIN_CELLS)``
+    cells. Each labelling takes its group sizes from the margins.
+    """
+    n = labelings[0].n
+    pairs = [(i, j) for i in range(len(labelings)) for j in range(i + 1, len(labelings))]
+    spans = [lab.dense_form()[2] for lab in labelings]
+    if any(spans[i] * spans[j] > max(n, DENSE_MIN_CELLS) for i, j in pairs):
+        return None
+    block = max(_BLOCK, max(spans[i] * spans[j] for i, j in pairs))
+    tables = {pair: np.zeros(spans[pair[0]] * spans[pair[1]], dtype=np.int64) for pair in pairs}
+    cells = {pair: flat_cells([labelings[i] for i in pair], (spans[pair[0]], spans[pair[1]]), block)
+             for pair in pairs}
+    for _ in range(0, n, block):                         # the pairs advance block by block
+        for pair in pairs:
+            _, _, cell = next(cells[pair])
+            tables[pair] += np.bincount(cell, minlength=tables[pair].shape[0])
+    out = {pair: tables[pair].reshape(spans[pair[0]], spans[pair[1]]) for pair in pairs}
+    for (i, j), table in out.items():
+        labelings[i].adopt_sizes(table.sum(axis=1))
+        labelings[j].adopt_sizes(table.sum(axis=0))
+    return out
+
+
 #: Largest dense contingency table read cell by cell; beyond it, sorting the pairs is faster.
 _DENSE_TABLE_CELLS = 1 << 18
 
 
-def _rank_of_occurring(offsets: np.ndarray, labels: Labels, ordered: bool = False) -> np.ndarray:
-    """The codes 0..k-1 of ``labels`` from offsets along its :meth:`Labels.dense_form`.
+def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = False) -> np.ndarray:
+    """The codes 0..k-1 of a labelling from offsets along its :meth:`Labels.dense_form`.
 
-    Values of the range that do not occur get no code. Every value that occurs
-    must be among ``offsets``; ``ordered`` says they are sorted.
+    ``span`` is the length of that range and ``k`` the number of values that
+    occur; the others get no code. Every value that occurs must be among
+    ``offsets``; ``ordered`` says they are sorted.
     """
-    span = labels.dense_form()[2]
-    if labels.k == span:                   # every value occurs: the offset is the code
+    if k == span:                          # every value occurs: the offset is the code
         return offsets.astype(np.intp, copy=False)
     if ordered:                            # the rank is the number of changes before
         code = np.empty(offsets.shape[0], dtype=np.intp)
@@ -312,6 +343,19 @@ def _rank_of_occurring(offsets: np.ndarray, labels: Labels, ordered: bool = Fals
     present = np.zeros(span, dtype=bool)
     present[offsets] = True
     return (np.cumsum(present) - 1)[offsets]
+
+
+def _placed_on_read(attribute: str, doc: str) -> property:
+    """A property of :class:`ContingencyTable` that the sorted path fills when first read."""
+    def get(table):
+        if table._sorted_cells is not None:
+            table._place_sorted_cells()
+        return getattr(table, attribute)
+
+    def put(table, value):
+        setattr(table, attribute, value)
+
+    return property(get, put, doc=doc)
 
 
 class ContingencyTable(Result):
@@ -363,14 +407,29 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
+    #: Row and column of each non-empty cell; the sorted path finds them when first read
+    #: (the pair-counting measures need only the counts and the margins).
+    _cell_cluster = _cell_class = None
+    _sorted_cells = None
+
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
         """The fast path for many labels: the non-empty cells from one sort of the pairs."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
-        cell, self.cell_count = joint_counts(pred, truth)   # sorted by cluster, then class
-        row, col = np.divmod(cell, truth.dense_form()[2])
-        self.cell_cluster = _rank_of_occurring(row, pred, ordered=True)
-        self.cell_class = _rank_of_occurring(col, truth)
+        self._sorted_cells, self.cell_count = joint_counts(pred, truth)  # by cluster, then class
+        # the ranges the flat indices refer to (reading codes later changes dense_form)
+        self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
+
+    def _place_sorted_cells(self) -> None:
+        """Row and column of the cells of :meth:`_read_sorted` from their flat indices."""
+        (span_p, k_p), (span_t, k_t) = self._sorted_spans
+        row, col = np.divmod(self._sorted_cells, span_t)
+        self._cell_cluster = _rank_of_occurring(row, span_p, k_p, ordered=True)
+        self._cell_class = _rank_of_occurring(col, span_t, k_t)
+        self._sorted_cells = None
+
+    cell_cluster = _placed_on_read("_cell_cluster", "The row (cluster code) of each non-empty cell.")
+    cell_class = _placed_on_read("_cell_class", "The column (class code) of each non-empty cell.")
 
     def _read_dense(self, joint: np.ndarray) -> None:
         """The fast path: ``joint`` counts every (cluster value, class value) in range."""

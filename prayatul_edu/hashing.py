@@ -43,7 +43,7 @@ class IntWords:
     def __init__(self, arr: np.ndarray):
         self.arr, self.n = arr, arr.shape[0]
         wide = arr if arr.dtype.itemsize == 8 else arr.astype(np.int64)
-        self.matrix = wide.view(np.uint64).reshape(self.n, 1)
+        self.columns = wide.view(np.uint64).reshape(1, self.n)
 
 
 class StringWords:
@@ -62,30 +62,33 @@ class StringWords:
         if itemsize % 8 or not itemsize:                 # pad each label to whole words
             padded = np.zeros((self.n, 8 * width), dtype=np.uint8)
             padded[:, :itemsize] = self.arr.view(np.uint8).reshape(self.n, itemsize)
-            self.matrix = padded.view(np.uint64)
+            matrix = padded.view(np.uint64)
         else:
-            self.matrix = self.arr.view(np.uint64).reshape(self.n, width)
+            matrix = self.arr.view(np.uint64).reshape(self.n, width)
+        keep = [0]
         if width > 1:                                    # keep the words that vary
-            keep = np.flatnonzero(np.bitwise_or.reduce(self.matrix, axis=0))
-            self.matrix = self.matrix[:, keep] if keep.shape[0] else self.matrix[:, :1]
+            keep = np.flatnonzero(np.bitwise_or.reduce(matrix, axis=0)).tolist() or [0]
+        #: word j of every label, one contiguous row per word
+        self.columns = np.ascontiguousarray(matrix[:, keep].T)
 
 
 def _slots(words: np.ndarray, multiplier: int, bits: int) -> np.ndarray:
-    """The slot ``0 .. 2**bits - 1`` of every row of words: a multiplicative hash."""
+    """The slot ``0 .. 2**bits - 1`` of every label (a column of words): a multiplicative hash."""
     a = np.uint64(multiplier)
-    h = words[:, 0] * a
-    for j in range(1, words.shape[1]):                   # fold further words in
-        h ^= words[:, j]
+    h = words[0] * a
+    for word in words[1:]:                               # fold further words in
+        h ^= word
         h *= a
     h >>= np.uint64(64 - bits)
     return h.view(np.intp)                               # < 2**63: a valid index
 
 
-def _same(matrix: np.ndarray, rows: np.ndarray, words: np.ndarray) -> np.ndarray:
-    """Whether label ``rows[i]`` has the words ``words[i]`` (for every i)."""
-    if matrix.shape[1] == 1:
-        return matrix[:, 0][rows] == words[:, 0]
-    return (matrix[rows] == words).all(axis=1)
+def _same(columns: np.ndarray, rows: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """Whether label ``rows[i]`` has the words ``words[:, i]`` (for every i)."""
+    same = columns[0].take(rows) == words[0]
+    for column, word in zip(columns[1:], words[1:]):
+        same &= column.take(rows) == word
+    return same
 
 
 def _rank(source, first: np.ndarray) -> np.ndarray:
@@ -99,10 +102,10 @@ def _rank(source, first: np.ndarray) -> np.ndarray:
 def _first_round(source, bits: int, multiplier: int, block: int):
     """Round one, block by block: codes (ranked among the labels that own a slot),
     one instance of each such label, and the instances whose label lost its slot."""
-    n, matrix = source.n, source.matrix
+    n, columns = source.n, source.columns
     owner = np.full(1 << bits, -1, dtype=np.intp)        # an instance of each slot's label
     for start in range(0, n, block):                     # every instance writes ...
-        slot = _slots(matrix[start:start + block], multiplier, bits)
+        slot = _slots(columns[:, start:start + block], multiplier, bits)
         owner[slot] = np.arange(start, start + slot.shape[0])
     used = owner >= 0
     first = owner[used]
@@ -112,10 +115,10 @@ def _first_round(source, bits: int, multiplier: int, block: int):
     codes = np.empty(n, dtype=np.intp)
     lost = []
     for start in range(0, n, block):                     # ... then reads back
-        words = matrix[start:start + block]
+        words = columns[:, start:start + block]
         slot = _slots(words, multiplier, bits)
         np.take(slot_code, slot, out=codes[start:start + slot.shape[0]])
-        won = _same(matrix, owner[slot], words)
+        won = _same(columns, owner[slot], words)
         if not won.all():
             lost.append(np.flatnonzero(~won) + start)
     placed = np.empty_like(first)
@@ -125,11 +128,11 @@ def _first_round(source, bits: int, multiplier: int, block: int):
 
 def _round(source, todo: np.ndarray, bits: int, multiplier: int):
     """A later round over the instances ``todo`` still without a code (all at once)."""
-    words = source.matrix[todo]
+    words = source.columns[:, todo]
     slot = _slots(words, multiplier, bits)
     owner = np.full(1 << bits, -1, dtype=np.intp)
     owner[slot] = todo
-    won = _same(source.matrix, owner[slot], words)
+    won = _same(source.columns, owner[slot], words)
     used = owner >= 0
     slot_code = np.cumsum(used, dtype=np.intp) - 1
     return slot_code[slot], won, owner[used]
@@ -144,7 +147,7 @@ def hash_factorize(source, bits: int, *, multipliers=MULTIPLIERS,
     rounds, not correctness). The same result as ``np.unique(labels,
     return_inverse=True)``, exact whatever the hash: see the module docstring.
     """
-    block = max(256, block // source.matrix.shape[1])    # about the same bytes per block
+    block = max(256, block // source.columns.shape[0])    # about the same bytes per block
     codes, first, lost = _first_round(source, bits, multipliers[0], block)
     if not lost:
         return codes, source.arr[first]
@@ -162,7 +165,7 @@ def hash_factorize(source, bits: int, *, multipliers=MULTIPLIERS,
         if todo.shape[0] == 0:
             break
     else:   # a stubborn remainder: sort it (its labels own no slot: they are new labels)
-        _, index, inverse = np.unique(source.matrix[todo], axis=0, return_index=True,
+        _, index, inverse = np.unique(source.columns[:, todo].T, axis=0, return_index=True,
                                       return_inverse=True)
         codes[todo] = inverse.ravel() + k
         firsts.append(todo[index])
@@ -186,9 +189,9 @@ def table_bits(source) -> int | None:
     correctness. None when nearly every sampled label is new: with about as
     many labels as instances a sort is as fast as the table.
     """
-    sample = source.matrix[::max(1, source.n // SAMPLE)]
-    size = sample.shape[0]
-    seen = (np.unique(sample[:, 0]) if sample.shape[1] == 1 else np.unique(sample, axis=0)).shape[0]
+    sample = source.columns[:, ::max(1, source.n // SAMPLE)]
+    size = sample.shape[1]
+    seen = (np.unique(sample[0]) if sample.shape[0] == 1 else np.unique(sample.T, axis=0)).shape[0]
     if 10 * seen > 9 * size:
         return None
     if 4 * seen > size:

@@ -206,3 +206,40 @@ def test_blocked_min_max_finds_extremes_in_any_block(dtype):
         assert _validation._min_max(arr) == (int(arr.min()), int(arr.max())) == (info.min, info.max)
     labs = check_partitions(truth=arr, pred=arr)          # huge span: factorised, same k
     assert labs[0].k == np.unique(arr).shape[0]
+
+
+def test_sorted_cells_placed_only_when_read_and_then_equal_the_plain_path():
+    rng = np.random.default_rng(11)
+    truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
+    t, p = check_partitions(truth=truth, pred=pred)
+    fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
+    assert fast._sorted_cells is not None                  # the sorted path, not placed yet
+    from prayatul_edu.pair_counting import _pair_confusion
+    assert _pair_confusion(fast).tp == pairs_within(plain.cell_count)
+    assert fast._sorted_cells is not None                  # pair counts did not need them
+    assert _cells(fast) == _cells(plain)
+    assert fast._sorted_cells is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_pair_tables_from_one_pass_equal_each_pair_alone(data):
+    n = data.draw(st.integers(2, 400))
+    spans = [data.draw(st.integers(1, 60)) for _ in range(3)]
+    lows = [data.draw(st.integers(-5, 5)) for _ in range(3)]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    arrays = [rng.integers(lo, lo + span, n) for lo, span in zip(lows, spans)]
+    block = data.draw(st.sampled_from([1, 7, 1 << 15]))
+    monkey = counting._BLOCK
+    counting._BLOCK = block
+    try:
+        labs = check_partitions(a=arrays[0], b=arrays[1], c=arrays[2])
+        tables = counting.dense_pair_counts(*labs)
+        for (i, j), table in tables.items():
+            fresh = check_partitions(a=arrays[i], b=arrays[j])  # (codes change dense_form)
+            assert table.tolist() == counting.dense_counts(*fresh).tolist()
+            assert pairs_within(table) == pairs_within(group_sizes(*fresh))
+        for lab, arr in zip(labs, arrays):                 # margins adopted: the group sizes
+            assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
+    finally:
+        counting._BLOCK = monkey
