@@ -393,14 +393,15 @@ def test_every_app_fits_a_projector(browser, app, problems):
     assert overflow == {size: [] for size in SCREENS}
 
 
-#: per app: (what to change, how) - a slider moved one step with the arrow key, or a
-#: dropdown set to another option; every change redraws the figure
+#: per app: (what to change, how) - a slider moved one step with the arrow key, a
+#: dropdown set to another option, or labels typed anew (the same labels, rotated by
+#: one, then Enter); every change redraws the figure
 CHANGES = {
     "prayatul": [("slider", "primary k"), ("slider", "seed")],
     "silhouette": [("slider", "k (KMeans)"), ("slider", "seed")],
     "dendrogram": [("dropdown", "linkage"), ("slider", "seed")],
     "pair_counting": [("dropdown", "rows"), ("slider", "seed")],
-    "contingency": [("dropdown", "edit")],
+    "contingency": [("text", "clusters")],
 }
 REPEATS = 5
 
@@ -411,6 +412,7 @@ _LATENCY_PROBE = """() => {
     const stamp = e => { if (window.__inputAt === null) window.__inputAt = performance.now(); };
     document.addEventListener('keydown', stamp, true);
     document.addEventListener('change', stamp, true);
+    document.addEventListener('input', stamp, true);
     new MutationObserver(() => {
         if (window.__inputAt !== null) {
             window.__figureChanges.push(performance.now() - window.__inputAt);
@@ -431,6 +433,14 @@ def _change(page, kind: str, label: str, step: int) -> bool:
         handle = _slider(page, label).locator(".noUi-handle").first
         handle.focus()
         handle.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+        return True
+    if kind == "text":
+        box = page.locator(".widget-text").filter(
+            has=page.locator("label.widget-label", has_text=re.compile(
+                rf"^\s*{re.escape(label)}\s*$"))).locator("input").first
+        labels = box.input_value().split()
+        box.fill(" ".join(labels[1:] + labels[:1]))
+        box.press("Enter")
         return True
     select = _dropdown(page, label).locator("select").first
     options = select.locator("option").all_inner_texts()
