@@ -2,7 +2,8 @@
 """How long one update of each app takes at 1500 points (target: median under 100 ms).
 
     python benchmarks/bench_widgets.py            # 1500 points, 7 updates per row
-    python benchmarks/bench_widgets.py --n 3000 --repeat 11
+    python benchmarks/bench_widgets.py --n 3000
+    python benchmarks/bench_widgets.py --lecture  # the apps in lecture mode (2x density)
 
 One *update* is what happens when a person changes one control: the app's
 model recomputes, the numbers are re-rendered as HTML and the figure is drawn
@@ -17,6 +18,12 @@ before each row, so that no row pays for a full collection of the objects
 the rows before it left behind (with a dozen apps alive, Python's occasional
 full collection takes 100 to 150 ms wherever it happens to fall).
 
+Columns: the median and worst wall-clock time of an update, the median of its figure
+part alone (the model's ``redraw`` and ``png``: what the browser waits for after the
+numbers) and the median CPU time of the process (what the update costs when other
+programs share the machine). A last table encodes the same figure as PNG side by side:
+the apps' encoder against matplotlib's own output (why the apps keep theirs).
+
 Timings depend on the machine; no test asserts them.
 """
 from __future__ import annotations
@@ -30,21 +37,43 @@ import time
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+import numpy as np  # noqa: E402
 
-def _time_changes(control, values) -> list[float]:
-    times = []
-    for v in values:
-        start = time.perf_counter()
-        control.value = v
-        times.append(time.perf_counter() - start)
-    return times
+
+def _time_changes(app, control, values) -> tuple[list, list, list]:
+    """Wall time, figure time (redraw + PNG) and CPU time of each change."""
+    model = app.model
+    spent = [0.0]
+
+    def timed(method):
+        def run(*args):
+            start = time.perf_counter()
+            try:
+                return method(*args)
+            finally:
+                spent[0] += time.perf_counter() - start
+        return run
+
+    model.redraw, model.png = timed(model.redraw), timed(model.png)
+    times, figure, cpu = [], [], []
+    try:
+        for v in values:
+            spent[0] = 0.0
+            start, start_cpu = time.perf_counter(), time.process_time()
+            control.value = v
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            figure.append(spent[0])
+    finally:
+        del model.redraw, model.png
+    return times, figure, cpu
 
 
 def _labels_text(labels) -> str:
     return " ".join(str(v) for v in labels.tolist())
 
 
-def cases(n: int):
+def cases(n: int, lecture: bool = False):
     """(app name, what changes, a factory of the app, control, warm-up values, timed values)."""
     from prayatul_edu.toydata import cluster, make_dataset
     from prayatul_edu import widgets as w
@@ -54,66 +83,116 @@ def cases(n: int):
     truth = _labels_text(y)
     eps_new = [0.21 + 0.01 * i for i in range(7)]
     k_new = [2, 3, 4, 5, 6, 7, 8]
+    kw = {"lecture": lecture}
     return [
         ("Prayatul explorer", "alternative eps (DBSCAN, new values)",
-         lambda: w.PrayatulExplorer(n_samples=n), "alternative eps", [0.5], eps_new),
+         lambda: w.PrayatulExplorer(**kw, n_samples=n), "alternative eps", [0.5], eps_new),
         ("Prayatul explorer", "primary k (KMeans, new values)",
-         lambda: w.PrayatulExplorer(n_samples=n), "primary k", [], k_new),
+         lambda: w.PrayatulExplorer(**kw, n_samples=n), "primary k", [], k_new),
         ("Prayatul explorer", "alternative (BIRCH, Agglomerative, GaussianMixture, new)",
-         lambda: w.PrayatulExplorer(n_samples=n, alternative_k=2), "alternative", [],
+         lambda: w.PrayatulExplorer(**kw, n_samples=n, alternative_k=2), "alternative", [],
          ["BIRCH", "Agglomerative", "GaussianMixture"]),
         ("Prayatul explorer", "data set (new; both sides recomputed)",
-         lambda: w.PrayatulExplorer(n_samples=n), "data set", [],
+         lambda: w.PrayatulExplorer(**kw, n_samples=n), "data set", [],
          ["noisy_circles", "aniso", "varied", "blobs"]),
         ("Prayatul explorer", "primary k (cached values)",
-         lambda: w.PrayatulExplorer(n_samples=n), "primary k", [2, 3, 4, 2, 3, 4, 2],
+         lambda: w.PrayatulExplorer(**kw, n_samples=n), "primary k", [2, 3, 4, 2, 3, 4, 2],
          [3, 4, 2, 3, 4, 2, 3]),
         ("Prayatul explorer (Spectral)", "primary k (not in the target)",
-         lambda: w.PrayatulExplorer(n_samples=n, primary="Spectral"), "primary k", [],
+         lambda: w.PrayatulExplorer(**kw, n_samples=n, primary="Spectral"), "primary k", [],
          [3, 4, 5]),
         ("Contingency explorer", "clusters (typed labels)",
-         lambda: w.ContingencyExplorer(truth=truth, pred=pred[3]), "clusters", [],
+         lambda: w.ContingencyExplorer(**kw, truth=truth, pred=pred[3]), "clusters", [],
          [pred[2], pred[4], pred[5], pred[3], pred[2], pred[4], pred[5]]),
         ("Silhouette explorer", "k (new values)",
-         lambda: w.SilhouetteExplorer(n_samples=n), "k (KMeans)", [], [2, 4, 5, 6, 7, 8, 9]),
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "k (KMeans)", [], [2, 4, 5, 6, 7, 8, 9]),
         ("Silhouette explorer", "point i",
-         lambda: w.SilhouetteExplorer(n_samples=n), "point i", [],
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point i", [],
          [10, 200, 400, 800, 1000, 1200, n - 1]),
         ("Dendrogram explorer", "cut height",
-         lambda: w.DendrogramExplorer(n_samples=n), "cut height", [],
+         lambda: w.DendrogramExplorer(**kw, n_samples=n), "cut height", [],
          None),   # filled in from the tree's heights
         ("Dendrogram explorer", "linkage (new)",
-         lambda: w.DendrogramExplorer(n_samples=n), "linkage", [], ["single", "complete"]),
+         lambda: w.DendrogramExplorer(**kw, n_samples=n), "linkage", [], ["single", "complete"]),
         ("Pair-counting explorer", "clusters (typed labels)",
-         lambda: w.PairCountingExplorer(truth=truth, pred=pred[3]), "clusters", [],
+         lambda: w.PairCountingExplorer(**kw, truth=truth, pred=pred[3]), "clusters", [],
          [pred[2], pred[4], pred[5], pred[3], pred[2], pred[4], pred[5]]),
     ]
+
+
+def png_rows(n: int) -> list:
+    """The Prayatul explorer's figure encoded by the apps' encoder and by matplotlib's own
+    PNG output (Pillow), side by side, at the normal and the lecture density."""
+    import io
+
+    import matplotlib.image
+
+    from prayatul_edu import widgets as w
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, encode_png
+
+    rows = []
+    for lecture in (False, True):
+        fig = w.PrayatulExplorer(n_samples=n, lecture=lecture)._figure
+        fig.canvas.draw()
+        rgba = np.asarray(fig.canvas.buffer_rgba())
+        size = f"{rgba.shape[1]} x {rgba.shape[0]} px" + (f" ({LECTURE_DPI} dpi)" if lecture
+                                                          else "")
+
+        def pillow(level):
+            def run():
+                buffer = io.BytesIO()
+                matplotlib.image.imsave(buffer, rgba, format="png",
+                                        pil_kwargs={"compress_level": level})
+                return buffer.getvalue()
+            return run
+
+        for name, encode in [("apps' encode_png (no filter, zlib 1)", lambda: encode_png(rgba)),
+                             ("matplotlib imsave, compress_level=1", pillow(1)),
+                             ("matplotlib imsave, default level (6)", pillow(6))]:
+            times = []
+            for _ in range(9):
+                start = time.perf_counter()
+                data = encode()
+                times.append(time.perf_counter() - start)
+            rows.append((size, name, 1000 * statistics.median(times), len(data) / 1000))
+    return rows
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1500, help="number of points (default 1500)")
+    parser.add_argument("--lecture", action="store_true", help="the apps in lecture mode")
     args = parser.parse_args(argv)
     rows = []
-    for app_name, what, make, description, warm, values in cases(args.n):
+    for app_name, what, make, description, warm, values in cases(args.n, args.lecture):
         app = make()
         control = app.control(description)
         if values is None:                       # cut heights spread over the tree
             top = float(app.model.tree.heights[-1])
             values = [top * f for f in (0.2, 0.35, 0.5, 0.65, 0.8, 0.3, 0.6)]
-        _time_changes(control, warm)
+        _time_changes(app, control, warm)
         gc.collect()
-        times = _time_changes(control, values)
+        times, figure, cpu = _time_changes(app, control, values)
         if app.model.params and app.message.value:
             print(f"warning: {app_name}: {app.message.value}", file=sys.stderr)
         rows.append((app_name, what, len(times), 1000 * statistics.median(times),
-                     1000 * max(times)))
+                     1000 * max(times), 1000 * statistics.median(figure),
+                     1000 * statistics.median(cpu)))
     width = max(len(r[0]) + len(r[1]) for r in rows) + 3
-    print(f"One update of each app at N = {args.n} points (model + numbers + figure PNG)\n")
-    print(f"{'app: control changed':<{width}}  {'n':>2}  {'median ms':>9}  {'max ms':>7}")
-    print("-" * (width + 25))
-    for app_name, what, count, median, worst in rows:
-        print(f"{app_name + ': ' + what:<{width}}  {count:>2}  {median:>9.1f}  {worst:>7.1f}")
+    mode = "lecture mode" if args.lecture else "normal mode"
+    print(f"One update of each app at N = {args.n} points, {mode} "
+          "(model + numbers + figure PNG)\n")
+    print(f"{'app: control changed':<{width}}  {'n':>2}  {'median ms':>9}  {'max ms':>7}"
+          f"  {'figure ms':>9}  {'CPU ms':>6}")
+    print("-" * (width + 45))
+    for app_name, what, count, median, worst, figure, cpu in rows:
+        print(f"{app_name + ': ' + what:<{width}}  {count:>2}  {median:>9.1f}  {worst:>7.1f}"
+              f"  {figure:>9.1f}  {cpu:>6.1f}")
+    print("\nPNG encoding of the same figure (Prayatul explorer), median of 9\n")
+    print(f"{'image':<28}  {'encoder':<38}  {'ms':>6}  {'kB':>6}")
+    print("-" * 84)
+    for size, name, ms, kb in png_rows(args.n):
+        print(f"{size:<28}  {name:<38}  {ms:>6.1f}  {kb:>6.0f}")
     return 0
 
 

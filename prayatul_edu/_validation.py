@@ -18,6 +18,8 @@ import numbers
 
 import numpy as np
 
+from .hashing import IntWords, StringWords, hash_factorize, table_bits
+
 __all__ = [
     "Labels",
     "check_labels",
@@ -129,13 +131,29 @@ def _codes_from_range(arr: np.ndarray, lo: int, in_range: np.ndarray) -> np.ndar
     return mapping[shifted].astype(np.intp, copy=False)
 
 
+#: Instances per block when finding the smallest and largest label: the block read
+#: for the minimum is still in cache for the maximum (one pass over memory, not two).
+_MIN_MAX_BLOCK = 1 << 16
+
+
+def _min_max(arr: np.ndarray) -> tuple[int, int]:
+    """The smallest and largest value of a non-empty 1-D array, reading it once."""
+    if arr.shape[0] <= 4 * _MIN_MAX_BLOCK:
+        return int(arr.min()), int(arr.max())
+    lows, highs = [], []
+    for start in range(0, arr.shape[0], _MIN_MAX_BLOCK):
+        block = arr[start:start + _MIN_MAX_BLOCK]
+        lows.append(block.min())
+        highs.append(block.max())
+    return int(min(lows)), int(max(highs))
+
+
 def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
     """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
     if arr.dtype.kind not in "iu":
         return None
     n = arr.shape[0]
-    lo = int(arr.min())
-    hi = int(arr.max())
+    lo, hi = _min_max(arr)
     span = hi - lo + 1
     if span > max(2 * n, 1 << 16) or hi >= 2**63:  # offsets must fit int64
         return None
@@ -201,8 +219,7 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
             in_range = np.bincount(_shifted(arr, lo), minlength=span)
             values = (np.flatnonzero(in_range) + lo).astype(arr.dtype)
             return _codes_from_range(arr, lo, in_range), values
-        values, codes = np.unique(arr, return_inverse=True)
-        return codes.astype(np.intp, copy=False).ravel(), values
+        return _factorize_spread_ints(arr)
     if kind == "f":
         nan = np.isnan(arr)
         if nan.any():
@@ -241,13 +258,47 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     raise TypeError(f"{name}: labels of dtype {arr.dtype} are not supported")
 
 
+#: Fewer instances than this are factorised by sorting: the hash table's set-up
+#: would cost more than it saves.
+HASH_MIN_N = 1 << 12
+
+
+def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and sorted distinct values from :func:`hashing.hash_factorize`, or None
+    when sorting is better: too few instances to pay for the table, or nearly
+    every label distinct."""
+    if source.n < HASH_MIN_N:
+        return None
+    bits = table_bits(source)
+    return None if bits is None else hash_factorize(source, bits)
+
+
+def _factorize_spread_ints(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of integers too spread out for a counting sort.
+
+    A hash table (:mod:`prayatul_edu.hashing`) when there are far fewer distinct
+    values than instances, else one sort (``np.unique``).
+    """
+    hashed = _by_hash(IntWords(arr))
+    if hashed is not None:
+        return hashed
+    values, codes = np.unique(arr, return_inverse=True)
+    return codes.astype(np.intp, copy=False).ravel(), values
+
+
 def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and sorted distinct values of a string array.
+    """Codes and sorted distinct values of a fixed-width string (or bytes) array.
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
-    values: NumPy >= 2.3 finds them with a hash table (``np.unique_values``),
-    then a binary search codes each label, O(N log k) instead of sorting N strings.
+    values: the characters packed into 64-bit words go through the hash table of
+    :mod:`prayatul_edu.hashing` (a few passes over N words instead of sorting N
+    strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    with its own hash table (``np.unique_values``) and a binary search codes
+    each label, O(N log k).
     """
+    hashed = _by_hash(StringWords(arr))
+    if hashed is not None:
+        return hashed
     unique_values = getattr(np, "unique_values", None)
     if unique_values is None:  # NumPy < 2.0
         values, codes = np.unique(arr, return_inverse=True)
@@ -276,6 +327,8 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         small = _small_int_range(arr)
         if small is not None:
             return Labels(name, ints=arr, lo=small[0], span=small[1])
+        codes, values = _factorize_spread_ints(arr)
+        return Labels(name=name, codes=codes, values=values)
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 

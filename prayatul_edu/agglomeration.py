@@ -111,7 +111,7 @@ def label_merges(x, y, heights, N: int, *, sort: bool = True) -> np.ndarray:
 
 
 # ------------------------------------------------------------- the algorithms
-def _mst(D: np.ndarray, link: Linkage) -> np.ndarray:
+def _mst(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
     """Single linkage from Prim's minimum spanning tree, O(N^2) time, O(N) extra memory.
 
     The single-linkage merges are the edges of a minimum spanning tree taken
@@ -133,7 +133,7 @@ def _mst(D: np.ndarray, link: Linkage) -> np.ndarray:
         np.less(row, dist, out=closer)    # is x closer than the old tree?
         closer &= outside
         np.copyto(dist, row, where=closer)
-        y = int(np.argmin(dist))          # the closest vertex outside the tree
+        y = int(dist.argmin())            # the closest vertex outside the tree
         a[k], b[k], w[k] = x, y, dist[y]
         x = y
     return label_merges(a, b, w, N)
@@ -143,11 +143,15 @@ def _mst(D: np.ndarray, link: Linkage) -> np.ndarray:
 _TILE = 256
 
 
-def working_matrix(D: np.ndarray) -> np.ndarray:
+def working_matrix(D: np.ndarray, symmetric: bool = False) -> np.ndarray:
     """A copy of D made exactly symmetric from its upper triangle (as SciPy reads it),
-    with ``inf`` on the diagonal. Transposed a tile at a time (cache-friendly)."""
+    with ``inf`` on the diagonal. Transposed a tile at a time (cache-friendly), unless
+    D is known to be exactly ``symmetric`` already (expanded from a condensed vector)."""
     N = D.shape[0]
     M = np.array(D, dtype=float)
+    if symmetric:
+        np.fill_diagonal(M, np.inf)
+        return M
     for i in range(0, N, _TILE):
         for j in range(i, N, _TILE):
             M[j:j + _TILE, i:i + _TILE] = M[i:i + _TILE, j:j + _TILE].T
@@ -159,15 +163,20 @@ def working_matrix(D: np.ndarray) -> np.ndarray:
     return M
 
 
-def _merge_into(M, size, x: int, y: int, d_xy: float, link: Linkage) -> None:
-    """Cluster x merges into slot y (x < y, as SciPy): update row and column y, drop x."""
-    new = link.update(M[x], M[y], d_xy, size[x], size[y], size)   # inf stays inf
+def _merge_into(M, size, gone, x: int, y: int, d_xy: float, link: Linkage) -> None:
+    """Cluster x merges into slot y (x < y, as SciPy): update row and column y, drop x.
+
+    ``gone`` is 0 for a live slot and inf for a merged-away one. Added to a row
+    as it is read, it hides the dropped slots, so their columns are never
+    rewritten (a column of a large matrix is slow to write: one cache line per row).
+    """
+    gone[x] = np.inf
+    new = link.update(M[x] + gone, M[y] + gone, d_xy, size[x], size[y], size)  # inf stays inf
     size[y] += size[x]
     size[x] = 0
-    new[x] = new[y] = np.inf
+    new[y] = np.inf
     M[y, :] = new
     M[:, y] = new
-    M[:, x] = np.inf                      # (row x is never read again)
 
 
 #: The working matrix is compacted (merged clusters dropped) when at most this fraction
@@ -180,30 +189,39 @@ COMPACT_MIN = 256
 class _Slots:
     """The working matrix with its slots' sizes and original indices, compacted as it empties."""
 
-    def __init__(self, D: np.ndarray):
-        self.M = working_matrix(D)
-        self.size = np.ones(D.shape[0], dtype=np.int64)
+    def __init__(self, D: np.ndarray, symmetric: bool):
+        self.M = working_matrix(D, symmetric)
+        self.size = np.ones(D.shape[0])            # float: the updates run faster
+        self.gone = np.zeros(D.shape[0])          # inf for the slots merged away
         self.orig = np.arange(D.shape[0])         # slot -> the instance it started with
         self.alive = D.shape[0]
 
+    def row(self, x: int, start: int = 0) -> np.ndarray:
+        """The distances from slot x to the slots from ``start`` on (inf for those gone)."""
+        return self.M[x, start:] + self.gone[start:]
+
     def merge(self, x: int, y: int, d_xy: float, link: Linkage) -> None:
-        _merge_into(self.M, self.size, x, y, d_xy, link)
+        _merge_into(self.M, self.size, self.gone, x, y, d_xy, link)
         self.alive -= 1
 
-    def compact(self):
-        """Drop merged slots if few are alive; returns the old -> new slot map, or None."""
+    def should_compact(self) -> bool:
+        """Few slots are alive: time to drop the others."""
         m = len(self.size)
-        if m <= COMPACT_MIN or self.alive > COMPACT_FRACTION * m:
-            return None
+        return m > COMPACT_MIN and self.alive <= COMPACT_FRACTION * m
+
+    def compact(self) -> np.ndarray:
+        """Drop the merged slots; returns the old -> new slot map (-1 for those dropped)."""
+        m = len(self.size)
         keep = np.flatnonzero(self.size > 0)
         self.M = self.M[np.ix_(keep, keep)]
         self.size, self.orig = self.size[keep], self.orig[keep]
+        self.gone = np.zeros(len(keep))
         new = np.full(m, -1, dtype=np.intp)
         new[keep] = np.arange(len(keep))
         return new
 
 
-def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
+def _nn_chain(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
     """The nearest-neighbour chain, O(N^2) time and memory (reducible linkages).
 
     Follow nearest neighbours from the first cluster left until two clusters
@@ -213,31 +231,30 @@ def _nn_chain(D: np.ndarray, link: Linkage) -> np.ndarray:
     the merged cluster takes slot max(x, y): SciPy's conventions.
     """
     N = D.shape[0]
-    slots = _Slots(D)
+    slots = _Slots(D, symmetric)
     xs, ys, hs = [], [], []
     chain: list[int] = []
     for _ in range(N - 1):
-        M = slots.M
         if not chain:
-            chain.append(int(np.argmax(slots.size > 0)))   # the first cluster left
+            chain.append(int(slots.gone.argmin()))     # the first cluster left
         while True:
             x = chain[-1]
-            row = M[x]
-            y = int(np.argmin(row))
+            row = slots.row(x)
+            y = int(row.argmin())
             if len(chain) > 1 and not row[y] < row[chain[-2]]:
                 y = chain[-2]                  # ties keep the previous link
                 break
             chain.append(y)
         del chain[-2:]
-        x, y = min(x, y), max(x, y)
-        d_xy = M[x, y]
+        d_xy = float(row[y])                   # row is x's
+        if x > y:
+            x, y = y, x
         xs.append(slots.orig[x])
         ys.append(slots.orig[y])
         hs.append(d_xy)
         slots.merge(x, y, d_xy, link)
-        new = slots.compact()
-        if new is not None:
-            chain = new[chain].tolist()
+        if slots.should_compact():
+            chain = slots.compact()[chain].tolist()
     return label_merges(xs, ys, hs, N)
 
 
@@ -269,23 +286,34 @@ class _Heap:
         else:
             self._down(i)
 
+    # Sifting moves a hole instead of swapping: the same moves, fewer writes.
     def _up(self, i: int) -> None:
-        values = self.values
-        while i > 0 and values[(i - 1) >> 1] > values[i]:
-            self._swap(i, (i - 1) >> 1)
-            i = (i - 1) >> 1
+        values, key_at, index_of = self.values, self.key_at, self.index_of
+        value, key = values[i], key_at[i]
+        while i > 0 and values[(i - 1) >> 1] > value:
+            parent = (i - 1) >> 1
+            values[i] = values[parent]
+            key_at[i] = key_at[parent]
+            index_of[key_at[i]] = i
+            i = parent
+        values[i], key_at[i] = value, key
+        index_of[key] = i
 
     def _down(self, i: int) -> None:
-        values = self.values
+        values, key_at, index_of, size = self.values, self.key_at, self.index_of, self.size
+        value, key = values[i], key_at[i]
         child = 2 * i + 1
-        while child < self.size:
-            if child + 1 < self.size and values[child + 1] < values[child]:
+        while child < size:
+            if child + 1 < size and values[child + 1] < values[child]:
                 child += 1
-            if values[i] > values[child]:
-                self._swap(i, child)
-                i, child = child, 2 * child + 1
-            else:
+            if not value > values[child]:
                 break
+            values[i] = values[child]
+            key_at[i] = key_at[child]
+            index_of[key_at[i]] = i
+            i, child = child, 2 * child + 1
+        values[i], key_at[i] = value, key
+        index_of[key] = i
 
     def _swap(self, i: int, j: int) -> None:
         values, key_at, index_of = self.values, self.key_at, self.index_of
@@ -295,7 +323,7 @@ class _Heap:
         index_of[ki], index_of[kj] = j, i
 
 
-def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
+def _generic(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
     """Mullner's generic algorithm: the loop's merges, in the loop's order, in ~O(N^2).
 
     Each cluster x keeps a candidate nearest neighbour among the clusters in
@@ -305,14 +333,14 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
     with inversions (centroid, median), since it never reorders merges.
     """
     N = D.shape[0]
-    slots = _Slots(D)                     # inf on the diagonal and for merged clusters
+    slots = _Slots(D, symmetric)          # inf on the diagonal; merged slots masked
     pos = np.arange(N)                    # instance -> its slot (while its cluster lives)
     cluster_id = list(range(N))           # by the instance a cluster started with
 
     def nearest_above(p: int):
         """The nearest neighbour of slot p among the higher slots (the first on ties)."""
-        row = slots.M[p, p + 1:]
-        z = int(np.argmin(row))
+        row = slots.row(p, p + 1)
+        z = int(row.argmin())
         return int(slots.orig[p + 1 + z]), float(row[z])
 
     # neighbour, bound and the heap are keyed by the instance each cluster started with
@@ -341,9 +369,9 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
         # Candidates pointing at x now point at y (a guess, checked when used).
         neighbour[:x][neighbour[:x] == x] = y
         # Lower bounds: y may now be closer to a lower cluster than its bound.
-        column = M[:py, py]
+        column = slots.M[py, :py]                     # = the column: M is symmetric
         lower = slots.orig[:py]
-        for z in np.flatnonzero(column < bound[lower]).tolist():
+        for z in (column < bound[lower]).nonzero()[0].tolist():
             neighbour[lower[z]], bound[lower[z]] = y, column[z]
             heap.change(int(lower[z]), float(column[z]))
         if y < N - 1 and py + 1 < len(slots.size):
@@ -351,7 +379,8 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
             if dist < np.inf:
                 neighbour[y], bound[y] = z, dist
                 heap.change(y, dist)
-        if slots.compact() is not None:
+        if slots.should_compact():
+            slots.compact()
             pos[slots.orig] = np.arange(len(slots.orig))
     return Z
 
@@ -359,9 +388,12 @@ def _generic(D: np.ndarray, link: Linkage) -> np.ndarray:
 _ALGORITHMS = {"mst": _mst, "nn_chain": _nn_chain, "generic": _generic}
 
 
-def fast_tree(D: np.ndarray, link: Linkage) -> np.ndarray:
-    """SciPy's linkage matrix for ``link``, by the algorithm its table entry names."""
-    return _ALGORITHMS[link.algorithm](D, link)
+def fast_tree(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
+    """SciPy's linkage matrix for ``link``, by the algorithm its table entry names.
+
+    ``symmetric``: D is exactly symmetric (as a matrix expanded from SciPy's
+    condensed vector is), so it need not be made so from its upper triangle."""
+    return _ALGORITHMS[link.algorithm](D, link, symmetric)
 
 
 # -------------------------------------------------------------------- replay
@@ -373,12 +405,13 @@ def replay(D: np.ndarray, Z: np.ndarray, link: Linkage, n_merges: int):
     """
     N = D.shape[0]
     M = working_matrix(D)
-    size = np.ones(N, dtype=np.int64)
+    size = np.ones(N)
+    gone = np.zeros(N)
     slot = {i: i for i in range(N)}
     for k in range(n_merges):
         a, b = slot.pop(int(Z[k, 0])), slot.pop(int(Z[k, 1]))
         x, y = min(a, b), max(a, b)
-        _merge_into(M, size, x, y, M[x, y], link)
+        _merge_into(M, size, gone, x, y, M[x, y], link)
         slot[N + k] = y
     ids = sorted(slot, key=slot.get)
     rows = [slot[c] for c in ids]

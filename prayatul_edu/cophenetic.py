@@ -308,6 +308,8 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     sum (D_ij - d)(P_ij - p) = sum_k (h_k - p) S_k with
     S_k = sum_{i in A, j in B} (D_ij - d). S_k is read off the row sums
     R_A = sum_{i in A} (D_i - d), which merging just adds: O(N^2) in all.
+    Each row D_i is centred once, when its leaf merges; sum (D_ij - d)^2 is
+    summed from it then (every row in full, less the diagonal, halved).
     """
     N = D.shape[0]
     ids = Z[:, :2].astype(np.intp).tolist()
@@ -317,7 +319,14 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     dev_p = cp.apply(heights)                         # (h_k - p), scaled
     ss_p = float(np.dot(pairs, dev_p ** 2))
     cd = _matrix_centring(D)
-    ss_d = half_offdiagonal_dot(D, cd, D, cd)
+    squares = 0.0                                     # sum_i sum_j (D_ij - d)^2, scaled
+
+    def leaf_row(i: int) -> np.ndarray:
+        nonlocal squares
+        row = cd.apply(D[i])
+        squares += float(np.dot(row, row))
+        return row
+
     members: dict[int, list[int]] = {}                # the clusters built so far ...
     rows: dict[int, np.ndarray] = {}                  # ... and their R_A
     S = np.empty(N - 1)
@@ -326,13 +335,17 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
         B = members.pop(b) if b >= N else [b]
         if len(A) < len(B):                           # read R on the smaller side
             a, b, A, B = b, a, B, A
-        R_A = rows.pop(a) if a >= N else cd.apply(D[a])
+        R_A = rows.pop(a) if a >= N else leaf_row(a)
         S[k] = R_A[B[0]] if len(B) == 1 else R_A[B].sum()   # sum_{A x B} (D_ij - d)
         if k < N - 2:                                 # the root's row is never needed
-            R_A += rows.pop(b) if b >= N else cd.apply(D[b])
+            R_A += rows.pop(b) if b >= N else leaf_row(b)
             rows[N + k] = R_A
             A += B
             members[N + k] = A
+        elif b < N:
+            leaf_row(b)                               # (for its squares)
+    diagonal = cd.apply(np.diagonal(D))
+    ss_d = (squares - float(np.dot(diagonal, diagonal))) / 2
     cross = float(np.dot(dev_p, S))
     return cd, cp, cross, ss_d, ss_p
 
@@ -429,8 +442,9 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
     Up to N = 1000 the sums run over the pairs i < j exactly as written. Above,
     a tree's sums are taken merge by merge without forming P (``.P`` is then
     built on first access), and a given P is summed as whole matrices. When
-    ``D`` is the very object the tree was built from, it is not validated a
-    second time. The value equals the first output of SciPy's ``cophenet(Z, Y)``.
+    ``D`` is the very object the tree was built from, or the tree's own
+    ``.D``, it is not validated a second time. The value equals the first
+    output of SciPy's ``cophenet(Z, Y)``.
 
     Exactness: the sums are taken over values centred twice (the second pass
     removes the rounding error of the mean) and scaled by a power of two, so
@@ -455,7 +469,7 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
     (0.7978, 0.745, 0.553)
     """
     tree = cophenetic if isinstance(cophenetic, AgglomerativeResult) else None
-    if tree is not None and D is tree.source:
+    if tree is not None and (D is tree.source or D is tree.D):
         D = tree.D                                    # validated when the tree was built
     else:
         D = check_distance_matrix(D, "D", allow_condensed=True)

@@ -168,10 +168,10 @@ def joint_pairs_within(a: Labels, b: Labels) -> int:
     ``L + 1`` instances; with many labels most groups are single instances, so
     only the positions that equal their neighbour are looked at.
     """
-    key, cells = joint_key(a, b)
     table = dense_counts(a, b)            # None when the table would outgrow the data
     if table is not None:
         return pairs_within(table)
+    key, cells = joint_key(a, b)
     ordered = _sorted(key, cells)
     joins = np.flatnonzero(ordered[1:] == ordered[:-1])   # j where instance j + 1 joins j's group
     if joins.size == 0:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_columns", "column", "is_parquet", "read_parquet"]
+__all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet"]
 
 _FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
 _MISSING = {"", "nan", "NaN", "NAN", "NA", "N/A", "null", "None"}
@@ -112,15 +112,38 @@ def _from_arrow(col) -> np.ndarray:
 
 
 def _read_csv(path: Path, delimiter) -> dict:
-    import csv
-
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            text = f.read()
-    except UnicodeDecodeError:
-        raise ValueError(f"FILE: {path.name} is not a UTF-8 text file") from None
+        with open(path, "rb") as f:
+            content = f.read()
     except OSError as exc:
         raise OSError(f"FILE: cannot read {path}: {exc.strerror or exc}") from None
+    return parse_table(content, path.name, delimiter)
+
+
+def parse_table(content, where: str = "the text", delimiter: str | None = None,
+                name: str = "FILE") -> dict:
+    """The columns of a CSV/TSV table given as text or bytes: header name -> 1-D array.
+
+    What :func:`read_columns` does with a CSV/TSV file, for a table that is not
+    a file (pasted in an app, uploaded in a browser). The delimiter (comma,
+    semicolon or tab) is guessed unless given; values are typed as in
+    :func:`read_columns`. Errors are ``ValueError`` starting with ``name``
+    and saying ``where`` the table came from.
+
+    >>> cols = parse_table("truth,kmeans\\n1,a\\n2,b\\n", "pasted text", name="text")
+    >>> cols["truth"].tolist(), cols["kmeans"].tolist()
+    ([1, 2], ['a', 'b'])
+    """
+    import csv
+
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        try:
+            content = bytes(content).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{name}: {where} is not a UTF-8 text file") from None
+    if not isinstance(content, str):
+        raise TypeError(f"{name}: expected text or bytes, got {type(content).__name__}")
+    text = content.removeprefix("\ufeff")
     if delimiter is None:
         try:
             delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
@@ -128,14 +151,14 @@ def _read_csv(path: Path, delimiter) -> dict:
             delimiter = ","
     rows = [r for r in csv.reader(text.splitlines(), delimiter=delimiter) if r]
     if len(rows) < 2:
-        raise ValueError(f"FILE: {path.name} needs a header row and at least one data row")
+        raise ValueError(f"{name}: {where} needs a header row and at least one data row")
     header = [h.strip() for h in rows[0]]
     if len(set(header)) != len(header) or "" in header:
-        raise ValueError(f"FILE: the header of {path.name} must name every column once, "
+        raise ValueError(f"{name}: the header of {where} must name every column once, "
                          f"got {header}")
     for line, row in enumerate(rows[1:], 2):
         if len(row) != len(header):
-            raise ValueError(f"FILE: line {line} of {path.name} has {len(row)} fields, but the "
+            raise ValueError(f"{name}: line {line} of {where} has {len(row)} fields, but the "
                              f"header has {len(header)}")
     return {h: _typed([r[j].strip() for r in rows[1:]]) for j, h in enumerate(header)}
 

@@ -93,7 +93,11 @@ def _complete(d_AC, d_BC, d_AB, n_A, n_B, n_C):
 
 
 def _average(d_AC, d_BC, d_AB, n_A, n_B, n_C):
-    return (n_A * d_AC + n_B * d_BC) / (n_A + n_B)
+    # (n_A d_AC + n_B d_BC) / (n_A + n_B), in place (no temporaries)
+    out = n_A * d_AC
+    out += n_B * d_BC
+    out /= n_A + n_B
+    return out
 
 
 def _weighted(d_AC, d_BC, d_AB, n_A, n_B, n_C):
@@ -103,16 +107,28 @@ def _weighted(d_AC, d_BC, d_AB, n_A, n_B, n_C):
 def _root(squared):
     """The square root of an updated squared distance. It is never negative: the merged
     pair is the closest (d(A, B) <= d(A, C), d(B, C)), which keeps each rule >= d(A, B)^2."""
-    return np.sqrt(squared)
+    return np.sqrt(squared, out=squared if isinstance(squared, np.ndarray) else None)
 
 
 def _centroid(d_AC, d_BC, d_AB, n_A, n_B, n_C):
-    return _root((((n_A * d_AC * d_AC) + (n_B * d_BC * d_BC))
-                  - (n_A * n_B * d_AB * d_AB) / (n_A + n_B)) / (n_A + n_B))
+    # ((n_A d_AC^2 + n_B d_BC^2) - n_A n_B d_AB^2 / (n_A + n_B)) / (n_A + n_B), in place
+    a = n_A * d_AC
+    a *= d_AC
+    b = n_B * d_BC
+    b *= d_BC
+    a += b
+    a -= (n_A * n_B * d_AB * d_AB) / (n_A + n_B)
+    a /= n_A + n_B
+    return _root(a)
 
 
 def _median(d_AC, d_BC, d_AB, n_A, n_B, n_C):
-    return _root(0.5 * (d_AC * d_AC + d_BC * d_BC) - 0.25 * d_AB * d_AB)
+    # 0.5 (d_AC^2 + d_BC^2) - 0.25 d_AB^2, in place
+    a = d_AC * d_AC
+    a += d_BC * d_BC
+    a *= 0.5
+    a -= 0.25 * d_AB * d_AB
+    return _root(a)
 
 
 def _ward(d_AC, d_BC, d_AB, n_A, n_B, n_C):

@@ -241,7 +241,21 @@ def _run_blocks(task, starts) -> None:
                 pass
 
 
-def _euclidean_gram(XA, XB, centre) -> np.ndarray:
+def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool) -> tuple[np.ndarray, np.ndarray]:
+    """One side of :func:`_euclidean_gram`: ``[-2a, |a|^2, 1]`` (left) or ``[b, 1, |b|^2]``
+    (right) for the points ``P`` shifted by ``centre``, and the squared norms."""
+    dim = P.shape[1]
+    M = np.empty((P.shape[0], dim + 2))
+    np.subtract(P, centre, out=M[:, :dim])
+    norms = np.einsum("ij,ij->i", M[:, :dim], M[:, :dim])
+    if left:
+        M[:, :dim] *= -2.0
+    M[:, dim] = norms if left else 1.0
+    M[:, dim + 1] = 1.0 if left else norms
+    return M, norms
+
+
+def _euclidean_gram(XA, XB, centre, left=None, right=None) -> np.ndarray:
     """Euclidean distances between the rows of ``XA`` and ``XB`` by one matrix product.
 
     Shifted by a common ``centre`` (no distance changes, the norms stay small),
@@ -253,21 +267,12 @@ def _euclidean_gram(XA, XB, centre) -> np.ndarray:
     ``d^2 < _GRAM_RTOL (|a|^2 + |b|^2)`` (and every negative one) is recomputed
     from the differences of the original points. Each distance then has a
     relative error below ``(D + 2) u / _GRAM_RTOL`` (7e-12 at D = 1000).
+    ``left`` and ``right`` are the sides from :func:`_gram_side` when the caller
+    already has them (a row of tiles shares its left side).
     """
-    A = XA - centre
-    B = XB - centre
-    na = np.einsum("ij,ij->i", A, A)
-    nb = np.einsum("ij,ij->i", B, B)
-    dim = A.shape[1]
-    left = np.empty((A.shape[0], dim + 2))
-    np.multiply(A, -2.0, out=left[:, :dim])
-    left[:, dim] = na
-    left[:, dim + 1] = 1.0
-    right = np.empty((B.shape[0], dim + 2))
-    right[:, :dim] = B
-    right[:, dim] = 1.0
-    right[:, dim + 1] = nb
-    d2 = left @ right.T
+    L, na = left if left is not None else _gram_side(XA, centre, True)
+    R, nb = right if right is not None else _gram_side(XB, centre, False)
+    d2 = L @ R.T
     # rows that may hold a near duplicate (a cheap bound first, then the exact test)
     maybe = np.flatnonzero(d2.min(axis=1) < _GRAM_RTOL * (na + nb.max()))
     if maybe.size:
@@ -329,15 +334,15 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         """Sorted points r0:r1 (gathered per block: X is never copied whole)."""
         return np.asarray(X[order[r0:r1]], dtype=float)
 
-    def distances(r0, r1, c0, c1, centre=None):
-        """Distances of sorted points r0:r1 to c0:c1."""
+    centre = X.mean(axis=0) if gram else None
+
+    def distances(r0, r1, c0, c1, XA=None, left=None):
+        """Distances of sorted points r0:r1 to c0:c1 (``XA``, ``left``: rows already prepared)."""
         if metric == "precomputed":
             D = X[np.ix_(order[r0:r1], order[c0:c1])]
         elif gram:
-            XA, XB = points(r0, r1), points(c0, c1)
-            if centre is None:
-                centre = (XA.mean(axis=0) + XB.mean(axis=0)) / 2
-            D = _euclidean_gram(XA, XB, centre)
+            XA = points(r0, r1) if XA is None else XA
+            D = _euclidean_gram(XA, points(c0, c1), centre, left=left)
         else:
             D = cdist(points(r0, r1), points(c0, c1), metric, **params)
         _check_finite(D, metric, order, r0)
@@ -368,9 +373,11 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         def row_of_tiles(r0: int) -> None:
             r1 = min(n, r0 + tile)
             seg_r, clu_r = _segments(sorted_codes, r0, r1)
+            XA = points(r0, r1) if gram else None        # the rows' side, made once
+            left = _gram_side(XA, centre, True) if gram else None
             for c0 in range(r0, n, tile):
                 c1 = min(n, c0 + tile)
-                D = distances(r0, r1, c0, c1)
+                D = distances(r0, r1, c0, c1, XA, left)
                 seg_c, clu_c = _segments(sorted_codes, c0, c1)
                 to_cols = _segment_sums(D, seg_c, axis=1)         # rows -> clusters of c
                 to_rows = _segment_sums(D, seg_r, axis=0).T if c0 != r0 else None
@@ -387,11 +394,10 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
             block_rows = max(1, _BLOCK_BYTES // (8 * max(n, k)))
         block_rows = min(block_rows, n)
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))  # first point of each cluster
-        centre = X.mean(axis=0) if gram else None
 
         def block(r0: int) -> None:
             r1 = min(n, r0 + block_rows)
-            reduce_rows(r0, np.add.reduceat(distances(r0, r1, 0, n, centre), starts, axis=1))
+            reduce_rows(r0, np.add.reduceat(distances(r0, r1, 0, n), starts, axis=1))
 
         _run_blocks(block, range(0, n, block_rows))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "fixed", "frac", "fmt_counts"]
+__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "fixed", "frac", "fmt_counts", "aligned"]
 
 #: Tables longer than this are cut in the rendered derivation (the data stay whole).
 MAX_TABLE_ROWS = 20
@@ -187,7 +187,7 @@ class Derivation:
                 head, cells, caption, omitted = b.payload
                 if caption:
                     out.append(_plain_prose(caption))
-                out.extend("  " + line for line in _aligned(head, cells))
+                out.extend("  " + line for line in aligned(head, cells))
                 if omitted:
                     out.append(f"  ... {omitted} more rows")
         return "\n".join(out)
@@ -238,7 +238,16 @@ def plain_prose(s: str) -> str:
     return _plain_prose(s)
 
 
-def _aligned(head: list[str], cells: list[list[str]]) -> list[str]:
+def aligned(head: list[str], cells: list[list[str]]) -> list[str]:
+    """A plain-text table's lines: the first column left-aligned, the others right-aligned,
+    a rule under the header.
+
+    >>> print("\\n".join(aligned(["k", "score"], [["a", "0.5"], ["bb", "1"]])))
+    k   score
+    --  -----
+    a     0.5
+    bb      1
+    """
     table = [head] + cells
     widths = [max(len(str(r[i])) if i < len(r) else 0 for r in table) for i in range(len(head))]
     lines = []

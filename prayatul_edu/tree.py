@@ -520,6 +520,8 @@ def agglomerative(D, *, linkage: str = "single", method: str = "auto",
     check_choice(linkage, "linkage", LINKAGES)
     check_choice(method, "method", METHODS)
     link = LINKAGES[linkage]
+    # D expanded from a condensed vector (given, or from the points) is exactly symmetric
+    symmetric = True
     if metric is not None:
         D = _points_distances(D, metric, link)
     else:
@@ -531,12 +533,13 @@ def agglomerative(D, *, linkage: str = "single", method: str = "auto",
             raise ValueError(f"D: got a {shape[0]} x {shape[1]} array, which is not a square "
                              "distance matrix; to cluster points (one per row) give their "
                              "metric, e.g. metric='euclidean'")
+        symmetric = len(shape) == 1
         D = check_distance_matrix(D, "D", allow_condensed=True)
     N = D.shape[0]
     names = _check_names(names, N)
     if method == "auto":
         method = "plain" if N <= PLAIN_MAX_N else "fast"
-    Z = fast_tree(D, link)
+    Z = fast_tree(D, link, symmetric)
     steps = None
     if method == "plain":
         Z, after = merge_loop(D, link, prefer=Z)

@@ -125,7 +125,7 @@ def make_exercise(nb, name: str):
     topic = name.split("_")[0]
     nb.metadata["prayatul_edu"] = {
         "exercise": name,
-        "questions": sorted(q for q in ex.QUESTIONS if q.split(".")[0] == topic),
+        "questions": ex.topic_questions(topic),
         "cells": [c.get("id") for c in nb.cells],
     }
     return nb

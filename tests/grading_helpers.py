@@ -44,7 +44,8 @@ def notebook(student, answered=None, after=None, drop=(), check_source=None):
             continue
         if cell.id == "setup":
             cell.source = cell.source.replace("STUDENT_ID = None", f"STUDENT_ID = {student!r}")
-        qid = cell.id[1:].replace("-", ".")[:4] if cell.id.endswith("-check") else None
+        qid = (cell.id[1:].removesuffix("-check").replace("-", ".")
+               if cell.id.endswith("-check") else None)
         if qid and check_source and qid in check_source:
             cell.source = check_source[qid]
         elif qid and answered and qid in answered:

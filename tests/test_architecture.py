@@ -154,3 +154,24 @@ def test_import_prayatul_edu_loads_no_upper_layer_and_no_heavy_library():
 def test_library_modules_parse_no_arguments(module):
     source = MODULES[module].read_text(encoding="utf-8")
     assert "argparse" not in source and "add_argument(" not in source
+
+
+def _private_names_imported() -> list:
+    """``from <package module> import _name`` where ``_name`` is not a module (a private
+    module such as ``_validation`` or ``exercises._base`` is a shared home, imported by
+    design; a private function or constant belongs to the module that defines it)."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not _targets(module, node):
+                continue
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and not any(t.endswith("." + alias.name)
+                                       for t in _targets(module, node)):
+                    found.append(f"{module} imports {alias.name} (line {node.lineno})")
+    return found
+
+
+def test_no_private_name_imported_from_another_module():
+    assert _private_names_imported() == []

@@ -40,7 +40,7 @@ def test_every_notebook_has_questions_and_new_exercises():
         topics.setdefault(qid.split(".")[0], []).append(qid)
     assert sorted(topics) == sorted(ex.TOPICS)
     assert all(len(v) >= 4 for v in topics.values())
-    assert len(QIDS) == 32
+    assert len(QIDS) == 34
 
 
 # ----------------------------------------------- the seeds' own numbers
@@ -210,6 +210,51 @@ def test_lecture_table_mistakes_of_variants(seed):
         T.max(axis=0).sum() / T.sum()).diagnosed
     assert "diagonal" in q_("01.6", seed).grade(np.trace(T) / T.sum()).diagnosed
     assert "purity" in q_("01.6", seed).grade(T.max(axis=1).sum() / T.sum()).diagnosed
+
+
+def _best_one_to_one(classes, clusters):
+    """Matched examples of the best one-to-one mapping (SciPy's Hungarian algorithm)."""
+    from scipy.optimize import linear_sum_assignment
+    _, c = np.unique(clusters, return_inverse=True)
+    _, t = np.unique(classes, return_inverse=True)
+    n = np.zeros((c.max() + 1, t.max() + 1), dtype=int)
+    np.add.at(n, (c, t), 1)
+    r, k = linear_sum_assignment(-n)
+    return n, int(n[r, k].sum())
+
+
+def test_clustering_ratio_and_error_on_the_course_data():
+    q9, q10 = q_("01.9"), q_("01.10")
+    assert q9.key() == 4 / 3 and q10.key() == 4 / 12      # 8 of 12 matched, C4 unmatched
+    assert q9.grade("4/3").status == q10.grade("1/3").status == ex.CORRECT
+    assert q9.grade(3 / 4).diagnosed == ["K/C instead of C/K"]
+    n, matched = _best_one_to_one(q10.classes, q10.clusters)
+    assert matched == 8
+    for answer, name in [(1 - n.max(axis=1).sum() / 12, "majority class per cluster "
+                          "(not one-to-one)"),
+                         (2 / 10, "unmatched examples left out"),     # cluster 4 dropped
+                         (4, "count instead of fraction"), (8 / 12, "accuracy instead of error"),
+                         (10 / 12, "raw labels compared")]:
+        assert q10.grade(answer).diagnosed == [name], name
+
+
+@pytest.mark.parametrize("seed", ["s1", "s2", "s3", "s1234", "zoe", "v7"])
+def test_clustering_ratio_and_error_of_variants_agree_with_scipy(seed):
+    q9, q10 = q_("01.9", seed), q_("01.10", seed)
+    t, c = q10.classes, q10.clusters
+    C, K = len(set(c)), len(set(t))
+    assert len(t) == 12 and K == 3 and C in (2, 4)
+    assert abs(q9.key() - C / K) < 1e-12
+    n, matched = _best_one_to_one(t, c)
+    assert abs(q10.key() - (1 - matched / 12)) < 1e-12
+    assert "majority class per cluster (not one-to-one)" in q10.grade(
+        1 - n.max(axis=1).sum() / 12).diagnosed
+    assert "count instead of fraction" in q10.grade(12 - matched).diagnosed
+
+
+def test_clustering_error_variants_split_and_merge_classes():
+    seen = {len(set(q_("01.10", f"v{k}").clusters)) for k in range(40)}
+    assert seen == {2, 4}                  # fewer and more clusters than classes both occur
 
 
 def test_ordered_pairs_of_a_variant_doubles_every_count():

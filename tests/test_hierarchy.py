@@ -224,7 +224,7 @@ def in_units(sums):
             ss_p / cp.scale ** 2]
 
 
-@pytest.mark.parametrize("seed, n", [(30, 3), (31, 12), (32, 70)])
+@pytest.mark.parametrize("seed, n", [(29, 2), (30, 3), (31, 12), (32, 70)])
 def test_the_three_cpcc_sums_agree(seed, n):
     D = random_D(seed, n)
     for link in LINKAGES:
@@ -918,3 +918,56 @@ def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
                   if color == "#9a9a9a")
     assert grey == [1.8, 2.0, round(float(tree.heights[-1]), 6)]
     assert canon(tree.cut(height=1.9)) == [0, 1, 2, 3, 3]
+
+
+def test_the_trees_own_D_is_not_validated_again(monkeypatch):
+    from prayatul_edu import cophenetic
+
+    y = pdist(random_points(4, 60))
+    tree = agglomerative(y, linkage="average", method="fast")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validated a second time")
+
+    monkeypatch.setattr(cophenetic, "check_distance_matrix", refuse)
+    c = cophenetic_correlation(tree.D, tree)
+    assert float(c) == pytest.approx(cophenet(scipy_linkage(y, "average"), y)[0], abs=1e-12)
+    with pytest.raises(AssertionError, match="second time"):   # a copy is checked
+        cophenetic_correlation(tree.D.copy(), tree)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_condensed_D_gives_the_square_ds_tree_without_symmetrising(seed):
+    # Integer distances: ties everywhere, so any difference between the two working
+    # matrices (from the condensed vector, or symmetrised from the square) would show.
+    from prayatul_edu.agglomeration import working_matrix
+
+    y = pdist(np.random.default_rng(seed).integers(0, 4, size=(70, 2)).astype(float))
+    D = squareform(y)
+    np.testing.assert_array_equal(working_matrix(D, symmetric=True), working_matrix(D))
+    for name in ALL:
+        from_y = agglomerative(y, linkage=name, method="fast").linkage_matrix
+        np.testing.assert_array_equal(from_y, agglomerative(D, linkage=name,
+                                                            method="fast").linkage_matrix)
+        assert_same_tree(from_y, scipy_linkage(y, name))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_update_leaves_its_inputs_alone_and_is_the_rule(name):
+    # The updates work in place on their own temporaries: the rows they read (rows of
+    # the working matrix) must not change, and the result is the rule's value.
+    rng = np.random.default_rng(7)
+    d_AC, d_BC, n_C = rng.random(50) + 0.5, rng.random(50) + 0.5, rng.integers(1, 9, 50)
+    before = d_AC.copy(), d_BC.copy()
+    new = LINKAGE_TABLE[name].update(d_AC, d_BC, 0.25, 3.0, 5.0, n_C.astype(float))
+    np.testing.assert_array_equal(d_AC, before[0])
+    np.testing.assert_array_equal(d_BC, before[1])
+    a, b, ab, nA, nB = d_AC, d_BC, 0.25, 3, 5
+    rule = {"single": np.minimum(a, b), "complete": np.maximum(a, b),
+            "average": (nA * a + nB * b) / (nA + nB), "weighted": (a + b) / 2,
+            "centroid": np.sqrt((nA * a**2 + nB * b**2) / (nA + nB)
+                                - nA * nB * ab**2 / (nA + nB) ** 2),
+            "median": np.sqrt(a**2 / 2 + b**2 / 2 - ab**2 / 4),
+            "ward": np.sqrt(((nA + n_C) * a**2 + (nB + n_C) * b**2 - n_C * ab**2)
+                            / (nA + nB + n_C))}[name]
+    np.testing.assert_allclose(new, rule, rtol=1e-13)

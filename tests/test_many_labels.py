@@ -190,3 +190,19 @@ def test_value_cells_of_parts_merge_into_the_whole(kind, k):
         np.concatenate([part[1] for part in parts]))
     assert as_counter(*merged) == expected
     assert merged[1].dtype == np.int64
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint16, np.int8])
+def test_blocked_min_max_finds_extremes_in_any_block(dtype):
+    from prayatul_edu import _validation
+
+    rng = np.random.default_rng(7)
+    n = 5 * _validation._MIN_MAX_BLOCK + 123              # read block by block
+    info = np.iinfo(dtype)
+    for where in (0, _validation._MIN_MAX_BLOCK - 1, _validation._MIN_MAX_BLOCK, n - 1):
+        arr = rng.integers(max(info.min, -50), min(info.max, 50), n).astype(dtype)
+        arr[where] = info.min
+        arr[(where + n // 2) % n] = info.max
+        assert _validation._min_max(arr) == (int(arr.min()), int(arr.max())) == (info.min, info.max)
+    labs = check_partitions(truth=arr, pred=arr)          # huge span: factorised, same k
+    assert labs[0].k == np.unique(arr).shape[0]

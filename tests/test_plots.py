@@ -101,7 +101,7 @@ def test_silhouette_point_moves_in_place():
     assert np.array_equal(marker.get_offsets(), expected.get_offsets())
     assert marker.get_offsets()[0, 0] == pytest.approx(s.samples[41])
     assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == \
-        f"point 41: s = {s.samples[41]:.3f}"
+        f"point 41: s = {pe.steps.fmt(s.samples[41])}"
     set_silhouette_point(ax, s, None)
     assert not [c for c in ax.collections if c.get_gid() == "silhouette point"]
 

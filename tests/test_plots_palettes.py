@@ -79,3 +79,64 @@ def test_clusters_get_distinct_colours_up_to_the_palettes_size_and_noise_black()
     colors = cluster_colors([*range(9), -1])
     assert len(set(colors[:9].tolist())) == 9 and colors[9] == "#000000"
     assert set(CELL_COLORS) == {"BR", "RW", "WR", "BW"}
+
+
+def test_clusters_beyond_the_palette_change_marker_and_noise_stays_black():
+    from prayatul_edu.plots._style import CLUSTER_MARKERS, CLUSTER_PALETTE, cluster_markers
+
+    labels = [*range(12), -1]
+    colors, markers = cluster_colors(labels), cluster_markers(labels)
+    assert colors[9] == colors[0] == CLUSTER_PALETTE[0]          # the palette repeats ...
+    assert markers[9] == CLUSTER_MARKERS[1] != markers[0]         # ... with the next shape
+    assert colors[12] == "#000000" and markers[12] == markers[0]
+    assert len(set(zip(colors.tolist(), markers.tolist()))) == 13
+
+
+def test_a_scatter_of_twelve_clusters_draws_no_two_alike():
+    # what is on the Axes: each point's face colour and marker path, per cluster
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from prayatul_edu.plots import plot_clustering
+
+    rng = np.random.default_rng(12)
+    labels = rng.permutation(np.repeat(np.arange(1, 13), 5))
+    X = rng.normal(size=(labels.size, 2))
+    ax = plot_clustering(X, labels)
+    style_of = {}
+    for points in ax.collections:
+        faces = points.get_facecolor()              # one row, or one per point
+        marker = points.get_paths()[0].vertices.round(6).tobytes()
+        for i, (x, y) in enumerate(points.get_offsets()):
+            colour = to_hex(faces[i if len(faces) > 1 else 0])
+            style_of[(round(float(x), 9), round(float(y), 9))] = (colour, marker)
+    styles = {}
+    for (x, y), label in zip(X, labels):
+        styles.setdefault(int(label), set()).add(style_of[(round(x, 9), round(y, 9))])
+    plt.close(ax.figure)
+    assert len(style_of) == labels.size
+    assert all(len(s) == 1 for s in styles.values())              # one look per cluster
+    looks = [next(iter(s)) for s in styles.values()]
+    assert len(set(looks)) == 12                                   # no two clusters alike
+    assert len({colour for colour, _ in looks}) == 9              # colours alone repeat
+
+
+def test_an_apps_redrawn_scatter_keeps_twelve_clusters_apart():
+    # the apps redraw plot_clustering's panel in place: one line per colour and shape
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from prayatul_edu.plots import plot_clustering
+    from prayatul_edu.widgets.drawing import update_scatter
+
+    rng = np.random.default_rng(3)
+    labels = np.repeat(np.arange(12), 4)
+    X = rng.normal(size=(labels.size, 2))
+    ax = plot_clustering(X, np.zeros(labels.size, dtype=int))
+    update_scatter(ax, X, labels, "twelve clusters")
+    lines = [ln for ln in ax.lines if ln.get_gid() == "points"]
+    looks = {(to_hex(ln.get_color()), ln.get_marker()) for ln in lines}
+    plt.close(ax.figure)
+    assert len(lines) == len(looks) == 12
+    assert sum(len(ln.get_xdata()) for ln in lines) == labels.size
+    assert len({colour for colour, _ in looks}) == 9

@@ -7,12 +7,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 import prayatul_edu as pe  # noqa: E402
 from prayatul_edu import plots  # noqa: E402
 from prayatul_edu.compare import bootstrap, tournament  # noqa: E402
+from prayatul_edu.plots._style import POSITIVE_COLOR  # noqa: E402
 from prayatul_edu.plots.prayatul import prayatul_cells  # noqa: E402
+from prayatul_edu.steps import fmt  # noqa: E402
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(60, 2))
@@ -49,7 +52,7 @@ def test_prayatul_heatmap_shows_the_four_counts():
     ax = plots.plot_prayatul_matrix(m, primary="A", alternative="B")
     texts = [t.get_text() for t in ax.texts]
     for name, value in zip(("BR", "RW", "WR", "BW"), (m.br, m.rw, m.wr, m.bw)):
-        assert any(t.startswith(f"{name}\n{value:,}\n") for t in texts)
+        assert any(t.startswith(f"{name}\n{fmt(value)}\n") for t in texts)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["A\nright", "A\nwrong"]
     image, _, _ = prayatul_cells(np.asarray(m))
     assert np.allclose(ax.images[0].get_array(), image)
@@ -63,8 +66,31 @@ def test_instance_map_colours_by_balance():
     values = np.sort(ax.collections[0].get_array())
     balance = (counts[:, 1] - counts[:, 2]) / counts.sum(axis=1)
     assert np.allclose(values, np.sort(balance))
+    assert ax.collections[0].get_clim() == (-1.0, 1.0)      # one scale for every figure
     with pytest.raises(ValueError, match="by_instance"):
         plots.plot_instance_map(X, counts[:, :3])
+
+
+@pytest.mark.parametrize("n", [12, 150])
+def test_instance_balance_shows_each_instance_in_order_with_the_maps_balance(n):
+    rng = np.random.default_rng(n)
+    truth, a, b = rng.integers(0, 3, (3, n))
+    counts = pe.prayatul_by_instance(truth, a, b)
+    balance = (counts[:, 1] - counts[:, 2]) / (n - 1)
+    ax = plots.plot_instance_balance(counts)
+    if n <= 100:                                        # one bar per instance, x1 first
+        assert np.allclose([bar.get_height() for bar in ax.patches], balance)
+        assert [t.get_text() for t in ax.get_xticklabels()] == [f"x{i}" for i in range(1, n + 1)]
+        blue = [bar.get_facecolor() for bar, v in zip(ax.patches, balance) if v >= 0]
+        assert all(np.allclose(c[:3], to_rgb(POSITIVE_COLOR)) for c in blue)
+    else:                                               # a profile: above and below zero
+        above, below = ax.collections
+        top = np.concatenate([p.vertices[:, 1] for p in above.get_paths()])
+        bottom = np.concatenate([p.vertices[:, 1] for p in below.get_paths()])
+        assert np.isclose(top.max(), balance.max()) and top.min() >= 0
+        assert np.isclose(bottom.min(), balance.min()) and bottom.max() <= 0
+    with pytest.raises(ValueError, match="^by_instance: expected an N x 4"):
+        plots.plot_instance_balance(counts[:, :2])
 
 
 def test_tournament_blank_diagonal_and_values():

@@ -21,7 +21,7 @@ from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
                                   PairCountingModel, PrayatulExplorer, PrayatulModel,
                                   SilhouetteExplorer, SilhouetteModel, raw_label_accuracy)
-from prayatul_edu.widgets._base import parse_counts, parse_labels  # noqa: E402
+from prayatul_edu.widgets.inputs import parse_counts, parse_labels  # noqa: E402
 from prayatul_edu.widgets.silhouette_explorer import GRAPH_MAX_N  # noqa: E402
 
 APPS = [(PrayatulExplorer, {"n_samples": 120}), (ContingencyExplorer, {}),
@@ -127,7 +127,10 @@ def test_prayatul_app_redraws_in_place_and_matches_a_fresh_figure():
     assert np.array_equal(heatmap.images[0].get_array(), fresh.images[0].get_array())
     assert [(t.get_text(), t.get_color()) for t in heatmap.texts] == \
         [(t.get_text(), t.get_color()) for t in fresh.texts]
-    assert f"{app.model.matrix.rw:,}" in heatmap.texts[1].get_text()
+    # counts written as the tables write them (one formatter: steps.fmt)
+    assert f"\n{fmt(app.model.matrix.rw)}\n" in heatmap.texts[1].get_text()
+    cell = f"<td style=\"padding: 1px 8px; text-align: right\">{fmt(app.model.matrix.rw)}</td>"
+    assert cell in app.numbers.value
 
 
 def _pixels(png: bytes) -> np.ndarray:
@@ -170,7 +173,7 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
 
 
 def test_png_encoding_is_lossless():
-    from prayatul_edu.widgets._base import encode_png
+    from prayatul_edu.widgets.rendering import encode_png
 
     rgba = np.random.default_rng(0).integers(0, 256, (7, 5, 4), dtype=np.uint8)
     assert np.array_equal(_pixels(encode_png(rgba)), rgba[:, :, :3])
@@ -295,7 +298,7 @@ def test_dendrogram_app_heatmap_is_the_librarys_cophenetic_matrix():
         assert np.array_equal(app._figure.axes[2].images[0].get_array(),
                               P[np.ix_(order, order)])
         assert np.array_equal(np.asarray(m.cophenetic), P)
-        assert f"CPCC = {float(m.cpcc):.3f}" in app._figure.axes[2].get_title()
+        assert f"CPCC = {fmt(float(m.cpcc))})" in app._figure.axes[2].get_title()
 
 
 def test_dendrogram_app_slider_follows_the_tree():
@@ -328,7 +331,8 @@ def test_pair_counting_app_legend_counts_the_librarys_pairs():
     app.control("clusters").value = " ".join(map(str, pred))
     pc = pe.pair_confusion(truth, pred)
     legend = [t.get_text() for t in app._figure.legends[0].get_texts()]
-    assert legend == [f"TP: {pc.tp:,}", f"FP: {pc.fp:,}", f"FN: {pc.fn:,}", f"TN: {pc.tn:,}"]
+    assert legend == [f"TP: {fmt(pc.tp)}", f"FP: {fmt(pc.fp)}", f"FN: {fmt(pc.fn)}",
+                      f"TN: {fmt(pc.tn)}"]
     assert f"TP = {pc.tp}" in app.numbers.value
 
 
@@ -482,3 +486,177 @@ def test_contingency_explorer_shows_clustering_ratio_and_error():
     m.set(show="clustering error")
     assert "error" in m.numbers_html().lower()
 
+
+
+def test_figure_layers_draw_the_declared_artists_over_the_kept_pixels():
+    """The layer cache lives in its own object, not on the figure: a figure it was not
+    told about is drawn in full; a declared artist that changes is drawn over the kept
+    pixels and the image equals a full drawing; a new key draws everything again."""
+    from prayatul_edu.widgets.rendering import FigureLayers, new_figure
+
+    fig = new_figure(3, 2)
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], color="black")
+    dot, = ax.plot([0.2], [0.8], "o", color="red", markersize=12)
+    layers = FigureLayers()
+    assert np.array_equal(_pixels(layers.png(fig)), _full_render(fig))
+    assert not any(name.startswith("_layer") or name.startswith("_cached")
+                   for name in vars(fig))
+    layers.declare(fig, ("a",), [dot])
+    first = _pixels(layers.png(fig))
+    dot.set_data([0.8], [0.2])
+    moved = _pixels(layers.png(fig))
+    assert not np.array_equal(first, moved)
+    dot.set_animated(False)
+    assert np.array_equal(moved, _full_render(fig))
+    dot.set_animated(True)
+    ax.set_facecolor("yellow")                 # not declared: the key must change
+    layers.declare(fig, ("b",), [dot])
+    dot.set_animated(False)
+    full = _full_render(fig)
+    dot.set_animated(True)
+    assert np.array_equal(_pixels(layers.png(fig)), full)
+
+
+# ------------------------------------------------------------- lecture mode
+#: one change per app that redraws part of the figure (titles and notes set anew)
+LECTURE_CHANGES = {PrayatulExplorer: ("primary k", 3), ContingencyExplorer: ("show", "F-measure"),
+                   SilhouetteExplorer: ("k (KMeans)", 4), DendrogramExplorer: ("linkage", "single"),
+                   PairCountingExplorer: ("rows", "by class")}
+
+
+def _texts(fig) -> list:
+    from matplotlib.text import Text
+
+    fig.canvas.draw()                        # the tick labels matplotlib makes when drawing
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_lecture_mode_figure_text_is_16_pt_as_displayed(cls, params):
+    """Drawn at 192 dpi and shown at its size in inches (96 CSS px per inch), every text
+    of the figure is at least 16 pt on the screen: also after an update."""
+    from prayatul_edu.widgets.rendering import CSS_DPI, LECTURE_DPI
+
+    app = cls(lecture=True, **params)
+    description, value = LECTURE_CHANGES[cls]
+    if description == "show":
+        value = [v for v in app.control("show").options if v != app.model.params["show"]][0]
+    for step in range(2):
+        fig = app._figure
+        assert fig.dpi == LECTURE_DPI == 2 * CSS_DPI
+        css = int(app.image.layout.width.removesuffix("px"))
+        assert css == round(fig.get_figwidth() * CSS_DPI)
+        assert _pixels(app.image.value).shape[1] == 2 * css   # two pixels per CSS pixel
+        sizes = {t.get_text(): t.get_fontsize() for t in _texts(fig)}
+        assert len(sizes) >= 3 and min(sizes.values()) >= 16, \
+            {k: v for k, v in sizes.items() if v < 16}
+        if step == 0:
+            app.control(description).value = value
+            assert app.message.value == ""
+
+
+def _results_box(app):
+    """The one box of the app that holds its figure (and, beside or below it, the numbers)."""
+    boxes = [c for c in app.widget.children if app.image in getattr(c, "children", ())]
+    assert len(boxes) == 1
+    return boxes[0]
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_normal_mode_stays_as_it_was(cls, params):
+    app = cls(lecture=False, **params)
+    assert app._figure.dpi == 80 and app.image.layout.width is None
+    assert min(t.get_fontsize() for t in _texts(app._figure)) < 16
+    assert "pe-lecture" not in app.widget._dom_classes and "pe-app" in app.widget._dom_classes
+    results = _results_box(app)
+    assert list(results.children) == [app.image, app.numbers]
+    beside = cls is ContingencyExplorer                 # the one app that always had it so
+    assert type(results).__name__ == ("HBox" if beside else "VBox")
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_lecture_mode_puts_the_numbers_beside_the_figure_in_their_own_scrolling_box(cls,
+                                                                                     params):
+    app = cls(lecture=True, **params)
+    results = _results_box(app)
+    assert type(results).__name__ == "HBox"
+    assert list(results.children) == [app.image, app.numbers]      # figure left, numbers right
+    assert app.numbers.layout.overflow == "auto" and app.numbers.layout.max_height
+    assert "pe-lecture" in app.widget._dom_classes
+    # image + numbers fit 1280 px; controls at most two rows of sliders (<= 1280 px each)
+    image = int(app.image.layout.width.removesuffix("px"))
+    assert image + int(app.numbers.layout.width.removesuffix("px")) <= 1240
+    import ipywidgets as W
+    sliders = [c for c in app.controls.values() if isinstance(c, (W.IntSlider, W.FloatSlider))]
+    assert all(s.layout.width == "290px" for s in sliders)
+    assert "font-size: 20px" in app.widget.children[0].value        # tables ~20 px
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_every_app_brings_one_style_block_with_a_focus_ring(cls, params):
+    app = cls(lecture=False, **params)
+    styles = [c for c in app.widget.children
+              if type(c).__name__ == "HTML" and "<style>" in c.value]
+    assert len(styles) == 1
+    css = styles[0].value
+    for selector in ("select:focus-visible", "input:focus-visible", ".noUi-handle:focus",
+                     "button:focus-visible"):
+        assert selector in css
+    assert "outline: 3px solid" in css
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_figure_has_alt_text_that_follows_the_figure(cls, params):
+    app = cls(**params)
+    before = app.image.tooltip
+    assert before == app.model.describe_figure() and len(before) > 60
+    description, value = LECTURE_CHANGES[cls]
+    if description == "show":
+        value = "maximum matching"
+        assert app.model.params["show"] != value
+    app.control(description).value = value
+    assert app.image.tooltip == app.model.describe_figure() != before
+
+
+def test_alt_text_gives_the_numbers_of_the_figure():
+    app = PrayatulExplorer(n_samples=120)
+    m = app.model.matrix
+    for name, value in (("BR", m.br), ("RW", m.rw), ("WR", m.wr), ("BW", m.bw)):
+        assert f"{name} = {fmt(value)}" in app.image.tooltip
+    d = DendrogramExplorer(n_samples=20)
+    assert f"cut at height {fmt(d.model.cut_height)} into" in d.image.tooltip
+    assert f"CPCC = {fmt(float(d.model.cpcc))}" in d.image.tooltip
+
+
+def test_lecture_mode_is_on_by_default_under_voila_only(monkeypatch):
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.13")      # what Voila 0.5 sets
+    assert SilhouetteExplorer(n_samples=40).lecture is True
+    assert SilhouetteExplorer(n_samples=40, lecture=False).lecture is False
+    monkeypatch.setenv("SERVER_SOFTWARE", "gunicorn/21")
+    assert SilhouetteExplorer(n_samples=40).lecture is False
+    monkeypatch.delenv("SERVER_SOFTWARE")
+    app = SilhouetteExplorer(n_samples=40)
+    assert app.lecture is False and app.model.lecture is False
+    with pytest.raises(TypeError, match="^lecture: expected True or False"):
+        SilhouetteExplorer(lecture="yes")
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_sliders_take_at_most_a_hundred_keyboard_steps(cls, params):
+    import ipywidgets as W
+
+    app = cls(**params)
+    for control in app.controls.values():
+        if isinstance(control, (W.IntSlider, W.FloatSlider)):
+            assert (control.max - control.min) / control.step <= 100, control.description
+
+
+@pytest.mark.parametrize("change", [("seed", 3), ("linkage", "complete"), ("n_samples", 60)])
+def test_cut_height_moves_a_fiftieth_of_the_tree_per_key(change):
+    app = DendrogramExplorer(n_samples=30)
+    app.control(change[0]).value = change[1]
+    cut = app.control("cut height")
+    top = float(app.model.tree.heights[-1])
+    assert cut.step == pytest.approx(top / 50)
+    assert cut.max >= top

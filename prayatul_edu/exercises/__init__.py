@@ -35,13 +35,15 @@ graph, ``05`` hierarchy, ``06`` Prayatul.
 """
 from . import hierarchy, information, kinds, matching, pair_counting, prayatul, silhouette_graph
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
-                    Feedback, Outcome, progress, question, setup, student_id, submissions)
+                    Feedback, Outcome, progress, question, setup, student_id, submissions,
+                    topic_questions)
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).
 TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
           "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul"}
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
+           "topic_questions",
            "ATOL", "RTOL", "Feedback", "Outcome", "CORRECT", "PARTLY", "INCORRECT", "INVALID",
            "NOT_ATTEMPTED", "kinds", "matching", "information", "pair_counting", "silhouette_graph",
            "hierarchy", "prayatul"]

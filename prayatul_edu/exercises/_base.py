@@ -38,7 +38,8 @@ from ._data import rng_for
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
-           "COURSE_ANSWER", "rng_for", "close", "apart", "is_placeholder", "table_rows"]
+           "COURSE_ANSWER", "rng_for", "close", "apart", "is_placeholder", "table_rows",
+           "topic_questions"]
 
 #: A float answer ``x`` is accepted for key ``k`` when ``|x - k| <= ATOL + RTOL |k|``.
 #: Any value cut *or* rounded to 4 decimals is within 1e-4 of the exact one, so the
@@ -177,6 +178,12 @@ def question(qid: str, seed: Any = "session") -> "Question":
     return QUESTIONS[qid](seed=seed)
 
 
+def topic_questions(topic) -> list[str]:
+    """The question ids of notebook ``topic`` (e.g. ``"01"``) in order: 01.2 before 01.10."""
+    return sorted((q for q in QUESTIONS if q.split(".")[0] == str(topic)),
+                  key=lambda q: int(q.split(".")[1]))
+
+
 def progress(topic: str | None = None) -> Feedback:
     """What is done and what is still open.
 
@@ -186,7 +193,7 @@ def progress(topic: str | None = None) -> Feedback:
     if topic is None:
         qids = list(_SESSION["questions"])
     else:
-        qids = sorted(q for q in QUESTIONS if q.split(".")[0] == str(topic))
+        qids = topic_questions(topic)
         if not qids:
             raise ValueError(f"topic: no questions in {topic!r}")
     rows, open_ = [], []

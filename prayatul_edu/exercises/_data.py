@@ -126,6 +126,12 @@ def _permutation(rng):
     return {"truth": truth, "pred": rename[truth - 1]}
 
 
+def _ratio_error(rng):
+    k = 3
+    c = int(rng.choice([2, 4]))                 # never as many clusters as classes
+    return {"classes": np.sort(_both_present(rng, 12, k)), "clusters": _both_present(rng, 12, c)}
+
+
 def _prayatul_small(rng):
     return {"truth": _both_present(rng, 6, 2), "primary": _both_present(rng, 6, 2),
             "alternative": _both_present(rng, 6, 3)}
@@ -143,6 +149,10 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "lecture_table": (lambda: {"table": tutorial.LECTURE_MATCHING_TABLE.copy()},
                       _lecture_table),
     "choose_k": (_choose_k_original, _choose_k),
+    # 12 examples, 3 classes, 4 clusters (one class split in two): C != K on purpose.
+    "ratio_error": (lambda: {"classes": np.array([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]),
+                             "clusters": np.array([3, 3, 3, 1, 1, 1, 1, 2, 2, 2, 4, 4])},
+                    _ratio_error),
     "permutation": (lambda: {"truth": np.array([1, 1, 1, 2, 2, 2, 3, 3]),
                              "pred": np.array([2, 2, 2, 3, 3, 3, 1, 1])}, _permutation),
     # A small example for the Prayatul matrix by hand: 6 instances, 15 pairs.

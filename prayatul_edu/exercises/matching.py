@@ -2,8 +2,10 @@
 
 The tutorial's Exercise 2 (confusion matrix, precision / recall / F of cluster 1
 against class 3, entropy and purity of cluster 2), the lecture's purity,
-maximum-matching and F examples (the 1550-instance table), and a new question:
-why accuracy fails when the clusters are the classes under other names.
+maximum-matching and F examples (the 1550-instance table), and new questions:
+why accuracy fails when the clusters are the classes under other names, and the
+full-reference notes' clustering ratio eta = C / K and clustering error (1 minus
+the accuracy of the best one-to-one mapping of clusters to classes) when C != K.
 """
 from __future__ import annotations
 
@@ -11,14 +13,15 @@ import math
 
 import numpy as np
 
-from .. import (cluster_entropy, contingency_table, f_measure, labels_from_table,
-                maximum_matching, precision_recall_f, purity)
+from .. import (cluster_entropy, clustering_error, clustering_ratio, contingency_table,
+                f_measure, labels_from_table, maximum_matching, precision_recall_f, purity)
 from ..steps import fmt, frac
 from ._base import Mistake, table_rows
 from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
-           "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation"]
+           "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation",
+           "ClusteringRatio", "ClusteringError"]
 
 
 def _ex2_table(q):
@@ -317,3 +320,128 @@ class AccuracyPermutation(ChoiceQuestion):
         acc, pu, mm = self._numbers()
         d.text(f"Accuracy = {acc:g}, purity = {pu:g}, maximum matching = {mm:g}: the "
                "clusters are the classes under other names.")
+
+
+# ------------------------------------------- clustering ratio and clustering error
+def _describe_ratio_error(q, d):
+    d.text(f"{len(q.classes)} examples, their true classes and the clusters an algorithm "
+           "found (cluster numbers are arbitrary names):")
+    d.table(["", *[f"x{i + 1}" for i in range(len(q.classes))]],
+            [["class", *map(int, q.classes)], ["cluster", *map(int, q.clusters)]])
+
+
+class ClusteringRatio(NumberQuestion):
+    qid, title, dataset = "01.9", "the clustering ratio eta", "ratio_error"
+    hints = ("C is the number of clusters the algorithm found, K the number of true classes: "
+             "count the *distinct* labels in each row.",
+             "eta = C / K: clusters per class. eta > 1 means the algorithm split classes, "
+             "eta < 1 that it merged them.")
+
+    def describe(self, d):
+        _describe_ratio_error(self, d)
+        d.text("Compute the clustering ratio η = C / K (C clusters found, K true classes).")
+
+    def compute_key(self):
+        return float(clustering_ratio(self.classes, self.clusters))
+
+    def mistakes(self):
+        r = clustering_ratio(self.classes, self.clusters)
+        return [Mistake("K/C instead of C/K", r.n_classes / r.n_clusters,
+                        "That is K / C, the ratio upside down: eta counts clusters per class, "
+                        "so the number of clusters C is on top.")]
+
+    def explain(self, d):
+        r = clustering_ratio(self.classes, self.clusters)
+        found = ", ".join(str(v) for v in sorted(set(map(int, self.clusters))))
+        classes = ", ".join(str(v) for v in sorted(set(map(int, self.classes))))
+        d.text(f"The distinct cluster labels are {found}, so C = {r.n_clusters}; the distinct "
+               f"class labels are {classes}, so K = {r.n_classes}.")
+        d.extend(r.derivation(), heading=False)
+        d.note("eta = 1 is necessary for a perfect clustering but not sufficient: the right "
+               "number of clusters can still group the wrong examples.")
+
+
+class ClusteringError(NumberQuestion):
+    qid, title, dataset = "01.10", "the clustering error when C != K", "ratio_error"
+    hints = ("Write the contingency table n_ij (rows = clusters, columns = classes). The "
+             "clustering error is 1 - (largest total of a one-to-one matching) / n.",
+             "One-to-one: each class is matched to at most one cluster and each cluster to at "
+             "most one class. With C != K, min(C, K) pairs are matched; the examples of the "
+             "cluster (or class) left without a partner are all errors.",
+             "The error is a fraction of all n examples (a number between 0 and 1), not a "
+             "count, and not the accuracy.")
+
+    def describe(self, d):
+        _describe_ratio_error(self, d)
+        d.text("Compute the clustering error: the fraction of the examples that are "
+               "misclassified after the best **one-to-one** mapping of clusters to classes.")
+
+    def compute_key(self):
+        return float(clustering_error(self.classes, self.clusters))
+
+    def mistakes(self):
+        e = clustering_error(self.classes, self.clusters)
+        t = e.table
+        n, matched = t.n, e.matched
+        rows, cols = zip(*e.accuracy.pairs)
+        # the examples of the matched clusters and classes only (the unmatched dropped)
+        kept = _kept(t.counts, rows, cols)
+        return [
+            Mistake("majority class per cluster (not one-to-one)",
+                    1 - float(purity(self.classes, self.clusters)),
+                    "You gave every cluster its majority class, so two clusters can share a "
+                    "class (that is 1 - purity). The clustering error maps clusters to "
+                    "classes one-to-one: a class has one correct cluster."),
+            Mistake("unmatched examples left out", (kept - matched) / kept,
+                    "You left the examples of the unmatched cluster (or class) out. When "
+                    "C != K only min(C, K) pairs are matched, and every example of what is "
+                    "left over is misclassified: divide by all n examples."),
+            Mistake("count instead of fraction", n - matched,
+                    "That is the number of misclassified examples; the clustering error is "
+                    "their fraction of all n examples."),
+            Mistake("accuracy instead of error", matched / n,
+                    "That is the matched accuracy; the clustering error is 1 minus it."),
+            Mistake("raw labels compared", float(np.mean(self.clusters != self.classes)),
+                    "You compared cluster numbers with class numbers directly. Cluster "
+                    "numbers are arbitrary names: map clusters to classes first."),
+        ]
+
+    def explain(self, d):
+        e = clustering_error(self.classes, self.clusters)
+        t = e.table
+        c, k = t.shape
+        head, rows = table_rows(t.counts, [f"C{v}" for v in t.clusters],
+                                [f"T{v}" for v in t.classes])
+        d.text("The contingency table $n_{ij}$ (rows = clusters, columns = classes):")
+        d.table(head, rows)
+        d.text(f"C = {c} clusters, K = {k} classes: a one-to-one mapping pairs "
+               f"min(C, K) = {min(c, k)} of them. The best one (largest total of matched "
+               "cells, found by trying every mapping):")
+        d.table(["cluster", "matched class", "matched examples n_ij"],
+                [[f"C{t.clusters[i]}", f"T{t.classes[j]}", int(t.counts[i, j])]
+                 for i, j in e.accuracy.pairs])
+        rows_left = [f"C{t.clusters[i]}" for i in range(c) if i not in dict(e.accuracy.pairs)]
+        cols_left = [f"T{t.classes[j]}" for j in range(k)
+                     if j not in {jj for _, jj in e.accuracy.pairs}]
+        left = rows_left or cols_left
+        if left:
+            d.text(f"Left without a partner: {', '.join(left)}; all of "
+                   f"{'its' if len(left) == 1 else 'their'} examples are misclassified.")
+        missed = t.n - e.matched
+        d.step(rf"\text{{error}} = 1 - \frac{{{e.matched}}}{{{t.n}}} = "
+               rf"\frac{{{missed}}}{{{t.n}}} = {fmt(e)}",
+               f"error = 1 - {e.matched} / {t.n} = {missed} / {t.n} = {fmt(e)}")
+        pu = float(purity(self.classes, self.clusters))
+        d.note(f"Letting each cluster take its majority class would give 1 - purity = "
+               f"{fmt(1 - pu)}: several clusters could then share one class, which the "
+               "one-to-one mapping forbids (a class has one correct cluster).")
+
+
+def _kept(counts, rows, cols) -> int:
+    """The examples of the matched clusters (C > K) or the matched classes (C < K)."""
+    c, k = counts.shape
+    if c > k:
+        return int(counts[list(rows)].sum())
+    if c < k:
+        return int(counts[:, list(cols)].sum())
+    return int(counts.sum())

@@ -9,14 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import prayatul_matrix
+from ..prayatul import PRAYATUL_MEASURES
 from ._base import Mistake
 from .kinds import ChoiceQuestion, NumbersQuestion
 
 __all__ = ["PrayatulCounts", "PrayatulMeasures", "PrayatulReading", "PrayatulRelabel"]
-
-_MEASURES = ("comparative_deviation", "polarization", "comparative_rightness",
-             "effective_rightness", "effective_superiority")
-
 
 def _describe_small(q, d):
     n = len(q.truth)
@@ -72,26 +69,24 @@ class PrayatulCounts(NumbersQuestion):
 
 class PrayatulMeasures(NumbersQuestion):
     qid, title, dataset = "06.2", "the five measures", "prayatul_small"
-    parts = ("sigma_c", "alpha", "xi_c", "xi_e", "phi_e")
-    hints = ("sigma_c = (RW - WR)/(RW + WR); alpha = (BR + RW - BW)/T; "
-             "xi_c = (BR + RW)/(BR + RW + WR); xi_e = (BR + RW - WR)/(BR + RW + WR); "
-             "phi_e = (BR + RW - WR)/T, with T = BR + RW + WR + BW.",
+    parts = tuple(m.symbol for m in PRAYATUL_MEASURES.values())
+    hints = ("; ".join(f"{m.symbol} = {m.plain_formula}" for m in PRAYATUL_MEASURES.values())
+             + ".",
              "Every measure is from the primary's (A's) point of view.")
 
     def describe(self, d):
         _describe_small(self, d)
-        d.text("From your Prayatul matrix, compute the five measures: comparative deviation "
-               "$\\sigma_c$, polarization $\\alpha$, comparative rightness $\\xi_c$, effective "
-               "rightness $\\xi_e$, effective superiority $\\phi_e$.")
+        names = ", ".join(f"{m.title.lower()} ${m.latex}$" for m in PRAYATUL_MEASURES.values())
+        d.text(f"From your Prayatul matrix, compute the five measures: {names}.")
 
     def compute_key(self):
         m = _m(self)
-        return np.array([float(getattr(m, name)) for name in _MEASURES])
+        return np.array([float(getattr(m, name)) for name in PRAYATUL_MEASURES])
 
     def mistakes(self):
         s = _m(self, swap=True)
         m = _m(self)
-        return [Mistake("roles swapped", np.array([float(getattr(s, n)) for n in _MEASURES]),
+        return [Mistake("roles swapped", np.array([float(getattr(s, n)) for n in PRAYATUL_MEASURES]),
                         "You took B's point of view: every measure is about the primary A "
                         "(RW: A right, B wrong)."),
                 Mistake("BW in the denominator", np.array([

@@ -13,7 +13,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from ..exercises import QUESTIONS, TOPICS
+from ..exercises import TOPICS, topic_questions
 
 __all__ = ["valid_id", "display_name", "exercise_name", "exercise_from_name", "exercise_questions",
            "read_roster", "Identity", "identify", "ID_PATTERN"]
@@ -44,7 +44,7 @@ def _stand_in(name: str) -> str:
 def exercise_questions(exercise: str) -> list[str]:
     """The question ids of ``exercise`` (``"03_pair_counting"`` or ``"03"``)."""
     topic = str(exercise).split("_")[0]
-    return sorted(q for q in QUESTIONS if q.split(".")[0] == topic)
+    return topic_questions(topic)
 
 
 def exercise_name(exercise: str) -> str:

@@ -8,19 +8,22 @@ returns the Axes (or the Figure for multi-panel plots), as mglearn does.
 matplotlib is imported only when this subpackage is imported, never by
 ``import prayatul_edu``.
 """
-from ._style import CELL_COLORS, PAIR_COLORS, cluster_colors, new_axes, style_axes
+from ._style import (CELL_COLORS, PAIR_COLORS, cluster_colors, cluster_markers,
+                     new_axes, style_axes)
 from .clusterings import plot_clustering, plot_clusterings
 from .compare import plot_bootstrap, plot_instance_maps, plot_prayatul_grid, save_figures
 from .contingency import plot_contingency_table
 from .hierarchy import plot_cophenetic_matrix, plot_dendrogram
 from .measures import plot_measures
 from .pairs import pair_types, plot_similarity_matrices
-from .prayatul import plot_instance_map, plot_prayatul_matrix, plot_tournament
+from .prayatul import (plot_instance_balance, plot_instance_map, plot_prayatul_matrix,
+                       plot_tournament)
 from .silhouette import plot_silhouette
 
-__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "new_axes", "style_axes",
+__all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "cluster_markers",
+           "new_axes", "style_axes",
            "plot_clustering", "plot_clusterings",
-           "plot_prayatul_matrix", "plot_instance_map", "plot_tournament",
+           "plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
            "plot_prayatul_grid", "plot_instance_maps", "plot_bootstrap", "save_figures",
            "plot_contingency_table", "plot_dendrogram", "plot_cophenetic_matrix",
            "plot_measures", "pair_types", "plot_similarity_matrices", "plot_silhouette"]

@@ -38,28 +38,49 @@ POSITIVE_COLOR = OKABE_ITO["blue"]
 NEGATIVE_COLOR = OKABE_ITO["vermillion"]
 MARK_COLOR = OKABE_ITO["vermillion"]
 
-#: One colour per cluster (repeated after the ninth): nine is as many as stay 20 CIELAB
-#: units apart from each other, from black (noise) and from the white background under
-#: both simulations.
+#: One colour per cluster: nine is as many as stay 20 CIELAB units apart from each other,
+#: from black (noise) and from the white background under both simulations. Beyond nine
+#: the colours repeat with the next marker shape of :data:`CLUSTER_MARKERS`.
 CLUSTER_PALETTE = ["#0072b2", "#e69f00", "#009e73", "#56b4e9", "#595959", "#c85200",
                    "#ffbc79", "#332288", "#661100"]
 NOISE_COLOR = OKABE_ITO["black"]
+#: One marker shape per round through the palette: clusters 1-9 are circles, 10-18
+#: squares, ... (noise keeps the circle: its black is in no round).
+CLUSTER_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def _cluster_numbers(labels) -> tuple[list, dict]:
+    """The labels' values, and each value's number k = 0, 1, ... in sorted order (None
+    for DBSCAN's noise -1): the one order colours and markers follow."""
+    labels = np.asarray(labels).tolist()
+    values = list(dict.fromkeys(labels))
+    order = sorted(values, key=lambda v: (isinstance(v, str), v)) if _sortable(values) else values
+    number, k = {}, 0
+    for v in order:
+        if v == -1 and not isinstance(v, str):
+            number[v] = None
+        else:
+            number[v], k = k, k + 1
+    return labels, number
 
 
 def cluster_colors(labels) -> np.ndarray:
     """One colour per point: a palette colour per cluster, black for DBSCAN noise (-1)."""
-    labels = np.asarray(labels)
-    values = [v for v in dict.fromkeys(labels.tolist())]
-    order = sorted(values, key=lambda v: (isinstance(v, str), v)) if _sortable(values) else values
-    lookup = {}
-    k = 0
-    for v in order:
-        if v == -1 and not isinstance(v, str):
-            lookup[v] = NOISE_COLOR
-        else:
-            lookup[v] = CLUSTER_PALETTE[k % len(CLUSTER_PALETTE)]
-            k += 1
-    return np.array([lookup[v] for v in labels.tolist()])
+    labels, number = _cluster_numbers(labels)
+    lookup = {v: NOISE_COLOR if k is None else CLUSTER_PALETTE[k % len(CLUSTER_PALETTE)]
+              for v, k in number.items()}
+    return np.array([lookup[v] for v in labels])
+
+
+def cluster_markers(labels) -> np.ndarray:
+    """One marker per point: the palette's round of its cluster (``"o"`` for the first
+    nine clusters and noise, then ``"s"``, ...), so that no two clusters share both
+    colour and marker."""
+    labels, number = _cluster_numbers(labels)
+    lookup = {v: CLUSTER_MARKERS[0 if k is None else
+                                 k // len(CLUSTER_PALETTE) % len(CLUSTER_MARKERS)]
+              for v, k in number.items()}
+    return np.array([lookup[v] for v in labels])
 
 
 def _sortable(values) -> bool:

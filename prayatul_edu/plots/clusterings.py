@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import NOISE_COLOR, cluster_colors, new_axes, style_axes
+from ._style import NOISE_COLOR, cluster_colors, cluster_markers, new_axes, style_axes
 
 __all__ = ["plot_clustering", "plot_clusterings"]
 
 
 def plot_clustering(X, labels, ax=None, title: str | None = None, *, size: float = 8.0):
-    """Scatter the 2-D points ``X`` coloured by ``labels`` (noise -1 in black). Returns the Axes."""
+    """Scatter the 2-D points ``X`` coloured by ``labels`` (noise -1 in black). Returns the Axes.
+
+    Beyond the palette's nine colours the colours repeat with another marker shape
+    (squares for clusters 10-18, ...), so no two clusters look the same.
+    """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] < 2:
         raise ValueError(f"X: expected an N x 2 array of points, got shape {X.shape}")
@@ -18,8 +22,11 @@ def plot_clustering(X, labels, ax=None, title: str | None = None, *, size: float
         raise ValueError(f"X and labels must describe the same points, but have lengths "
                          f"{X.shape[0]} and {labels.shape[0]}")
     ax = new_axes(ax)
-    colors = cluster_colors(labels)
-    ax.scatter(X[:, 0], X[:, 1], c=colors, s=size, linewidths=0)
+    colors, markers = cluster_colors(labels), cluster_markers(labels)
+    for marker in dict.fromkeys(markers.tolist()):    # one call up to nine clusters
+        mine = markers == marker
+        ax.scatter(X[mine, 0], X[mine, 1], c=colors[mine], marker=marker, s=size,
+                   linewidths=0)
     noise = colors == NOISE_COLOR
     if noise.any():
         ax.text(0.01, 0.01, f"noise (-1): {int(noise.sum())} points", transform=ax.transAxes,

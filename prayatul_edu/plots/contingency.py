@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..steps import fmt
 from ._style import MARK_COLOR, new_axes
 
 __all__ = ["plot_contingency_table"]
@@ -44,7 +45,7 @@ def plot_contingency_table(table, ax=None, title: str | None = None, *,
         top = counts.max()
         for i in range(r):
             for j in range(k):
-                ax.text(j, i, f"{int(counts[i, j]):,}", ha="center", va="center", fontsize=9,
+                ax.text(j, i, fmt(int(counts[i, j])), ha="center", va="center", fontsize=9,
                         color="white" if counts[i, j] > 0.6 * top else "black")
     if highlight == "purity":
         cells = [(i, int(np.argmax(counts[i]))) for i in range(r)]

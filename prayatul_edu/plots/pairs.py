@@ -5,6 +5,7 @@ import numpy as np
 
 from .._validation import check_partitions
 from ..pair_counting import pair_confusion
+from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned
 from ._style import PAIR_COLORS
 
@@ -102,7 +103,7 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
         else:
             ax.set_xticks([])
             ax.set_yticks([])
-    handles = [Patch(color=PAIR_COLORS[k], label=f"{k}: {int(counts[i]):,}")
+    handles = [Patch(color=PAIR_COLORS[k], label=f"{k}: {fmt(int(counts[i]))}")
                for i, k in enumerate(PAIR_TYPES)]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=9,
                frameon=False)

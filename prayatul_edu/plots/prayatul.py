@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import CELL_COLORS, new_axes, style_axes
+from ..steps import fmt
+from ._style import CELL_COLORS, NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
 
-__all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_tournament", "prayatul_cells"]
+__all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
+           "prayatul_cells", "instance_balance"]
 
 CELL_NAMES = ("BR", "RW", "WR", "BW")  # row by row: [[BR, RW], [WR, BW]]
 
@@ -26,7 +28,7 @@ def prayatul_cells(counts):
     for (i, j), name in zip(np.ndindex(2, 2), CELL_NAMES):
         strength = 0.25 + 0.75 * np.sqrt(share[i, j])
         image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
-        texts.append(f"{name}\n{counts[i, j]:,}\n{share[i, j]:.1%}")
+        texts.append(f"{name}\n{fmt(int(counts[i, j]))}\n{share[i, j]:.1%}")
         colors.append("white" if share[i, j] > 0.3 else "black")
     return image, texts, colors
 
@@ -56,6 +58,19 @@ def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
     return ax
 
 
+def instance_balance(by_instance) -> np.ndarray:
+    """Each point's RW - WR balance: a share of its pairs, in [-1, 1] (the colour scale
+    of :func:`plot_instance_map` is that whole range, the same in every figure, so that
+    a colour means the same balance whatever the algorithms compared).
+
+    >>> instance_balance([[2, 3, 0, 0], [1, 0, 3, 1]]).tolist()
+    [0.6, -0.6]
+    """
+    counts = np.asarray(by_instance, dtype=float)
+    pairs = counts.sum(axis=1)
+    return (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
+
+
 def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: float = 10.0):
     """Where the primary wins and loses: each point coloured by its pairs' RW - WR balance.
 
@@ -72,14 +87,51 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
         raise ValueError(f"X and by_instance must describe the same points, but have "
                          f"{X.shape[0]} and {counts.shape[0]} rows")
     ax = new_axes(ax)
-    pairs = counts.sum(axis=1)
-    balance = (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
-    limit = max(float(np.abs(balance).max()), 1e-12)
+    balance = instance_balance(counts)
     order = np.argsort(np.abs(balance))  # strongest points drawn last, on top
-    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-limit,
-                    vmax=limit, s=size, linewidths=0)
+    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-1.0,
+                    vmax=1.0, s=size, linewidths=0)
     ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="(RW - WR) / pairs of the point")
     return style_axes(ax, title, equal=True, ticks=False)
+
+
+def instance_balance(by_instance) -> np.ndarray:
+    """Each instance's (RW - WR) / (its pairs): > 0 where the primary wins, < 0 where it loses."""
+    counts = np.asarray(by_instance, dtype=float)
+    if counts.ndim != 2 or counts.shape[1] != 4:
+        raise ValueError(f"by_instance: expected an N x 4 array, got shape {counts.shape}")
+    pairs = counts.sum(axis=1)
+    return (counts[:, 1] - counts[:, 2]) / np.where(pairs > 0, pairs, 1)
+
+
+def plot_instance_balance(by_instance, ax=None, title: str | None = None, max_bars: int = 100):
+    """The instance map without points: each instance's RW - WR balance, x1 to xN in order.
+
+    For labels that come without coordinates (a lecturer's own): a bar per
+    instance, blue above zero (mostly in RW pairs: the primary right, the
+    alternative wrong), vermillion below (mostly WR). Past ``max_bars``
+    instances the bars become a filled profile (same colours). Returns the Axes.
+    """
+    balance = instance_balance(by_instance)
+    ax = new_axes(ax)
+    x = np.arange(1, balance.shape[0] + 1)
+    if balance.shape[0] <= max_bars:
+        ax.bar(x, balance, width=0.8,
+               color=np.where(balance >= 0, POSITIVE_COLOR, NEGATIVE_COLOR))
+        if balance.shape[0] <= 20:
+            ax.set_xticks(x, [f"x{i}" for i in x], fontsize=8)
+    else:
+        ax.fill_between(x, balance, where=balance >= 0, step="mid", color=POSITIVE_COLOR,
+                        linewidth=0)
+        ax.fill_between(x, balance, where=balance < 0, step="mid", color=NEGATIVE_COLOR,
+                        linewidth=0)
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    limit = max(float(np.abs(balance).max()), 1e-12)
+    ax.set_ylim(-1.05 * limit, 1.05 * limit)
+    ax.set_xlim(0.4, balance.shape[0] + 0.6)
+    ax.set_xlabel("instance")
+    ax.set_ylabel("(RW - WR) / pairs")
+    return style_axes(ax, title)
 
 
 def plot_tournament(values, names, ax=None, title: str | None = None,

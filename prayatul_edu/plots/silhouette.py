@@ -5,6 +5,7 @@ import weakref
 
 import numpy as np
 
+from ..steps import fmt
 from ._style import cluster_colors, new_axes, style_axes
 
 __all__ = ["plot_silhouette", "set_silhouette_point"]
@@ -63,7 +64,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
         ax.fill_betweenx(ys, 0, bars.s[order], facecolor=colors[order[0]], edgecolor="none",
                          label=None)
     ax.axvline(float(result), color="black", linestyle="--", linewidth=1,
-               label=f"mean s = {float(result):.3f}")
+               label=f"mean s = {fmt(float(result))}")
     ax.axvline(0, color="#999999", linewidth=0.8)
     ax.set_yticks([ys[0] + ys.shape[0] / 2 for _, _, ys in bars.blocks],
                   [str(c) for c, _, _ in bars.blocks])
@@ -90,7 +91,7 @@ def set_silhouette_point(ax, result, point: int | None):
     if point is not None:
         s = bars.s[point]
         marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
-                            zorder=3, label=f"point {point}: s = {s:.3f}",
+                            zorder=3, label=f"point {point}: s = {fmt(s)}",
                             gid="silhouette point")
     ax.legend(loc="lower right", fontsize=8, frameon=False)
     return marker

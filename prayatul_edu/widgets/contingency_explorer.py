@@ -2,8 +2,9 @@
 clustering ratio and clustering error update.
 
 Type the classes and the clusters of a few instances (or the contingency table
-itself) and every measure of the contingency family updates, with the
-derivation of the one chosen.
+itself, or paste / upload your own labels and choose the columns) and every
+measure of the contingency family updates, with the derivation of the one
+chosen (whole, or step by step with "reveal step by step").
 
 >>> from prayatul_edu.widgets import ContingencyModel
 >>> m = ContingencyModel()                      # the tutorial's Exercise 2
@@ -27,7 +28,11 @@ from .. import (
 )
 from .._validation import check_choice
 from ..plots.contingency import plot_contingency_table
-from ._base import App, LabelsModel, labels_controls, new_figure, parse_counts
+from .app import App, labels_controls
+from .inputs import parse_counts
+from .label_source import LabelSourcePanel, check_own, own_inputs
+from .model import LabelsModel
+from .reveal import RevealToggle
 
 __all__ = ["ContingencyModel", "ContingencyExplorer"]
 
@@ -43,9 +48,11 @@ def _measures() -> dict:
 class ContingencyModel(LabelsModel):
     """The contingency family on typed-in labels (``mode="labels"``) or a typed table.
 
-    Parameters: ``mode`` ("labels" or "table"), ``truth`` and ``pred`` (labels
-    separated by spaces or commas), ``table`` (rows = clusters separated by ``;``,
-    columns = classes), ``show`` (whose derivation to show).
+    Parameters: ``mode`` ("labels", "table" or "own labels"), ``truth`` and ``pred``
+    (labels separated by spaces or commas), ``table`` (rows = clusters separated by
+    ``;``, columns = classes), ``own`` (a lecturer's labels:
+    :class:`~prayatul_edu.widgets.label_source.OwnLabels` with ``truth`` and ``pred``),
+    ``show`` (whose derivation to show).
     Results: ``results`` (name -> the library's result), ``values()``.
     """
 
@@ -57,7 +64,8 @@ class ContingencyModel(LabelsModel):
                 "truth": "1 3 2 1 3 3 2 2 1 2",        # the tutorial's Exercise 2
                 "pred": "1 2 3 1 2 1 2 2 3 1",
                 "table": "50 100 0; 10 1000 50; 100 90 150",   # the lecture's example
-                "show": "purity"}
+                "show": "purity", "own": None}
+    ROLES = ("truth", "pred")
 
     def __init__(self, **params):
         self.MEASURES = _measures()
@@ -65,7 +73,9 @@ class ContingencyModel(LabelsModel):
 
     def _check(self, name, value):
         if name == "mode":
-            return check_choice(value, name, ("labels", "table"))
+            return check_choice(value, name, ("labels", "table", "own labels"))
+        if name == "own":
+            return check_own(value, self.ROLES)
         if name == "table":
             parse_counts(value, name)
             return value
@@ -74,6 +84,8 @@ class ContingencyModel(LabelsModel):
     def _inputs(self):
         if self.params["mode"] == "table":
             return labels_from_table(parse_counts(self.params["table"], "table"))
+        if self.params["mode"] == "own labels":
+            return own_inputs(self.params["own"], self.ROLES)
         return super()._inputs()
 
     def _head(self) -> str:
@@ -84,7 +96,8 @@ class ContingencyModel(LabelsModel):
     def figure(self):
         t = self.results["contingency table"]
         r, k = t.shape
-        fig = new_figure(min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0))
+        fig = self.new_figure((min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0)),
+                              (min(2.6 + 1.1 * k, 8.0), min(2.2 + 0.8 * r, 5.6)))
         ax = fig.subplots()
         if self.params["show"] == "maximum matching":
             plot_contingency_table(t, ax=ax, highlight="matching",
@@ -93,7 +106,15 @@ class ContingencyModel(LabelsModel):
         else:
             plot_contingency_table(t, ax=ax, highlight="purity", title="majority class per cluster")
         fig.subplots_adjust(left=0.22, bottom=0.22, right=0.97, top=0.88)
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        t = self.results["contingency table"]
+        marked = ("the cells of the maximum matching" if self.params["show"] ==
+                  "maximum matching" else "each cluster's majority class")
+        return (f"The contingency table of {t.n} instances as a heatmap: {t.shape[0]} clusters "
+                f"(rows) by {t.shape[1]} classes (columns), each cell's count written in it, "
+                f"{marked} outlined.")
 
 
 class ContingencyExplorer(App):
@@ -106,8 +127,12 @@ class ContingencyExplorer(App):
 
         p = self.model.params
         style = {"description_width": "110px"}
-        mode = W.ToggleButtons(options=["labels", "table"], value=p["mode"],
+        mode = W.ToggleButtons(options=["labels", "table", "own labels"], value=p["mode"],
                                description="edit", style=style)
+        self.own = LabelSourcePanel(self.model.ROLES, self._use_own,
+                                    {"truth": "classes (truth)", "pred": "clusters"})
+        mode.observe(lambda change: self._show_mode(change["new"]), names="value")
+        self.steps = RevealToggle(lambda on: self.refresh())
         controls = labels_controls(self.model)
         table = W.Textarea(value=p["table"], description="counts n_ij",
                            placeholder="one row per cluster; rows separated by ;",
@@ -116,15 +141,36 @@ class ContingencyExplorer(App):
         return {"mode": mode, **{k: controls[k] for k in ("truth", "pred")}, "table": table,
                 "show": controls["show"]}
 
+    def _use_own(self, own) -> None:
+        """The lecturer's labels chosen in the panel (an error there if refused)."""
+        self.model.set(**{**self.pending, "mode": "own labels", "own": own})
+        self.pending.clear()
+        self.refresh()
+
+    def _show_mode(self, mode: str) -> None:
+        """The boxes of ``mode`` shown, the others hidden (also while it waits for labels)."""
+        for name in ("truth", "pred"):
+            self.controls[name].layout.display = None if mode == "labels" else "none"
+        self.controls["table"].layout.display = None if mode == "table" else "none"
+        self.own.widget.layout.display = None if mode == "own labels" else "none"
+
     def _sync_controls(self) -> None:
         super()._sync_controls()
-        table = self.model.params["mode"] == "table"
-        for name in ("truth", "pred"):
-            self.controls[name].layout.display = "none" if table else None
-        self.controls["table"].layout.display = None if table else "none"
+        self._show_mode(self.model.params["mode"])
 
-    def _layout(self):
-        import ipywidgets as W
+    def refresh(self) -> None:
+        super().refresh()
+        if self.steps.on:                  # the steps below, not all at once beside the table
+            self.numbers.value = self.model.numbers_html(derivation=False)
+        self.steps.show(self.model.results[self.model.params["show"]])
 
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
-                       self.message, W.HBox([self.image, self.numbers])])
+    numbers_beside = True
+
+    def _control_rows(self) -> list:
+        return [self._with_error(n) for n in self.controls]
+
+    def _panels(self) -> list:
+        return [self.own.widget]
+
+    def _below(self) -> list:
+        return [self.steps.widget]

@@ -28,22 +28,12 @@ from ..plots.hierarchy import (
     set_dendrogram_tree,
 )
 from ..toydata import DATASETS
-from ._base import (
-    App,
-    Model,
-    check_float,
-    check_int,
-    data_controls,
-    dataset,
-    distances,
-    html_table,
-    new_figure,
-    plural,
-    scatter_artists,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import dataset, distances
+from .drawing import scatter_artists, update_scatter
+from .inputs import check_float, check_int
+from .model import Model
+from .tables import format_number, html_table, plural, text_table
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
 
@@ -152,20 +142,33 @@ class DendrogramModel(Model):
         return html_table(["", "value"], self._rows(), "At the cut, and the whole tree")
 
     def figure(self):
-        fig = new_figure(13.5, 3.8)
-        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1.5, 1, 1.1, 0.05]})
-        fig.subplots_adjust(left=0.05, right=0.95, bottom=0.12, top=0.9, wspace=0.25)
+        fig = self.new_figure((13.5, 3.8), (8.0, 5.8))
+        if self.lecture:            # the tree along the top, scatter and heatmap below
+            grid = fig.add_gridspec(2, 3, width_ratios=[1, 1, 0.06])
+            axes = [fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]),
+                    fig.add_subplot(grid[1, 1]), fig.add_subplot(grid[1, 2])]
+        else:
+            axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1.5, 1, 1.1, 0.05]})
+            fig.subplots_adjust(left=0.05, right=0.95, bottom=0.12, top=0.9, wspace=0.25)
         self._draw_tree(axes[0], axes[2], axes[3])
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        return (f"The dendrogram of {self.X.shape[0]} points of the {self.params['dataset']} "
+                f"data under {self.params['linkage']} linkage, cut at height "
+                f"{format_number(self.cut_height)} into "
+                f"{plural(self.n_clusters, 'cluster')}; the points coloured by those clusters; "
+                "the cophenetic matrix (merge heights between leaves, in the dendrogram's "
+                f"order), CPCC = {format_number(float(self.cpcc))}.")
 
     def _scatter_title(self) -> str:
         return f"{plural(self.n_clusters, 'cluster')} at the cut"
 
     def _cophenetic_title(self) -> str:
-        return f"cophenetic matrix (CPCC = {float(self.cpcc):.3f})"
+        return f"cophenetic matrix (CPCC = {format_number(float(self.cpcc))})"
 
     def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
         """The panels that change only with the tree: dendrogram, cophenetic matrix and
@@ -176,7 +179,8 @@ class DendrogramModel(Model):
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
         coph_ax.figure.colorbar(coph_ax.images[0], cax=colorbar_ax,
-                                label="cophenetic distance (merge height)")
+                                label="merge height" if self.lecture
+                                else "cophenetic distance (merge height)")
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
@@ -205,9 +209,14 @@ class DendrogramModel(Model):
             self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
         cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
-        set_layers(fig, (self.tree, self.X),
+        self.layers.declare(fig, (self.tree, self.X),
                    [*cut, tree_ax.get_legend(), *scatter_artists(points)])
         return fig
+
+
+#: Keyboard steps of the cut-height slider from 0 to the top merge (an arrow key moves
+#: the cut by one step: fifty presses cross the whole tree).
+CUT_STEPS = 50
 
 
 class DendrogramExplorer(App):
@@ -227,7 +236,8 @@ class DendrogramExplorer(App):
                                   description="linkage", style=style,
                                   layout=W.Layout(width="200px")),
             "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=self.model.cut_max,
-                                 step=top / 200, description="cut height", readout_format=".3f",
+                                 step=top / CUT_STEPS, description="cut height",
+                                 readout_format=".3f",
                                  continuous_update=False, style=style),
         }
 
@@ -236,7 +246,7 @@ class DendrogramExplorer(App):
         # would otherwise clamp the new value
         cut = self.controls["cut"]
         cut.max = self.model.cut_max
-        cut.step = self.model.cut_max / 1.05 / 200
+        cut.step = self.model.cut_max / 1.05 / CUT_STEPS
         cut.value = self.model.cut_height
         for name in ("dataset", "n_samples", "seed", "linkage"):
             self.controls[name].value = self.model.params[name]

@@ -22,7 +22,9 @@ from .. import (
 )
 from .._validation import check_choice
 from ..plots.pairs import PAIR_TYPES, plot_similarity_matrices, similarity_image
-from ._base import App, LabelsModel, labels_controls, new_figure, set_layers
+from ..steps import fmt
+from .app import App, labels_controls
+from .model import LabelsModel
 
 __all__ = ["PairCountingModel", "PairCountingExplorer"]
 
@@ -82,13 +84,21 @@ class PairCountingModel(LabelsModel):
         return "class" if self.params["order"] == "by class" else None
 
     def figure(self):
-        fig = new_figure(8.0, 4.4)
+        fig = self.new_figure((8.0, 4.4), (8.0, 5.0))
         axes = fig.subplots(1, 2)
         fig.subplots_adjust(left=0.06, right=0.98, bottom=0.14, top=0.92, wspace=0.2)
         plot_similarity_matrices(self.truth_labels, self.pred_labels, axes=axes,
                                  order=self._order())
         fig.shows = self.truth_labels.shape[0]
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        p = self.results["pair counts"]
+        order = "sorted by class" if self._order() else "in the order given"
+        return (f"Two {p.n} by {p.n} pair matrices, instances {order}: left, which pairs "
+                "share a class; right, which pairs share a cluster; each pair coloured by "
+                f"its type: TP = {fmt(p.tp)}, FP = {fmt(p.fp)}, FN = {fmt(p.fn)}, "
+                f"TN = {fmt(p.tn)}.")
 
     def redraw(self, fig):
         """As many instances as before, too many to write in the cells: the two images
@@ -102,9 +112,9 @@ class PairCountingModel(LabelsModel):
             ax.images[0].set_data(image)
         legend = fig.legends[0]
         for text, name, count in zip(legend.get_texts(), PAIR_TYPES, counts):
-            text.set_text(f"{name}: {int(count):,}")
+            text.set_text(f"{name}: {fmt(int(count))}")
         # the frames go back over the new images, as Axes.draw would draw them
-        set_layers(fig, ("pairs", n), [*(a for ax in fig.axes
+        self.layers.declare(fig, ("pairs", n), [*(a for ax in fig.axes
                                           for a in (*ax.images, *ax.spines.values())), legend])
         return fig
 
@@ -122,8 +132,5 @@ class PairCountingExplorer(App):
                                 style={"description_width": "110px"})
         return labels_controls(self.model, {"order": order})
 
-    def _layout(self):
-        import ipywidgets as W
-
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), *(self._with_error(n) for n in self.controls),
-                       self.message, self.image, self.numbers])
+    def _control_rows(self) -> list:
+        return [self._with_error(n) for n in self.controls]

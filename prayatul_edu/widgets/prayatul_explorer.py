@@ -7,6 +7,14 @@ app shows both clusterings side by side, the instance-level map (points
 mostly in RW pairs blue, mostly in WR pairs red), the 2 x 2 Prayatul matrix
 as a heatmap, and the five measures next to ARI, NMI and raw-label accuracy.
 
+Or paste / upload your own labels (truth, primary, alternative: ``source="own
+labels"``). Those come without coordinates, so the app draws no clusterings
+and no instance map (a scatter would have to invent positions for the
+points); it shows instead each instance's RW - WR balance as a bar, x1 to xN
+in the order given (:func:`~prayatul_edu.plots.plot_instance_balance`: the
+instance map's colour, without the map), beside the Prayatul matrix. "reveal
+step by step" builds up the matrix's derivation one step at a time.
+
 >>> from prayatul_edu.widgets import PrayatulModel
 >>> m = PrayatulModel(dataset="blobs", n_samples=60, primary="KMeans", primary_k=3,
 ...                   alternative="KMeans", alternative_k=2)
@@ -22,28 +30,26 @@ import numpy as np
 from .. import adjusted_rand_index, normalized_mutual_information
 from .._validation import check_choice
 from ..matching import raw_accuracy as raw_label_accuracy  # re-exported: raw-label accuracy
-from ..plots import plot_clustering, plot_instance_map, plot_prayatul_matrix
-from ..plots.prayatul import prayatul_cells
+from ..plots import (plot_clustering, plot_instance_balance, plot_instance_map,
+                     plot_prayatul_matrix)
+from ..plots.prayatul import instance_balance, prayatul_cells
 from ..prayatul import prayatul_by_instance, prayatul_matrix
+from ..steps import fmt
 from ..toydata import ALGORITHMS, DATASETS
-from ._base import (
-    App,
-    Model,
-    _rescale,
-    check_float,
-    check_int,
-    clustering,
-    data_controls,
-    dataset,
-    html_table,
-    new_figure,
-    scatter_artists,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import clustering, dataset
+from .drawing import rescale, scatter_artists, update_scatter
+from .inputs import check_float, check_int
+from .label_source import LabelSourcePanel, check_own, own_inputs
+from .model import Model
+from .reveal import RevealToggle
+from .tables import html_table, text_table
 
 __all__ = ["PrayatulModel", "PrayatulExplorer", "raw_label_accuracy"]
+
+#: The controls of the toy data and its two algorithms (hidden for the lecturer's labels).
+TOY_CONTROLS = ("dataset", "n_samples", "noise", "seed", "primary", "primary_k",
+                "primary_eps", "alternative", "alternative_k", "alternative_eps")
 
 #: The data sets whose shape the ``noise`` parameter changes (the others ignore it).
 NOISY_DATASETS = ("noisy_circles", "noisy_moons")
@@ -62,7 +68,10 @@ class PrayatulModel(Model):
     Parameters (all keyword; ``set(**changes)`` changes them later):
     ``dataset``, ``n_samples``, ``noise``, ``seed``; ``primary`` and
     ``alternative`` (names of :data:`prayatul_edu.toydata.ALGORITHMS`) with
-    ``primary_k`` / ``primary_eps`` and ``alternative_k`` / ``alternative_eps``.
+    ``primary_k`` / ``primary_eps`` and ``alternative_k`` / ``alternative_eps``;
+    ``source`` ("toy data" or "own labels") and ``own`` (a lecturer's labels:
+    :class:`~prayatul_edu.widgets.label_source.OwnLabels` with ``truth``,
+    ``primary`` and ``alternative``; then ``X`` is None).
 
     Results: ``X``, ``truth``, ``labels`` (``{"primary": ..., "alternative": ...}``),
     ``matrix`` (:class:`~prayatul_edu.prayatul.PrayatulMatrix`), ``by_instance``
@@ -73,11 +82,17 @@ class PrayatulModel(Model):
     title = "Prayatul explorer"
     DEFAULTS = {"dataset": "noisy_moons", "n_samples": 500, "noise": 0.05, "seed": 0,
                 "primary": "KMeans", "primary_k": 2, "primary_eps": 0.3,
-                "alternative": "DBSCAN", "alternative_k": 2, "alternative_eps": 0.3}
+                "alternative": "DBSCAN", "alternative_k": 2, "alternative_eps": 0.3,
+                "source": "toy data", "own": None}
+    ROLES = ("truth", "primary", "alternative")
 
     def _check(self, name, value):
         if name == "dataset":
             return check_choice(value, name, DATASETS)
+        if name == "source":
+            return check_choice(value, name, ("toy data", "own labels"))
+        if name == "own":
+            return check_own(value, self.ROLES)
         if name in ("primary", "alternative"):
             return check_choice(value, name, ALGORITHMS)
         if name == "n_samples":
@@ -100,8 +115,13 @@ class PrayatulModel(Model):
 
     def _compute(self) -> None:
         p = self.params
-        self.X, self.truth = dataset(p["dataset"], p["n_samples"], p["noise"], p["seed"])
-        self.labels = {side: self._labels_of(side) for side in ("primary", "alternative")}
+        if p["source"] == "own labels":
+            self.X = None
+            self.truth, *sides = own_inputs(p["own"], self.ROLES)
+            self.labels = dict(zip(("primary", "alternative"), sides))
+        else:
+            self.X, self.truth = dataset(p["dataset"], p["n_samples"], p["noise"], p["seed"])
+            self.labels = {side: self._labels_of(side) for side in ("primary", "alternative")}
         g, P, Q = self.truth, self.labels["primary"], self.labels["alternative"]
         self.matrix = prayatul_matrix(g, P, Q)
         self.by_instance = prayatul_by_instance(g, P, Q)
@@ -115,6 +135,8 @@ class PrayatulModel(Model):
     def name(self, side: str) -> str:
         """``"KMeans (k=2)"``: an algorithm with its main parameter."""
         p = self.params
+        if p["source"] == "own labels":
+            return f"column {p['own'].columns[side]}"
         algorithm = p[side]
         if algorithm == "DBSCAN":
             return f"DBSCAN (eps={p[side + '_eps']:g})"
@@ -140,8 +162,10 @@ class PrayatulModel(Model):
     def summary(self) -> str:
         p = self.params
         cells, measures, scores = self._rows()
-        head = (f"{self.title}: {p['dataset']}, {p['n_samples']} points, noise "
-                f"{p['noise']:g}, seed {p['seed']}; primary {self.name('primary')} vs "
+        data = (f"own labels from {p['own'].where} (truth: column {p['own'].columns['truth']}),"
+                f" {p['own'].n} instances" if p["source"] == "own labels" else
+                f"{p['dataset']}, {p['n_samples']} points, noise {p['noise']:g}, seed {p['seed']}")
+        head = (f"{self.title}: {data}; primary {self.name('primary')} vs "
                 f"alternative {self.name('alternative')} ({self.matrix.n_pairs:,} pairs)")
         return "\n".join([head, "", text_table(["Prayatul matrix", "pairs"], cells), "",
                           text_table(["measure (primary vs alternative)", "value"], measures),
@@ -161,9 +185,20 @@ class PrayatulModel(Model):
         from matplotlib.ticker import MaxNLocator
 
 
-        fig = new_figure(14.0, 3.5)
-        axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
-        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
+        if self.X is None:                  # own labels: no points to draw
+            fig = self.new_figure((11.0, 3.5), (8.0, 4.2))
+            axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.4, 1]})
+            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.88, wspace=0.3)
+            plot_instance_balance(self.by_instance, ax=axes[0],
+                                  title="RW (blue) vs WR (vermillion) per instance")
+            plot_prayatul_matrix(self.matrix, ax=axes[1], title="Prayatul matrix")
+            return self.fit_text(fig)
+        fig = self.new_figure((14.0, 3.5), (8.0, 5.6))
+        if self.lecture:                            # two rows of two: 16 pt text fits
+            axes = fig.subplots(2, 2).ravel()
+        else:
+            axes = fig.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
+            fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88, wspace=0.45)
         for ax, side in zip(axes, ("primary", "alternative")):
             plot_clustering(self.X, self.labels[side], ax=ax,
                             title=f"{side}: {self.name(side)}", size=5)
@@ -173,7 +208,22 @@ class PrayatulModel(Model):
         # five ticks on the colour bar (redrawn on every update) read as well as nine
         axes[2].collections[0].colorbar.locator = MaxNLocator(nbins=4)
         plot_prayatul_matrix(self.matrix, ax=axes[3], title="Prayatul matrix")
-        return fig
+        if self.lecture:                # shorter labels, which fit at 16 pt
+            axes[2].collections[0].colorbar.set_label("(RW - WR) / pairs")
+            axes[3].set_xticks([0, 1], ["right", "wrong"])
+            axes[3].set_yticks([0, 1], ["right", "wrong"])
+            axes[3].set_xlabel("alternative")
+            axes[3].set_ylabel("primary")
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        m, p = self.matrix, self.params
+        return (f"Four panels on the {p['dataset']} data ({p['n_samples']} points). Left: the "
+                f"points coloured by the primary clustering, {self.name('primary')}, and by "
+                f"the alternative, {self.name('alternative')}. Then a map of the points, "
+                "blue where the primary is more often right about a point's pairs, red where "
+                "the alternative is. Right: the Prayatul matrix of the pairs: "
+                f"BR = {fmt(m.br)}, RW = {fmt(m.rw)}, WR = {fmt(m.wr)}, BW = {fmt(m.bw)}.")
 
     def redraw(self, fig):
         """Show the current results in ``fig`` (made by :meth:`figure`), reusing its Axes.
@@ -183,7 +233,7 @@ class PrayatulModel(Model):
         and only those (with the titles and the colour bar) are drawn again, over
         the rest of the figure kept as pixels.
         """
-        if fig is None or len(fig.axes) != 5:       # 4 panels + the instance map's colour bar
+        if fig is None or len(fig.axes) != 5 or self.X is None:   # 4 panels + colour bar
             return self.figure()
         axes = fig.axes
         for ax, side in zip(axes[:2], ("primary", "alternative")):
@@ -192,19 +242,16 @@ class PrayatulModel(Model):
             if shows[0] is not self.labels[side] or shows[1] is not self.X or shows[2] != title:
                 update_scatter(ax, self.X, self.labels[side], title)   # only a side that changed
                 ax.shows = (self.labels[side], self.X, title)
-        counts = self.by_instance
-        balance = (counts[:, 1] - counts[:, 2]) / max(self.X.shape[0] - 1, 1)
+        balance = instance_balance(self.by_instance)
         order = np.argsort(np.abs(balance))
-        limit = max(float(np.abs(balance).max()), 1e-12)
         points = axes[2].collections[0]
         points.set_offsets(self.X[order])
-        points.set_array(balance[order])
-        points.set_clim(-limit, limit)
-        _rescale(axes[2], self.X)
+        points.set_array(balance[order])    # on the fixed scale [-1, 1]: colour bar kept
+        rescale(axes[2], self.X)
         _update_matrix(axes[3], self.matrix)
-        set_layers(fig, ("Prayatul explorer",),
-                   [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points, axes[4],
-                    *axes[3].images, *axes[3].texts])
+        self.layers.declare(fig, ("Prayatul explorer",),
+                            [*scatter_artists(axes[0]), *scatter_artists(axes[1]), points,
+                             *axes[3].images, *axes[3].texts])
         return fig
 
 
@@ -236,7 +283,14 @@ class PrayatulExplorer(App):
         p = self.model.params
         style = {"description_width": "initial"}
         narrow = W.Layout(width="230px")
-        controls = data_controls(p, 50, 3000, 50)
+        controls = {"source": W.ToggleButtons(options=["toy data", "own labels"],
+                                              value=p["source"], description="labels from",
+                                              style=style)}
+        controls.update(data_controls(p, 50, 3000, 50))
+        self.own = LabelSourcePanel(self.model.ROLES, self._use_own)
+        controls["source"].observe(lambda change: self._show_source(change["new"]),
+                                   names="value")
+        self.steps = RevealToggle()
         controls["noise"] = W.FloatSlider(value=p["noise"], min=0.0, max=0.3, step=0.01,
                                           description="noise", continuous_update=False,
                                           style=style,
@@ -252,15 +306,36 @@ class PrayatulExplorer(App):
                                                     continuous_update=False, style=style)
         return controls
 
-    def _sync_controls(self) -> None:
-        super()._sync_controls()
-        self.controls["noise"].disabled = self.model.params["dataset"] not in NOISY_DATASETS
-        for side in ("primary", "alternative"):   # show only the algorithm's main parameter
+    def _use_own(self, own) -> None:
+        """The lecturer's labels chosen in the panel (an error there if refused)."""
+        self.model.set(**{**self.pending, "source": "own labels", "own": own})
+        self.pending.clear()
+        self.refresh()
+
+    def _show_source(self, source: str) -> None:
+        """The toy data's controls, or the panel for the lecturer's labels; of each
+        algorithm only its main parameter (k, or eps for DBSCAN)."""
+        own = source == "own labels"
+        self.own.widget.layout.display = None if own else "none"
+        for name in TOY_CONTROLS:
+            self.controls[name].layout.display = "none" if own else None
+        if own:
+            return
+        for side in ("primary", "alternative"):
             dbscan = self.model.params[side] == "DBSCAN"
             self.controls[f"{side}_k"].layout.display = "none" if dbscan else None
             self.controls[f"{side}_eps"].layout.display = None if dbscan else "none"
 
-    def _layout(self):
+    def refresh(self) -> None:
+        super().refresh()
+        self.steps.show(self.model.matrix)
+
+    def _sync_controls(self) -> None:
+        super()._sync_controls()
+        self.controls["noise"].disabled = self.model.params["dataset"] not in NOISY_DATASETS
+        self._show_source(self.model.params["source"])
+
+    def _control_rows(self) -> list:
         import ipywidgets as W
 
         c = self.controls
@@ -268,5 +343,10 @@ class PrayatulExplorer(App):
                       layout=W.Layout(flex_flow="row wrap"))
         sides = W.HBox([W.VBox([c[s], c[f"{s}_k"], c[f"{s}_eps"]])
                         for s in ("primary", "alternative")])
-        return W.VBox([W.HTML(f"<b>{self.model.title}</b>"), data, sides, self.message,
-                       self.image, self.numbers])
+        return [c["source"], data, sides]
+
+    def _panels(self) -> list:
+        return [self.own.widget]
+
+    def _below(self) -> list:
+        return [self.steps.widget]

@@ -22,22 +22,12 @@ from .._validation import check_choice
 from ..plots import plot_clustering
 from ..plots.silhouette import plot_silhouette, set_silhouette_point
 from ..toydata import DATASETS
-from ._base import (
-    App,
-    Model,
-    _fmt,
-    check_int,
-    clear_artists,
-    clustering,
-    data_controls,
-    dataset,
-    distances,
-    html_table,
-    new_figure,
-    set_layers,
-    text_table,
-    update_scatter,
-)
+from .app import App, data_controls
+from .data import clustering, dataset, distances
+from .drawing import clear_artists, update_scatter
+from .inputs import check_int
+from .model import Model
+from .tables import format_number, html_table, text_table
 
 __all__ = ["SilhouetteModel", "SilhouetteExplorer"]
 
@@ -119,8 +109,8 @@ class SilhouetteModel(Model):
         i = self.params["point"]
         s = self.silhouette
         a, b, si = float(s.a[i]), float(s.b[i]), float(s.samples[i])
-        formula = (f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({_fmt(b)} - {_fmt(a)}) / "
-                   f"max({_fmt(a)}, {_fmt(b)}) = {_fmt(si)}")
+        a, b, si = (format_number(v) for v in (a, b, si))
+        formula = f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({b} - {a}) / max({a}, {b}) = {si}"
         rows = [[str(r["cluster"]), r["points"], r["sum"], r["mean"], r["role"]]
                 for r in self.point_table()]
         return formula, rows
@@ -161,12 +151,20 @@ class SilhouetteModel(Model):
                 + f"</div><code>{html.escape(formula)}</code>")
 
     def figure(self):
-        fig = new_figure(9.5, 4.0)
+        fig = self.new_figure((9.5, 4.0), (8.0, 5.2))
         scatter, bars = fig.subplots(1, 2)
         fig.subplots_adjust(left=0.02, right=0.98, bottom=0.13, top=0.9, wspace=0.2)
         plot_clustering(self.X, self.labels, ax=scatter, title=self._scatter_title(), size=7)
         self._draw_clustering(scatter, bars)
-        return fig
+        return self.fit_text(fig)
+
+    def describe_figure(self) -> str:
+        i, s = self.params["point"], self.silhouette
+        return (f"Left: {self.X.shape[0]} points of the {self.params['dataset']} data coloured "
+                f"by KMeans with k = {self.params['k']}, point {i} marked by a star. Right: "
+                "the silhouette plot, every point's s_i as a bar, sorted within its cluster; "
+                f"mean silhouette s = {format_number(float(s))}, point {i} has "
+                f"s_{i} = {format_number(float(s.samples[i]))}.")
 
     def _scatter_title(self) -> str:
         return f"KMeans, k = {self.params['k']}"
@@ -198,7 +196,7 @@ class SilhouetteModel(Model):
         else:
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.params["point"])
-        set_layers(fig, (self.silhouette,),
+        self.layers.declare(fig, (self.silhouette,),
                    [*scatter.collections, *bars.collections[-1:], bars.get_legend()])
         return fig
 

@@ -42,6 +42,8 @@ LECTURE_COMMANDS = {
     app: f"voila notebooks/apps/{app}.ipynb"
     for app in ("prayatul", "contingency", "pair_counting", "silhouette", "dendrogram")
 }
+#: the lecture notebook itself (its step-by-step reveal), served the same way
+NOTEBOOK_06 = "voila notebooks/06_prayatul.ipynb"
 OUTPUT = ROOT / "test-output" / "e2e"
 SCREENS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -366,30 +368,36 @@ def _overflow(page) -> list[str]:
     }""")
 
 
-def _has_lecture_mode() -> bool:
-    import inspect
-
-    from prayatul_edu.widgets import PrayatulExplorer
-
-    return "lecture" in inspect.signature(PrayatulExplorer.__init__).parameters
+def _normal_mode_notebook(app: str) -> str:
+    """The app notebook with lecture=False, written under test-output (served the same way)."""
+    source = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
+    text = source.read_text()
+    assert "(lecture=True)" in text
+    target = OUTPUT / "normal" / f"{app}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text.replace("(lecture=True)", "(lecture=False)"))
+    return f"voila {target.relative_to(ROOT)}"
 
 
 @pytest.mark.parametrize("app", sorted(LECTURE_COMMANDS))
 def test_every_app_fits_a_projector(browser, app, problems):
-    """Screenshots at 1280x720 and 1920x1080 (test-output/e2e/screens/); in lecture mode
-    (the default under Voila) figure, controls and numbers all lie inside the screen."""
+    """Screenshots at 1280x720 and 1920x1080 in lecture and normal mode
+    (test-output/e2e/screens/); in lecture mode figure, controls and numbers all lie
+    inside the screen, with no scrollbar."""
     folder = OUTPUT / "screens"
     folder.mkdir(parents=True, exist_ok=True)
     overflow = {}
-    with VoilaServer(LECTURE_COMMANDS[app], folder / f"{app}_voila.log") as server:
-        for size, viewport in SCREENS.items():
-            page = _open(browser, server, problems, viewport=viewport)
-            page.screenshot(path=str(folder / f"{app}_{size}_lecture.png"))
-            overflow[size] = _overflow(page)
-            page.goto("about:blank")
-            page.close()
-    if not _has_lecture_mode():
-        pytest.xfail("the apps have no lecture mode yet (issue 15, another branch)")
+    for mode, command in (("lecture", LECTURE_COMMANDS[app]),
+                          ("normal", _normal_mode_notebook(app))):
+        with VoilaServer(command, folder / f"{app}_{mode}_voila.log") as server:
+            for size, viewport in SCREENS.items():
+                page = _open(browser, server, problems, viewport=viewport)
+                page.wait_for_timeout(500)               # let the image paint
+                page.screenshot(path=str(folder / f"{app}_{size}_{mode}.png"))
+                if mode == "lecture":
+                    overflow[size] = _overflow(page)
+                page.goto("about:blank")
+                page.close()
     assert overflow == {size: [] for size in SCREENS}
 
 
@@ -488,6 +496,74 @@ def test_figure_update_times_are_recorded(browser, output_dir, problems):
     (OUTPUT / "figure_latency.json").write_text(json.dumps(
         {"browser": "chromium (headless)", "viewport": "1280x720", "apps": results}, indent=2))
     assert set(results) == set(CHANGES)
+
+
+def test_reveal_steps_through_a_derivation_with_the_keyboard(browser, output_dir):
+    """Notebook 06 reveals its small example step by step: Tab to "Next step", then Enter
+    and Space each show one more step, as a lecturer with a keyboard or remote would."""
+    import prayatul_edu as pe
+    from prayatul_edu.widgets import StepReveal
+
+    steps = StepReveal(pe.prayatul_matrix(truth=[0, 0, 1, 1], primary=["a", "a", "a", "a"],
+                                          alternative=[7, 7, -1, -1]))
+    assert [b.kind for b in steps.next().next().derivation().blocks] == ["text", "text", "table"]
+    with VoilaServer(NOTEBOOK_06, output_dir / "voila.log") as server:
+        page = _open(browser, server)
+        page.get_by_text(f"step 1 of {steps.total}").first.wait_for()
+        button = page.get_by_role("button", name="Next step").first
+        button.focus()
+        page.keyboard.press("Enter")
+        page.get_by_text(f"step 2 of {steps.total}").first.wait_for()
+        output = page.locator(".widget-output").first
+        assert output.locator("table").count() == 0      # the table is step 3
+        page.keyboard.press("Space")                     # the focus stays on the button
+        page.get_by_text(f"step 3 of {steps.total}").first.wait_for()
+        output.locator("table").first.wait_for()
+        assert "Wrong" in output.locator("table").first.inner_text()
+        button.scroll_into_view_if_needed()
+        page.screenshot(path=str(output_dir / "reveal_step_3.png"))
+
+
+def test_prayatul_explorer_takes_an_uploaded_file_in_the_browser(browser, output_dir):
+    """A lecturer uploads a CSV in the Prayatul explorer and picks its columns: the numbers
+    become the library's for those columns (the browser's FileUpload value, not a stand-in)."""
+    import numpy as np
+
+    import prayatul_edu as pe
+    from prayatul_edu.steps import fmt
+
+    rng = np.random.default_rng(7)
+    truth, km, db = rng.integers(0, 3, 40), rng.integers(0, 3, 40), rng.integers(-1, 2, 40)
+    path = output_dir / "lecture.csv"
+    path.write_text("id,class,km,db\n" + "".join(
+        f"{i},{t},{a},{b}\n" for i, (t, a, b) in enumerate(zip(truth, km, db))))
+    expected = pe.prayatul_matrix(truth, db, km)          # primary db, alternative km
+
+    def dropdown(label):
+        return page.locator(".widget-dropdown:visible").filter(
+            has=page.locator("label", has_text=re.compile(rf"^\s*{label}\s*$"))).locator("select")
+
+    with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
+        page = _open(browser, server)
+        page.get_by_role("button", name="own labels").first.click()
+        with page.expect_file_chooser() as chooser:      # the browser's own file dialog
+            page.get_by_role("button", name="upload CSV/TSV").first.click()
+        chooser.value.set_files(str(path))
+        page.get_by_text("N = 40 instances from lecture.csv").first.wait_for()
+        dropdown("truth").select_option("class")       # primary: class too (the 2nd column)
+        _wait_for_cell(page, "BR (both right)", fmt(pe.prayatul_matrix(truth, truth, km).br))
+        src_before = _image_src(page)
+        dropdown("primary").select_option("db")
+        dropdown("alternative").select_option("km")
+        _wait_for_cell(page, "BR (both right)", fmt(expected.br))
+        _wait_for_cell(page, "RW (primary right only)", fmt(expected.rw))
+        _wait_for_cell(page, "comparative deviation σ_c", fmt(expected.comparative_deviation))
+        deadline = time.monotonic() + 30
+        while _image_src(page) == src_before and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _image_src(page) != src_before, "the figure was not redrawn"
+        time.sleep(1.0)                                  # let the new image paint
+        _shoot(page, output_dir / "prayatul_explorer_own_labels.png")
 
 
 def test_readme_names_the_commands_the_test_uses():

@@ -1,0 +1,259 @@
+"""An app's ipywidgets side: controls bound to a model by parameter name.
+
+An app shows one control per parameter, an ``Image`` with the model's figure
+and an ``HTML`` with its numbers. A bad value (e.g. unparsable labels) is shown
+as a message beside the box it is about, never as a traceback. Tests drive
+the controls exactly as a person would (``app.control("k").value = 4``).
+"""
+from __future__ import annotations
+
+import html
+import os
+
+from ..toydata import DATASETS
+from .inputs import check_bool
+from .model import Model
+from .rendering import css_width
+
+__all__ = ["App", "ERROR_COLOR", "APP_STYLE", "served_by_voila", "data_controls",
+           "labels_controls"]
+
+ERROR_COLOR = "#d55e00"     # Okabe-Ito vermillion: error messages in the apps
+FOCUS_COLOR = "#0072b2"     # Okabe-Ito blue: the focus ring
+
+#: The CSS every app brings along (once per app): a visible focus ring on every control,
+#: and in lecture mode (class ``pe-lecture``) tables of about 20 px and derivations that
+#: scroll in their own box.
+APP_STYLE = f"""<style>
+.pe-app input:focus-visible, .pe-app select:focus-visible, .pe-app textarea:focus-visible,
+.pe-app button:focus-visible, .pe-app .noUi-handle:focus-visible,
+.pe-app [tabindex]:focus-visible {{
+  outline: 3px solid {FOCUS_COLOR} !important; outline-offset: 2px; }}
+.pe-app .noUi-handle:focus {{ outline: 3px solid {FOCUS_COLOR}; outline-offset: 2px; }}
+.pe-lecture .pe-table {{ font-size: 20px !important; }}
+.pe-lecture .pe-table caption {{ font-size: 20px; }}
+.pe-lecture .pe-derivation {{ font-size: 16px !important; max-height: none !important; }}
+.pe-lecture .pe-title {{ font-size: 20px; }}
+</style>"""
+
+#: Lecture mode: how tall the numbers beside the figure may be before they scroll (their
+#: own box), and the width a control row may take, so that an app fits 1280 x 720.
+LECTURE_NUMBERS_HEIGHT = "560px"
+LECTURE_NUMBERS_WIDTH = "440px"
+LECTURE_SLIDER_WIDTH = "290px"
+LECTURE_TEXT_WIDTH = "420px"
+
+
+def served_by_voila() -> bool:
+    """Whether this kernel was started by Voila (which sets ``SERVER_SOFTWARE`` to
+    ``voila/<version>`` in the kernel's environment, as a CGI server would)."""
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
+
+
+class App:
+    """The ipywidgets side of an app: controls bound to a model by parameter name.
+
+    Subclasses set ``model_class`` and implement ``_build_controls()``,
+    returning ``{parameter: widget}``; every widget's ``description`` is the
+    label a person sees (and what browser tests look for). ``_control_rows()``
+    arranges them. Displaying the app shows the widget; its plain-text
+    representation is the model's ``summary()``.
+
+    ``lecture=True`` shows the app for a projector: figure text of at least 16 pt as
+    displayed (drawn at twice the screen's density), tables of about 20 px, the numbers
+    beside the figure, the whole app within 1280 x 720. ``lecture=None`` (the default)
+    turns it on when the app runs under Voila.
+    """
+
+    model_class = Model
+    #: Whether the numbers stand beside the figure also outside lecture mode.
+    numbers_beside = False
+
+    def __init__(self, model: Model | None = None, *, lecture: bool | None = None, **params):
+        import ipywidgets as W
+
+        self.lecture = served_by_voila() if lecture is None else check_bool(lecture,
+                                                                            "lecture")
+        self.model = model if model is not None else self.model_class(**params)
+        if model is not None and params:
+            self.model.set(**params)
+        self.model.lecture = self.lecture
+        self._syncing = False
+        self.pending: dict = {}       # parameter -> typed value the model refused so far
+        self.controls = self._build_controls()
+        # an error message beside each text box (filled by _show_error)
+        self.errors = {name: W.HTML() for name, c in self.controls.items()
+                       if isinstance(c, (W.Text, W.Textarea))}
+        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
+        self.numbers = W.HTML()
+        self.message = W.HTML()
+        for name, control in self.controls.items():
+            control.observe(self._on_change(name), names="value")
+        self.widget = self._layout()
+        self.refresh()
+
+    # -- binding ------------------------------------------------------------
+    def _on_change(self, name: str):
+        def handler(change):
+            if self._syncing:
+                return
+            # edits not applied yet (e.g. a new truth waiting for clusters of its length)
+            # are tried again together with this one: never lost, never overwritten
+            changes = {**self.pending, name: change["new"]}
+            try:
+                self.model.set(**changes)
+            except (TypeError, ValueError) as exc:
+                self.pending[name] = change["new"]
+                self._show_error(exc)
+                return
+            self.pending.clear()
+            self.refresh()
+        return handler
+
+    def _show_error(self, exc) -> None:
+        """The error beside the box it is about (its message starts with the parameter's
+        name), the boxes holding edits not yet applied marked as such, the figure and the
+        numbers left as they were (they still show the last values that were valid)."""
+        text = str(exc)
+        about = text.split(":", 1)[0]
+        self.message.value = (f'<span style="color: {ERROR_COLOR}">{html.escape(text)}'
+                              "</span>" if about not in self.errors else "")
+        for name, error in self.errors.items():
+            if name == about:
+                error.value = f'<span style="color: {ERROR_COLOR}">{html.escape(text)}</span>'
+            elif name in self.pending:
+                error.value = ('<span style="color: {0}">not applied yet: waiting for the '
+                               "other box</span>".format(ERROR_COLOR))
+            else:
+                error.value = ""
+
+    def control(self, description: str):
+        """The control whose description (or parameter name) is ``description``."""
+        for name, control in self.controls.items():
+            if description in (name, control.description):
+                return control
+        raise KeyError(f"description: no control {description!r}; the controls are "
+                       + ", ".join(repr(c.description) for c in self.controls.values()))
+
+    def refresh(self) -> None:
+        """Show the model's current numbers and figure; align the controls with it."""
+        self.message.value = ""
+        for error in self.errors.values():
+            error.value = ""
+        self._syncing = True
+        try:
+            self._sync_controls()
+        finally:
+            self._syncing = False
+        self.numbers.value = self.model.numbers_html()
+        self._figure = self.model.redraw(getattr(self, "_figure", None))
+        self.image.value = self.model.png(self._figure)
+        self.image.tooltip = self.model.describe_figure()     # the image's title: its alt text
+        if self.lecture:                     # shown at its size in inches: points are points
+            self.image.layout.width = css_width(self._figure)
+
+    def _sync_controls(self) -> None:
+        """Make every control show the model's value (ranges may depend on the model)."""
+        for name, control in self.controls.items():
+            if control.value != self.model.params[name]:
+                control.value = self.model.params[name]
+
+    def _with_error(self, name: str):
+        """The control ``name``, with its error message beside it if it has one."""
+        import ipywidgets as W
+
+        if name not in self.errors:
+            return self.controls[name]
+        return W.HBox([self.controls[name], self.errors[name]])
+
+    def _build_controls(self) -> dict:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _control_rows(self) -> list:
+        """The controls, arranged (a list of widgets, top to bottom)."""
+        import ipywidgets as W
+
+        return [W.HBox([self._with_error(n) for n in self.controls],
+                       layout=W.Layout(flex_flow="row wrap"))]
+
+    def _panels(self) -> list:
+        """Widgets shown under the controls (e.g. the panel for a lecturer's own labels)."""
+        return []
+
+    def _below(self) -> list:
+        """Widgets shown under the figure and the numbers (e.g. a derivation step by step)."""
+        return []
+
+    def _layout(self):
+        """Title, controls, panels, message, then the figure and the numbers (beside each
+        other in lecture mode, where the numbers scroll in their own box, else the numbers
+        below), then whatever the app shows below them."""
+        import ipywidgets as W
+
+        title = W.HTML(f'<b class="pe-title">{html.escape(self.model.title)}</b>')
+        if self.lecture:
+            for control in self.controls.values():
+                if isinstance(control, (W.IntSlider, W.FloatSlider)):
+                    control.layout.width = LECTURE_SLIDER_WIDTH
+                elif isinstance(control, (W.Text, W.Textarea)):
+                    control.layout.width = LECTURE_TEXT_WIDTH
+            rows = [W.HBox([self._with_error(n) for n in self.controls],
+                           layout=W.Layout(flex_flow="row wrap"))]
+            self.numbers.layout = W.Layout(max_height=LECTURE_NUMBERS_HEIGHT, overflow="auto",
+                                           width=LECTURE_NUMBERS_WIDTH, flex="0 0 auto")
+            results = W.HBox([self.image, self.numbers],
+                             layout=W.Layout(align_items="flex-start"))
+        else:
+            rows = self._control_rows()
+            results = (W.HBox([self.image, self.numbers]) if self.numbers_beside
+                       else W.VBox([self.image, self.numbers]))
+        box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._panels(), self.message, results,
+                      *self._below()])
+        box.add_class("pe-app")
+        if self.lecture:
+            box.add_class("pe-lecture")
+        return box
+
+    # -- display --------------------------------------------------------------
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        bundle["text/plain"] = self.model.summary()
+        return bundle
+
+    def __repr__(self) -> str:
+        return self.model.summary()
+
+
+def data_controls(params: dict, n_min: int, n_max: int, n_step: int) -> dict:
+    """The controls of a toy data set: ``dataset``, ``n_samples`` and ``seed``."""
+    import ipywidgets as W
+
+    style = {"description_width": "initial"}
+    return {
+        "dataset": W.Dropdown(options=list(DATASETS), value=params["dataset"],
+                              description="data set", style=style,
+                              layout=W.Layout(width="230px")),
+        "n_samples": W.IntSlider(value=params["n_samples"], min=n_min, max=n_max, step=n_step,
+                                 description="points", continuous_update=False, style=style),
+        "seed": W.IntSlider(value=params["seed"], min=0, max=20, description="seed",
+                            continuous_update=False, style=style),
+    }
+
+
+def labels_controls(model: Model, extra: dict | None = None) -> dict:
+    """Text boxes for ``truth`` and ``pred`` and a dropdown for ``show``."""
+    import ipywidgets as W
+
+    p = model.params
+    wide = W.Layout(width="520px")
+    style = {"description_width": "110px"}
+    controls = {
+        "truth": W.Text(value=p["truth"], description="classes (truth)", layout=wide,
+                        style=style, continuous_update=False),
+        "pred": W.Text(value=p["pred"], description="clusters", layout=wide, style=style,
+                       continuous_update=False),
+    }
+    controls.update(extra or {})
+    controls["show"] = W.Dropdown(options=list(model.MEASURES), value=p["show"],
+                                  description="derivation of", style=style)
+    return controls

@@ -1,0 +1,62 @@
+"""The apps' data, cached: toy data sets, their clusterings and distance matrices.
+
+Every array returned is read-only, so that one cached result can be shared by
+every app (and every update) that asks for it.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..toydata import cluster, make_dataset
+
+__all__ = ["dataset", "clustering", "distances"]
+
+
+@functools.lru_cache(maxsize=32)
+def dataset(name: str, n_samples: int, noise: float, seed: int):
+    """:func:`prayatul_edu.toydata.make_dataset`, cached (read-only arrays)."""
+    X, y = make_dataset(name, n_samples=n_samples, noise=noise, random_state=seed)
+    X.flags.writeable = False
+    y.flags.writeable = False
+    return X, y
+
+
+@functools.lru_cache(maxsize=64)
+def clustering(data: tuple, algorithm: str, n_clusters: int, eps: float) -> np.ndarray:
+    """Labels of ``algorithm`` on ``dataset(*data)``, cached (read-only).
+
+    Only the algorithm's main parameter is part of the key: DBSCAN ignores
+    ``n_clusters`` and the others ignore ``eps``, so callers pass a neutral
+    value for the unused one and changing it costs nothing.
+    """
+    X, _ = dataset(*data)
+    # One thread: on a few thousand points threads gain little, and OpenMP threads
+    # spin badly when the machine is busy (measured: 5 ms alone, up to 1 s when loaded).
+    with _thread_pools().limit(limits=1):
+        labels = cluster(X, algorithm, n_clusters=n_clusters, eps=eps, random_state=0)
+    labels.flags.writeable = False
+    return labels
+
+
+@functools.lru_cache(maxsize=8)
+def distances(data: tuple) -> np.ndarray:
+    """The Euclidean distance matrix of ``dataset(*data)``, cached (read-only)."""
+    from scipy.spatial.distance import cdist
+
+    X, _ = dataset(*data)
+    D = cdist(X, X)
+    D.flags.writeable = False
+    return D
+
+
+@functools.lru_cache(maxsize=1)
+def _thread_pools():
+    """threadpoolctl's view of the loaded BLAS / OpenMP libraries, made once (a
+    ``threadpool_limits`` call would search them again: 3 ms per clustering)."""
+    import sklearn.cluster  # noqa: F401  (load the libraries the algorithms use first)
+    import sklearn.mixture  # noqa: F401
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
