@@ -48,6 +48,7 @@ def setup() -> None:
         except Exception as exc:  # pragma: no cover - depends on the machine
             sys.exit(f"[dev.py] could not create a virtual environment ({exc}); "
                      "on Debian/Ubuntu install the python3-venv package first")
+    _install_templates()
     if STAMP.exists() and STAMP.read_text() == _wanted_stamp():
         return
     _say("installing prayatul-edu and its dependencies (first run takes a minute)")
@@ -56,6 +57,21 @@ def setup() -> None:
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", ".[test]"],
                    check=True, cwd=ROOT)
     STAMP.write_text(_wanted_stamp())
+
+
+def _install_templates() -> None:
+    """Copy share/jupyter (the lecture apps' Voila template) into .venv/share/jupyter.
+
+    pyproject.toml lists it as data files, but an editable install (``pip install
+    -e``) leaves data files out; Voila finds templates only under share/jupyter.
+    """
+    source = ROOT / "share" / "jupyter"
+    for path in source.rglob("*"):
+        if path.is_file():
+            target = VENV / "share" / "jupyter" / path.relative_to(source)
+            if not target.exists() or target.read_bytes() != path.read_bytes():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
 
 
 def run(args: list[str]) -> int:

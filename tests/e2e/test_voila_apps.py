@@ -1,12 +1,18 @@
 """End to end: the lecture apps, served by Voila, driven in headless Chromium.
 
 A lecturer serves an app full-screen with exactly the command in the README,
-``voila notebooks/06_prayatul.ipynb``. This test runs that command (on
-127.0.0.1 and a free port, without opening a browser), opens the page in
-Debian's Chromium through Playwright, moves a slider with the keyboard as a
-person would, and checks that the numbers shown become the ones the library
-computes for the new setting and that the figure is redrawn. Screenshots of
-each app before and after go to the test's output folder.
+``voila notebooks/apps/prayatul.ipynb``, from the repository's root (where
+Voila reads ``voila.json``). This test runs that command (on a free port,
+without opening a browser), opens the page in Debian's Chromium through
+Playwright, moves a slider with the keyboard as a person would, and checks that
+the numbers shown become the ones the library computes for the new setting and
+that the figure is redrawn. Every page must load with no console error or
+warning, no failed request and no request leaving 127.0.0.1 (an offline lecture
+hall). Reloading the page must not leave kernels behind, and a kernel whose page
+vanished is culled. Screenshots of every app at 1280x720 and 1920x1080 go to
+``test-output/e2e/``; the time from a key press (or a dropdown change) to the new
+figure in the page is written to ``test-output/e2e/figure_latency.json``
+(``benchmarks/run.py --only browser`` reports it; no test asserts a time).
 
 Widgets that pass the Python-side tests can still show nothing in a browser
 (front-end version mismatches are the usual failure); this is the test that
@@ -16,6 +22,7 @@ is skipped - except under CI (``CI=true``), where a missing piece fails it.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -32,9 +39,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: The README's command for a lecture; the test adds only where to listen.
 LECTURE_COMMANDS = {
-    "prayatul": "voila notebooks/06_prayatul.ipynb",
-    "silhouette": "voila notebooks/04_silhouette_graph.ipynb",
+    app: f"voila notebooks/apps/{app}.ipynb"
+    for app in ("prayatul", "contingency", "pair_counting", "silhouette", "dendrogram")
 }
+#: the lecture notebook itself (its step-by-step reveal), served the same way
+NOTEBOOK_06 = "voila notebooks/06_prayatul.ipynb"
+OUTPUT = ROOT / "test-output" / "e2e"
+SCREENS = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--disable-dev-shm-usage"]
@@ -68,12 +79,12 @@ def _free_port() -> int:
 class VoilaServer:
     """Start the README's command on a free port; always stopped on exit."""
 
-    def __init__(self, command: str, log_path: Path):
+    def __init__(self, command: str, log_path: Path, extra: tuple[str, ...] = ()):
         self.port = _free_port()
         program, notebook = command.split()
         assert program == "voila"
         self.argv = [sys.executable, "-m", "voila", notebook, "--no-browser",
-                     f"--port={self.port}", "--Voila.ip=127.0.0.1"]
+                     f"--port={self.port}", *extra]
         self.log_path = log_path
         self.url = f"http://127.0.0.1:{self.port}/"
 
@@ -96,6 +107,28 @@ class VoilaServer:
                 continue
             return self
         raise RuntimeError(f"voila did not start within 60 s; see {self.log_path}")
+
+    def kernels(self) -> int:
+        """How many kernels the server runs now (its ipykernel child processes)."""
+        import psutil
+
+        try:
+            children = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return 0
+        count = 0
+        for child in children:
+            try:
+                count += any("ipykernel" in part for part in child.cmdline())
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                pass
+        return count
+
+    def wait_for_kernels(self, at_most: int, timeout: float = 90.0) -> int:
+        deadline = time.monotonic() + timeout
+        while (n := self.kernels()) > at_most and time.monotonic() < deadline:
+            time.sleep(0.5)
+        return n
 
     def __exit__(self, *exc):
         import signal
@@ -188,15 +221,54 @@ def _wait_for_redraw(page, src_before: str, timeout: float = 30.0) -> None:
     assert _image_src(page) != src_before, "the figure was not redrawn"
 
 
-def _open(browser, server: VoilaServer):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+class PageProblems(list):
+    """Everything a page does wrong: console errors and warnings, failed requests,
+    HTTP errors, and any request to a host other than 127.0.0.1."""
+
+    #: the page's own "shut my kernel down" beacon, sent while it unloads: the browser
+    #: reports it as aborted although the server gets it (the kernel count proves it)
+    BEACON = re.compile(r"^http://127\.0\.0\.1:\d+/voila/api/shutdown/[0-9a-f-]+$")
+
+    def watch(self, page):
+        local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
+        page.on("console", lambda m: self.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: self.append(f"page error: {e}"))
+        page.on("request", lambda r: None if r.url.startswith(local)
+                else self.append(f"request leaves localhost: {r.url}"))
+        page.on("requestfailed", lambda r: None if self.BEACON.match(r.url)
+                else self.append(f"request failed: {r.url} ({r.failure})"))
+        page.on("response", lambda r: self.append(f"HTTP {r.status}: {r.url}")
+                if r.status >= 400 else None)
+        return page
+
+
+@pytest.fixture
+def problems():
+    found = PageProblems()
+    yield found
+    assert list(found) == [], "the page misbehaved:\n" + "\n".join(found)
+
+
+def _open(browser, server: VoilaServer, problems: PageProblems | None = None,
+          viewport=(1400, 1000)):
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    if problems is not None:
+        problems.watch(page)
     page.set_default_timeout(120_000)
     page.goto(server.url, wait_until="domcontentloaded")
     page.wait_for_selector(".widget-image", state="attached")
+    _wait_for_figure(page)
     return page
 
 
-def test_prayatul_explorer_in_the_browser(browser, output_dir):
+def _wait_for_figure(page) -> None:
+    """Wait until the figure holds an image (the kernel has drawn it)."""
+    page.wait_for_function("() => { const img = document.querySelector('.widget-image');"
+                           " return img && img.naturalWidth > 0; }", timeout=120_000)
+
+
+def test_prayatul_explorer_in_the_browser(browser, output_dir, problems):
     from prayatul_edu.steps import fmt
     from prayatul_edu.widgets import PrayatulModel
 
@@ -207,7 +279,7 @@ def test_prayatul_explorer_in_the_browser(browser, output_dir):
     assert (after.br, after.rw) != (before.br, before.rw), "pick a change that shows"
 
     with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
-        page = _open(browser, server)
+        page = _open(browser, server, problems)
         _wait_for_cell(page, "BR (both right)", fmt(before.br))
         _wait_for_cell(page, "RW (primary right only)", fmt(before.rw))
         src_before = _image_src(page)
@@ -223,7 +295,7 @@ def test_prayatul_explorer_in_the_browser(browser, output_dir):
         _shoot(page, output_dir / "prayatul_explorer_after.png")
 
 
-def test_silhouette_explorer_in_the_browser(browser, output_dir):
+def test_silhouette_explorer_in_the_browser(browser, output_dir, problems):
     from prayatul_edu.steps import fmt
     from prayatul_edu.widgets import SilhouetteModel
 
@@ -234,7 +306,7 @@ def test_silhouette_explorer_in_the_browser(browser, output_dir):
     assert fmt(before) != fmt(after)
 
     with VoilaServer(LECTURE_COMMANDS["silhouette"], output_dir / "voila.log") as server:
-        page = _open(browser, server)
+        page = _open(browser, server, problems)
         _wait_for_cell(page, "silhouette s", fmt(before))
         src_before = _image_src(page)
         _shoot(page, output_dir / "silhouette_explorer_before.png")
@@ -246,6 +318,188 @@ def test_silhouette_explorer_in_the_browser(browser, output_dir):
         _shoot(page, output_dir / "silhouette_explorer_after.png")
 
 
+def test_reloading_the_page_leaves_no_kernel_behind(browser, output_dir, problems):
+    """Each reload starts a kernel; the page's shutdown request must end the old one
+    (it used to be refused: 403 '_xsrf' argument missing, one more kernel per reload)."""
+    with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
+        page = _open(browser, server, problems)
+        assert server.wait_for_kernels(at_most=1) == 1
+        for _ in range(4):
+            page.reload(wait_until="domcontentloaded")
+            page.wait_for_selector(".widget-image", state="attached")
+            _wait_for_figure(page)
+        assert server.wait_for_kernels(at_most=1) == 1, "a reload left a kernel running"
+        page.goto("about:blank")                     # leaving the page unloads it
+        assert server.wait_for_kernels(at_most=0) == 0, "leaving the page kept its kernel"
+
+
+def test_a_vanished_page_has_its_kernel_culled(browser, output_dir):
+    """A page that goes away without a word (a crashed tab) leaves its kernel idle;
+    the culler of voila.json ends it. The timeout is shortened for the test only."""
+    config = json.loads((ROOT / "voila.json").read_text())
+    culling = config["MappingKernelManager"]
+    assert culling["cull_idle_timeout"] > 0 and culling["cull_connected"] is False
+    assert config["Voila"]["tornado_settings"]["disable_check_xsrf"] is True
+    fast = ("--MappingKernelManager.cull_idle_timeout=3", "--MappingKernelManager.cull_interval=1")
+    with VoilaServer(LECTURE_COMMANDS["dendrogram"], output_dir / "voila.log", fast) as server:
+        page = _open(browser, server)
+        assert server.wait_for_kernels(at_most=1) == 1
+        page.close(run_before_unload=False)          # no shutdown request is sent
+        assert server.wait_for_kernels(at_most=0) == 0, "the idle kernel was not culled"
+
+
+def _overflow(page) -> list[str]:
+    """What of the app lies outside the viewport: figure, controls, numbers, scrollbars."""
+    return page.evaluate("""() => {
+        const out = [], w = window.innerWidth, h = window.innerHeight;
+        const parts = document.querySelectorAll(
+            '.widget-image, .widget-slider, .widget-dropdown, .widget-text, .widget-textarea,'
+            + ' .widget-html table, .widget-html pre');
+        for (const el of parts) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1)
+                out.push(`${el.className.split(' ')[0] || el.tagName}: ` +
+                         `${Math.round(r.left)},${Math.round(r.top)} to ` +
+                         `${Math.round(r.right)},${Math.round(r.bottom)} in ${w}x${h}`);
+        }
+        const root = document.scrollingElement;
+        if (root.scrollHeight > h + 1) out.push(`page scrolls: ${root.scrollHeight} > ${h}`);
+        if (root.scrollWidth > w + 1) out.push(`page scrolls sideways: ${root.scrollWidth} > ${w}`);
+        return out;
+    }""")
+
+
+def _normal_mode_notebook(app: str) -> str:
+    """The app notebook with lecture=False, written under test-output (served the same way)."""
+    source = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
+    text = source.read_text()
+    assert "(lecture=True)" in text
+    target = OUTPUT / "normal" / f"{app}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text.replace("(lecture=True)", "(lecture=False)"))
+    return f"voila {target.relative_to(ROOT)}"
+
+
+@pytest.mark.parametrize("app", sorted(LECTURE_COMMANDS))
+def test_every_app_fits_a_projector(browser, app, problems):
+    """Screenshots at 1280x720 and 1920x1080 in lecture and normal mode
+    (test-output/e2e/screens/); in lecture mode figure, controls and numbers all lie
+    inside the screen, with no scrollbar."""
+    folder = OUTPUT / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    overflow = {}
+    for mode, command in (("lecture", LECTURE_COMMANDS[app]),
+                          ("normal", _normal_mode_notebook(app))):
+        with VoilaServer(command, folder / f"{app}_{mode}_voila.log") as server:
+            for size, viewport in SCREENS.items():
+                page = _open(browser, server, problems, viewport=viewport)
+                page.wait_for_timeout(500)               # let the image paint
+                page.screenshot(path=str(folder / f"{app}_{size}_{mode}.png"))
+                if mode == "lecture":
+                    overflow[size] = _overflow(page)
+                page.goto("about:blank")
+                page.close()
+    assert overflow == {size: [] for size in SCREENS}
+
+
+#: per app: (what to change, how) - a slider moved one step with the arrow key, a
+#: dropdown set to another option, or labels typed anew (the same labels, rotated by
+#: one, then Enter); every change redraws the figure
+CHANGES = {
+    "prayatul": [("slider", "primary k"), ("slider", "seed")],
+    "silhouette": [("slider", "k (KMeans)"), ("slider", "seed")],
+    "dendrogram": [("dropdown", "linkage"), ("slider", "seed")],
+    "pair_counting": [("dropdown", "rows"), ("slider", "seed")],
+    "contingency": [("text", "clusters")],
+}
+REPEATS = 5
+
+_LATENCY_PROBE = """() => {
+    const img = document.querySelector('.widget-image');
+    window.__figureChanges = [];
+    window.__inputAt = null;
+    const stamp = e => { if (window.__inputAt === null) window.__inputAt = performance.now(); };
+    document.addEventListener('keydown', stamp, true);
+    document.addEventListener('change', stamp, true);
+    document.addEventListener('input', stamp, true);
+    new MutationObserver(() => {
+        if (window.__inputAt !== null) {
+            window.__figureChanges.push(performance.now() - window.__inputAt);
+            window.__inputAt = null;
+        }
+    }).observe(img, {attributes: true, attributeFilter: ['src']});
+}"""
+
+
+def _dropdown(page, label: str):
+    return page.locator(".widget-dropdown").filter(
+        has=page.locator("label.widget-label", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")))
+
+
+def _change(page, kind: str, label: str, step: int) -> bool:
+    """Make one change; False when this control cannot change any more."""
+    if kind == "slider":
+        handle = _slider(page, label).locator(".noUi-handle").first
+        handle.focus()
+        handle.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+        return True
+    if kind == "text":
+        box = page.locator(".widget-text").filter(
+            has=page.locator("label.widget-label", has_text=re.compile(
+                rf"^\s*{re.escape(label)}\s*$"))).locator("input").first
+        labels = box.input_value().split()
+        box.fill(" ".join(labels[1:] + labels[:1]))
+        box.press("Enter")
+        return True
+    select = _dropdown(page, label).locator("select").first
+    options = select.locator("option").all_inner_texts()
+    current = select.evaluate("s => s.options[s.selectedIndex].text")
+    others = [o for o in options if o != current]
+    if not others:
+        return False
+    select.select_option(label=others[step % len(others)])
+    return True
+
+
+def _figure_latencies(page, changes) -> dict[str, list[float]]:
+    page.evaluate(_LATENCY_PROBE)
+    times = {}
+    for kind, label in changes:
+        times[label] = []
+        for step in range(REPEATS):
+            before = page.evaluate("() => window.__figureChanges.length")
+            if not _change(page, kind, label, step):
+                break
+            page.wait_for_function(f"() => window.__figureChanges.length > {before}",
+                                   timeout=60_000)
+            times[label].append(page.evaluate("() => window.__figureChanges.at(-1)"))
+            page.evaluate("() => { window.__inputAt = null; }")
+    return times
+
+
+def test_figure_update_times_are_recorded(browser, output_dir, problems):
+    """From the input (key press, dropdown change) to the new figure in the DOM, per app:
+    medians written to test-output/e2e/figure_latency.json. Recorded, not asserted."""
+    import statistics
+
+    results = {}
+    for app, changes in CHANGES.items():
+        with VoilaServer(LECTURE_COMMANDS[app], output_dir / f"{app}_voila.log") as server:
+            page = _open(browser, server, problems, viewport=SCREENS["1280x720"])
+            times = _figure_latencies(page, changes)
+            page.goto("about:blank")
+            page.close()
+        every = [t for ts in times.values() for t in ts]
+        assert every, f"{app}: no change redrew the figure"
+        results[app] = {"median_ms": round(statistics.median(every), 1), "changes": len(every),
+                        "per_control_ms": {k: [round(t, 1) for t in v] for k, v in times.items()}}
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "figure_latency.json").write_text(json.dumps(
+        {"browser": "chromium (headless)", "viewport": "1280x720", "apps": results}, indent=2))
+    assert set(results) == set(CHANGES)
+
+
 def test_reveal_steps_through_a_derivation_with_the_keyboard(browser, output_dir):
     """Notebook 06 reveals its small example step by step: Tab to "Next step", then Enter
     and Space each show one more step, as a lecturer with a keyboard or remote would."""
@@ -255,7 +509,7 @@ def test_reveal_steps_through_a_derivation_with_the_keyboard(browser, output_dir
     steps = StepReveal(pe.prayatul_matrix(truth=[0, 0, 1, 1], primary=["a", "a", "a", "a"],
                                           alternative=[7, 7, -1, -1]))
     assert [b.kind for b in steps.next().next().derivation().blocks] == ["text", "text", "table"]
-    with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
+    with VoilaServer(NOTEBOOK_06, output_dir / "voila.log") as server:
         page = _open(browser, server)
         page.get_by_text(f"step 1 of {steps.total}").first.wait_for()
         button = page.get_by_role("button", name="Next step").first
