@@ -42,7 +42,6 @@ from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .label_source import LabelSourcePanel, check_own, own_inputs
 from .model import Model
-from .rendering import new_figure
 from .reveal import RevealToggle
 from .tables import html_table, text_table
 
