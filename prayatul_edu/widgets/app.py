@@ -7,6 +7,7 @@ the controls exactly as a person would (``app.control("k").value = 4``).
 """
 from __future__ import annotations
 
+import functools
 import html
 import os
 
@@ -42,6 +43,24 @@ LECTURE_NUMBERS_HEIGHT = "560px"
 LECTURE_NUMBERS_WIDTH = "440px"
 LECTURE_SLIDER_WIDTH = "290px"
 LECTURE_TEXT_WIDTH = "420px"
+
+
+@functools.cache
+def _figure_image_class():
+    """An ``ipywidgets.Image`` whose tooltip (the figure's alt text) the browser can show.
+
+    ipywidgets' front end reads the ``description`` of any widget given a tooltip, and
+    an Image has none: the view then fails to render ("Cannot read properties of
+    undefined (reading 'length')" in updateTooltip) and the app shows no figure.
+    An empty description makes the tooltip the image's title.
+    """
+    import ipywidgets as W
+    from traitlets import Unicode
+
+    class FigureImage(W.Image):
+        description = Unicode("").tag(sync=True)
+
+    return FigureImage
 
 
 def served_by_voila() -> bool:
@@ -84,7 +103,8 @@ class App:
         # an error message beside each text box (filled by _show_error)
         self.errors = {name: W.HTML() for name, c in self.controls.items()
                        if isinstance(c, (W.Text, W.Textarea))}
-        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
+        self.image = _figure_image_class()(format="png",
+                                           layout=W.Layout(max_width="100%", height="auto"))
         self.numbers = W.HTML()
         self.message = W.HTML()
         for name, control in self.controls.items():
