@@ -160,7 +160,8 @@ class FigureLayers:
         else:
             canvas.restore_region(kept[1])
         for ax in dict.fromkeys(a.axes for a in self.dynamic if a.axes is not None):
-            ax.apply_aspect()                        # what Axes.draw would do first
+            ax.get_xlim()                            # what Axes.draw would do first: a
+            ax.apply_aspect()                        # pending autoscale, then the aspect
         for artist in self.dynamic:
             artist.draw(renderer)
         return encode_png(np.asarray(canvas.buffer_rgba()))
