@@ -204,8 +204,13 @@ def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, p
 def test_png_encoding_is_lossless():
     from prayatul_edu.widgets.rendering import encode_png
 
+    from PIL import Image
+
     rgba = np.random.default_rng(0).integers(0, 256, (7, 5, 4), dtype=np.uint8)
-    assert np.array_equal(_pixels(encode_png(rgba)), rgba[:, :, :3])
+    png = encode_png(rgba)
+    assert np.array_equal(_pixels(png), rgba[:, :, :3])
+    # the alpha channel too (an app's figure is opaque; a transparent one stays so)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), rgba)
 
 
 # ----------------------------------------------------- contingency explorer
