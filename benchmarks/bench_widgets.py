@@ -4,6 +4,7 @@
     python benchmarks/bench_widgets.py            # 1500 points, 7 updates per row
     python benchmarks/bench_widgets.py --n 3000
     python benchmarks/bench_widgets.py --lecture  # the apps in lecture mode (2x density)
+    python benchmarks/bench_widgets.py --app Dendrogram   # one app's rows only
 
 One *update* is what happens when a person changes one control: the app's
 model recomputes, the numbers are re-rendered as HTML and the figure is drawn
@@ -109,6 +110,16 @@ def cases(n: int, lecture: bool = False):
         ("Silhouette explorer", "point i",
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point i", [],
          [10, 200, 400, 800, 1000, 1200, n - 1]),
+        ("Silhouette explorer", "seed (new values)",
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
+        # the dendrogram app's own limit (its points slider stops at 300)
+        ("Dendrogram explorer, 300 points", "linkage (cached trees)",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "linkage", ["single", "complete"],
+         ["average", "single", "complete", "average", "single", "complete", "average"]),
+        ("Dendrogram explorer, 300 points", "seed (new)",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
+        ("Dendrogram explorer, 300 points", "cut height",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "cut height", [], None),
         ("Dendrogram explorer", "cut height",
          lambda: w.DendrogramExplorer(**kw, n_samples=n), "cut height", [],
          None),   # filled in from the tree's heights
@@ -162,9 +173,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1500, help="number of points (default 1500)")
     parser.add_argument("--lecture", action="store_true", help="the apps in lecture mode")
+    parser.add_argument("--app", default="", help="only the rows of apps whose name "
+                        "contains this (e.g. 'Silhouette'); no PNG table then")
     args = parser.parse_args(argv)
     rows = []
     for app_name, what, make, description, warm, values in cases(args.n, args.lecture):
+        if args.app not in app_name:
+            continue
         app = make()
         control = app.control(description)
         if values is None:                       # cut heights spread over the tree
@@ -188,6 +203,8 @@ def main(argv=None) -> int:
     for app_name, what, count, median, worst, figure, cpu in rows:
         print(f"{app_name + ': ' + what:<{width}}  {count:>2}  {median:>9.1f}  {worst:>7.1f}"
               f"  {figure:>9.1f}  {cpu:>6.1f}")
+    if args.app:
+        return 0
     print("\nPNG encoding of the same figure (Prayatul explorer), median of 9\n")
     print(f"{'image':<28}  {'encoder':<38}  {'ms':>6}  {'kB':>6}")
     print("-" * 84)
