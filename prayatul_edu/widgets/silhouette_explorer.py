@@ -201,12 +201,17 @@ class SilhouetteModel(Model):
         if getattr(scatter, "shows", None) is not self.silhouette:
             clear_artists(bars)
             self._draw_clustering(scatter, bars)
-        else:
+            xlim = tuple(map(float, bars.get_xlim()))
+            self.layers.declare(fig, ("clustering", *xlim),
+                                [*scatter_artists(scatter), *scatter.collections,
+                                 *bars.collections, *bars.lines, bars.yaxis,
+                                 bars.get_legend()])
+        else:                       # a new point: its two marks and the legend
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.params["point"])
-        self.layers.declare(fig, tuple(map(float, bars.get_xlim())),
-                            [*scatter_artists(scatter), *scatter.collections,
-                             *bars.collections, *bars.lines, bars.yaxis, bars.get_legend()])
+            self.layers.declare(fig, ("point", self.silhouette),
+                                [*scatter.collections, *bars.collections[-1:],
+                                 bars.get_legend()])
         return fig
 
 
