@@ -4,6 +4,7 @@
     python benchmarks/bench_widgets.py            # 1500 points, 7 updates per row
     python benchmarks/bench_widgets.py --n 3000
     python benchmarks/bench_widgets.py --lecture  # the apps in lecture mode (2x density)
+    python benchmarks/bench_widgets.py --app Dendrogram   # one app's rows only
 
 One *update* is what happens when a person changes one control: the app's
 model recomputes, the numbers are re-rendered as HTML and the figure is drawn
@@ -20,8 +21,8 @@ full collection takes 100 to 150 ms wherever it happens to fall).
 
 Columns: the median and worst wall-clock time of an update, the median of its figure
 part alone (the model's ``redraw`` and ``png``: what the browser waits for after the
-numbers) and the median CPU time of the process (what the update costs when other
-programs share the machine). A last table encodes the same figure as PNG side by side:
+numbers), the median CPU time of the process (what the update costs when other
+programs share the machine) and of its figure part. A last table encodes the same figure as PNG side by side:
 the apps' encoder against matplotlib's own output (why the apps keep theirs).
 
 Timings depend on the machine; no test asserts them.
@@ -40,33 +41,36 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 import numpy as np  # noqa: E402
 
 
-def _time_changes(app, control, values) -> tuple[list, list, list]:
-    """Wall time, figure time (redraw + PNG) and CPU time of each change."""
+def _time_changes(app, control, values) -> tuple[list, list, list, list]:
+    """Wall time, figure time (redraw + PNG), CPU time and the figure's CPU time of each
+    change."""
     model = app.model
-    spent = [0.0]
+    spent = [0.0, 0.0]
 
     def timed(method):
         def run(*args):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             try:
                 return method(*args)
             finally:
                 spent[0] += time.perf_counter() - start
+                spent[1] += time.process_time() - start_cpu
         return run
 
     model.redraw, model.png = timed(model.redraw), timed(model.png)
-    times, figure, cpu = [], [], []
+    times, figure, cpu, figure_cpu = [], [], [], []
     try:
         for v in values:
-            spent[0] = 0.0
+            spent[:] = [0.0, 0.0]
             start, start_cpu = time.perf_counter(), time.process_time()
             control.value = v
             times.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
             figure.append(spent[0])
+            figure_cpu.append(spent[1])
     finally:
         del model.redraw, model.png
-    return times, figure, cpu
+    return times, figure, cpu, figure_cpu
 
 
 def _labels_text(labels) -> str:
@@ -109,6 +113,16 @@ def cases(n: int, lecture: bool = False):
         ("Silhouette explorer", "point i",
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point i", [],
          [10, 200, 400, 800, 1000, 1200, n - 1]),
+        ("Silhouette explorer", "seed (new values)",
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
+        # the dendrogram app's own limit (its points slider stops at 300)
+        ("Dendrogram explorer, 300 points", "linkage (cached trees)",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "linkage", ["single", "complete"],
+         ["average", "single", "complete", "average", "single", "complete", "average"]),
+        ("Dendrogram explorer, 300 points", "seed (new)",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
+        ("Dendrogram explorer, 300 points", "cut height",
+         lambda: w.DendrogramExplorer(**kw, n_samples=300), "cut height", [], None),
         ("Dendrogram explorer", "cut height",
          lambda: w.DendrogramExplorer(**kw, n_samples=n), "cut height", [],
          None),   # filled in from the tree's heights
@@ -162,9 +176,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1500, help="number of points (default 1500)")
     parser.add_argument("--lecture", action="store_true", help="the apps in lecture mode")
+    parser.add_argument("--app", default="", help="only the rows of apps whose name "
+                        "contains this (e.g. 'Silhouette'); no PNG table then")
     args = parser.parse_args(argv)
     rows = []
     for app_name, what, make, description, warm, values in cases(args.n, args.lecture):
+        if args.app not in app_name:
+            continue
         app = make()
         control = app.control(description)
         if values is None:                       # cut heights spread over the tree
@@ -172,22 +190,24 @@ def main(argv=None) -> int:
             values = [top * f for f in (0.2, 0.35, 0.5, 0.65, 0.8, 0.3, 0.6)]
         _time_changes(app, control, warm)
         gc.collect()
-        times, figure, cpu = _time_changes(app, control, values)
+        times, figure, cpu, figure_cpu = _time_changes(app, control, values)
         if app.model.params and app.message.value:
             print(f"warning: {app_name}: {app.message.value}", file=sys.stderr)
         rows.append((app_name, what, len(times), 1000 * statistics.median(times),
                      1000 * max(times), 1000 * statistics.median(figure),
-                     1000 * statistics.median(cpu)))
+                     1000 * statistics.median(cpu), 1000 * statistics.median(figure_cpu)))
     width = max(len(r[0]) + len(r[1]) for r in rows) + 3
     mode = "lecture mode" if args.lecture else "normal mode"
     print(f"One update of each app at N = {args.n} points, {mode} "
           "(model + numbers + figure PNG)\n")
     print(f"{'app: control changed':<{width}}  {'n':>2}  {'median ms':>9}  {'max ms':>7}"
-          f"  {'figure ms':>9}  {'CPU ms':>6}")
-    print("-" * (width + 45))
-    for app_name, what, count, median, worst, figure, cpu in rows:
+          f"  {'figure ms':>9}  {'CPU ms':>6}  {'figure CPU ms':>13}")
+    print("-" * (width + 60))
+    for app_name, what, count, median, worst, figure, cpu, figure_cpu in rows:
         print(f"{app_name + ': ' + what:<{width}}  {count:>2}  {median:>9.1f}  {worst:>7.1f}"
-              f"  {figure:>9.1f}  {cpu:>6.1f}")
+              f"  {figure:>9.1f}  {cpu:>6.1f}  {figure_cpu:>13.1f}")
+    if args.app:
+        return 0
     print("\nPNG encoding of the same figure (Prayatul explorer), median of 9\n")
     print(f"{'image':<28}  {'encoder':<38}  {'ms':>6}  {'kB':>6}")
     print("-" * 84)

@@ -522,7 +522,8 @@ def rows_widgets() -> list[Row]:
                     "< 100 ms median", False, f"bench_widgets.py failed: {tail}")]
     out = []
     pattern = re.compile(r"^(?P<what>.+?)\s+(?P<count>\d+)\s+(?P<median>[\d.]+)\s+"
-                         r"(?P<max>[\d.]+)(?:\s+(?P<figure>[\d.]+)\s+(?P<cpu>[\d.]+))?\s*$")
+                         r"(?P<max>[\d.]+)(?:\s+(?P<figure>[\d.]+)\s+(?P<cpu>[\d.]+)"
+                         r"(?:\s+(?P<figure_cpu>[\d.]+))?)?\s*$")
     table = proc.stdout.split("-" * 10, 1)[-1].split("\nPNG encoding", 1)[0]
     for line in table.splitlines():
         match = pattern.match(line)
@@ -534,6 +535,8 @@ def rows_widgets() -> list[Row]:
         if match["figure"]:
             note += (f"; figure {float(match['figure']):.3g} ms, "
                      f"CPU {float(match['cpu']):.3g} ms")
+        if match["figure_cpu"]:
+            note += f" (figure {float(match['figure_cpu']):.3g} ms)"
         out.append(Row(f"widget update: {match['what'].strip()}", "1,500",
                        f"{median:.3g} ms", "", "", note,
                        "shown (Spectral is excluded)" if spectral else "< 100 ms median",

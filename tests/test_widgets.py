@@ -150,9 +150,14 @@ def _full_render(fig) -> np.ndarray:
      [("alternative eps", 0.2), ("primary k", 3), ("data set", "aniso"),
       ("alternative", "KMeans")]),
     (SilhouetteExplorer, {"n_samples": 300},
-     [("point i", 7), ("k (KMeans)", 4), ("point i", 250), ("points", 200)]),
+     [("point i", 7), ("k (KMeans)", 4), ("point i", 250), ("points", 200), ("seed", 2),
+      ("k (KMeans)", 7), ("k (KMeans)", 2)]),
+    # lecture mode: the kept s_i axis and cluster ticks at 16 pt, twice the density
+    (SilhouetteExplorer, {"n_samples": 300, "lecture": True},
+     [("k (KMeans)", 5), ("seed", 2), ("point i", 20), ("k (KMeans)", 2)]),
     (DendrogramExplorer, {"n_samples": 120},
-     [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3)]),
+     [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3),
+      ("linkage", "complete"), ("seed", 4), ("cut height", 0.5)]),
     (PairCountingExplorer, {"truth": " ".join("0123"[i % 4] for i in range(300)),
                             "pred": " ".join("012"[i % 3] for i in range(300))},
      [("clusters", " ".join("01"[i % 2] for i in range(300))), ("rows", "by class")]),
@@ -172,11 +177,40 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
         assert (np.abs(shown - fresh).max(axis=2) > 40).mean() < 0.0005, description
 
 
+@pytest.mark.parametrize("cls, params, changes", [
+    # more leaves than are named: a new tree keeps the leaf axis and draws heights,
+    # heatmap and colour bar over it; a cut after a new tree, a new tree after a cut
+    (DendrogramExplorer, {"n_samples": 300, "lecture": True},
+     [("linkage", "single"), ("seed", 2), ("cut height", 0.4), ("linkage", "complete"),
+      ("seed", 5), ("points", 200)]),
+    (SilhouetteExplorer, {"n_samples": 400, "lecture": True},
+     [("k (KMeans)", 6), ("seed", 3), ("point i", 99), ("k (KMeans)", 2)]),
+])
+def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, params,
+                                                                          changes):
+    """Lecture mode lays a figure out once (tight_layout depends on the text, so a fresh
+    figure may place its panels a few pixels apart): the kept pixels plus the redrawn
+    artists must be what drawing that same figure in full shows."""
+    app = cls(**params)
+    for description, value in changes:
+        before = app.image.value
+        app.control(description).value = value
+        assert app.message.value == "" and app.image.value != before
+        shown, full = _pixels(app.image.value), _full_render(app._figure)
+        assert shown.shape == full.shape
+        assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005, description
+
+
 def test_png_encoding_is_lossless():
     from prayatul_edu.widgets.rendering import encode_png
 
+    from PIL import Image
+
     rgba = np.random.default_rng(0).integers(0, 256, (7, 5, 4), dtype=np.uint8)
-    assert np.array_equal(_pixels(encode_png(rgba)), rgba[:, :, :3])
+    png = encode_png(rgba)
+    assert np.array_equal(_pixels(png), rgba[:, :, :3])
+    # the alpha channel too (an app's figure is opaque; a transparent one stays so)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), rgba)
 
 
 # ----------------------------------------------------- contingency explorer

@@ -30,7 +30,7 @@ from ..plots.hierarchy import (
 from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import dataset, distances
-from .drawing import scatter_artists, update_scatter
+from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .model import Model
 from .tables import format_number, html_table, plural, text_table
@@ -154,7 +154,9 @@ class DendrogramModel(Model):
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
-        return self.fit_text(fig)
+        self.fit_text(fig)
+        rescale(axes[1], self.X)    # fitted to the panel's final place, as every update does
+        return fig
 
     def describe_figure(self) -> str:
         return (f"The dendrogram of {self.X.shape[0]} points of the {self.params['dataset']} "
@@ -186,7 +188,9 @@ class DendrogramModel(Model):
     def redraw(self, fig):
         """Reuse the Axes. A new cut recolours the links and moves the line: only those,
         the legend and the scatter plot are drawn again, over the rest kept as pixels.
-        A new tree of as many leaves replaces the links and the heatmap's pixels in place."""
+        A new tree of as many leaves (linkage, seed) replaces the links and the heatmap's
+        pixels in place; its heights, titles and colour bar are drawn again too, over the
+        kept frames and leaf axis."""
         if fig is None or len(fig.axes) != 4:
             return self.figure()
         tree_ax, points, coph, colorbar_ax = fig.axes
@@ -208,9 +212,21 @@ class DendrogramModel(Model):
             colorbar_ax.cla()
             self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
-        cut = [a for a in tree_ax.lines if a.get_gid() in ("dendrogram links", "dendrogram cut")]
-        self.layers.declare(fig, (self.tree, self.X),
-                   [*cut, tree_ax.get_legend(), *scatter_artists(points)])
+        cut = sorted((a for a in tree_ax.lines
+                      if a.get_gid() in ("dendrogram links", "dendrogram cut")),
+                     key=lambda a: a.get_zorder())          # as Axes.draw orders them
+        # the frames are drawn over the links and the heatmap, as Axes.draw does
+        links = [*cut, *tree_ax.spines.values(), tree_ax.get_legend()]
+        if shown is self.tree:      # a new cut: the links' colours, the line, the points
+            self.layers.declare(fig, ("cut", self.tree), [*links, *scatter_artists(points)])
+        else:                       # a new tree: also its heights, title, heatmap, colour bar
+            # kept: the panels' backgrounds and the leaf axis (its labels, if any, follow
+            # the tree); the scatter plot has no ticks, so new points show nowhere else
+            colorbar = [a for a in colorbar_ax.get_children() if a is not colorbar_ax.patch]
+            self.layers.declare(fig, ("tree", N, self.tree if N <= LEAF_NAMES_MAX else None),
+                                [*links, tree_ax.title, tree_ax.yaxis, *coph.images,
+                                 *coph.spines.values(), coph.title, *colorbar,
+                                 *scatter_artists(points)])
         return fig
 
 

@@ -73,25 +73,28 @@ def _agg_canvas(fig):
 # 203 kB against 132 ms / 265 kB and 220 ms / 232 kB: the difference alone would break
 # the 100 ms an update may take.
 def encode_png(rgba: np.ndarray) -> bytes:
-    """An H x W x 4 uint8 image as an RGB PNG: no row filters, zlib level 1.
+    """An H x W x 4 uint8 image as an RGBA PNG: no row filters, zlib level 1.
 
-    Plots are mostly flat colour, which plain deflate packs well.
+    Plots are mostly flat colour, which plain deflate packs well. The alpha channel
+    is kept: copying the rows whole takes far less time than dropping every fourth
+    byte, and an opaque alpha costs deflate little (lecture-mode dendrogram figure,
+    1536 x 1113 px: 15 ms / 166 kB as RGBA against 27 ms / 150 kB as RGB).
 
     >>> encode_png(np.zeros((2, 3, 4), np.uint8))[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
     height, width = rgba.shape[:2]
-    rows = np.empty((height, 1 + 3 * width), np.uint8)
+    rows = np.empty((height, 1 + 4 * width), np.uint8)
     rows[:, 0] = 0                                    # filter type 0 (none) on every row
-    rows[:, 1:] = rgba[:, :, :3].reshape(height, 3 * width)
+    rows[:, 1:] = np.asarray(rgba, dtype=np.uint8).reshape(height, 4 * width)
 
     def chunk(tag: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + tag + data
                 + struct.pack(">I", zlib.crc32(tag + data)))
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)   # 8-bit RGB
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)   # 8-bit RGBA
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
 
 
 def _same_key(a: tuple | None, b: tuple) -> bool:
@@ -160,7 +163,8 @@ class FigureLayers:
         else:
             canvas.restore_region(kept[1])
         for ax in dict.fromkeys(a.axes for a in self.dynamic if a.axes is not None):
-            ax.apply_aspect()                        # what Axes.draw would do first
+            ax.get_xlim()                            # what Axes.draw would do first: a
+            ax.apply_aspect()                        # pending autoscale, then the aspect
         for artist in self.dynamic:
             artist.draw(renderer)
         return encode_png(np.asarray(canvas.buffer_rgba()))

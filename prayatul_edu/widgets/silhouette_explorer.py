@@ -24,7 +24,7 @@ from ..plots.silhouette import plot_silhouette, set_silhouette_point
 from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset, distances
-from .drawing import clear_artists, update_scatter
+from .drawing import clear_artists, rescale, scatter_artists, update_scatter
 from .inputs import check_int
 from .model import Model
 from .tables import format_number, html_table, text_table
@@ -156,7 +156,9 @@ class SilhouetteModel(Model):
         fig.subplots_adjust(left=0.02, right=0.98, bottom=0.13, top=0.9, wspace=0.2)
         plot_clustering(self.X, self.labels, ax=scatter, title=self._scatter_title(), size=7)
         self._draw_clustering(scatter, bars)
-        return self.fit_text(fig)
+        self.fit_text(fig)
+        rescale(scatter, self.X)    # fitted to the panel's final place, as every update does
+        return fig
 
     def describe_figure(self) -> str:
         i, s = self.params["point"], self.silhouette
@@ -175,6 +177,10 @@ class SilhouetteModel(Model):
         self._mark_point(scatter)
         plot_silhouette(self.silhouette, ax=bars, point=self.params["point"],
                         title="silhouette plot")
+        # s_i axis from a multiple of 0.25: most new clusterings keep it, and its tick
+        # labels stay in the kept pixels (see redraw)
+        low = min(-0.25, float(np.floor((float(self.silhouette.samples.min()) - 0.05) * 4) / 4))
+        bars.set_xlim(low, 1.0)
         scatter.shows = self.silhouette             # what the panels show (see redraw)
 
     def _mark_point(self, ax) -> None:
@@ -185,19 +191,27 @@ class SilhouetteModel(Model):
                    zorder=3, gid="chosen point")
 
     def redraw(self, fig):
-        """Reuse the Axes. A new point moves its two marks: only they and the legend are
-        drawn again, over the rest kept as pixels; a new clustering redraws both panels."""
+        """Reuse the Axes. A new point moves its two marks; a new clustering (k, seed)
+        replaces the points' colours, the bars and the cluster ticks. Only those, the
+        titles and the legend are drawn again, over the rest kept as pixels (frames, the
+        s_i axis: the scatter plot has no ticks, so its limits show nowhere else)."""
         if fig is None or len(fig.axes) != 2:
             return self.figure()
         scatter, bars = fig.axes
         if getattr(scatter, "shows", None) is not self.silhouette:
             clear_artists(bars)
             self._draw_clustering(scatter, bars)
-        else:
+            xlim = tuple(map(float, bars.get_xlim()))
+            self.layers.declare(fig, ("clustering", *xlim),
+                                [*scatter_artists(scatter), *scatter.collections,
+                                 *bars.collections, *bars.lines, bars.yaxis,
+                                 bars.get_legend()])
+        else:                       # a new point: its two marks and the legend
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.params["point"])
-        self.layers.declare(fig, (self.silhouette,),
-                   [*scatter.collections, *bars.collections[-1:], bars.get_legend()])
+            self.layers.declare(fig, ("point", self.silhouette),
+                                [*scatter.collections, *bars.collections[-1:],
+                                 bars.get_legend()])
         return fig
 
 
