@@ -39,7 +39,7 @@ APP_STYLE = f"""<style>
 
 #: Lecture mode: how tall the numbers beside the figure may be before they scroll (their
 #: own box), and the width a control row may take, so that an app fits 1280 x 720.
-LECTURE_NUMBERS_HEIGHT = "560px"
+LECTURE_NUMBERS_HEIGHT = "520px"
 LECTURE_NUMBERS_WIDTH = "440px"
 LECTURE_SLIDER_WIDTH = "290px"
 LECTURE_TEXT_WIDTH = "420px"

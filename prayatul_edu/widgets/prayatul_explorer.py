@@ -182,7 +182,7 @@ class PrayatulModel(Model):
 
 
         if self.X is None:                  # own labels: no points to draw
-            fig = self.new_figure((11.0, 3.5), (8.0, 5.6))
+            fig = self.new_figure((11.0, 3.5), (8.0, 5.4))
             if self.lecture:                # one above the other: 16 pt text fits
                 axes = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1, 1.3]})
             else:
@@ -194,7 +194,7 @@ class PrayatulModel(Model):
             if self.lecture:
                 _short_matrix_labels(axes[1])
             return self.fit_text(fig)
-        fig = self.new_figure((14.0, 3.5), (8.0, 5.6))
+        fig = self.new_figure((14.0, 3.5), (8.0, 5.4))
         if self.lecture:                            # two rows of two: 16 pt text fits
             axes = fig.subplots(2, 2).ravel()
         else:
