@@ -165,12 +165,17 @@ class App:
             self._sync_controls()
         finally:
             self._syncing = False
-        self.numbers.value = self.model.numbers_html()
+        self.numbers.value = self._numbers_html()
         self._figure = self.model.redraw(getattr(self, "_figure", None))
         self.image.value = self.model.png(self._figure)
         self.image.tooltip = self.model.describe_figure()     # the image's title: its alt text
         if self.lecture:                     # shown at its size in inches: points are points
             self.image.layout.width = css_width(self._figure)
+
+    def _numbers_html(self) -> str:
+        """The numbers beside (or below) the figure: the model's, unless the app shows
+        part of them elsewhere."""
+        return self.model.numbers_html()
 
     def _sync_controls(self) -> None:
         """Make every control show the model's value (ranges may depend on the model)."""

@@ -158,10 +158,12 @@ class ContingencyExplorer(App):
         super()._sync_controls()
         self._show_mode(self.model.params["mode"])
 
+    def _numbers_html(self) -> str:
+        # with the reveal on, the derivation comes step by step below, not all at once here
+        return self.model.numbers_html(derivation=not self.steps.on)
+
     def refresh(self) -> None:
         super().refresh()
-        if self.steps.on:                  # the steps below, not all at once beside the table
-            self.numbers.value = self.model.numbers_html(derivation=False)
         self.steps.show(self.model.results[self.model.params["show"]])
 
     numbers_beside = True
