@@ -179,6 +179,20 @@ def test_dendrogram_cut_and_tree_change_in_place_as_drawn_anew():
         set_dendrogram_tree(ax, _random_tree(61, "single"))
 
 
+def test_a_new_tree_of_named_leaves_names_them_in_its_order():
+    tree, other = _random_tree(20, "average"), _random_tree(20, "single", seed=2)
+    ax = plot_dendrogram(tree, cut=0.3)
+    ax.figure.canvas.draw()
+    set_dendrogram_tree(ax, other, cut=0.3)
+    shown = [t.get_text() for t in ax.get_xticklabels()]     # as set in place
+    ax.figure.canvas.draw()                                 # and as the next draw has them
+    fresh = plot_dendrogram(other, cut=0.3)
+    fresh.figure.canvas.draw()
+    expected = [t.get_text() for t in fresh.get_xticklabels()]
+    assert shown == [t.get_text() for t in ax.get_xticklabels()] == expected
+    assert expected != [f"x{i + 1}" for i in leaves_list(tree.linkage_matrix)]
+
+
 def test_cophenetic_heatmap_shows_the_matrix_in_leaf_order():
     tree = pe.agglomerative(tutorial.EXERCISE_4_D, linkage="single")
     P = np.asarray(pe.cophenetic_matrix(tree))

@@ -140,8 +140,16 @@ def _pixels(png: bytes) -> np.ndarray:
 
 
 def _full_render(fig) -> np.ndarray:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=fig.dpi)
+    """``fig`` drawn in full by a renderer of its own (no glyph kept from an app's draws);
+    the figure's canvas (and the app's kept pixels) stay as they were."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas, buffer = fig.canvas, io.BytesIO()
+    try:
+        FigureCanvasAgg(fig)
+        fig.savefig(buffer, format="png", dpi=fig.dpi)
+    finally:
+        fig.set_canvas(canvas)
     return _pixels(buffer.getvalue())
 
 
@@ -158,6 +166,10 @@ def _full_render(fig) -> np.ndarray:
     (DendrogramExplorer, {"n_samples": 120},
      [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3),
       ("linkage", "complete"), ("seed", 4), ("cut height", 0.5)]),
+    # few enough leaves to be named: a new tree of as many moves only the names' texts
+    (DendrogramExplorer, {"n_samples": 30},
+     [("linkage", "single"), ("seed", 3), ("cut height", 0.3), ("linkage", "complete"),
+      ("seed", 4)]),
     (PairCountingExplorer, {"truth": " ".join("0123"[i % 4] for i in range(300)),
                             "pred": " ".join("012"[i % 3] for i in range(300))},
      [("clusters", " ".join("01"[i % 2] for i in range(300))), ("rows", "by class")]),
@@ -183,6 +195,8 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
     (DendrogramExplorer, {"n_samples": 300, "lecture": True},
      [("linkage", "single"), ("seed", 2), ("cut height", 0.4), ("linkage", "complete"),
       ("seed", 5), ("points", 200)]),
+    (DendrogramExplorer, {"n_samples": 30, "lecture": True},
+     [("linkage", "single"), ("seed", 2), ("linkage", "complete"), ("seed", 0)]),
     (SilhouetteExplorer, {"n_samples": 400, "lecture": True},
      [("k (KMeans)", 6), ("seed", 3), ("point i", 99), ("k (KMeans)", 2)]),
 ])
@@ -199,6 +213,31 @@ def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, p
         shown, full = _pixels(app.image.value), _full_render(app._figure)
         assert shown.shape == full.shape
         assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005, description
+
+
+def test_texts_drawn_from_kept_glyphs_are_the_texts_drawn_anew():
+    """An app's renderer draws a text it drew before (same string, font, angle and place
+    within a pixel) from the glyph images it kept: the pixels must be those of drawing it
+    anew, also where the text moved by whole pixels or changed places with another."""
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, FigureLayers, new_figure
+
+    fig = new_figure(4.0, 2.0, dpi=LECTURE_DPI)
+    ax = fig.add_subplot()
+    names = ["x1", "x12", "Wy", "0.25"]
+    texts = [ax.text(0.1 + 0.21 * i, 0.3, name, rotation=90 * (i % 2), fontsize=16)
+             for i, name in enumerate(names)]
+    layers = FigureLayers()
+    layers.png(fig)                                       # drawn anew, glyphs kept
+    for text, name in zip(texts, names[2:] + names[:2]):  # the same texts at other places
+        text.set_text(name)
+    layers.png(fig)
+    for i, text in enumerate(texts):                      # moved by whole pixels (8 px)
+        text.set_text(names[i])
+        text.set_position((0.1 + 0.21 * i + 8 / (4.0 * LECTURE_DPI), 0.3))
+    twice = layers.png(fig)
+    shown, fresh = _pixels(twice), _full_render(fig)
+    assert (shown != 255).any() and shown.shape == fresh.shape
+    assert np.array_equal(shown, fresh)
 
 
 def test_png_encoding_is_lossless():

@@ -143,13 +143,21 @@ def dendrogram_links(ax) -> list:
 
 
 def set_dendrogram_tree(ax, tree, *, cut: float | None = None, title: str | None = None):
-    """Show another tree of as many leaves in an Axes drawn by :func:`plot_dendrogram`
-    (for N > :data:`LEAF_NAMES_MAX`, whose leaves are not named), in place. Returns the Axes."""
+    """Show another tree of as many leaves in an Axes drawn by :func:`plot_dendrogram`,
+    in place (the leaf names, if shown, in the new tree's order). Returns the Axes."""
+    from matplotlib.ticker import FixedFormatter
+
     N = int(tree.n)
     shown = ax.get_xlim()[1] / 10
-    if shown != N or N <= LEAF_NAMES_MAX:
-        raise ValueError(f"tree: has {N} leaves; the Axes shows a dendrogram of {shown:g} "
-                         f"(leaves named up to {LEAF_NAMES_MAX}): draw it anew instead")
+    if shown != N:
+        raise ValueError(f"tree: has {N} leaves; the Axes shows a dendrogram of {shown:g}: "
+                         "draw it anew instead")
+    if N <= LEAF_NAMES_MAX:         # same places, same font: only the names move
+        names = list(tree.names)
+        names = [names[i] for i in _layout(tree).order]
+        ax.xaxis.set_major_formatter(FixedFormatter(names))
+        for tick, name in zip(ax.xaxis.get_major_ticks(N), names):
+            tick.label1.set_text(name)      # as the next draw would (redrawn alone)
     _set_top(ax, tree)
     if cut is None:
         _set_links(ax, _layout(tree), np.zeros(N - 1, dtype=np.intp), [LINK_COLOR])

@@ -198,7 +198,7 @@ class DendrogramModel(Model):
         N = self.tree.n
         if shown is self.tree:
             set_dendrogram_cut(tree_ax, self.tree, self.cut_height)
-        elif shown is not None and shown.n == N > LEAF_NAMES_MAX:
+        elif shown is not None and shown.n == N:
             set_dendrogram_tree(tree_ax, self.tree, cut=self.cut_height,
                                 title=f"{self.params['linkage']} linkage")
             image = coph.images[0]
@@ -222,9 +222,14 @@ class DendrogramModel(Model):
         else:                       # a new tree: also its heights, title, heatmap, colour bar
             # kept: the panels' backgrounds and the leaf axis (its labels, if any, follow
             # the tree); the scatter plot has no ticks, so new points show nowhere else
-            colorbar = [a for a in colorbar_ax.get_children() if a is not colorbar_ax.patch]
-            self.layers.declare(fig, ("tree", N, self.tree if N <= LEAF_NAMES_MAX else None),
-                                [*links, tree_ax.title, tree_ax.yaxis, *coph.images,
+            # the colour bar's own children but its background and its x axis (no ticks)
+            colorbar = [a for a in colorbar_ax.get_children()
+                        if a is not colorbar_ax.patch and a is not colorbar_ax.xaxis]
+            # the leaf names in the new order: only their texts (the axis stays as it was)
+            names = ([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)]
+                     if N <= LEAF_NAMES_MAX else [])
+            self.layers.declare(fig, ("tree", N),
+                                [*links, tree_ax.title, tree_ax.yaxis, *names, *coph.images,
                                  *coph.spines.values(), coph.title, *colorbar,
                                  *scatter_artists(points)])
         return fig

@@ -97,6 +97,78 @@ def encode_png(rgba: np.ndarray) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
 
 
+class _GlyphRecorder:
+    """Stands in for an Agg renderer's C++ core while a text is drawn: passes every call
+    on, and notes the glyph images drawn (any other call makes the text uncacheable)."""
+
+    def __init__(self, core):
+        self.core, self.glyphs, self.cacheable = core, [], True
+
+    def draw_text_image(self, image, x, y, angle, gc):
+        if isinstance(image, np.ndarray):
+            self.glyphs.append((image.copy(), x, y, angle))
+        else:                                    # an older matplotlib passes its font
+            self.cacheable = False
+        return self.core.draw_text_image(image, x, y, angle, gc)
+
+    def __getattr__(self, name):
+        self.cacheable = False
+        return getattr(self.core, name)
+
+
+#: Glyph images of texts drawn before, by text, font, angle, density and sub-pixel place
+#: (see :func:`_keep_glyphs`); emptied when full.
+_GLYPHS: dict = {}
+_GLYPHS_MAX = 4000
+
+
+def _keep_glyphs(renderer) -> None:
+    """Make ``renderer`` (Agg) draw a text it drew before from the glyph images it made
+    then, moved by whole pixels: the same pixels, without laying the text out and
+    rasterising every glyph again (matplotlib 3.11 does both per glyph, 1 to 2 ms a
+    label at lecture density; an update redraws dozens of tick labels and titles).
+
+    FreeType places glyphs at 1/64 pixel, so a text moved by whole pixels rasterises to
+    the same images moved by as much: the key holds the fractional part of the place.
+    """
+    if getattr(renderer, "_pe_keeps_glyphs", False) or not hasattr(renderer, "_renderer"):
+        return
+    import matplotlib as mpl
+
+    draw_text = renderer.draw_text
+
+    def cached_draw_text(gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+        ix, iy = int(np.floor(x)), int(np.floor(y))
+        key = (s, hash(prop), float(angle), x - ix, y - iy, renderer.dpi,
+               bool(gc.get_antialiased()), mpl.rcParams["text.hinting"],
+               mpl.rcParams["text.hinting_factor"],
+               getattr(mtext, "get_fontfeatures", lambda: None)(),
+               getattr(mtext, "get_language", lambda: None)())
+        glyphs = _GLYPHS.get(key)
+        if glyphs is None:
+            recorder = _GlyphRecorder(renderer._renderer)
+            renderer._renderer = recorder
+            try:
+                draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+            finally:
+                renderer._renderer = recorder.core
+            if recorder.cacheable:
+                if len(_GLYPHS) >= _GLYPHS_MAX:
+                    _GLYPHS.clear()
+                _GLYPHS[key] = [(image, gx - ix, gy - iy, ga)
+                                for image, gx, gy, ga in recorder.glyphs]
+            return None
+        core = renderer._renderer
+        for image, gx, gy, ga in glyphs:
+            core.draw_text_image(image, gx + ix, gy + iy, ga, gc)
+        return None
+
+    renderer.draw_text = cached_draw_text
+    renderer._pe_keeps_glyphs = True
+
+
 def _same_key(a: tuple | None, b: tuple) -> bool:
     plain = (str, int, float, type(None))
     return a is not None and len(a) == len(b) and all(
@@ -147,21 +219,36 @@ class FigureLayers:
             artist.set_animated(True)
         self.key, self.dynamic = tuple(key), dynamic
 
+    def draws_all(self, fig) -> bool:
+        """Whether :meth:`png` will draw the whole of ``fig`` (nothing kept to reuse)."""
+        kept = self._pixels
+        return (fig is not self.figure or self.stale or kept is None
+                or kept[2] is not _agg_canvas(fig).get_renderer()
+                or not _same_key(kept[0], self.key))
+
     def png(self, fig) -> bytes:
         """``fig`` as PNG bytes, drawing only the declared artists when the key allows."""
         canvas = _agg_canvas(fig)
+        renderer = canvas.get_renderer()
+        _keep_glyphs(renderer)
         if fig is not self.figure:                   # a new figure: nothing declared yet
             canvas.draw()
             return encode_png(np.asarray(canvas.buffer_rgba()))
-        renderer = canvas.get_renderer()
-        kept = self._pixels
-        if self.stale or kept is None or kept[2] is not renderer or not _same_key(kept[0],
-                                                                                   self.key):
-            canvas.draw()                            # everything but the dynamic artists
+        if self.draws_all(fig):
+            # everything but the dynamic artists: the Axes or Figure holding one leaves it
+            # out (it is animated); one inside another artist (a tick's label) is hidden
+            shown = [a for a in self.dynamic if a.get_visible() and not _attached(a, fig)]
+            for artist in shown:
+                artist.set_visible(False)
+            try:
+                canvas.draw()
+            finally:
+                for artist in shown:
+                    artist.set_visible(True)
             self._pixels = (self.key, canvas.copy_from_bbox(fig.bbox), renderer)
             self.stale = False
         else:
-            canvas.restore_region(kept[1])
+            canvas.restore_region(self._pixels[1])
         for ax in dict.fromkeys(a.axes for a in self.dynamic if a.axes is not None):
             ax.get_xlim()                            # what Axes.draw would do first: a
             ax.apply_aspect()                        # pending autoscale, then the aspect
