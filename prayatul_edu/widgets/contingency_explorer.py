@@ -27,7 +27,7 @@ from .. import (
     purity,
 )
 from .._validation import check_choice
-from ..plots.contingency import plot_contingency_table
+from ..plots.contingency import plot_contingency_table, set_contingency_counts
 from .app import App, labels_controls
 from .inputs import parse_counts
 from .label_source import LabelSourcePanel, check_own, own_inputs
@@ -93,20 +93,48 @@ class ContingencyModel(LabelsModel):
         return (f"{self.title}: {t.n} instances, {t.shape[0]} clusters x {t.shape[1]} "
                 "classes")
 
+    def _highlight(self) -> dict:
+        """What the figure frames: each cluster's majority class, or the matched cells."""
+        if self.params["show"] == "maximum matching":
+            return {"highlight": "matching",
+                    "matching": self.results["maximum matching"].pairs}
+        return {"highlight": "purity", "matching": None}
+
+    def _layout_key(self) -> str:
+        """What fixes the figure's layout: shape, row and column names, what is framed and
+        how many cells (an update that keeps them changes the figure in place)."""
+        t, marks = self.results["contingency table"], self._highlight()
+        frames = t.shape[0] if marks["matching"] is None else len(marks["matching"])
+        return repr((t.shape, [str(c) for c in t.clusters], [str(c) for c in t.classes],
+                     marks["highlight"], frames))
+
     def figure(self):
         t = self.results["contingency table"]
         r, k = t.shape
         fig = self.new_figure((min(1.6 + 0.75 * k, 9.0), min(1.3 + 0.5 * r, 6.0)),
                               (min(2.6 + 1.1 * k, 8.0), min(2.2 + 0.8 * r, 5.6)))
         ax = fig.subplots()
-        if self.params["show"] == "maximum matching":
-            plot_contingency_table(t, ax=ax, highlight="matching",
-                                   matching=self.results["maximum matching"].pairs,
-                                   title="matched cells")
-        else:
-            plot_contingency_table(t, ax=ax, highlight="purity", title="majority class per cluster")
+        marks = self._highlight()
+        plot_contingency_table(t, ax=ax, **marks, title="matched cells" if marks["matching"]
+                               is not None else "majority class per cluster")
         fig.subplots_adjust(left=0.22, bottom=0.22, right=0.97, top=0.88)
+        fig.shows = self._layout_key()
         return self.fit_text(fig)
+
+    def redraw(self, fig):
+        """The same layout (shape, names, what is framed): the colours, the counts in the
+        cells and the frames change in place and only they are drawn again."""
+        key = self._layout_key()
+        if fig is None or getattr(fig, "shows", None) != key:
+            return self.figure()
+        ax = fig.axes[0]
+        mesh, *rest = set_contingency_counts(ax, self.results["contingency table"],
+                                             **self._highlight())
+        frames = [a for a in rest if a not in ax.texts]
+        # in the order Axes.draw draws them: heatmap, frames, axes' edges, counts
+        self.layers.declare(fig, ("table", key), [mesh, *frames, *ax.spines.values(),
+                                                  *ax.texts])
+        return fig
 
     def describe_figure(self) -> str:
         t = self.results["contingency table"]
