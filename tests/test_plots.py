@@ -24,7 +24,8 @@ from prayatul_edu.plots.hierarchy import (cophenetic_rows, dendrogram_links,  # 
                                           plot_cophenetic_matrix, plot_dendrogram,
                                           set_dendrogram_cut, set_dendrogram_tree)
 from prayatul_edu.plots.measures import plot_measures  # noqa: E402
-from prayatul_edu.plots.pairs import (pair_types, plot_similarity_matrices,  # noqa: E402
+from prayatul_edu.plots.pairs import (cell_colors, pair_types,  # noqa: E402
+                                      plot_similarity_matrices, set_similarity_matrices,
                                       similarity_image)
 from prayatul_edu.plots.silhouette import plot_silhouette, set_silhouette_point  # noqa: E402
 
@@ -243,7 +244,7 @@ def test_similarity_matrices_colour_every_pair_and_count_them_in_the_legend():
     truth, pred = tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
     fig = plot_similarity_matrices(truth, pred)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
-    image = fig.axes[0].images[0].get_array()
+    image = cell_colors(fig.axes[0])
     types = pair_types(truth, pred)
     names = ("TP", "FP", "FN", "TN")
     for a, b in [(0, 3), (0, 1), (1, 2), (0, 8)]:
@@ -256,6 +257,27 @@ def test_similarity_matrices_colour_every_pair_and_count_them_in_the_legend():
     t_text = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
               for t in fig.axes[0].texts}
     assert t_text[(0, 3)] == "1" and t_text[(0, 1)] == "0"
+
+
+@pytest.mark.parametrize("n, order", [(6, None), (12, None), (60, "class"), (700, "class")])
+def test_similarity_matrices_changed_in_place_show_what_they_show_drawn_anew(n, order):
+    """Cells (a mesh up to 40 instances, an image above), the 0/1 written in them and the
+    legend's counts become those of the new labels; new names refuse (draw anew)."""
+    rng = np.random.default_rng(n)
+    truth, pred, other = (rng.integers(0, 3, n) for _ in range(3))
+    truth = np.sort(truth) if order else truth         # the same order by class for both
+    fig = plot_similarity_matrices(truth, pred, order=order)
+    set_similarity_matrices(fig, truth, other, order=order)
+    fresh = plot_similarity_matrices(truth, other, order=order)
+    for ax, new in zip(fig.axes, fresh.axes):
+        assert np.array_equal(cell_colors(ax), cell_colors(new))
+        assert [t.get_text() for t in ax.texts] == [t.get_text() for t in new.texts]
+    assert ([t.get_text() for t in fig.legends[0].get_texts()]
+            == [t.get_text() for t in fresh.legends[0].get_texts()])
+    assert (len(fig.axes[0].texts) > 0) == (n <= 15)
+    if n <= 15:                      # the rows named in another order: refused
+        with pytest.raises(ValueError, match="^truth:"):
+            set_similarity_matrices(fig, truth, other, order="class")
 
 
 @pytest.mark.parametrize("order", [None, "class"])
@@ -283,7 +305,7 @@ def test_similarity_matrices_sorted_by_class_show_blocks():
     assert names == [] and len(fig.axes[0].texts) == 0
     types_sorted = pair_types([1, 1, 2, 2], [1, 2, 1, 2])
     tp = np.round(255 * np.array(to_rgb(PAIR_COLORS["FN"])))
-    assert np.array_equal(fig.axes[0].images[0].get_array()[0, 1, :3], tp)
+    assert np.array_equal(cell_colors(fig.axes[0])[0, 1, :3], tp)
     assert types_sorted[0, 1] == 2
     with pytest.raises(ValueError, match="^order:"):
         plot_similarity_matrices(truth, truth, order="size")

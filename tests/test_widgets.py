@@ -145,11 +145,17 @@ def _full_render(fig) -> np.ndarray:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas, buffer = fig.canvas, io.BytesIO()
+    # saving draws an Axes' animated artists (an app's redrawn ones), not a Figure's
+    animated = [a for a in fig.get_children() if a.get_animated()]
     try:
         FigureCanvasAgg(fig)
+        for artist in animated:
+            artist.set_animated(False)
         fig.savefig(buffer, format="png", dpi=fig.dpi)
     finally:
         fig.set_canvas(canvas)
+        for artist in animated:
+            artist.set_animated(True)
     return _pixels(buffer.getvalue())
 
 
@@ -175,6 +181,10 @@ def _full_render(fig) -> np.ndarray:
      [("clusters", "2 3 1 2 3 2 3 3 1 2"), ("derivation of", "maximum matching"),
       ("clusters", "1 1 3 1 2 1 2 2 3 1"), ("clusters", "1 2 3 4 2 1 2 2 3 1"),
       ("clusters", "4 4 3 1 2 1 2 2 3 1")]),
+    # few instances: the 0/1 cells and the mesh change in place; by class, new names
+    (PairCountingExplorer, {},
+     [("clusters", "2 2 1 2 3"), ("clusters", "1 3 3 1 2"), ("rows", "by class"),
+      ("clusters", "3 1 2 2 1"), ("classes (truth)", "1 1 2 2 3")]),
     (PairCountingExplorer, {"truth": " ".join("0123"[i % 4] for i in range(300)),
                             "pred": " ".join("012"[i % 3] for i in range(300))},
      [("clusters", " ".join("01"[i % 2] for i in range(300))), ("rows", "by class")]),
@@ -203,6 +213,9 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
     (ContingencyExplorer, {"lecture": True},
      [("clusters", "2 3 1 2 3 2 3 3 1 2"), ("derivation of", "maximum matching"),
       ("clusters", "1 1 3 1 2 1 2 2 3 1")]),
+    (PairCountingExplorer, {"lecture": True},
+     [("clusters", "2 2 1 2 3"), ("clusters", "1 3 3 1 2"), ("rows", "by class"),
+      ("clusters", "3 1 2 2 1")]),
     (DendrogramExplorer, {"n_samples": 30, "lecture": True},
      [("linkage", "single"), ("seed", 2), ("linkage", "complete"), ("seed", 0)]),
     (SilhouetteExplorer, {"n_samples": 400, "lecture": True},

@@ -9,7 +9,12 @@ from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned
 from ._style import PAIR_COLORS
 
-__all__ = ["pair_types", "similarity_image", "plot_similarity_matrices"]
+__all__ = ["pair_types", "similarity_image", "plot_similarity_matrices",
+           "set_similarity_matrices", "cell_colors"]
+
+#: Up to this many instances the cells are a mesh (one quadrilateral each: drawn in
+#: 1 ms where an image is resampled to the screen's pixels in 10-15 ms); above, an image.
+MESH_MAX = 40
 
 #: Pair type codes of :func:`pair_types`.
 PAIR_TYPES = ("TP", "FP", "FN", "TN")
@@ -84,27 +89,97 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
     fig = axes[0].figure
     show = annotate if annotate is not None else n <= 15
     if show:
-        types = pair_types(np.asarray(truth)[shown], np.asarray(pred)[shown])
-        # the diagonal is 1 in both; T is 1 for TP and FN pairs, C for TP and FP pairs
-        ones = {"T": np.isin(types, (-1, 0, 2)), "C": np.isin(types, (-1, 0, 1))}
+        ones = _ones(truth, pred, shown)
     for ax, name, which in ((axes[0], "ideal class similarity T", "T"),
                             (axes[1], "ideal cluster similarity C", "C")):
-        show_rows(ax, image, n, interpolation="nearest")
+        _show_cells(ax, image, n)
         ax.set_title(name, fontsize=11)
         if show:
             at = thinned(n)                            # where each shown row is drawn
-            for a, y in enumerate(at):
-                for b, x in enumerate(at):
-                    ax.text(x, y, str(int(ones[which][a, b])), ha="center", va="center",
-                            fontsize=8)
+            for (a, b), one in zip(np.ndindex(len(at), len(at)), ones[which].ravel()):
+                ax.text(at[b], at[a], str(int(one)), ha="center", va="center", fontsize=8)
             names = [f"x{i + 1}" for i in shown]
             ax.set_xticks(at, names, fontsize=8)
             ax.set_yticks(at, names, fontsize=8)
         else:
             ax.set_xticks([])
             ax.set_yticks([])
-    handles = [Patch(color=PAIR_COLORS[k], label=f"{k}: {fmt(int(counts[i]))}")
-               for i, k in enumerate(PAIR_TYPES)]
+    handles = [Patch(color=PAIR_COLORS[k], label=label)
+               for k, label in zip(PAIR_TYPES, _legend_labels(counts))]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=9,
                frameon=False)
     return fig
+
+
+def _ones(truth, pred, shown) -> dict:
+    """The 0/1 cells of T and C between the instances ``shown`` (written in the cells)."""
+    types = pair_types(np.asarray(truth)[shown], np.asarray(pred)[shown])
+    # the diagonal is 1 in both; T is 1 for TP and FN pairs, C for TP and FP pairs
+    return {"T": np.isin(types, (-1, 0, 2)), "C": np.isin(types, (-1, 0, 1))}
+
+
+def _legend_labels(counts) -> list:
+    return [f"{k}: {fmt(int(count))}" for k, count in zip(PAIR_TYPES, counts)]
+
+
+def set_similarity_matrices(fig, truth, pred, *, order: str | None = None) -> list:
+    """Show other labels of as many instances in a Figure drawn by
+    :func:`plot_similarity_matrices`, in place: both images, the 0/1 in the cells (if
+    written) and the legend's counts. Returns the artists it changed.
+
+    The instances drawn must be the same (their names label the rows): with
+    ``order="class"`` new labels may reorder them, then draw the figure anew.
+    """
+    image, counts, shown = similarity_image(truth, pred, order=order)
+    axes = fig.axes[:2]
+    drawn = cell_colors(axes[0]).shape[:2]
+    names = [t.get_text() for t in axes[0].get_yticklabels()]
+    if drawn != image.shape[:2] or (names and names != [f"x{i + 1}" for i in shown]):
+        raise ValueError("truth: the figure shows other instances (or in another order): "
+                         "draw it anew instead")
+    changed = []
+    ones = _ones(truth, pred, shown) if axes[0].texts else None
+    for ax, which in zip(axes, ("T", "C")):
+        changed.append(_set_cells(ax, image))
+        for text, one in zip(ax.texts, ones[which].ravel() if ones else []):
+            text.set_text(str(int(one)))
+        changed += [*ax.spines.values(), *ax.texts]   # drawn over the image, as Axes.draw
+    legend = fig.legends[0]
+    for text, label in zip(legend.get_texts(), _legend_labels(counts)):
+        text.set_text(label)
+    return [*changed, legend]
+
+
+def _show_cells(ax, image, n: int):
+    """The coloured cells (RGBA 0-255, one per pair shown), centred at 0 .. N-1."""
+    m = image.shape[0]
+    if m != n or n > MESH_MAX:
+        return show_rows(ax, image, n, interpolation="nearest")
+    edges = np.arange(n + 1) - 0.5
+    mesh = ax.pcolormesh(edges, edges, np.zeros((n, n)))
+    mesh.set_array(None)                               # coloured by facecolor, not a map
+    mesh.set_facecolor(image.reshape(-1, 4) / 255)
+    ax.set_xlim(-0.5, n - 0.5)
+    ax.set_ylim(n - 0.5, -0.5)                         # row 0 at the top, as an image
+    ax.set_aspect("equal")
+    return mesh
+
+
+def _set_cells(ax, image):
+    """Recolour the cells drawn by :func:`_show_cells` (as many); returns the artist."""
+    if ax.images:
+        ax.images[0].set_data(image)
+        return ax.images[0]
+    mesh = ax.collections[0]
+    mesh.set_facecolor(image.reshape(-1, 4) / 255)
+    return mesh
+
+
+def cell_colors(ax) -> np.ndarray:
+    """The RGBA colours (0-255) of the cells an Axes of :func:`plot_similarity_matrices`
+    shows, one row per instance drawn."""
+    if ax.images:
+        return np.asarray(ax.images[0].get_array())
+    colors = np.asarray(ax.collections[0].get_facecolor())
+    n = int(round(np.sqrt(colors.shape[0])))
+    return np.round(255 * colors).astype(np.uint8).reshape(n, n, 4)

@@ -21,7 +21,7 @@ from .. import (
     rand_index,
 )
 from .._validation import check_choice
-from ..plots.pairs import PAIR_TYPES, plot_similarity_matrices, similarity_image
+from ..plots.pairs import plot_similarity_matrices, set_similarity_matrices
 from ..steps import fmt
 from .app import App, labels_controls
 from .model import LabelsModel
@@ -101,21 +101,18 @@ class PairCountingModel(LabelsModel):
                 f"TN = {fmt(p.tn)}.")
 
     def redraw(self, fig):
-        """As many instances as before, too many to write in the cells: the two images
-        and the legend's counts change in place and only they are drawn again."""
+        """As many instances, the same drawn (and named) in the same order: the two
+        images, the 0/1 in the cells and the legend's counts change in place and only
+        they are drawn again."""
         n = self.truth_labels.shape[0]
-        if fig is None or getattr(fig, "shows", None) != n or n <= 15:
+        if fig is None or getattr(fig, "shows", None) != n:
             return self.figure()
-        image, counts, _ = similarity_image(self.truth_labels, self.pred_labels,
-                                            order=self._order())
-        for ax in fig.axes:
-            ax.images[0].set_data(image)
-        legend = fig.legends[0]
-        for text, name, count in zip(legend.get_texts(), PAIR_TYPES, counts):
-            text.set_text(f"{name}: {fmt(int(count))}")
-        # the frames go back over the new images, as Axes.draw would draw them
-        self.layers.declare(fig, ("pairs", n), [*(a for ax in fig.axes
-                                          for a in (*ax.images, *ax.spines.values())), legend])
+        try:
+            changed = set_similarity_matrices(fig, self.truth_labels, self.pred_labels,
+                                              order=self._order())
+        except ValueError:          # other instances named (rows sorted by class anew)
+            return self.figure()
+        self.layers.declare(fig, ("pairs", n), changed)
         return fig
 
 
