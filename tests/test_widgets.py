@@ -236,6 +236,23 @@ def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, p
         assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005, description
 
 
+@pytest.mark.parametrize("cls", [PrayatulExplorer, SilhouetteExplorer, DendrogramExplorer,
+                                 ContingencyExplorer, PairCountingExplorer])
+def test_lecture_mode_figures_keep_every_text_inside(cls):
+    """No title, label, tick label or legend of a lecture-mode figure is cut off at its
+    edge (the dendrogram's colour bar label was: placed after the layout was made)."""
+    from matplotlib.text import Text
+
+    fig = cls(lecture=True)._figure
+    fig.canvas.draw()
+    renderer, box = fig.canvas.get_renderer(), fig.bbox
+    shown = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    extents = {t.get_text(): t.get_window_extent(renderer) for t in shown}
+    outside = [text for text, e in extents.items() if e.x0 < box.x0 - 1 or
+               e.x1 > box.x1 + 1 or e.y0 < box.y0 - 1 or e.y1 > box.y1 + 1]
+    assert len(extents) > 5 and outside == []
+
+
 def test_texts_drawn_from_kept_glyphs_are_the_texts_drawn_anew():
     """An app's renderer draws a text it drew before (same string, font, angle and place
     within a pixel) from the glyph images it kept: the pixels must be those of drawing it

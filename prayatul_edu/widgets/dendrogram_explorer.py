@@ -154,7 +154,7 @@ class DendrogramModel(Model):
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
-        self.fit_text(fig)
+        self.fit_text(fig, passes=2)            # the colour bar's label inside the figure
         rescale(axes[1], self.X)    # fitted to the panel's final place, as every update does
         return fig
 

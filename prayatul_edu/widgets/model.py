@@ -83,12 +83,17 @@ class Model:
             return new_figure(*lecture_size, dpi=LECTURE_DPI)
         return new_figure(*size)
 
-    def fit_text(self, fig, pad: float = 0.4):
+    def fit_text(self, fig, pad: float = 0.4, passes: int = 1):
         """In lecture mode: every text of the new ``fig`` at least 16 pt, the panels
-        rearranged once so that it fits (the updates keep that arrangement)."""
+        rearranged once so that it fits (the updates keep that arrangement).
+
+        ``passes=2`` arranges them twice: a colour bar's ticks and label are placed
+        where the first arrangement put the bar, so only a second one leaves them room.
+        """
         if self.lecture:
             lecture_text(fig)
-            fig.tight_layout(pad=pad)
+            for _ in range(passes):
+                fig.tight_layout(pad=pad)
         return fig
 
     def describe_figure(self) -> str:
