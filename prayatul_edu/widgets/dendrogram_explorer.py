@@ -170,7 +170,10 @@ class DendrogramModel(Model):
         return f"{plural(self.n_clusters, 'cluster')} at the cut"
 
     def _cophenetic_title(self) -> str:
-        return f"cophenetic matrix (CPCC = {format_number(float(self.cpcc))})"
+        cpcc = format_number(float(self.cpcc))
+        # lecture mode: short enough to leave a gap to the scatter plot's title at 16 pt
+        return f"cophenetic, CPCC = {cpcc}" if self.lecture else (f"cophenetic matrix "
+                                                                   f"(CPCC = {cpcc})")
 
     def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
         """The panels that change only with the tree: dendrogram, cophenetic matrix and
