@@ -12,7 +12,7 @@ import zlib
 
 import numpy as np
 
-__all__ = ["FigureLayers", "encode_png", "new_figure", "lecture_text", "css_width",
+__all__ = ["FigureLayers", "encode_png", "new_figure", "lecture_text", "css_width", "keep_glyphs",
            "CSS_DPI", "LECTURE_DPI", "LECTURE_FONT_PT"]
 
 #: CSS pixels per inch: a figure shown at its CSS size shows a point as a point.
@@ -117,19 +117,22 @@ class _GlyphRecorder:
 
 
 #: Glyph images of texts drawn before, by text, font, angle, density and sub-pixel place
-#: (see :func:`_keep_glyphs`); emptied when full.
+#: (see :func:`keep_glyphs`); emptied when full.
 _GLYPHS: dict = {}
 _GLYPHS_MAX = 4000
 
 
-def _keep_glyphs(renderer) -> None:
+def keep_glyphs(renderer) -> None:
     """Make ``renderer`` (Agg) draw a text it drew before from the glyph images it made
     then, moved by whole pixels: the same pixels, without laying the text out and
     rasterising every glyph again (matplotlib 3.11 does both per glyph, 1 to 2 ms a
     label at lecture density; an update redraws dozens of tick labels and titles).
 
     FreeType places glyphs at 1/64 pixel, so a text moved by whole pixels rasterises to
-    the same images moved by as much: the key holds the fractional part of the place.
+    the same images moved by as much. Texts are placed at whole pixels (at most half a
+    pixel from where matplotlib would put them: at lecture density, 1/400 inch), so that
+    a name met before anywhere (a leaf's name under another tree) is drawn from its kept
+    glyphs.
     """
     if getattr(renderer, "_pe_keeps_glyphs", False) or not hasattr(renderer, "_renderer"):
         return
@@ -140,8 +143,8 @@ def _keep_glyphs(renderer) -> None:
     def cached_draw_text(gc, x, y, s, prop, angle, ismath=False, mtext=None):
         if ismath:
             return draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-        ix, iy = int(np.floor(x)), int(np.floor(y))
-        key = (s, hash(prop), float(angle), x - ix, y - iy, renderer.dpi,
+        x, y = ix, iy = round(x), round(y)
+        key = (s, hash(prop), float(angle), renderer.dpi,
                bool(gc.get_antialiased()), mpl.rcParams["text.hinting"],
                mpl.rcParams["text.hinting_factor"],
                getattr(mtext, "get_fontfeatures", lambda: None)(),
@@ -230,7 +233,7 @@ class FigureLayers:
         """``fig`` as PNG bytes, drawing only the declared artists when the key allows."""
         canvas = _agg_canvas(fig)
         renderer = canvas.get_renderer()
-        _keep_glyphs(renderer)
+        keep_glyphs(renderer)
         if fig is not self.figure:                   # a new figure: nothing declared yet
             canvas.draw()
             return encode_png(np.asarray(canvas.buffer_rgba()))
