@@ -564,7 +564,7 @@ def rows_browser() -> list[Row]:
     out = []
     # what the timed changes reuse (tests/e2e/test_voila_apps.py, CHANGES): sliders move to
     # values never seen before; typed labels are computed anew
-    cached = {"dendrogram": "lecture mode; 3 of the 5 linkage changes show a tree built "
+    cached = {"dendrogram": "lecture mode; 1 of the 5 linkage changes shows a tree built "
                             "before (cached per data set and linkage); new seeds only",
               "pair_counting": "lecture mode; the 5th typed labels are the first again "
                                "(results are not cached)"}
@@ -577,7 +577,7 @@ def rows_browser() -> list[Row]:
                        "dropdown change or typed labels to new image",
                        f"{r['changes']} changes", f"{r['median_ms']:.3g} ms", "", "", "",
                        "< 100 ms median", r["median_ms"] < 100,
-                       note + "; glyphs of texts drawn before at the same place are reused"))
+                       note + "; the glyphs of a text drawn before are reused"))
     return out
 
 

@@ -442,9 +442,10 @@ def test_every_app_fits_a_projector(browser, app, problems):
 #: same labels rotated by one, then Enter: results are never cached, and only the fifth
 #: rotation of the pair-counting app's five labels gives labels typed before); every
 #: change redraws the figure. Cached all the same: the dendrogram app's tree per data
-#: set and linkage (its dropdown has 3 options, so the 3rd to 5th linkage changes show
-#: a tree built before; building one of 30 points takes under 1 ms), and everywhere the
-#: glyph images of a text drawn before at the same place (widgets/rendering.py).
+#: set and linkage (of the 5 linkage changes through its 7 options, the 2nd returns to
+#: the first linkage, whose tree was built when the page opened; building one of 30
+#: points takes under 1 ms), and everywhere the glyph images of a text drawn before
+#: (widgets/rendering.py: a title or leaf name met before is not rasterised again).
 CHANGES = {
     "prayatul": [("slider", "primary k"), ("slider", "seed")],
     "silhouette": [("slider", "k (KMeans)"), ("slider", "seed")],
