@@ -285,3 +285,39 @@ def test_measure_bars_show_each_value():
     assert [t.get_text().strip() for t in ax.texts] == ["0.500", "-1.000", "nan"]
     with pytest.raises(TypeError, match="^values:"):
         plot_measures([0.5])
+
+
+def test_show_figure_displays_the_png_with_its_alt_text(monkeypatch):
+    import base64
+
+    import IPython.display
+
+    from prayatul_edu.plots import plot_clustering, show_figure
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda *a, **kw: shown.append((a, kw)))
+    ax = plot_clustering([[0, 0], [1, 0], [5, 5]], [0, 0, 1])
+    number = ax.figure.number
+    show_figure(ax, "Three points, two in cluster 0 at the left and one in cluster 1.")
+    ((data,), kw), = shown
+    assert kw["raw"] is True
+    assert kw["metadata"] == {"image/png": {
+        "alt": "Three points, two in cluster 0 at the left and one in cluster 1."}}
+    assert base64.b64decode(data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data["text/plain"].startswith("Figure: Three points")
+    assert not plt.fignum_exists(number), "shown once: the inline backend must not show it again"
+
+
+def test_show_figure_refuses_what_is_not_a_figure_or_a_description():
+    from prayatul_edu.plots import figure_bundle, plot_clustering
+
+    ax = plot_clustering([[0, 0], [1, 0], [5, 5]], [0, 0, 1])
+    with pytest.raises(TypeError, match="^figure: expected a matplotlib Figure or Axes"):
+        figure_bundle([1, 2], "A description of a figure.")
+    with pytest.raises(ValueError, match="^alt: describe what the figure shows"):
+        figure_bundle(ax, "  plot ")
+    with pytest.raises(TypeError, match="^alt: expected a description"):
+        figure_bundle(ax, None)
+    data, _ = figure_bundle(ax.figure, "Three   points\n in two clusters.")
+    assert data["text/plain"] == "Figure: Three points in two clusters."
