@@ -43,17 +43,50 @@ class Labels:
     array, not copied) and factorised only when ``codes``, ``values`` or
     ``sizes()`` is first read. The counting fast paths read ``ints`` directly
     (:meth:`dense_form`), so validating such labels costs one min and one max.
+
+    Integer labels need no checking at all, so :func:`check_labels` does not
+    even look for their range: it is found when first needed (``range_known``
+    is False until then), either by one min/max pass or by a counting pass
+    that finds it block by block while it counts (:func:`counting.dense_counts`,
+    which then calls :meth:`settle_range`). Integers too spread out for a
+    counting sort are factorised at that moment.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
                  values: np.ndarray | None = None, *, ints: np.ndarray | None = None,
-                 lo: int = 0, span: int = 0):
+                 lo: int = 0, span: int | None = None):
         if (codes is None) == (ints is None):
-            raise TypeError("Labels: give either codes and values, or ints with lo and span")
+            raise TypeError("Labels: give either codes and values, or ints (with lo and span "
+                            "when their range is known)")
         self.name = name
         self.ints, self.lo, self.span = ints, lo, span
         self._codes, self._values = codes, values
         self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
+
+    @property
+    def range_known(self) -> bool:
+        """False for integer labels whose range has not been looked for yet."""
+        return self.ints is None or self.span is not None
+
+    def settle_range(self, lo: int, hi: int) -> None:
+        """Record the smallest and largest label, found by a pass that read them all."""
+        self.lo, self.span = int(lo), int(hi) - int(lo) + 1
+        if not _fits_counting(self.span, self.n):
+            self._factorize_spread()
+
+    def _find_range(self) -> None:
+        """Look for the range of integer labels (one min/max pass), if not done yet."""
+        if self.range_known:
+            return
+        small = _small_int_range(self.ints)
+        if small is None:
+            self._factorize_spread()
+        else:
+            self.lo, self.span = small
+
+    def _factorize_spread(self) -> None:
+        self._codes, self._values = _factorize_spread_ints(self.ints)
+        self.ints, self.lo, self.span = None, 0, None
 
     def __repr__(self) -> str:
         return f"Labels({self.name!r}, n={self.n}, k={self.k})"
@@ -64,18 +97,21 @@ class Labels:
 
     @property
     def k(self) -> int:
+        self._find_range()
         if self._values is None:  # small-range ints: the values that occur, not listed
             return int(np.count_nonzero(self._sizes_in_range()))
         return int(self.values.shape[0])
 
     @property
     def codes(self) -> np.ndarray:
+        self._find_range()
         if self._codes is None:
             self._codes = _codes_from_range(self.ints, self.lo, self._sizes_in_range())
         return self._codes
 
     @property
     def values(self) -> np.ndarray:
+        self._find_range()
         if self._values is None:
             present = np.flatnonzero(self._sizes_in_range())
             self._values = (present + self.lo).astype(self.ints.dtype)
@@ -83,6 +119,7 @@ class Labels:
 
     def sizes(self) -> np.ndarray:
         """How many instances carry each label (aligned with ``values``)."""
+        self._find_range()
         if self._codes is None:
             in_range = self._sizes_in_range()
             return in_range[in_range > 0]
@@ -90,6 +127,7 @@ class Labels:
 
     def dense_sizes(self) -> np.ndarray:
         """How many instances carry each value along :meth:`dense_form` (0 where none)."""
+        self._find_range()
         return self.sizes() if self._codes is not None else self._sizes_in_range()
 
     def _sizes_in_range(self) -> np.ndarray:
@@ -104,6 +142,7 @@ class Labels:
         needed), the codes otherwise. Values of the range that do not occur
         simply get count 0 in a table built from it.
         """
+        self._find_range()
         if self._codes is None:
             return self.ints, self.lo, self.span
         return self._codes, 0, self.k
@@ -152,12 +191,16 @@ def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
     """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
     if arr.dtype.kind not in "iu":
         return None
-    n = arr.shape[0]
     lo, hi = _min_max(arr)
     span = hi - lo + 1
-    if span > max(2 * n, 1 << 16) or hi >= 2**63:  # offsets must fit int64
+    if not _fits_counting(span, arr.shape[0]) or hi >= 2**63:  # offsets must fit int64
         return None
     return lo, span
+
+
+def _fits_counting(span: int, n: int) -> bool:
+    """Whether ``n`` integer labels spread over ``span`` values are counted by a counting sort."""
+    return span <= max(2 * n, 1 << 16)
 
 
 def _describe(x) -> str:
@@ -332,12 +375,11 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     if arr.shape[0] < min_n:
         raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")
-    if arr.dtype.kind in "iu":  # nothing to check: factorise only when asked (see Labels)
-        small = _small_int_range(arr)
-        if small is not None:
-            return Labels(name, ints=arr, lo=small[0], span=small[1])
-        codes, values = _factorize_spread_ints(arr)
-        return Labels(name=name, codes=codes, values=values)
+    if arr.dtype.kind in "iu":  # nothing to check: the range is found when needed (see Labels)
+        labels = Labels(name, ints=arr)
+        if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
+            labels._find_range()
+        return labels
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 
