@@ -49,7 +49,10 @@ class Labels:
     is False until then), either by one min/max pass or by a counting pass
     that finds it block by block while it counts (:func:`counting.dense_counts`,
     which then calls :meth:`settle_range`). Integers too spread out for a
-    counting sort are factorised at that moment.
+    counting sort are factorised at that moment, unless they lie on a grid
+    ``origin + step * j`` with few grid points: then ``ints`` holds the small
+    offsets ``j`` (a new array of the narrowest unsigned dtype) and ``grid``
+    is ``(origin, step, dtype)``, the map back to the labels.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
@@ -62,6 +65,7 @@ class Labels:
         self.ints, self.lo, self.span = ints, lo, span
         self._codes, self._values = codes, values
         self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
+        self.grid = None          # (origin, step, dtype): label = origin + step * int
 
     @property
     def range_known(self) -> bool:
@@ -70,23 +74,36 @@ class Labels:
 
     def settle_range(self, lo: int, hi: int) -> None:
         """Record the smallest and largest label, found by a pass that read them all."""
-        self.lo, self.span = int(lo), int(hi) - int(lo) + 1
-        if not _fits_counting(self.span, self.n):
-            self._factorize_spread()
+        lo, hi = int(lo), int(hi)
+        if _fits_counting(hi - lo + 1, self.n) and hi < 2**63:
+            self.lo, self.span = lo, hi - lo + 1
+            return
+        grid = _on_a_grid(self.ints, lo, hi)  # too spread out for a counting sort
+        if grid is not None:
+            offsets, step, span = grid
+            self.grid = (lo, step, self.ints.dtype)
+            self.ints, self.lo, self.span = offsets, 0, span
+            return
+        self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi)
+        self.ints, self.lo, self.span = None, 0, None
+
+    def value_of(self, offsets: np.ndarray) -> np.ndarray:
+        """The labels at these offsets along :meth:`dense_form` (``values`` of all that occur)."""
+        self._find_range()
+        if self._codes is not None:                      # the dense form is the codes
+            return self.values[offsets]
+        return self._value_in_range(offsets)
+
+    def _value_in_range(self, offsets: np.ndarray) -> np.ndarray:
+        """The integer labels ``lo + offsets`` (mapped back from the grid, if on one)."""
+        if self.grid is None:
+            return (offsets + self.lo).astype(self.ints.dtype)
+        return _grid_values(offsets + self.lo, *self.grid)
 
     def _find_range(self) -> None:
         """Look for the range of integer labels (one min/max pass), if not done yet."""
-        if self.range_known:
-            return
-        small = _small_int_range(self.ints)
-        if small is None:
-            self._factorize_spread()
-        else:
-            self.lo, self.span = small
-
-    def _factorize_spread(self) -> None:
-        self._codes, self._values = _factorize_spread_ints(self.ints)
-        self.ints, self.lo, self.span = None, 0, None
+        if not self.range_known:
+            self.settle_range(*_min_max(self.ints))
 
     def __repr__(self) -> str:
         return f"Labels({self.name!r}, n={self.n}, k={self.k})"
@@ -113,8 +130,7 @@ class Labels:
     def values(self) -> np.ndarray:
         self._find_range()
         if self._values is None:
-            present = np.flatnonzero(self._sizes_in_range())
-            self._values = (present + self.lo).astype(self.ints.dtype)
+            self._values = self._value_in_range(np.flatnonzero(self._sizes_in_range()))
         return self._values
 
     def sizes(self) -> np.ndarray:
@@ -187,11 +203,8 @@ def _min_max(arr: np.ndarray) -> tuple[int, int]:
     return int(min(lows)), int(max(highs))
 
 
-def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
-    """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
-    if arr.dtype.kind not in "iu":
-        return None
-    lo, hi = _min_max(arr)
+def _small_int_range(arr: np.ndarray, lo: int, hi: int) -> tuple[int, int] | None:
+    """``(lo, span)`` of integers from ``lo`` to ``hi`` when they fit a counting sort, else None."""
     span = hi - lo + 1
     if not _fits_counting(span, arr.shape[0]) or hi >= 2**63:  # offsets must fit int64
         return None
@@ -265,13 +278,14 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         arr = arr.astype(np.int8)
         kind = "i"
     if kind in "iu":
-        small = _small_int_range(arr)
+        lo, hi = _min_max(arr)
+        small = _small_int_range(arr, lo, hi)
         if small is not None:  # counting sort: O(N) and no sorting, for ordinary labels
             lo, span = small
             in_range = np.bincount(_shifted(arr, lo), minlength=span)
             values = (np.flatnonzero(in_range) + lo).astype(arr.dtype)
             return _codes_from_range(arr, lo, in_range), values
-        return _factorize_spread_ints(arr)
+        return _factorize_spread_ints(arr, lo, hi)
     if kind == "f":
         nan = np.isnan(arr)
         if nan.any():
@@ -325,17 +339,83 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _factorize_spread_ints(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of integers too spread out for a counting sort.
 
-    A hash table (:mod:`prayatul_edu.hashing`) when there are far fewer distinct
-    values than instances, else one sort (``np.unique``).
+    ``lo`` and ``hi`` are the smallest and largest label. Labels on a grid
+    ``lo, lo + step, lo + 2 step, ...`` (ids in steps of 1000, timestamps ...)
+    are counted on that grid (:func:`_on_a_grid`); otherwise a hash table
+    (:mod:`prayatul_edu.hashing`) when there are far fewer distinct values
+    than instances, else one sort (``np.unique``).
     """
+    grid = _on_a_grid(arr, lo, hi)
+    if grid is not None:
+        offsets, step, span = grid
+        in_range = np.bincount(offsets, minlength=span)
+        present = np.flatnonzero(in_range)
+        return _codes_from_range(offsets, 0, in_range), _grid_values(present, lo, step, arr.dtype)
     hashed = _by_hash(IntWords(arr))
     if hashed is not None:
         return hashed
     values, codes = np.unique(arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
+
+
+#: Labels looked at to guess the step of a grid (:func:`_on_a_grid`).
+_GRID_SAMPLE = 4096
+
+
+def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``part - lo`` as int64, for integers of any dtype at most 2**63 - 1 above ``lo``."""
+    if part.dtype == np.uint64:                          # lo may not fit int64: wrap instead
+        return np.subtract(part, np.uint64(lo), out=None if out is None else out.view(np.uint64)
+                           ).view(np.int64)
+    return np.subtract(part, lo, out=out, dtype=np.int64)
+
+
+def _grid_values(j: np.ndarray, origin: int, step: int, dtype) -> np.ndarray:
+    """The labels ``origin + step * j`` (each within the dtype, so the arithmetic is exact)."""
+    return (j * step).astype(dtype) + np.array(origin, dtype=dtype)
+
+
+def _on_a_grid(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, int, int] | None:
+    """``(offsets, step, span)`` of integer labels that all lie on ``lo + step * j``, ``j`` small.
+
+    ``offsets[i]`` is ``j`` of label ``i`` (``0 <= j < span``, in the narrowest
+    unsigned dtype). The step is the greatest common divisor of ``label - lo``
+    over an evenly spread sample. Every label is then checked and divided block
+    by block, without a division: with ``step = 2**t * m`` (``m`` odd) and
+    ``inv`` the inverse of ``m`` modulo 2**64, ``x = (label - lo) * inv mod
+    2**64`` equals ``2**t * j`` exactly when ``label - lo = step * j``; so the
+    labels are on the grid when every ``x`` is at most ``(span - 1) * 2**t`` and
+    has its low ``t`` bits zero, and then ``j = x >> t``. None when they are not
+    on such a grid (a sampled step that some label does not fit, or too many
+    grid points): then the hash table takes over. Exact either way.
+    """
+    n = arr.shape[0]
+    if hi - lo >= 2**63 or n < 2:
+        return None
+    sample = _above(arr[::max(1, n // _GRID_SAMPLE)], lo)
+    step = int(np.gcd.reduce(sample))
+    span = (hi - lo) // step + 1 if step else 1
+    if step <= 1 or not _fits_counting(span, n):
+        return None
+    shift = (step & -step).bit_length() - 1              # step = 2**shift * odd
+    inverse = np.uint64(pow(step >> shift, -1, 2**64))
+    limit, low_bits = (span - 1) << shift, (1 << shift) - 1
+    dtype = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+                 if span <= np.iinfo(t).max + 1)
+    offsets = np.empty(n, dtype=dtype)
+    x = np.empty(min(n, _MIN_MAX_BLOCK), dtype=np.uint64)
+    for start in range(0, n, _MIN_MAX_BLOCK):
+        part = arr[start:start + _MIN_MAX_BLOCK]
+        xb = x[:part.shape[0]]
+        _above(part, lo, out=xb.view(np.int64))
+        xb *= inverse
+        if int(xb.max()) > limit or int(np.bitwise_or.reduce(xb)) & low_bits:
+            return None                                  # some label is off the grid
+        np.right_shift(xb, shift, out=offsets[start:start + part.shape[0]], casting="unsafe")
+    return offsets, step, span
 
 
 def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -378,7 +458,7 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     if arr.dtype.kind in "iu":  # nothing to check: the range is found when needed (see Labels)
         labels = Labels(name, ints=arr)
         if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
-            labels._find_range()
+            labels.settle_range(*_min_max(arr))
         return labels
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)

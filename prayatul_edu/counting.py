@@ -190,14 +190,6 @@ def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _value_along(lab: Labels, offsets: np.ndarray) -> np.ndarray:
-    """The labels at these offsets along :meth:`Labels.dense_form` (raw ints or codes)."""
-    arr, lo, _ = lab.dense_form()
-    if arr is lab.ints:
-        return (offsets + lo).astype(arr.dtype)
-    return lab.values[offsets]
-
-
 def value_cells(arrays: dict, counts: np.ndarray | None = None):
     """The distinct combinations of labels and how many instances carry each.
 
@@ -213,7 +205,7 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
     table = dense_counts(*labs) if counts is None else None
     if table is not None:                                # few labels: one pass, one table
         cell = np.nonzero(table)
-        return ({lab.name: _value_along(lab, at) for lab, at in zip(labs, cell)},
+        return ({lab.name: lab.value_of(at) for lab, at in zip(labs, cell)},
                 table[cell].astype(np.int64))
     code, k = labs[0].codes, labs[0].k
     for lab in labs[1:]:

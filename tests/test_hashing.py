@@ -84,12 +84,70 @@ def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind):
     monkeypatch.setattr(_validation, "HASH_MIN_N", 0)
     rng = np.random.default_rng(5)
     g, p, q = (rng.integers(0, k, 3000) for k in (7, 40, 300))
-    as_kind = {"huge": lambda x: x * 10**15 - 2**62,
+    as_kind = {"huge": lambda x: x * 10**15 - 2**62 + x % 7,      # on no grid: hashed
                "strings": lambda x: np.array([f"c{v}" if v else "" for v in x]),
                "bytes": lambda x: np.array([b"b%d" % v for v in x]),
                "unicode": lambda x: np.array([f"é{v}ü" * (1 + v % 3) for v in x])}[kind]
     G, P, Q = as_kind(g), as_kind(p), as_kind(q)
     lab = _validation.check_labels(P, "p")
+    assert lab.values is not None and lab.grid is None   # really the hash table
     _assert_like_unique(P, lab.codes, lab.values)
     assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     assert adjusted_rand_index(G, P) == pytest.approx(adjusted_rand_score(g, p), abs=1e-12)
+
+
+# ------------------------------------------- integer labels on a grid (no hashing)
+_DTYPES = [np.int64, np.uint64, np.int32, np.int16, np.uint32]
+
+
+@st.composite
+def _grid_labels(draw):
+    """Labels ``origin + step * j`` within a dtype (often near its ends), maybe one off the grid."""
+    dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
+    info = np.iinfo(dtype)
+    step = draw(st.one_of(st.integers(2, 10**6), st.sampled_from([2**40, 10**12, 3 * 2**50])))
+    span = draw(st.integers(1, 60))
+    if step * (span - 1) > info.max - info.min:
+        step = max(2, (info.max - info.min) // max(1, span - 1))
+    lowest = draw(st.sampled_from(["min", "max", "any"]))
+    room = info.max - step * (span - 1)
+    origin = {"min": info.min, "max": room, "any": draw(st.integers(info.min, room))}[lowest]
+    picks = draw(st.lists(st.integers(0, span - 1), min_size=2, max_size=400))
+    values = [origin + step * j for j in picks]
+    off = draw(st.sampled_from([None, "first", "last"]))
+    if off is not None and len(values) > 2:              # one label off the grid
+        at = 0 if off == "first" else len(values) - 1
+        values[at] += 1 if values[at] < info.max else -1
+    return np.array(values, dtype=dtype)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_grid_labels())
+def test_labels_on_a_grid_equal_unique(arr):
+    """Labels on a grid (or one label off it: then hashed) give np.unique's codes and values,
+    through the lazy labels (counting afterwards) and through the eager factorisation."""
+    lab = _validation.check_labels(arr, "x")
+    _assert_like_unique(arr, lab.codes, lab.values)
+    assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
+    _assert_like_unique(arr, *_validation._factorize(arr, "x"))
+
+
+def test_grid_labels_are_counted_as_small_offsets_and_agree():
+    """Ids 10**12 apart: counted along their grid offsets, the same numbers as small ints."""
+    from prayatul_edu import contingency_table
+
+    rng = np.random.default_rng(11)
+    g, p, q = (rng.integers(0, k, 5000) for k in (5, 9, 3))
+    G, P, Q = (x * 10**12 - 7 for x in (g, p, q))
+    assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
+    lab = _validation.check_labels(P, "p")
+    assert lab.dense_form()[2] == 9 and lab.grid == (-7, 10**12, P.dtype)
+    assert lab.ints.dtype == np.uint8 and lab.ints.tolist() == p.tolist()
+    t = contingency_table(G, P)
+    assert t.clusters.tolist() == sorted(set(P.tolist())) and t.counts.sum() == 5000
+    assert t.counts.tolist() == contingency_table(g, p).counts.tolist()
+    late = P.copy()
+    late[-1] += 5                                        # off the grid after the sample
+    lab = _validation.check_labels(late, "p")
+    _assert_like_unique(late, lab.codes, lab.values)
+    assert lab.grid is None
