@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .hashing import IntWords, StringWords, hash_factorize, table_bits
+from .hashing import IntWords, StringWords, hash_factorize, sampled_codes, table_bits
 
 __all__ = [
     "Labels",
@@ -66,6 +66,8 @@ class Labels:
         self._codes, self._values = codes, values
         self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
         self.grid = None          # (origin, step, dtype): label = origin + step * int
+        # ints that are codes into a table of the labels (given with the ints, as values)
+        self.lookup = values if ints is not None else None
 
     @property
     def range_known(self) -> bool:
@@ -84,6 +86,11 @@ class Labels:
             self.grid = (lo, step, self.ints.dtype)
             self.ints, self.lo, self.span = offsets, 0, span
             return
+        sampled = _by_sample(self.ints)
+        if sampled is not None:        # few labels: small codes from one pass
+            self.ints, self.lo, self.span = sampled[0], 0, sampled[1].shape[0]
+            self._values = self.lookup = sampled[1]
+            return
         self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi)
         self.ints, self.lo, self.span = None, 0, None
 
@@ -96,6 +103,8 @@ class Labels:
 
     def _value_in_range(self, offsets: np.ndarray) -> np.ndarray:
         """The integer labels ``lo + offsets`` (mapped back from the grid, if on one)."""
+        if self.lookup is not None:
+            return self.lookup[offsets + self.lo]
         if self.grid is None:
             return (offsets + self.lo).astype(self.ints.dtype)
         return _grid_values(offsets + self.lo, *self.grid)
@@ -329,6 +338,13 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 HASH_MIN_N = 1 << 12
 
 
+def _by_sample(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Small codes (one byte for up to 256 labels) and the sorted labels from
+    :func:`hashing.sampled_codes`, or None when there are too few instances or
+    too many labels for it."""
+    return None if arr.shape[0] < HASH_MIN_N else sampled_codes(arr)
+
+
 def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     """Codes and sorted distinct values from :func:`hashing.hash_factorize`, or None
     when sorting is better: too few instances to pay for the table, or nearly
@@ -354,6 +370,9 @@ def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarra
         in_range = np.bincount(offsets, minlength=span)
         present = np.flatnonzero(in_range)
         return _codes_from_range(offsets, 0, in_range), _grid_values(present, lo, step, arr.dtype)
+    sampled = _by_sample(arr)
+    if sampled is not None:
+        return sampled[0].astype(np.intp), sampled[1]
     hashed = _by_hash(IntWords(arr))
     if hashed is not None:
         return hashed
@@ -428,6 +447,9 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
+    sampled = _by_sample(arr)
+    if sampled is not None:
+        return sampled[0].astype(np.intp), sampled[1]
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -460,6 +482,11 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
             labels.settle_range(*_min_max(arr))
         return labels
+    if arr.dtype.kind in "US":
+        sampled = _by_sample(arr)
+        if sampled is not None:        # few labels: small codes, counted like small ints
+            return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],
+                          values=sampled[1])
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prayatul_edu import _validation, adjusted_rand_index, prayatul_matrix
-from prayatul_edu.hashing import IntWords, StringWords, hash_factorize, table_bits
+from prayatul_edu import _validation, adjusted_rand_index, hashing, prayatul_matrix
+from prayatul_edu.hashing import (IntWords, StringWords, hash_factorize, sampled_codes,
+                                  table_bits)
 
 
 def _assert_like_unique(arr, codes, values):
@@ -77,11 +78,14 @@ def test_table_bits_grows_with_labels_and_declines_when_all_differ():
     assert table_bits(IntWords(rng.permutation(10**5) * 10**12)) is None
 
 
+@pytest.mark.parametrize("rounds", [True, False])
 @pytest.mark.parametrize("kind", ["huge", "strings", "bytes", "unicode"])
-def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind):
+def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind, rounds):
     from sklearn.metrics import adjusted_rand_score
 
     monkeypatch.setattr(_validation, "HASH_MIN_N", 0)
+    if rounds:                                           # no table from a sample: rounds
+        monkeypatch.setattr(hashing, "SAMPLED_MAX_K", 0)
     rng = np.random.default_rng(5)
     g, p, q = (rng.integers(0, k, 3000) for k in (7, 40, 300))
     as_kind = {"huge": lambda x: x * 10**15 - 2**62 + x % 7,      # on no grid: hashed
@@ -151,3 +155,56 @@ def test_grid_labels_are_counted_as_small_offsets_and_agree():
     lab = _validation.check_labels(late, "p")
     _assert_like_unique(late, lab.codes, lab.values)
     assert lab.grid is None
+
+
+# ------------------------------- few labels: a table from a sample, one pass, misses
+@settings(max_examples=120, deadline=None)
+@given(kind=st.sampled_from(["ints", "U", "S", "U prefix"]),
+       pool=st.lists(st.one_of(INT64, TEXT), min_size=1, max_size=40, unique=True),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=400),
+       sample=st.sampled_from([1, 3, 64, 4096]), block=st.sampled_from([1, 5, 1 << 15]),
+       rare=st.booleans())
+def test_sampled_codes_equal_unique(kind, pool, picks, sample, block, rare):
+    """Whatever the sample sees: labels it misses (rare ones, a sample of one label) are
+    sorted in afterwards; strings sharing words, empty strings, bytes, int64's ends."""
+    if kind == "ints":
+        pool = [v if isinstance(v, int) else len(v) for v in pool] + [-2**63, 2**63 - 1]
+    else:
+        pool = [str(v) for v in pool] + [""]
+        if kind == "U prefix":
+            pool = ["ab" + v for v in pool]              # words every label shares
+    labels = [pool[i % len(pool)] for i in picks]
+    if rare:                                             # a label seen once, late
+        labels.append(pool[-1])
+    if kind == "S":
+        labels = [v.encode("utf-8") for v in labels]
+    arr = np.array(labels)
+    if kind == "ints":
+        arr = arr.astype(np.int64)
+    old = hashing.SAMPLE
+    hashing.SAMPLE = sample
+    try:
+        found = sampled_codes(arr, block=block)
+    finally:
+        hashing.SAMPLE = old
+    if found is None:                                    # too many misses: rounds instead
+        assert len(set(labels)) > 1
+        return
+    codes, values = found
+    assert codes.dtype.kind == "u" and codes.dtype.itemsize <= max(1, (len(values) > 256) * 2)
+    _assert_like_unique(arr, codes.astype(np.intp), values)
+
+
+def test_sampled_labels_are_counted_like_small_ints():
+    """Strings with few labels become one-byte codes that the counting reads directly."""
+    rng = np.random.default_rng(21)
+    g, p, q = (rng.integers(0, k, 20000) for k in (4, 12, 7))
+    G, P, Q = (np.char.add("c", x.astype(str)).astype("<U4") for x in (g, p, q))
+    lab = _validation.check_labels(P, "p")
+    assert lab.ints.dtype == np.uint8 and lab.dense_form()[1:] == (0, 12)
+    assert lab.values.tolist() == sorted(set(P.tolist())) and lab.lookup is not None
+    assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
+    ids = rng.integers(-2**63, 2**63 - 1, 12, dtype=np.int64)[p]   # on no grid: sampled
+    lab = _validation.check_labels(ids, "ids")
+    _assert_like_unique(ids, lab.codes, lab.values)
+    assert lab.lookup is not None and lab.ints.dtype == np.uint8
