@@ -276,11 +276,23 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
     What it costs, per labelling of N instances: small-range ints, one
     counting pass (they are usually not even factorised: see :class:`Labels`);
-    other ints and fixed-width strings or bytes, the hash table of
-    :mod:`prayatul_edu.hashing` (two passes over the labels' 64-bit words, so
-    wide string dtypes cost in proportion to their bytes), or a sort when
-    nearly every label is distinct; floats, a sort; object arrays (Python
+    ints on a grid ``min + step * j`` (ids in steps), a min/max pass and one
+    exact pass that finds ``j`` (:func:`_on_a_grid`); other ints and
+    fixed-width strings or bytes with few distinct labels, one pass of a
+    collision-free table built from a sample (:func:`hashing.sampled_codes`),
+    with many labels the rounds of :func:`hashing.hash_factorize`, and a sort
+    when nearly every label is distinct; floats, a sort; object arrays (Python
     ``str``, tuples, mixed types), a Python dict, one interpreted step per label.
+
+    Strings cost in proportion to their width: a ``<U22`` label is 88 bytes
+    against 8 for an int64, so just reading three such labellings takes longer
+    than counting three small-int labellings. Short strings (``<U4``, 16 bytes)
+    pay mostly for the hash, the gather and the compare of each label. An
+    object array of Python ``str`` (what a list of strings becomes only when
+    mixed with other types, or when passed so) costs one interpreted dict lookup
+    per label, tens of times a fixed-width array (about 28x for 10**6 labels
+    like ``"c7"``): pass ``np.asarray(labels)`` (dtype ``U``) when the labels
+    are all strings.
     """
     kind = arr.dtype.kind
     if kind == "b":
@@ -437,19 +449,20 @@ def _on_a_grid(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, int, int]
     return offsets, step, span
 
 
-def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _factorize_strings(arr: np.ndarray, sampled: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of a fixed-width string (or bytes) array.
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
-    values: the characters packed into 64-bit words go through the hash table of
-    :mod:`prayatul_edu.hashing` (a few passes over N words instead of sorting N
-    strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    values: the characters packed into words go through a hash table of
+    :mod:`prayatul_edu.hashing` (one pass with a table from a sample, unless
+    ``sampled`` is False because that was tried already; else a few passes over
+    N words; either way no sorting of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
-    sampled = _by_sample(arr)
-    if sampled is not None:
-        return sampled[0].astype(np.intp), sampled[1]
+    found = _by_sample(arr) if sampled else None        # (False: tried already)
+    if found is not None:
+        return found[0].astype(np.intp), found[1]
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -487,6 +500,8 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         if sampled is not None:        # few labels: small codes, counted like small ints
             return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],
                           values=sampled[1])
+        codes, values = _factorize_strings(arr, sampled=False)
+        return Labels(name=name, codes=codes, values=values)
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 
