@@ -18,7 +18,8 @@ import numbers
 
 import numpy as np
 
-from .hashing import IntWords, StringWords, hash_factorize, sampled_codes, table_bits
+from .hashing import (IntWords, StringWords, code_dtype, hash_factorize, sampled_codes,
+                      table_bits)
 
 __all__ = [
     "Labels",
@@ -82,9 +83,7 @@ class Labels:
             return
         grid = _on_a_grid(self.ints, lo, hi)  # too spread out for a counting sort
         if grid is not None:
-            offsets, step, span = grid
-            self.grid = (lo, step, self.ints.dtype)
-            self.ints, self.lo, self.span = offsets, 0, span
+            self._take_grid(grid, lo)
             return
         sampled = _by_sample(self.ints)
         if sampled is not None:        # few labels: small codes from one pass
@@ -110,9 +109,26 @@ class Labels:
         return _grid_values(offsets + self.lo, *self.grid)
 
     def _find_range(self) -> None:
-        """Look for the range of integer labels (one min/max pass), if not done yet."""
-        if not self.range_known:
-            self.settle_range(*_min_max(self.ints))
+        """Look for the range of integer labels (one min/max pass), if not done yet.
+
+        When a sample already shows labels too spread out for a counting sort, a
+        grid is tried first, from the smallest sampled label: found, it needs no
+        min/max pass."""
+        if self.range_known:
+            return
+        sample = self.ints[::max(1, self.n // _GRID_SAMPLE)]
+        lo = int(sample.min())
+        if not _fits_counting(int(sample.max()) - lo + 1, self.n):
+            grid = _on_a_grid(self.ints, lo)
+            if grid is not None:
+                self._take_grid(grid, lo)
+                return
+        self.settle_range(*_min_max(self.ints))
+
+    def _take_grid(self, grid, lo: int) -> None:
+        offsets, step, span = grid
+        self.grid = (lo, step, self.ints.dtype)
+        self.ints, self.lo, self.span = offsets, 0, span
 
     def __repr__(self) -> str:
         return f"Labels({self.name!r}, n={self.n}, k={self.k})"
@@ -409,7 +425,7 @@ def _grid_values(j: np.ndarray, origin: int, step: int, dtype) -> np.ndarray:
     return (j * step).astype(dtype) + np.array(origin, dtype=dtype)
 
 
-def _on_a_grid(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, int, int] | None:
+def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndarray, int, int] | None:
     """``(offsets, step, span)`` of integer labels that all lie on ``lo + step * j``, ``j`` small.
 
     ``offsets[i]`` is ``j`` of label ``i`` (``0 <= j < span``, in the narrowest
@@ -422,31 +438,43 @@ def _on_a_grid(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, int, int]
     has its low ``t`` bits zero, and then ``j = x >> t``. None when they are not
     on such a grid (a sampled step that some label does not fit, or too many
     grid points): then the hash table takes over. Exact either way.
+
+    ``hi`` (the largest label) may be unknown: then ``lo`` is only a guess (the
+    smallest sampled label), the offsets get the dtype the sample asks for, and
+    any label below ``lo`` or beyond that dtype also gives None.
     """
     n = arr.shape[0]
-    if hi - lo >= 2**63 or n < 2:
+    if n < 2 or (hi is not None and hi - lo >= 2**63):
         return None
     sample = _above(arr[::max(1, n // _GRID_SAMPLE)], lo)
     step = int(np.gcd.reduce(sample))
-    span = (hi - lo) // step + 1 if step else 1
-    if step <= 1 or not _fits_counting(span, n):
+    if step <= 1:
+        return None
+    if hi is None:                     # room for the grid points the sample suggests, twice
+        top = np.iinfo(arr.dtype).max
+        span = min(np.iinfo(code_dtype(2 * (int(sample.max()) // step + 1))).max + 1,
+                   max(2 * n, 1 << 16), (top - lo) // step + 1)  # (the grid within the dtype)
+    else:
+        span = (hi - lo) // step + 1
+    if not _fits_counting(span, n):
         return None
     shift = (step & -step).bit_length() - 1              # step = 2**shift * odd
     inverse = np.uint64(pow(step >> shift, -1, 2**64))
     limit, low_bits = (span - 1) << shift, (1 << shift) - 1
-    dtype = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64)
-                 if span <= np.iinfo(t).max + 1)
-    offsets = np.empty(n, dtype=dtype)
+    offsets = np.empty(n, dtype=code_dtype(span))
     x = np.empty(min(n, _MIN_MAX_BLOCK), dtype=np.uint64)
+    largest = 0
     for start in range(0, n, _MIN_MAX_BLOCK):
         part = arr[start:start + _MIN_MAX_BLOCK]
         xb = x[:part.shape[0]]
         _above(part, lo, out=xb.view(np.int64))
         xb *= inverse
-        if int(xb.max()) > limit or int(np.bitwise_or.reduce(xb)) & low_bits:
+        top_x = int(xb.max())
+        if top_x > limit or int(np.bitwise_or.reduce(xb)) & low_bits:
             return None                                  # some label is off the grid
+        largest = max(largest, top_x >> shift)
         np.right_shift(xb, shift, out=offsets[start:start + part.shape[0]], casting="unsafe")
-    return offsets, step, span
+    return offsets, step, largest + 1
 
 
 def _factorize_strings(arr: np.ndarray, sampled: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["hash_factorize", "sampled_codes", "word_matrix", "table_bits", "IntWords",
+__all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits", "IntWords",
            "StringWords", "MULTIPLIERS", "BLOCK"]
 
 #: Odd 64-bit multipliers (Fibonacci hashing and other well-mixing constants),
@@ -223,7 +223,7 @@ def word_matrix(arr: np.ndarray) -> np.ndarray:
 SAMPLED_MAX_K = 1024
 
 
-def _code_dtype(k: int):
+def code_dtype(k: int):
     """The narrowest unsigned dtype for codes ``0 .. k - 1``."""
     return next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if k <= np.iinfo(t).max + 1)
 
@@ -301,7 +301,7 @@ def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.n
     order = np.argsort(sample_values, kind="stable")
     rank = np.empty(k, dtype=np.intp)
     rank[order] = np.arange(k)
-    slot_code = np.zeros(1 << bits, dtype=_code_dtype(k))
+    slot_code = np.zeros(1 << bits, dtype=code_dtype(k))
     slot_code[slot] = rank
     # Unused slots hold the words of a sampled label that hashes elsewhere: no label
     # can match them (equal words, equal slots), not even one of zero words only.
@@ -336,6 +336,6 @@ def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.n
     missed = np.concatenate(missed)
     values = np.unique(np.concatenate([values, arr[missed]]))
     new_rank = np.searchsorted(values, sample_values[order])
-    codes = new_rank.astype(_code_dtype(values.shape[0]))[codes]
+    codes = new_rank.astype(code_dtype(values.shape[0]))[codes]
     codes[missed] = np.searchsorted(values, arr[missed])
     return codes, values

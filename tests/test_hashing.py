@@ -208,3 +208,22 @@ def test_sampled_labels_are_counted_like_small_ints():
     lab = _validation.check_labels(ids, "ids")
     _assert_like_unique(ids, lab.codes, lab.values)
     assert lab.lookup is not None and lab.ints.dtype == np.uint8
+
+
+@pytest.mark.parametrize("where", ["below", "beyond a byte", "off the grid", "none"])
+def test_grid_from_a_sample_falls_back_when_the_sample_misleads(monkeypatch, where):
+    """The grid tried from a sample (no min/max pass) meets a label the sample missed:
+    one below its smallest label, one beyond what its dtype holds, one off the grid;
+    the labels are still coded exactly (by the min/max path)."""
+    monkeypatch.setattr(_validation, "_GRID_SAMPLE", 8)
+    rng = np.random.default_rng(4)
+    j = rng.integers(3, 9, 5001)
+    j[0] = 3                                             # index 0 is always sampled
+    extra = {"below": 0, "beyond a byte": 300, "off the grid": 5, "none": 4}[where]
+    labels = j * 10**12 + 11
+    labels[2501 + 7] = extra * 10**12 + 11 + (where == "off the grid")  # not sampled
+    lab = _validation.check_labels(labels, "x")
+    _assert_like_unique(labels, lab.codes, lab.values)
+    assert lab.sizes().tolist() == np.unique(labels, return_counts=True)[1].tolist()
+    if where != "off the grid":
+        assert lab.grid is not None and lab.grid[1] == 10**12
