@@ -53,7 +53,10 @@ class Labels:
     counting sort are factorised at that moment, unless they lie on a grid
     ``origin + step * j`` with few grid points: then ``ints`` holds the small
     offsets ``j`` (a new array of the narrowest unsigned dtype) and ``grid``
-    is ``(origin, step, dtype)``, the map back to the labels.
+    is ``(origin, step, dtype)``, the map back to the labels. Few labels of
+    other kinds (strings, ids on no grid) get the same treatment from
+    :func:`hashing.sampled_codes`: ``ints`` are one-byte codes (for up to 256
+    labels) and ``lookup`` the sorted labels they stand for.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
@@ -90,7 +93,7 @@ class Labels:
             self.ints, self.lo, self.span = sampled[0], 0, sampled[1].shape[0]
             self._values = self.lookup = sampled[1]
             return
-        self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi)
+        self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi, tried=True)
         self.ints, self.lo, self.span = None, 0, None
 
     def value_of(self, offsets: np.ndarray) -> np.ndarray:
@@ -383,7 +386,8 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int,
+                           tried: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of integers too spread out for a counting sort.
 
     ``lo`` and ``hi`` are the smallest and largest label. Labels on a grid
@@ -392,13 +396,13 @@ def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int) -> tuple[np.ndarra
     (:mod:`prayatul_edu.hashing`) when there are far fewer distinct values
     than instances, else one sort (``np.unique``).
     """
-    grid = _on_a_grid(arr, lo, hi)
+    grid = None if tried else _on_a_grid(arr, lo, hi)   # (tried: grid and sample failed)
     if grid is not None:
         offsets, step, span = grid
         in_range = np.bincount(offsets, minlength=span)
         present = np.flatnonzero(in_range)
         return _codes_from_range(offsets, 0, in_range), _grid_values(present, lo, step, arr.dtype)
-    sampled = _by_sample(arr)
+    sampled = None if tried else _by_sample(arr)
     if sampled is not None:
         return sampled[0].astype(np.intp), sampled[1]
     hashed = _by_hash(IntWords(arr))

@@ -274,7 +274,14 @@ def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.n
     n = arr.shape[0]
     words = word_matrix(arr)
     at = np.arange(0, n, max(1, n // SAMPLE))
-    rows, first = np.unique(words[at], axis=0, return_index=True)
+    if words.shape[1] == 1:                              # one word a label: a plain sort
+        rows, first = np.unique(words[at, 0], return_index=True)
+        rows = rows[:, None]
+    else:
+        every = list(range(words.shape[1]))              # distinct hashes: at most k, fast
+        if np.unique(_fold(words[at].T, every, MULTIPLIERS[0], 64)).shape[0] > SAMPLED_MAX_K:
+            return None
+        rows, first = np.unique(words[at], axis=0, return_index=True)
     k = rows.shape[0]
     if k > SAMPLED_MAX_K:
         return None
