@@ -110,9 +110,9 @@ def cases(n: int, lecture: bool = False):
          [pred[2], pred[4], pred[5], pred[3], pred[2], pred[4], pred[5]]),
         ("Silhouette explorer", "k (new values)",
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "k (KMeans)", [], [2, 4, 5, 6, 7, 8, 9]),
-        ("Silhouette explorer", "point i",
-         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point i", [],
-         [10, 200, 400, 800, 1000, 1200, n - 1]),
+        ("Silhouette explorer", "point x_i",
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point x_i", [],
+         [10, 200, 400, 800, 1000, 1200, n]),
         ("Silhouette explorer", "seed (new values)",
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
         # the dendrogram app's own limit (its points slider stops at 300)

@@ -672,16 +672,38 @@ def _sweep_point(name: str, x, **times) -> None:
 
 #: What the other kinds of labels cost beyond small ints (prayatul_edu.hashing).
 _HASH_NOTE = {
-    "strings": "each labelling is first coded by a hash table (prayatul_edu.hashing): two "
-               "passes over the strings' bytes, 8 at a time (the words that are zero in every "
-               "label are dropped, but the test strings are dtype <U22, 88 bytes each), a "
-               "hash of them and a read-back that compares the words; small ints are counted "
-               "as they are, with no codes to build",
-    "large ints (10^12 apart)": "each labelling is first coded by a hash table "
-               "(prayatul_edu.hashing): two passes of a 64-bit multiplicative hash, a scatter "
-               "and a read-back into a new array of N codes; small ints are counted as they "
-               "are, with no codes to build",
+    "strings (<U22)": "each labelling is first coded (prayatul_edu.hashing.sampled_codes: a "
+               "table from a sample, one pass of hash, gather and compare per block, "
+               "one-byte codes): the test strings are dtype <U22, 88 bytes each against 8 for "
+               "a small int, so merely reading the three arrays (the row 'read floor of the "
+               "strings') already takes several times the whole small-int count: 2x is "
+               "impossible for long strings; the ratio to their own read floor is what to "
+               "watch",
+    "short strings (<U4)": "each labelling is first coded by a table from a sample "
+               "(prayatul_edu.hashing.sampled_codes): a multiplicative hash, a gather and a "
+               "compare of the words per label, then one-byte codes that are counted like "
+               "small ints; the gathers cost more than the small ints' whole count",
+    "large ints (10^12 apart)": "the labels lie on a grid (min + 10^12 j): an exact pass "
+               "finds each offset j without a division and writes it as one byte, a "
+               "min/max pass comes first; small ints are counted as they are",
+    "random 64-bit ids": "on no grid: each labelling is coded by a table from a sample "
+               "(prayatul_edu.hashing.sampled_codes), a hash, a gather and a compare per label; "
+               "small ints are counted as they are, with no codes to build",
 }
+
+
+def _other_kinds(k: int):
+    """The kinds of labels compared with small ints: ``(name, small ints -> that kind)``."""
+    ids = np.random.default_rng(7).integers(-2**63, 2**63 - 1, k, dtype=np.int64)
+    return [("strings (<U22)", lambda x: np.char.add("c", x.astype(str))),
+            ("short strings (<U4)", lambda x: np.char.add("c", x.astype(str)).astype("<U4")),
+            ("large ints (10^12 apart)", lambda x: x * 10**12 - 7),
+            ("random 64-bit ids", lambda x: ids[x])]
+
+
+def _read_words(arr: np.ndarray):
+    """Read every byte of a label array once (its 64-bit words summed): its read floor."""
+    return np.frombuffer(arr, dtype=np.uint64).sum()
 
 
 def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
@@ -731,8 +753,9 @@ def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
     # other kinds of labels against small integers, same values
     for k in (10, 10**4):
         g, p, q = labels(n, 1, k), labels(n, 2, k), labels(n, 3, k)
-        for kind, f in [("strings", lambda x: np.char.add("c", x.astype(str))),
-                        ("large ints (10^12 apart)", lambda x: x * 10**12 - 7)]:
+        for kind, f in _other_kinds(k):
+            if kind == "short strings (<U4)" and k > 1000:
+                continue                                 # "c9999" does not fit 4 characters
             G, P, Q = f(g), f(p), f(q)
             check(pe.prayatul_matrix(G, P, Q).matrix.tolist() ==
                   pe.prayatul_matrix(g, p, q).matrix.tolist(), f"{kind} at k = {k}")
@@ -744,6 +767,16 @@ def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
                            f"{t_kind / t_small:.1f}x its time", "<= 2x its time",
                            t_kind / t_small <= 2,
                            note=_HASH_NOTE[kind] if t_kind > 2 * t_small else ""))
+            if G.dtype.kind == "U":                      # what reading the strings costs
+                t_kind, t_read = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
+                                              lambda: [_read_words(x) for x in (G, P, Q)],
+                                              max(3, repeats // 3))
+                out.append(Row(f"`prayatul_matrix`, {kind}, {k:,} labels", f"{n:,}",
+                               ms(t_kind), f"read floor of the strings: their 64-bit words "
+                               f"summed ({G.dtype.itemsize} bytes a label)", ms(t_read),
+                               f"{t_kind / t_read:.1f}x the floor; the floor is "
+                               f"{t_read / t_small:.1f}x the small ints' whole time", "shown",
+                               None))
     if big:
         n7 = 10**7
         for k in (10, 10**5):

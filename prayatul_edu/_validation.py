@@ -18,7 +18,8 @@ import numbers
 
 import numpy as np
 
-from .hashing import IntWords, StringWords, hash_factorize, table_bits
+from .hashing import (IntWords, StringWords, code_dtype, hash_factorize, sampled_codes,
+                      table_bits)
 
 __all__ = [
     "Labels",
@@ -43,17 +44,94 @@ class Labels:
     array, not copied) and factorised only when ``codes``, ``values`` or
     ``sizes()`` is first read. The counting fast paths read ``ints`` directly
     (:meth:`dense_form`), so validating such labels costs one min and one max.
+
+    Integer labels need no checking at all, so :func:`check_labels` does not
+    even look for their range: it is found when first needed (``range_known``
+    is False until then), either by one min/max pass or by a counting pass
+    that finds it block by block while it counts (:func:`counting.dense_counts`,
+    which then calls :meth:`settle_range`). Integers too spread out for a
+    counting sort are factorised at that moment, unless they lie on a grid
+    ``origin + step * j`` with few grid points: then ``ints`` holds the small
+    offsets ``j`` (a new array of the narrowest unsigned dtype) and ``grid``
+    is ``(origin, step, dtype)``, the map back to the labels. Few labels of
+    other kinds (strings, ids on no grid) get the same treatment from
+    :func:`hashing.sampled_codes`: ``ints`` are one-byte codes (for up to 256
+    labels) and ``lookup`` the sorted labels they stand for.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
                  values: np.ndarray | None = None, *, ints: np.ndarray | None = None,
-                 lo: int = 0, span: int = 0):
+                 lo: int = 0, span: int | None = None):
         if (codes is None) == (ints is None):
-            raise TypeError("Labels: give either codes and values, or ints with lo and span")
+            raise TypeError("Labels: give either codes and values, or ints (with lo and span "
+                            "when their range is known)")
         self.name = name
         self.ints, self.lo, self.span = ints, lo, span
         self._codes, self._values = codes, values
         self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
+        self.grid = None          # (origin, step, dtype): label = origin + step * int
+        # ints that are codes into a table of the labels (given with the ints, as values)
+        self.lookup = values if ints is not None else None
+
+    @property
+    def range_known(self) -> bool:
+        """False for integer labels whose range has not been looked for yet."""
+        return self.ints is None or self.span is not None
+
+    def settle_range(self, lo: int, hi: int) -> None:
+        """Record the smallest and largest label, found by a pass that read them all."""
+        lo, hi = int(lo), int(hi)
+        if _fits_counting(hi - lo + 1, self.n) and hi < 2**63:
+            self.lo, self.span = lo, hi - lo + 1
+            return
+        grid = _on_a_grid(self.ints, lo, hi)  # too spread out for a counting sort
+        if grid is not None:
+            self._take_grid(grid, lo)
+            return
+        sampled = _by_sample(self.ints)
+        if sampled is not None:        # few labels: small codes from one pass
+            self.ints, self.lo, self.span = sampled[0], 0, sampled[1].shape[0]
+            self._values = self.lookup = sampled[1]
+            return
+        self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi, tried=True)
+        self.ints, self.lo, self.span = None, 0, None
+
+    def value_of(self, offsets: np.ndarray) -> np.ndarray:
+        """The labels at these offsets along :meth:`dense_form` (``values`` of all that occur)."""
+        self._find_range()
+        if self._codes is not None:                      # the dense form is the codes
+            return self.values[offsets]
+        return self._value_in_range(offsets)
+
+    def _value_in_range(self, offsets: np.ndarray) -> np.ndarray:
+        """The integer labels ``lo + offsets`` (mapped back from the grid, if on one)."""
+        if self.lookup is not None:
+            return self.lookup[offsets + self.lo]
+        if self.grid is None:
+            return (offsets + self.lo).astype(self.ints.dtype)
+        return _grid_values(offsets + self.lo, *self.grid)
+
+    def _find_range(self) -> None:
+        """Look for the range of integer labels (one min/max pass), if not done yet.
+
+        When a sample already shows labels too spread out for a counting sort, a
+        grid is tried first, from the smallest sampled label: found, it needs no
+        min/max pass."""
+        if self.range_known:
+            return
+        sample = self.ints[::max(1, self.n // _GRID_SAMPLE)]
+        lo = int(sample.min())
+        if not _fits_counting(int(sample.max()) - lo + 1, self.n):
+            grid = _on_a_grid(self.ints, lo)
+            if grid is not None:
+                self._take_grid(grid, lo)
+                return
+        self.settle_range(*_min_max(self.ints))
+
+    def _take_grid(self, grid, lo: int) -> None:
+        offsets, step, span = grid
+        self.grid = (lo, step, self.ints.dtype)
+        self.ints, self.lo, self.span = offsets, 0, span
 
     def __repr__(self) -> str:
         return f"Labels({self.name!r}, n={self.n}, k={self.k})"
@@ -64,25 +142,28 @@ class Labels:
 
     @property
     def k(self) -> int:
+        self._find_range()
         if self._values is None:  # small-range ints: the values that occur, not listed
             return int(np.count_nonzero(self._sizes_in_range()))
         return int(self.values.shape[0])
 
     @property
     def codes(self) -> np.ndarray:
+        self._find_range()
         if self._codes is None:
             self._codes = _codes_from_range(self.ints, self.lo, self._sizes_in_range())
         return self._codes
 
     @property
     def values(self) -> np.ndarray:
+        self._find_range()
         if self._values is None:
-            present = np.flatnonzero(self._sizes_in_range())
-            self._values = (present + self.lo).astype(self.ints.dtype)
+            self._values = self._value_in_range(np.flatnonzero(self._sizes_in_range()))
         return self._values
 
     def sizes(self) -> np.ndarray:
         """How many instances carry each label (aligned with ``values``)."""
+        self._find_range()
         if self._codes is None:
             in_range = self._sizes_in_range()
             return in_range[in_range > 0]
@@ -90,6 +171,7 @@ class Labels:
 
     def dense_sizes(self) -> np.ndarray:
         """How many instances carry each value along :meth:`dense_form` (0 where none)."""
+        self._find_range()
         return self.sizes() if self._codes is not None else self._sizes_in_range()
 
     def _sizes_in_range(self) -> np.ndarray:
@@ -104,6 +186,7 @@ class Labels:
         needed), the codes otherwise. Values of the range that do not occur
         simply get count 0 in a table built from it.
         """
+        self._find_range()
         if self._codes is None:
             return self.ints, self.lo, self.span
         return self._codes, 0, self.k
@@ -148,16 +231,17 @@ def _min_max(arr: np.ndarray) -> tuple[int, int]:
     return int(min(lows)), int(max(highs))
 
 
-def _small_int_range(arr: np.ndarray) -> tuple[int, int] | None:
-    """``(lo, span)`` of an integer array whose values fit a counting sort, else None."""
-    if arr.dtype.kind not in "iu":
-        return None
-    n = arr.shape[0]
-    lo, hi = _min_max(arr)
+def _small_int_range(arr: np.ndarray, lo: int, hi: int) -> tuple[int, int] | None:
+    """``(lo, span)`` of integers from ``lo`` to ``hi`` when they fit a counting sort, else None."""
     span = hi - lo + 1
-    if span > max(2 * n, 1 << 16) or hi >= 2**63:  # offsets must fit int64
+    if not _fits_counting(span, arr.shape[0]) or hi >= 2**63:  # offsets must fit int64
         return None
     return lo, span
+
+
+def _fits_counting(span: int, n: int) -> bool:
+    """Whether ``n`` integer labels spread over ``span`` values are counted by a counting sort."""
+    return span <= max(2 * n, 1 << 16)
 
 
 def _describe(x) -> str:
@@ -211,24 +295,37 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
     What it costs, per labelling of N instances: small-range ints, one
     counting pass (they are usually not even factorised: see :class:`Labels`);
-    other ints and fixed-width strings or bytes, the hash table of
-    :mod:`prayatul_edu.hashing` (two passes over the labels' 64-bit words, so
-    wide string dtypes cost in proportion to their bytes), or a sort when
-    nearly every label is distinct; floats, a sort; object arrays (Python
+    ints on a grid ``min + step * j`` (ids in steps), a min/max pass and one
+    exact pass that finds ``j`` (:func:`_on_a_grid`); other ints and
+    fixed-width strings or bytes with few distinct labels, one pass of a
+    collision-free table built from a sample (:func:`hashing.sampled_codes`),
+    with many labels the rounds of :func:`hashing.hash_factorize`, and a sort
+    when nearly every label is distinct; floats, a sort; object arrays (Python
     ``str``, tuples, mixed types), a Python dict, one interpreted step per label.
+
+    Strings cost in proportion to their width: a ``<U22`` label is 88 bytes
+    against 8 for an int64, so just reading three such labellings takes longer
+    than counting three small-int labellings. Short strings (``<U4``, 16 bytes)
+    pay mostly for the hash, the gather and the compare of each label. An
+    object array of Python ``str`` (what a list of strings becomes only when
+    mixed with other types, or when passed so) costs one interpreted dict lookup
+    per label, tens of times a fixed-width array (about 28x for 10**6 labels
+    like ``"c7"``): pass ``np.asarray(labels)`` (dtype ``U``) when the labels
+    are all strings.
     """
     kind = arr.dtype.kind
     if kind == "b":
         arr = arr.astype(np.int8)
         kind = "i"
     if kind in "iu":
-        small = _small_int_range(arr)
+        lo, hi = _min_max(arr)
+        small = _small_int_range(arr, lo, hi)
         if small is not None:  # counting sort: O(N) and no sorting, for ordinary labels
             lo, span = small
             in_range = np.bincount(_shifted(arr, lo), minlength=span)
             values = (np.flatnonzero(in_range) + lo).astype(arr.dtype)
             return _codes_from_range(arr, lo, in_range), values
-        return _factorize_spread_ints(arr)
+        return _factorize_spread_ints(arr, lo, hi)
     if kind == "f":
         nan = np.isnan(arr)
         if nan.any():
@@ -272,6 +369,13 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 HASH_MIN_N = 1 << 12
 
 
+def _by_sample(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Small codes (one byte for up to 256 labels) and the sorted labels from
+    :func:`hashing.sampled_codes`, or None when there are too few instances or
+    too many labels for it."""
+    return None if arr.shape[0] < HASH_MIN_N else sampled_codes(arr)
+
+
 def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     """Codes and sorted distinct values from :func:`hashing.hash_factorize`, or None
     when sorting is better: too few instances to pay for the table, or nearly
@@ -282,12 +386,25 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _factorize_spread_ints(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int,
+                           tried: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of integers too spread out for a counting sort.
 
-    A hash table (:mod:`prayatul_edu.hashing`) when there are far fewer distinct
-    values than instances, else one sort (``np.unique``).
+    ``lo`` and ``hi`` are the smallest and largest label. Labels on a grid
+    ``lo, lo + step, lo + 2 step, ...`` (ids in steps of 1000, timestamps ...)
+    are counted on that grid (:func:`_on_a_grid`); otherwise a hash table
+    (:mod:`prayatul_edu.hashing`) when there are far fewer distinct values
+    than instances, else one sort (``np.unique``).
     """
+    grid = None if tried else _on_a_grid(arr, lo, hi)   # (tried: grid and sample failed)
+    if grid is not None:
+        offsets, step, span = grid
+        in_range = np.bincount(offsets, minlength=span)
+        present = np.flatnonzero(in_range)
+        return _codes_from_range(offsets, 0, in_range), _grid_values(present, lo, step, arr.dtype)
+    sampled = None if tried else _by_sample(arr)
+    if sampled is not None:
+        return sampled[0].astype(np.intp), sampled[1]
     hashed = _by_hash(IntWords(arr))
     if hashed is not None:
         return hashed
@@ -295,16 +412,89 @@ def _factorize_spread_ints(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.intp, copy=False).ravel(), values
 
 
-def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+#: Labels looked at to guess the step of a grid (:func:`_on_a_grid`).
+_GRID_SAMPLE = 4096
+
+
+def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``part - lo`` as int64, for integers of any dtype at most 2**63 - 1 above ``lo``."""
+    if part.dtype == np.uint64:                          # lo may not fit int64: wrap instead
+        return np.subtract(part, np.uint64(lo), out=None if out is None else out.view(np.uint64)
+                           ).view(np.int64)
+    return np.subtract(part, lo, out=out, dtype=np.int64)
+
+
+def _grid_values(j: np.ndarray, origin: int, step: int, dtype) -> np.ndarray:
+    """The labels ``origin + step * j`` (each within the dtype, so the arithmetic is exact)."""
+    return (j * step).astype(dtype) + np.array(origin, dtype=dtype)
+
+
+def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndarray, int, int] | None:
+    """``(offsets, step, span)`` of integer labels that all lie on ``lo + step * j``, ``j`` small.
+
+    ``offsets[i]`` is ``j`` of label ``i`` (``0 <= j < span``, in the narrowest
+    unsigned dtype). The step is the greatest common divisor of ``label - lo``
+    over an evenly spread sample. Every label is then checked and divided block
+    by block, without a division: with ``step = 2**t * m`` (``m`` odd) and
+    ``inv`` the inverse of ``m`` modulo 2**64, ``x = (label - lo) * inv mod
+    2**64`` equals ``2**t * j`` exactly when ``label - lo = step * j``; so the
+    labels are on the grid when every ``x`` is at most ``(span - 1) * 2**t`` and
+    has its low ``t`` bits zero, and then ``j = x >> t``. None when they are not
+    on such a grid (a sampled step that some label does not fit, or too many
+    grid points): then the hash table takes over. Exact either way.
+
+    ``hi`` (the largest label) may be unknown: then ``lo`` is only a guess (the
+    smallest sampled label), the offsets get the dtype the sample asks for, and
+    any label below ``lo`` or beyond that dtype also gives None.
+    """
+    n = arr.shape[0]
+    if n < 2 or (hi is not None and hi - lo >= 2**63):
+        return None
+    sample = _above(arr[::max(1, n // _GRID_SAMPLE)], lo)
+    step = int(np.gcd.reduce(sample))
+    if step <= 1:
+        return None
+    if hi is None:                     # room for the grid points the sample suggests, twice
+        top = np.iinfo(arr.dtype).max
+        span = min(np.iinfo(code_dtype(2 * (int(sample.max()) // step + 1))).max + 1,
+                   max(2 * n, 1 << 16), (top - lo) // step + 1)  # (the grid within the dtype)
+    else:
+        span = (hi - lo) // step + 1
+    if not _fits_counting(span, n):
+        return None
+    shift = (step & -step).bit_length() - 1              # step = 2**shift * odd
+    inverse = np.uint64(pow(step >> shift, -1, 2**64))
+    limit, low_bits = (span - 1) << shift, (1 << shift) - 1
+    offsets = np.empty(n, dtype=code_dtype(span))
+    x = np.empty(min(n, _MIN_MAX_BLOCK), dtype=np.uint64)
+    largest = 0
+    for start in range(0, n, _MIN_MAX_BLOCK):
+        part = arr[start:start + _MIN_MAX_BLOCK]
+        xb = x[:part.shape[0]]
+        _above(part, lo, out=xb.view(np.int64))
+        xb *= inverse
+        top_x = int(xb.max())
+        if top_x > limit or int(np.bitwise_or.reduce(xb)) & low_bits:
+            return None                                  # some label is off the grid
+        largest = max(largest, top_x >> shift)
+        np.right_shift(xb, shift, out=offsets[start:start + part.shape[0]], casting="unsafe")
+    return offsets, step, largest + 1
+
+
+def _factorize_strings(arr: np.ndarray, sampled: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of a fixed-width string (or bytes) array.
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
-    values: the characters packed into 64-bit words go through the hash table of
-    :mod:`prayatul_edu.hashing` (a few passes over N words instead of sorting N
-    strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    values: the characters packed into words go through a hash table of
+    :mod:`prayatul_edu.hashing` (one pass with a table from a sample, unless
+    ``sampled`` is False because that was tried already; else a few passes over
+    N words; either way no sorting of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
+    found = _by_sample(arr) if sampled else None        # (False: tried already)
+    if found is not None:
+        return found[0].astype(np.intp), found[1]
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -332,11 +522,17 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     if arr.shape[0] < min_n:
         raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")
-    if arr.dtype.kind in "iu":  # nothing to check: factorise only when asked (see Labels)
-        small = _small_int_range(arr)
-        if small is not None:
-            return Labels(name, ints=arr, lo=small[0], span=small[1])
-        codes, values = _factorize_spread_ints(arr)
+    if arr.dtype.kind in "iu":  # nothing to check: the range is found when needed (see Labels)
+        labels = Labels(name, ints=arr)
+        if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
+            labels.settle_range(*_min_max(arr))
+        return labels
+    if arr.dtype.kind in "US":
+        sampled = _by_sample(arr)
+        if sampled is not None:        # few labels: small codes, counted like small ints
+            return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],
+                          values=sampled[1])
+        codes, values = _factorize_strings(arr, sampled=False)
         return Labels(name=name, codes=codes, values=values)
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)

@@ -53,7 +53,7 @@ _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 #: filling and reading it is O(N) like the data.
 DENSE_MIN_CELLS = 1 << 16
 #: Instances coded per block by the dense counting: the block's buffers stay in cache.
-_BLOCK = 1 << 15
+_BLOCK = 1 << 16
 
 
 def comb2(n):
@@ -190,14 +190,6 @@ def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _value_along(lab: Labels, offsets: np.ndarray) -> np.ndarray:
-    """The labels at these offsets along :meth:`Labels.dense_form` (raw ints or codes)."""
-    arr, lo, _ = lab.dense_form()
-    if arr is lab.ints:
-        return (offsets + lo).astype(arr.dtype)
-    return lab.values[offsets]
-
-
 def value_cells(arrays: dict, counts: np.ndarray | None = None):
     """The distinct combinations of labels and how many instances carry each.
 
@@ -213,7 +205,7 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
     table = dense_counts(*labs) if counts is None else None
     if table is not None:                                # few labels: one pass, one table
         cell = np.nonzero(table)
-        return ({lab.name: _value_along(lab, at) for lab, at in zip(labs, cell)},
+        return ({lab.name: lab.value_of(at) for lab, at in zip(labs, cell)},
                 table[cell].astype(np.int64))
     code, k = labs[0].codes, labs[0].k
     for lab in labs[1:]:
@@ -228,12 +220,38 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
     return values, total
 
 
-def _dense_shape(labelings) -> tuple[int, ...] | None:
-    """The shape of the dense table of ``labelings``, or None when it is too large."""
+def _dense_shape(labelings, max_cells: int) -> tuple[int, ...] | None:
+    """The shape of the dense table of ``labelings``, or None when it has more than ``max_cells``."""
     shape = tuple(lab.dense_form()[2] for lab in labelings)
-    if math.prod(shape) > max(labelings[0].n, DENSE_MIN_CELLS):
-        return None
-    return shape
+    return None if math.prod(shape) > max_cells else shape
+
+
+def _strides(shape) -> list[int]:
+    """How far the flat (C-order) index moves per step along each axis of ``shape``."""
+    return [math.prod(shape[axis + 1:]) for axis in range(len(shape))]
+
+
+def _block_cells(parts, lows, strides, cell: np.ndarray, term: np.ndarray) -> np.ndarray:
+    """``cell[i] = sum over axes of (parts[axis][i] - lows[axis]) * strides[axis]``.
+
+    The flat index of each instance of a block in a dense table; ``cell`` and
+    ``term`` are buffers of the block's length (written over).
+    """
+    for axis, (part, lo, stride) in enumerate(zip(parts, lows, strides)):
+        if axis and not lo and stride == 1:    # the common last axis: add as it is
+            np.add(cell, part, out=cell, dtype=np.intp)
+            continue
+        out = cell if axis == 0 else term
+        if lo:
+            np.subtract(part, lo, out=out, dtype=np.intp)     # 0 .. span - 1
+            part = out
+        if stride != 1:
+            np.multiply(part, stride, out=out, dtype=np.intp)
+        elif part is not out:
+            np.copyto(out, part, casting="same_kind")
+        if axis:
+            cell += term
+    return cell
 
 
 def flat_cells(labelings, shape, block: int = _BLOCK):
@@ -245,51 +263,138 @@ def flat_cells(labelings, shape, block: int = _BLOCK):
     """
     forms = [lab.dense_form() for lab in labelings]
     n = labelings[0].n
-    strides = [math.prod(shape[axis + 1:]) for axis in range(len(shape))]
+    strides = _strides(shape)
+    lows = [lo for _, lo, _ in forms]
     size = min(block, n)
     cell_buffer = np.empty(size, dtype=np.intp)
     term_buffer = np.empty(size, dtype=np.intp)
     for start in range(0, n, block):
         stop = min(start + block, n)
-        cell, term = cell_buffer[:stop - start], term_buffer[:stop - start]
-        for axis, ((arr, lo, _), stride) in enumerate(zip(forms, strides)):
-            part = arr[start:stop]
-            if axis and not lo and stride == 1:    # the common last axis: add as it is
-                np.add(cell, part, out=cell, dtype=np.intp)
-                continue
-            out = cell if axis == 0 else term
-            if lo:
-                np.subtract(part, lo, out=out, dtype=np.intp)     # 0 .. span - 1
-                part = out
-            if stride != 1:
-                np.multiply(part, stride, out=out, dtype=np.intp)
-            elif part is not out:
-                np.copyto(out, part, casting="same_kind")
-            if axis:
-                cell += term
-        yield start, stop, cell
+        parts = [arr[start:stop] for arr, _, _ in forms]
+        yield start, stop, _block_cells(parts, lows, strides, cell_buffer[:stop - start],
+                                        term_buffer[:stop - start])
 
 
-def dense_counts(*labelings: Labels) -> np.ndarray | None:
+def _block_range(part: np.ndarray, quick: bool) -> tuple[int, int]:
+    """A range ``(low, high)`` holding every label of a block.
+
+    ``quick``: one bitwise OR of the block instead of a min and a max. When it
+    is non-negative so is every label, and every label is below the next power
+    of two (labels 0..9 give 0..15); a range that is too wide only adds empty
+    cells to the table. Negative labels get their exact min and max.
+    """
+    if quick:
+        bits = int(np.bitwise_or.reduce(part))
+        if bits >= 0:
+            return 0, (1 << bits.bit_length()) - 1
+    return int(part.min()), int(part.max())
+
+
+def _cropped(table: np.ndarray, lows: list, axes) -> tuple[np.ndarray, list]:
+    """``table`` (with the ranges starting at ``lows``) without the empty ends of ``axes``."""
+    cut = [slice(None)] * table.ndim
+    lows = list(lows)
+    for axis in axes:
+        occupied = np.flatnonzero(table.sum(axis=tuple(a for a in range(table.ndim) if a != axis)))
+        first, last = (int(occupied[0]), int(occupied[-1])) if occupied.size else (0, 0)
+        cut[axis] = slice(first, last + 1)
+        lows[axis] += first
+    return np.ascontiguousarray(table[tuple(cut)]), lows
+
+
+def _counts_finding_ranges(labelings, max_cells: int) -> np.ndarray | None:
+    """:func:`dense_counts` for integer labels whose range is not known yet, in one pass.
+
+    Each block's range of labels is found while the block is in cache, just
+    before it is counted (:func:`_block_range`); when it falls outside the
+    table so far, the table grows (its counts are copied into the larger one:
+    rare, as every label usually shows up in the first block). Reading the
+    labels once instead of once for the range and once for the counts is what
+    makes this path close to the cost of reading the labels. At the end the
+    table is cut to the labels that occur, which gives each labelling its
+    exact smallest and largest label. Returns None (ranges still unknown) when
+    the table would have more than ``max_cells`` cells.
+    """
+    n = labelings[0].n
+    forms = [(lab.ints, None, None) if not lab.range_known else lab.dense_form()
+             for lab in labelings]
+    lows = [lo for _, lo, _ in forms]                   # the table's range along each axis
+    spans = [span for _, _, span in forms]
+    finding = [axis for axis, form in enumerate(forms) if form[1] is None]
+    quick = True                                        # power-of-two ranges from an OR
+    table = None
+    cell_buffer = term_buffer = np.empty(0, dtype=np.intp)
+    start = 0
+    while start < n:
+        stop = min(start + max(_BLOCK, 0 if table is None else table.size), n)
+        parts = [arr[start:stop] for arr, _, _ in forms]
+        while True:
+            ranges = {axis: _block_range(parts[axis], quick) for axis in finding}
+            if table is not None and all(lows[axis] <= low and high < lows[axis] + spans[axis]
+                                         for axis, (low, high) in ranges.items()):
+                break                                   # the block fits the table
+            new_lows, new_spans = list(lows), list(spans)
+            for axis, (low, high) in ranges.items():
+                if table is not None:
+                    low, high = min(low, lows[axis]), max(high, lows[axis] + spans[axis] - 1)
+                new_lows[axis], new_spans[axis] = low, high - low + 1
+            if math.prod(new_spans) <= max_cells:
+                grown = np.zeros(new_spans, dtype=np.int64)
+                if table is not None:                   # the counts so far, at their place
+                    grown[tuple(slice(lo - new, lo - new + span) for lo, new, span
+                                in zip(lows, new_lows, spans))] = table
+                table, lows, spans = grown, new_lows, new_spans
+                break
+            if not quick:
+                return None
+            quick = False                               # too wide: exact ranges from now on
+            if table is not None:
+                table, lows = _cropped(table, lows, finding)
+                spans = list(table.shape)
+        size = stop - start
+        if cell_buffer.shape[0] < size:
+            cell_buffer, term_buffer = np.empty(size, dtype=np.intp), np.empty(size, dtype=np.intp)
+        cell = _block_cells(parts, lows, _strides(spans), cell_buffer[:size], term_buffer[:size])
+        table.reshape(-1)[:] += np.bincount(cell, minlength=table.size)
+        start = stop
+    table, lows = _cropped(table, lows, finding)
+    for axis in finding:
+        labelings[axis].settle_range(lows[axis], lows[axis] + table.shape[axis] - 1)
+    return table
+
+
+def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray | None:
     """How many instances carry each combination of labels, as a dense table.
 
     One axis per labelling, along its :meth:`Labels.dense_form` (raw small-range
     integers or codes; values that do not occur get count 0). Built by
     ``np.bincount`` of the flat cell indices, block by block, in O(N). Returns
-    None when the table would have more than ``max(N, DENSE_MIN_CELLS)`` cells.
-    Each labelling takes its group sizes from the table's margins.
+    None when the table would have more than ``max(N, DENSE_MIN_CELLS)`` cells
+    (or more than ``max_cells``). Integer labels whose range is not known yet
+    have it found in the same pass (:func:`_counts_finding_ranges`). Each
+    labelling takes its group sizes from the table's margins.
     """
-    shape = _dense_shape(labelings)
-    if shape is None:
-        return None
-    cells = math.prod(shape)
-    counts = np.zeros(cells, dtype=np.int64)
-    # blocks at least as large as the table, so adding their counts stays O(N)
-    for _, _, cell in flat_cells(labelings, shape, max(_BLOCK, cells)):
-        counts += np.bincount(cell, minlength=cells)
-    counts = counts.reshape(shape)
+    limit = max(labelings[0].n, DENSE_MIN_CELLS)
+    if max_cells is not None:
+        limit = min(limit, max_cells)
+    if all(lab.range_known for lab in labelings):
+        shape = _dense_shape(labelings, limit)
+        if shape is None:
+            return None
+        cells = math.prod(shape)
+        counts = np.zeros(cells, dtype=np.int64)
+        # blocks at least as large as the table, so adding their counts stays O(N)
+        for _, _, cell in flat_cells(labelings, shape, max(_BLOCK, cells)):
+            counts += np.bincount(cell, minlength=cells)
+        counts = counts.reshape(shape)
+    else:
+        counts = _counts_finding_ranges(labelings, limit)
+        if counts is None:     # too wide: maybe spread-out integers, which get codes now
+            for lab in labelings:
+                lab.dense_form()
+            return dense_counts(*labelings, max_cells=max_cells)
     for axis, lab in enumerate(labelings):
-        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(len(shape)) if a != axis)))
+        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis)))
     return counts
 
 
@@ -384,8 +489,8 @@ class ContingencyTable(Result):
         self.n = truth.n
         self._dense = None
         joint = None
-        if not plain and pred.dense_form()[2] * truth.dense_form()[2] <= _DENSE_TABLE_CELLS:
-            joint = dense_counts(pred, truth)  # None when the labels have too many values
+        if not plain:                          # None when the labels have too many values
+            joint = dense_counts(pred, truth, max_cells=_DENSE_TABLE_CELLS)
         if plain:                              # the plain code, which the fast paths must match
             self._count_cells(truth, pred)
         elif joint is None:

@@ -20,12 +20,18 @@ compared with N:
 Steps 2-3 run a cache-sized block of instances at a time, so the only array of
 length N they create is the codes. The result is exact for any input:
 collisions cost time, never correctness.
+
+With few labels (the usual case) :func:`sampled_codes` is faster: the labels of
+a sample get a table without collisions first, then one pass codes every label
+into one byte (up to 256 labels), and the few labels the sample missed are
+sorted in at the end.
 """
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["hash_factorize", "table_bits", "IntWords", "StringWords", "MULTIPLIERS", "BLOCK"]
+__all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits", "IntWords",
+           "StringWords", "MULTIPLIERS", "BLOCK"]
 
 #: Odd 64-bit multipliers (Fibonacci hashing and other well-mixing constants),
 #: one per round; the golden-ratio one first.
@@ -197,3 +203,146 @@ def table_bits(source) -> int | None:
     if 4 * seen > size:
         seen *= 4
     return max(10, (8 * seen).bit_length())
+
+
+# ------------------------------------------------ few labels: a table from a sample
+def word_matrix(arr: np.ndarray) -> np.ndarray:
+    """The labels of a 1-D int, ``U`` or ``S`` array as rows of unsigned words, without a copy.
+
+    The words are the widest of 8, 4, 2 or 1 bytes that divides the item size,
+    so ``U`` strings (4 bytes a character) never need padding. Equal labels
+    have equal rows (NumPy pads strings with zero bytes and compares them so).
+    """
+    itemsize = arr.dtype.itemsize
+    width = next(w for w in (8, 4, 2, 1) if itemsize % w == 0)
+    return np.ascontiguousarray(arr).view(f"u{width}").reshape(arr.shape[0], itemsize // width)
+
+
+#: The sample of :func:`sampled_codes` stops at this many distinct labels (then the
+#: rounds of :func:`hash_factorize` are faster than a table and a list of misses).
+SAMPLED_MAX_K = 1024
+
+
+def code_dtype(k: int):
+    """The narrowest unsigned dtype for codes ``0 .. k - 1``."""
+    return next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if k <= np.iinfo(t).max + 1)
+
+
+def _perfect_slots(rows: np.ndarray, varying, bits: int):
+    """A multiplier and the slot of each row with no two rows in one slot, or None."""
+    for multiplier in MULTIPLIERS:
+        slot = _fold(rows.T, varying, multiplier, bits)
+        if np.unique(slot).shape[0] == rows.shape[0]:
+            return multiplier, slot
+    return None
+
+
+def _fold(columns: np.ndarray, varying, multiplier: int, bits: int) -> np.ndarray:
+    """Slots ``0 .. 2**bits - 1`` of labels given as word columns: a multiplicative hash
+    of the ``varying`` words (the others are the same in every label)."""
+    a = np.uint64(multiplier)
+    if not varying:
+        return np.zeros(columns.shape[1], dtype=np.intp)
+    h = np.multiply(columns[varying[0]], a, dtype=np.uint64)
+    for j in varying[1:]:                                # fold further words in
+        h ^= columns[j]
+        h *= a
+    h >>= np.uint64(64 - bits)
+    return h.view(np.intp)
+
+
+def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and sorted distinct labels of an int, ``U`` or ``S`` array with few labels, in one pass.
+
+    1. The distinct labels of an evenly spread sample of :data:`SAMPLE` labels
+       (as rows of words, :func:`word_matrix`) get a table with one slot each
+       (a hash that puts no two of them in one slot) and their ranks; the
+       words that are the same in every sampled label (e.g. the zero padding
+       of long ``U`` strings) are not hashed, only checked.
+    2. One pass over the labels, a cache-sized block at a time: the slot of
+       each label, its words compared with the slot's (exact: a label matches
+       only the label stored in its slot), and the code of the slot.
+    3. Labels that match nothing (not in the sample) are few when there are
+       few labels: they are sorted in with the others and their codes fixed.
+
+    ``codes`` are of the narrowest unsigned dtype (one byte for up to 256
+    labels), so writing them costs little. None when the sample already shows
+    many labels (more than :data:`SAMPLED_MAX_K`), or when more than one
+    label in 16 is missed: :func:`hash_factorize` then does it in rounds.
+    The same result as ``np.unique(arr, return_inverse=True)``, whatever the hash.
+    """
+    n = arr.shape[0]
+    words = word_matrix(arr)
+    at = np.arange(0, n, max(1, n // SAMPLE))
+    if words.shape[1] == 1:                              # one word a label: a plain sort
+        rows, first = np.unique(words[at, 0], return_index=True)
+        rows = rows[:, None]
+    else:
+        every = list(range(words.shape[1]))              # distinct hashes: at most k, fast
+        if np.unique(_fold(words[at].T, every, MULTIPLIERS[0], 64)).shape[0] > SAMPLED_MAX_K:
+            return None
+        rows, first = np.unique(words[at], axis=0, return_index=True)
+    k = rows.shape[0]
+    if k > SAMPLED_MAX_K:
+        return None
+    varying = np.flatnonzero((rows != rows[0]).any(axis=0)).tolist()
+    fixed = [j for j in range(words.shape[1]) if j not in varying]
+    fixed_values = [j for j in fixed if rows[0, j]]
+    zero_runs = []                                       # (first, last + 1) of runs of zeros
+    for j in fixed:
+        if rows[0, j]:
+            continue
+        if zero_runs and zero_runs[-1][1] == j:
+            zero_runs[-1] = (zero_runs[-1][0], j + 1)
+        else:
+            zero_runs.append((j, j + 1))
+    found = None
+    for bits in range(max(4, (4 * k).bit_length()), 25, 3):
+        found = _perfect_slots(rows.astype(np.uint64), varying, bits)
+        if found is not None:
+            break
+    if found is None:
+        return None
+    multiplier, slot = found
+    sample_values = arr[at[first]]
+    order = np.argsort(sample_values, kind="stable")
+    rank = np.empty(k, dtype=np.intp)
+    rank[order] = np.arange(k)
+    slot_code = np.zeros(1 << bits, dtype=code_dtype(k))
+    slot_code[slot] = rank
+    # Unused slots hold the words of a sampled label that hashes elsewhere: no label
+    # can match them (equal words, equal slots), not even one of zero words only.
+    tables = {j: np.full(1 << bits, rows[0, j], dtype=words.dtype) for j in varying}
+    for j in varying:
+        tables[j][slot] = rows[:, j]
+    codes = np.empty(n, dtype=slot_code.dtype)
+    missed = []
+    for start in range(0, n, block):
+        part = words[start:start + block].T
+        h = _fold(part, varying, multiplier, bits)
+        same = None
+        for j in varying:
+            match = tables[j].take(h) == part[j]
+            same = match if same is None else np.logical_and(same, match, out=same)
+        for j0, j1 in zero_runs:                         # padding: one max of the run
+            if words[start:start + block, j0:j1].max() != 0:
+                match = ~words[start:start + block, j0:j1].any(axis=1)
+                same = match if same is None else np.logical_and(same, match, out=same)
+        for j in fixed_values:                           # other words all labels share
+            match = part[j] == rows[0, j]
+            if not match.all():
+                same = match if same is None else np.logical_and(same, match, out=same)
+        np.take(slot_code, h, out=codes[start:start + part.shape[1]])
+        if same is not None and not same.all():
+            missed.append(np.flatnonzero(~same) + start)
+            if sum(map(len, missed)) > n // 16:
+                return None
+    values = sample_values[order]
+    if not missed:
+        return codes, values
+    missed = np.concatenate(missed)
+    values = np.unique(np.concatenate([values, arr[missed]]))
+    new_rank = np.searchsorted(values, sample_values[order])
+    codes = new_rank.astype(code_dtype(values.shape[0]))[codes]
+    codes[missed] = np.searchsorted(values, arr[missed])
+    return codes, values

@@ -405,9 +405,7 @@ def _from_dense_table(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     is a margin of it, e.g. the ``gp`` groups are ``n.sum(axis=2)``. Returns
     None when the labels have too many values for a dense table.
     """
-    if g.dense_form()[2] * p.dense_form()[2] * q.dense_form()[2] > _THREE_WAY_CELLS:
-        return None
-    n = dense_counts(g, p, q)
+    n = dense_counts(g, p, q, max_cells=_THREE_WAY_CELLS)
     if n is None:
         return None
     return _cells(comb2(g.n),

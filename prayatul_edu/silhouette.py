@@ -175,8 +175,8 @@ def _metric_params(X: np.ndarray, metric: str) -> dict:
 
 
 def _undefined_distance(metric: str, i: int) -> ValueError:
-    return ValueError(f"X: the {metric} distance from point {i} to some points is NaN or "
-                      "infinite (e.g. an all-zero row with cosine or correlation)")
+    return ValueError(f"X: the {metric} distance from x{i + 1} (row {i} of X) to some points "
+                      "is NaN or infinite (e.g. an all-zero row with cosine or correlation)")
 
 
 # --------------------------------------------------------------- the plain path

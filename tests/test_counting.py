@@ -122,7 +122,7 @@ LABEL_KINDS = {
 
 def _plain_table(truth, pred, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(counting, "dense_counts", lambda *labelings: None)
+        m.setattr(counting, "dense_counts", lambda *labelings, **limits: None)
         return contingency_table(truth, pred)
 
 
@@ -186,3 +186,71 @@ def test_string_factorisation_equals_np_unique():
     codes, values = _factorize_strings(arr)
     ref_values, ref_codes = np.unique(arr, return_inverse=True)
     assert values.tolist() == ref_values.tolist() and codes.tolist() == ref_codes.tolist()
+
+
+# ------------- integer labels whose range is found while counting (one pass)
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_INT64 = np.iinfo(np.int64)
+
+
+@st.composite
+def _int_columns(draw):
+    """Two or three integer labellings of one length, of various ranges and dtypes."""
+    n = draw(st.integers(1, 300))
+    columns = []
+    for _ in range(draw(st.integers(2, 3))):
+        kind = draw(st.sampled_from(["small", "negative", "late", "extreme", "uint8", "wide"]))
+        seed = draw(st.integers(0, 2**32 - 1))
+        rng = np.random.default_rng(seed)
+        if kind == "small":
+            col = rng.integers(0, draw(st.integers(1, 12)), n)
+        elif kind == "negative":
+            col = rng.integers(-5, 4, n)
+        elif kind == "late":                              # the range widens block after block
+            col = np.sort(rng.integers(-40, 60, n))[::draw(st.sampled_from([1, -1]))].copy()
+        elif kind == "extreme":                           # int64's ends: never a dense range
+            col = rng.choice(np.array([_INT64.min, _INT64.max, 0, -1]), n)
+        elif kind == "uint8":
+            col = rng.integers(200, 256, n).astype(np.uint8)
+        else:                                             # large powers of two for the OR
+            col = rng.choice(np.array([0, 2**40, 2**40 + 1]), n)
+        columns.append(col)
+    return columns
+
+
+@settings(max_examples=150, deadline=None)
+@given(_int_columns(), st.sampled_from([1, 7, 64]), st.sampled_from([None, 50, 1 << 15]))
+def test_counting_while_finding_ranges_equals_counting_known_ranges(columns, block, max_cells):
+    """One pass that finds each range while it counts gives the table (and the ranges,
+    codes, values and sizes) of validating first and counting afterwards."""
+    import unittest.mock
+
+    found = [check_labels(col, f"x{i}", min_n=1) for i, col in enumerate(columns)]
+    known = [check_labels(col, f"x{i}", min_n=1) for i, col in enumerate(columns)]
+    assert not any(lab.range_known for lab in found)
+    for lab in known:
+        lab.dense_form()                                  # a min/max pass first
+    with unittest.mock.patch.object(counting, "_BLOCK", block):
+        table = counting.dense_counts(*found, max_cells=max_cells)
+    expected = counting.dense_counts(*known, max_cells=max_cells)
+    assert (table is None) == (expected is None)
+    if table is not None:
+        assert table.shape == expected.shape and (table == expected).all()
+        assert int(table.sum()) == len(columns[0])
+    for lab, ref, col in zip(found, known, columns):
+        assert lab.dense_form()[1:] == ref.dense_form()[1:]
+        assert lab.codes.tolist() == ref.codes.tolist()
+        assert lab.values.tolist() == sorted(set(col.tolist())) and lab.values.dtype == col.dtype
+        assert lab.sizes().tolist() == np.unique(col, return_counts=True)[1].tolist()
+
+
+def test_range_found_while_counting_is_exact():
+    """Labels 3..9 give the quick power-of-two range 0..15; the table is cut back to 3..9."""
+    a = np.array([3, 9, 4, 4, 9])
+    b = np.array([-2, 0, 0, 1, -2])
+    la, lb = check_labels(a, "a"), check_labels(b, "b")
+    table = counting.dense_counts(la, lb)
+    assert (la.lo, la.span, lb.lo, lb.span) == (3, 7, -2, 4)
+    assert table.shape == (7, 4) and table[0, 0] == 1 and table[6].tolist() == [1, 0, 1, 0]
+    assert la.sizes().tolist() == [1, 2, 2] and lb.sizes().tolist() == [2, 2, 1]

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prayatul_edu import _validation, adjusted_rand_index, prayatul_matrix
-from prayatul_edu.hashing import IntWords, StringWords, hash_factorize, table_bits
+from prayatul_edu import _validation, adjusted_rand_index, hashing, prayatul_matrix
+from prayatul_edu.hashing import (IntWords, StringWords, hash_factorize, sampled_codes,
+                                  table_bits)
 
 
 def _assert_like_unique(arr, codes, values):
@@ -77,19 +78,152 @@ def test_table_bits_grows_with_labels_and_declines_when_all_differ():
     assert table_bits(IntWords(rng.permutation(10**5) * 10**12)) is None
 
 
+@pytest.mark.parametrize("rounds", [True, False])
 @pytest.mark.parametrize("kind", ["huge", "strings", "bytes", "unicode"])
-def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind):
+def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind, rounds):
     from sklearn.metrics import adjusted_rand_score
 
     monkeypatch.setattr(_validation, "HASH_MIN_N", 0)
+    if rounds:                                           # no table from a sample: rounds
+        monkeypatch.setattr(hashing, "SAMPLED_MAX_K", 0)
     rng = np.random.default_rng(5)
     g, p, q = (rng.integers(0, k, 3000) for k in (7, 40, 300))
-    as_kind = {"huge": lambda x: x * 10**15 - 2**62,
+    as_kind = {"huge": lambda x: x * 10**15 - 2**62 + x % 7,      # on no grid: hashed
                "strings": lambda x: np.array([f"c{v}" if v else "" for v in x]),
                "bytes": lambda x: np.array([b"b%d" % v for v in x]),
                "unicode": lambda x: np.array([f"é{v}ü" * (1 + v % 3) for v in x])}[kind]
     G, P, Q = as_kind(g), as_kind(p), as_kind(q)
     lab = _validation.check_labels(P, "p")
+    assert lab.values is not None and lab.grid is None   # really the hash table
     _assert_like_unique(P, lab.codes, lab.values)
     assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     assert adjusted_rand_index(G, P) == pytest.approx(adjusted_rand_score(g, p), abs=1e-12)
+
+
+# ------------------------------------------- integer labels on a grid (no hashing)
+_DTYPES = [np.int64, np.uint64, np.int32, np.int16, np.uint32]
+
+
+@st.composite
+def _grid_labels(draw):
+    """Labels ``origin + step * j`` within a dtype (often near its ends), maybe one off the grid."""
+    dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
+    info = np.iinfo(dtype)
+    step = draw(st.one_of(st.integers(2, 10**6), st.sampled_from([2**40, 10**12, 3 * 2**50])))
+    span = draw(st.integers(1, 60))
+    if step * (span - 1) > info.max - info.min:
+        step = max(2, (info.max - info.min) // max(1, span - 1))
+    lowest = draw(st.sampled_from(["min", "max", "any"]))
+    room = info.max - step * (span - 1)
+    origin = {"min": info.min, "max": room, "any": draw(st.integers(info.min, room))}[lowest]
+    picks = draw(st.lists(st.integers(0, span - 1), min_size=2, max_size=400))
+    values = [origin + step * j for j in picks]
+    off = draw(st.sampled_from([None, "first", "last"]))
+    if off is not None and len(values) > 2:              # one label off the grid
+        at = 0 if off == "first" else len(values) - 1
+        values[at] += 1 if values[at] < info.max else -1
+    return np.array(values, dtype=dtype)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_grid_labels())
+def test_labels_on_a_grid_equal_unique(arr):
+    """Labels on a grid (or one label off it: then hashed) give np.unique's codes and values,
+    through the lazy labels (counting afterwards) and through the eager factorisation."""
+    lab = _validation.check_labels(arr, "x")
+    _assert_like_unique(arr, lab.codes, lab.values)
+    assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
+    _assert_like_unique(arr, *_validation._factorize(arr, "x"))
+
+
+def test_grid_labels_are_counted_as_small_offsets_and_agree():
+    """Ids 10**12 apart: counted along their grid offsets, the same numbers as small ints."""
+    from prayatul_edu import contingency_table
+
+    rng = np.random.default_rng(11)
+    g, p, q = (rng.integers(0, k, 5000) for k in (5, 9, 3))
+    G, P, Q = (x * 10**12 - 7 for x in (g, p, q))
+    assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
+    lab = _validation.check_labels(P, "p")
+    assert lab.dense_form()[2] == 9 and lab.grid == (-7, 10**12, P.dtype)
+    assert lab.ints.dtype == np.uint8 and lab.ints.tolist() == p.tolist()
+    t = contingency_table(G, P)
+    assert t.clusters.tolist() == sorted(set(P.tolist())) and t.counts.sum() == 5000
+    assert t.counts.tolist() == contingency_table(g, p).counts.tolist()
+    late = P.copy()
+    late[-1] += 5                                        # off the grid after the sample
+    lab = _validation.check_labels(late, "p")
+    _assert_like_unique(late, lab.codes, lab.values)
+    assert lab.grid is None
+
+
+# ------------------------------- few labels: a table from a sample, one pass, misses
+@settings(max_examples=120, deadline=None)
+@given(kind=st.sampled_from(["ints", "U", "S", "U prefix"]),
+       pool=st.lists(st.one_of(INT64, TEXT), min_size=1, max_size=40, unique=True),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=400),
+       sample=st.sampled_from([1, 3, 64, 4096]), block=st.sampled_from([1, 5, 1 << 15]),
+       rare=st.booleans())
+def test_sampled_codes_equal_unique(kind, pool, picks, sample, block, rare):
+    """Whatever the sample sees: labels it misses (rare ones, a sample of one label) are
+    sorted in afterwards; strings sharing words, empty strings, bytes, int64's ends."""
+    if kind == "ints":
+        pool = [v if isinstance(v, int) else len(v) for v in pool] + [-2**63, 2**63 - 1]
+    else:
+        pool = [str(v) for v in pool] + [""]
+        if kind == "U prefix":
+            pool = ["ab" + v for v in pool]              # words every label shares
+    labels = [pool[i % len(pool)] for i in picks]
+    if rare:                                             # a label seen once, late
+        labels.append(pool[-1])
+    if kind == "S":
+        labels = [v.encode("utf-8") for v in labels]
+    arr = np.array(labels)
+    if kind == "ints":
+        arr = arr.astype(np.int64)
+    old = hashing.SAMPLE
+    hashing.SAMPLE = sample
+    try:
+        found = sampled_codes(arr, block=block)
+    finally:
+        hashing.SAMPLE = old
+    if found is None:                                    # too many misses: rounds instead
+        assert len(set(labels)) > 1
+        return
+    codes, values = found
+    assert codes.dtype.kind == "u" and codes.dtype.itemsize <= max(1, (len(values) > 256) * 2)
+    _assert_like_unique(arr, codes.astype(np.intp), values)
+
+
+def test_sampled_labels_are_counted_like_small_ints():
+    """Strings with few labels become one-byte codes that the counting reads directly."""
+    rng = np.random.default_rng(21)
+    g, p, q = (rng.integers(0, k, 20000) for k in (4, 12, 7))
+    G, P, Q = (np.char.add("c", x.astype(str)).astype("<U4") for x in (g, p, q))
+    lab = _validation.check_labels(P, "p")
+    assert lab.ints.dtype == np.uint8 and lab.dense_form()[1:] == (0, 12)
+    assert lab.values.tolist() == sorted(set(P.tolist())) and lab.lookup is not None
+    assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
+    ids = rng.integers(-2**63, 2**63 - 1, 12, dtype=np.int64)[p]   # on no grid: sampled
+    lab = _validation.check_labels(ids, "ids")
+    _assert_like_unique(ids, lab.codes, lab.values)
+    assert lab.lookup is not None and lab.ints.dtype == np.uint8
+
+
+@pytest.mark.parametrize("where", ["below", "beyond a byte", "off the grid", "none"])
+def test_grid_from_a_sample_falls_back_when_the_sample_misleads(monkeypatch, where):
+    """The grid tried from a sample (no min/max pass) meets a label the sample missed:
+    one below its smallest label, one beyond what its dtype holds, one off the grid;
+    the labels are still coded exactly (by the min/max path)."""
+    monkeypatch.setattr(_validation, "_GRID_SAMPLE", 8)
+    rng = np.random.default_rng(4)
+    j = rng.integers(3, 9, 5001)
+    j[0] = 3                                             # index 0 is always sampled
+    extra = {"below": 0, "beyond a byte": 300, "off the grid": 5, "none": 4}[where]
+    labels = j * 10**12 + 11
+    labels[2501 + 7] = extra * 10**12 + 11 + (where == "off the grid")  # not sampled
+    lab = _validation.check_labels(labels, "x")
+    _assert_like_unique(labels, lab.codes, lab.values)
+    assert lab.sizes().tolist() == np.unique(labels, return_counts=True)[1].tolist()
+    if where != "off the grid":
+        assert lab.grid is not None and lab.grid[1] == 10**12

@@ -87,7 +87,8 @@ def test_silhouette_plot_has_one_block_per_cluster_and_the_mean_line():
     mean_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
     assert mean_line.get_xdata()[0] == pytest.approx(float(s))
     assert [t.get_text() for t in ax.get_yticklabels()] == ["5", "7", "9"]
-    assert any("point 3" in t.get_text() for t in ax.get_legend().get_texts())
+    # index 3 is the lecture's x4
+    assert any(t.get_text().startswith("x4: s = ") for t in ax.get_legend().get_texts())
 
 
 def test_silhouette_point_moves_in_place():
@@ -102,7 +103,7 @@ def test_silhouette_point_moves_in_place():
     assert np.array_equal(marker.get_offsets(), expected.get_offsets())
     assert marker.get_offsets()[0, 0] == pytest.approx(s.samples[41])
     assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == \
-        f"point 41: s = {pe.steps.fmt(s.samples[41])}"
+        f"x42: s = {pe.steps.fmt(s.samples[41])}"
     set_silhouette_point(ax, s, None)
     assert not [c for c in ax.collections if c.get_gid() == "silhouette point"]
 
@@ -320,3 +321,39 @@ def test_measure_bars_show_each_value():
     assert [t.get_text().strip() for t in ax.texts] == ["0.500", "-1.000", "nan"]
     with pytest.raises(TypeError, match="^values:"):
         plot_measures([0.5])
+
+
+def test_show_figure_displays_the_png_with_its_alt_text(monkeypatch):
+    import base64
+
+    import IPython.display
+
+    from prayatul_edu.plots import plot_clustering, show_figure
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda *a, **kw: shown.append((a, kw)))
+    ax = plot_clustering([[0, 0], [1, 0], [5, 5]], [0, 0, 1])
+    number = ax.figure.number
+    show_figure(ax, "Three points, two in cluster 0 at the left and one in cluster 1.")
+    ((data,), kw), = shown
+    assert kw["raw"] is True
+    assert kw["metadata"] == {"image/png": {
+        "alt": "Three points, two in cluster 0 at the left and one in cluster 1."}}
+    assert base64.b64decode(data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data["text/plain"].startswith("Figure: Three points")
+    assert not plt.fignum_exists(number), "shown once: the inline backend must not show it again"
+
+
+def test_show_figure_refuses_what_is_not_a_figure_or_a_description():
+    from prayatul_edu.plots import figure_bundle, plot_clustering
+
+    ax = plot_clustering([[0, 0], [1, 0], [5, 5]], [0, 0, 1])
+    with pytest.raises(TypeError, match="^figure: expected a matplotlib Figure or Axes"):
+        figure_bundle([1, 2], "A description of a figure.")
+    with pytest.raises(ValueError, match="^alt: describe what the figure shows"):
+        figure_bundle(ax, "  plot ")
+    with pytest.raises(TypeError, match="^alt: expected a description"):
+        figure_bundle(ax, None)
+    data, _ = figure_bundle(ax.figure, "Three   points\n in two clusters.")
+    assert data["text/plain"] == "Figure: Three points in two clusters."

@@ -46,3 +46,35 @@ def test_figures_are_saved(path):
         if shows:
             kinds = {k for out in cell.outputs for k in out.get("data", {})}
             assert "image/png" in kinds, f"cell {cell.source[:60]!r} draws but saved no image"
+
+
+def _figures(path):
+    for cell in _code_cells(path):
+        for out in cell.outputs:
+            if "image/png" in out.get("data", {}):
+                yield cell, out
+
+
+@pytest.mark.parametrize("path", SAVED, ids=IDS)
+def test_every_saved_figure_has_alt_text(path):
+    """A figure a screen reader can read: its description is in the output's metadata
+    (nbconvert writes it as the image's alt attribute) and in its plain text."""
+    for cell, out in _figures(path):
+        alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+        assert len(alt) >= 60, f"cell {cell.source[:60]!r}: a figure without alt text"
+        assert out["data"]["text/plain"] == f"Figure: {alt}"
+        assert "<Figure size" not in alt
+
+
+def test_alt_text_reaches_the_published_html():
+    """The course's HTML export (nbconvert, classic template: the one that reads the alt
+    metadata) gives each figure its description as alt."""
+    import html
+
+    nbconvert = pytest.importorskip("nbconvert")
+    path = ROOT / "notebooks" / "05_hierarchy.ipynb"
+    alts = [out["metadata"]["image/png"]["alt"] for _, out in _figures(path)]
+    assert len(alts) == 2
+    body, _ = nbconvert.HTMLExporter(template_name="classic").from_filename(str(path))
+    for alt in alts:
+        assert f'alt="{html.escape(alt)}"' in body or f'alt="{alt}"' in body

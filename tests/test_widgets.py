@@ -171,11 +171,11 @@ def _full_render(fig, apps_text: bool = True) -> np.ndarray:
      [("alternative eps", 0.2), ("primary k", 3), ("data set", "aniso"),
       ("alternative", "KMeans")]),
     (SilhouetteExplorer, {"n_samples": 300},
-     [("point i", 7), ("k (KMeans)", 4), ("point i", 250), ("points", 200), ("seed", 2),
+     [("point x_i", 7), ("k (KMeans)", 4), ("point x_i", 250), ("points", 200), ("seed", 2),
       ("k (KMeans)", 7), ("k (KMeans)", 2)]),
     # lecture mode: the kept s_i axis and cluster ticks at 16 pt, twice the density
     (SilhouetteExplorer, {"n_samples": 300, "lecture": True},
-     [("k (KMeans)", 5), ("seed", 2), ("point i", 20), ("k (KMeans)", 2)]),
+     [("k (KMeans)", 5), ("seed", 2), ("point x_i", 20), ("k (KMeans)", 2)]),
     (DendrogramExplorer, {"n_samples": 120},
      [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3),
       ("linkage", "complete"), ("seed", 4), ("cut height", 0.5)]),
@@ -226,7 +226,7 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
     (DendrogramExplorer, {"n_samples": 30, "lecture": True},
      [("linkage", "single"), ("seed", 2), ("linkage", "complete"), ("seed", 0)]),
     (SilhouetteExplorer, {"n_samples": 400, "lecture": True},
-     [("k (KMeans)", 6), ("seed", 3), ("point i", 99), ("k (KMeans)", 2)]),
+     [("k (KMeans)", 6), ("seed", 3), ("point x_i", 99), ("k (KMeans)", 2)]),
 ])
 def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, params,
                                                                           changes):
@@ -354,12 +354,28 @@ def test_silhouette_model_point_table_gives_a_i_and_b_i():
     m = SilhouetteModel(n_samples=90, k=3)
     s = pe.silhouette(m.X, m.labels)
     assert float(m.silhouette) == float(s)
-    for i in (0, 17, 89):
-        m.set(point=i)
+    for n in (1, 18, 90):                       # x1, x18, x90: indices 0, 17, 89
+        m.set(point=n)
         rows = {r["role"]: r for r in m.point_table()}
-        assert rows["own cluster: a_i"]["mean"] == pytest.approx(s.a[i], abs=1e-12)
-        assert rows["nearest other: b_i"]["mean"] == pytest.approx(s.b[i], abs=1e-12)
-        assert f"= {pe.steps.fmt(s.samples[i])}" in m.summary()
+        assert rows["own cluster: a_i"]["mean"] == pytest.approx(s.a[n - 1], abs=1e-12)
+        assert rows["nearest other: b_i"]["mean"] == pytest.approx(s.b[n - 1], abs=1e-12)
+        assert f"s_{n} = (b_{n} - a_{n})" in m.summary()
+        assert f"= {pe.steps.fmt(s.samples[n - 1])}" in m.summary()
+        assert f"point x{n} (cluster {m.labels[n - 1]})" in m.summary()
+
+
+def test_silhouette_explorer_numbers_points_from_x1_everywhere():
+    """What a student sees (tables, formula, legend, alt text) says x1 ... xN, never x0."""
+    app = SilhouetteExplorer(n_samples=30)
+    assert app.model.params["point"] == 1 and app.control("point x_i").min == 1
+    assert "Point x1 (" in app.numbers.value and "s_1 = " in app.numbers.value
+    assert "x0" not in app.numbers.value and "s_0" not in app.numbers.value
+    legend = [t.get_text() for t in app.model.figure().axes[1].get_legend().get_texts()]
+    assert any(t.startswith("x1: s = ") for t in legend), legend
+    assert "point x1 marked" in app.model.describe_figure()
+    app.control("point x_i").value = 30                 # the last point, x30 = index 29
+    assert app.model.index == 29
+    assert f"= {pe.steps.fmt(app.model.silhouette.samples[29])}" in app.numbers.value
 
 
 def test_silhouette_model_graph_measures_equal_the_library():
@@ -373,9 +389,13 @@ def test_silhouette_model_graph_measures_equal_the_library():
 def test_silhouette_model_keeps_the_point_inside_the_data():
     m = SilhouetteModel(n_samples=100, point=80)
     m.set(n_samples=50)
-    assert m.params["point"] == 49
-    with pytest.raises(ValueError, match="^point: must be an index below n_samples = 50"):
-        m.set(point=50)
+    assert m.params["point"] == 50 and m.index == 49         # x50, the last point
+    m.set(point=50)                                         # x50 exists
+    with pytest.raises(ValueError, match=r"^point: must be a point number from 1 to "
+                                         r"n_samples = 50 \(x1 ... x50\), got 51"):
+        m.set(point=51)
+    with pytest.raises(ValueError, match="^point: "):
+        m.set(point=0)
     with pytest.raises(ValueError, match="^k:"):
         m.set(k=1)
 
@@ -383,14 +403,14 @@ def test_silhouette_model_keeps_the_point_inside_the_data():
 def test_silhouette_app_point_and_k_controls():
     app = SilhouetteExplorer(n_samples=80)
     s_before, shown = float(app.model.silhouette), _shown(app)
-    app.control("point i").value = 7
+    app.control("point x_i").value = 7
     assert float(app.model.silhouette) == s_before and _shown(app) != shown
-    assert "Point 7" in app.numbers.value
+    assert "Point x7" in app.numbers.value
     app.control("k (KMeans)").value = 5
     assert float(app.model.silhouette) != s_before
     assert len(app.model.silhouette.clusters) == 5
     app.control("points").value = 40
-    assert app.control("point i").max == 39
+    assert app.control("point x_i").max == 40
 
 
 # ------------------------------------------------------ dendrogram explorer

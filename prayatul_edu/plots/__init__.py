@@ -13,6 +13,7 @@ from ._style import (CELL_COLORS, PAIR_COLORS, cluster_colors, cluster_markers,
 from .clusterings import plot_clustering, plot_clusterings
 from .compare import plot_bootstrap, plot_instance_maps, plot_prayatul_grid, save_figures
 from .contingency import plot_contingency_table
+from .display import figure_bundle, show_figure
 from .hierarchy import plot_cophenetic_matrix, plot_dendrogram
 from .measures import plot_measures
 from .pairs import pair_types, plot_similarity_matrices
@@ -26,4 +27,5 @@ __all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "cluster_markers",
            "plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
            "plot_prayatul_grid", "plot_instance_maps", "plot_bootstrap", "save_figures",
            "plot_contingency_table", "plot_dendrogram", "plot_cophenetic_matrix",
-           "plot_measures", "pair_types", "plot_similarity_matrices", "plot_silhouette"]
+           "plot_measures", "pair_types", "plot_similarity_matrices", "plot_silhouette",
+           "show_figure", "figure_bundle"]

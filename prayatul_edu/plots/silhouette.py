@@ -49,7 +49,8 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     ``result`` is a :class:`~prayatul_edu.silhouette.Silhouette` (from
     :func:`prayatul_edu.silhouette`). Bars take the cluster colours of
     :func:`~prayatul_edu.plots.cluster_colors`, so they match a scatter plot of
-    the same labels. ``point`` marks one instance's bar (index into the data;
+    the same labels. ``point`` marks one instance's bar (a Python index into the data; the
+    legend names the point as the lecture does, index 0 as x1;
     :func:`set_silhouette_point` moves the mark). Returns the Axes.
     """
     if not hasattr(result, "samples"):
@@ -91,7 +92,7 @@ def set_silhouette_point(ax, result, point: int | None):
     if point is not None:
         s = bars.s[point]
         marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
-                            zorder=3, label=f"point {point}: s = {fmt(s)}",
+                            zorder=3, label=f"x{point + 1}: s = {fmt(s)}",
                             gid="silhouette point")
     ax.legend(loc="lower right", fontsize=8, frameon=False)
     return marker

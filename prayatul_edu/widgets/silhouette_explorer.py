@@ -1,16 +1,17 @@
 """Silhouette explorer: k for KMeans on blobs; silhouette plot, a_i and b_i of a point.
 
 The silhouette plot (every point's s_i, sorted within its cluster) sits beside
-the scatter plot; choose a point to see its a_i (mean distance to its own
-cluster) and b_i (mean distance to the nearest other cluster) worked out. The
+the scatter plot; choose a point x_i (numbered x1 ... xN, as in the lecture) to
+see its a_i (mean distance to its own cluster) and b_i (mean distance to the
+nearest other cluster) worked out. The
 graph measures W_in, W_out and the normalized cut of the same clustering, on
 the Euclidean distances, are listed too.
 
 >>> from prayatul_edu.widgets import SilhouetteModel
->>> m = SilhouetteModel(n_samples=60, k=3, point=5)
+>>> m = SilhouetteModel(n_samples=60, k=3, point=6)     # x6, the sixth point
 >>> row = m.point_table()
 >>> own = [r for r in row if r["role"] == "own cluster: a_i"][0]
->>> bool(abs(own["mean"] - m.silhouette.a[5]) < 1e-12)
+>>> bool(abs(own["mean"] - m.silhouette.a[5]) < 1e-12)   # index 5 in Python
 True
 """
 from __future__ import annotations
@@ -41,7 +42,8 @@ class SilhouetteModel(Model):
     """Silhouette of KMeans with ``k`` clusters on a toy data set, and one point's terms.
 
     Parameters: ``dataset`` (default "blobs"), ``n_samples``, ``seed``, ``k``
-    (2 ... 10), ``point`` (an index into the data).
+    (2 ... 10), ``point`` (which point x_i, numbered 1 ... n_samples as in the
+    lecture; ``point - 1`` indexes the arrays).
     Results: ``X``, ``labels``, ``silhouette`` (the library's result),
     ``graph`` (``{"W_in": ..., "W_out": ..., "normalized cut": ...}``, empty above
     ``GRAPH_MAX_N`` points) and
@@ -49,13 +51,13 @@ class SilhouetteModel(Model):
     """
 
     title = "Silhouette explorer"
-    DEFAULTS = {"dataset": "blobs", "n_samples": 300, "seed": 0, "k": 3, "point": 0}
+    DEFAULTS = {"dataset": "blobs", "n_samples": 300, "seed": 0, "k": 3, "point": 1}
 
     def set(self, **changes) -> "SilhouetteModel":
-        """As :meth:`Model.set`; fewer points than the chosen index moves the point to the last."""
+        """As :meth:`Model.set`; fewer points than the chosen number moves the point to the last."""
         n = changes.get("n_samples")
-        if "point" not in changes and isinstance(n, int) and 1 <= n <= self.params["point"]:
-            changes["point"] = n - 1
+        if "point" not in changes and isinstance(n, int) and 1 <= n < self.params["point"]:
+            changes["point"] = n
         return super().set(**changes)
 
     def _check(self, name, value):
@@ -67,13 +69,18 @@ class SilhouetteModel(Model):
             return check_int(value, name, 0)
         if name == "k":
             return check_int(value, name, 2, 10)
-        return check_int(value, name, 0)
+        return check_int(value, name, 1)
+
+    @property
+    def index(self) -> int:
+        """The chosen point's index into the arrays (``point - 1``: x1 is index 0)."""
+        return self.params["point"] - 1
 
     def _compute(self) -> None:
         p = self.params
-        if p["point"] >= p["n_samples"]:
-            raise ValueError(f"point: must be an index below n_samples = {p['n_samples']}, "
-                             f"got {p['point']}")
+        if p["point"] > p["n_samples"]:
+            raise ValueError(f"point: must be a point number from 1 to n_samples = "
+                             f"{p['n_samples']} (x1 ... x{p['n_samples']}), got {p['point']}")
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
         labels = clustering(data, "KMeans", p["k"], 0.3)
@@ -89,7 +96,7 @@ class SilhouetteModel(Model):
 
     def point_table(self) -> list[dict]:
         """The chosen point's mean distance to each cluster: which gives a_i, which b_i."""
-        i = self.params["point"]
+        i = self.index
         s = self.silhouette
         d = np.linalg.norm(self.X - self.X[i], axis=1)      # distances from x_i
         own = self.labels[i]
@@ -106,11 +113,12 @@ class SilhouetteModel(Model):
         return rows
 
     def _point_lines(self):
-        i = self.params["point"]
+        i, n = self.index, self.params["point"]
         s = self.silhouette
         a, b, si = float(s.a[i]), float(s.b[i]), float(s.samples[i])
         a, b, si = (format_number(v) for v in (a, b, si))
-        formula = f"s_{i} = (b_i - a_i) / max(a_i, b_i) = ({b} - {a}) / max({a}, {b}) = {si}"
+        formula = (f"s_{n} = (b_{n} - a_{n}) / max(a_{n}, b_{n}) "
+                   f"= ({b} - {a}) / max({a}, {b}) = {si}")
         rows = [[str(r["cluster"]), r["points"], r["sum"], r["mean"], r["role"]]
                 for r in self.point_table()]
         return formula, rows
@@ -133,7 +141,7 @@ class SilhouetteModel(Model):
             f"points, seed {p['seed']}", "",
             text_table(["cluster", "size", "s_C"], clusters), "",
             text_table(["measure", "value"], overall), "",
-            f"point {p['point']} (cluster {self.labels[p['point']]}):",
+            f"point x{p['point']} (cluster {self.labels[self.index]}):",
             text_table(["to cluster", "points", "sum of distances", "mean", "role"], rows),
             formula])
 
@@ -142,12 +150,12 @@ class SilhouetteModel(Model):
 
         clusters, overall = self._tables()
         formula, rows = self._point_lines()
-        i = self.params["point"]
+        n = self.params["point"]
         return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
                 + html_table(["measure", "value"], overall, "The clustering")
                 + html_table(["cluster", "size", "s_C"], clusters, "Per cluster")
                 + html_table(["to cluster", "points", "sum of distances", "mean", "role"],
-                             rows, f"Point {i} (cluster {self.labels[i]})")
+                             rows, f"Point x{n} (cluster {self.labels[n - 1]})")
                 + f"</div><code>{html.escape(formula)}</code>")
 
     def figure(self):
@@ -161,12 +169,12 @@ class SilhouetteModel(Model):
         return fig
 
     def describe_figure(self) -> str:
-        i, s = self.params["point"], self.silhouette
+        n, s = self.params["point"], self.silhouette
         return (f"Left: {self.X.shape[0]} points of the {self.params['dataset']} data coloured "
-                f"by KMeans with k = {self.params['k']}, point {i} marked by a star. Right: "
+                f"by KMeans with k = {self.params['k']}, point x{n} marked by a star. Right: "
                 "the silhouette plot, every point's s_i as a bar, sorted within its cluster; "
-                f"mean silhouette s = {format_number(float(s))}, point {i} has "
-                f"s_{i} = {format_number(float(s.samples[i]))}.")
+                f"mean silhouette s = {format_number(float(s))}, point x{n} has "
+                f"s_{n} = {format_number(float(s.samples[n - 1]))}.")
 
     def _scatter_title(self) -> str:
         return f"KMeans, k = {self.params['k']}"
@@ -175,7 +183,7 @@ class SilhouetteModel(Model):
         """Both panels (made by :meth:`figure`), for the current clustering and point."""
         update_scatter(scatter, self.X, self.labels, self._scatter_title())
         self._mark_point(scatter)
-        plot_silhouette(self.silhouette, ax=bars, point=self.params["point"],
+        plot_silhouette(self.silhouette, ax=bars, point=self.index,
                         title="silhouette plot")
         # s_i axis from a multiple of 0.25: most new clusterings keep it, and its tick
         # labels stay in the kept pixels (see redraw)
@@ -186,7 +194,7 @@ class SilhouetteModel(Model):
     def _mark_point(self, ax) -> None:
         for old in [c for c in ax.collections if c.get_gid() == "chosen point"]:
             old.remove()
-        x = self.X[self.params["point"]]
+        x = self.X[self.index]
         ax.scatter([x[0]], [x[1]], marker="*", s=220, color="black", edgecolor="white",
                    zorder=3, gid="chosen point")
 
@@ -208,7 +216,7 @@ class SilhouetteModel(Model):
                                  bars.get_legend()])
         else:                       # a new point: its two marks and the legend
             self._mark_point(scatter)
-            set_silhouette_point(bars, self.silhouette, self.params["point"])
+            set_silhouette_point(bars, self.silhouette, self.index)
             self.layers.declare(fig, ("point", self.silhouette),
                                 [*scatter.collections, *bars.collections[-1:],
                                  bars.get_legend()])
@@ -229,11 +237,11 @@ class SilhouetteExplorer(App):
             **data_controls(p, 20, 2000, 20),
             "k": W.IntSlider(value=p["k"], min=2, max=10, description="k (KMeans)",
                              continuous_update=False, style=style),
-            "point": W.BoundedIntText(value=p["point"], min=0, max=p["n_samples"] - 1,
-                                      description="point i", style=style,
+            "point": W.BoundedIntText(value=p["point"], min=1, max=p["n_samples"],
+                                      description="point x_i", style=style,
                                       layout=W.Layout(width="150px")),
         }
 
     def _sync_controls(self) -> None:
-        self.controls["point"].max = self.model.params["n_samples"] - 1
+        self.controls["point"].max = self.model.params["n_samples"]
         super()._sync_controls()

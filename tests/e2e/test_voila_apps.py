@@ -556,6 +556,18 @@ def test_reveal_steps_through_a_derivation_with_the_keyboard(browser, output_dir
         page = _open(browser, server)
         page.get_by_text(f"step 1 of {steps.total}").first.wait_for()
         button = page.get_by_role("button", name="Next step").first
+        # its icon is drawn offline: the page took Font Awesome from the local server
+        # (the template drops the CDN links), so the glyph has a loaded font and a width
+        icon = page.evaluate("""() => {
+            const i = [...document.querySelectorAll('button i.fa')][0];
+            const before = getComputedStyle(i, '::before');
+            return {family: before.fontFamily, width: i.getBoundingClientRect().width,
+                    loaded: [...document.fonts].some(
+                        f => f.family.replace(/"/g, '') === 'Font Awesome 5 Free'
+                             && f.status === 'loaded')};
+        }""")
+        assert "Font Awesome" in icon["family"] and icon["loaded"], icon
+        assert icon["width"] > 4, icon
         button.focus()
         page.keyboard.press("Enter")
         page.get_by_text(f"step 2 of {steps.total}").first.wait_for()
