@@ -77,6 +77,21 @@ def test_near_duplicates_far_from_the_origin(rows_path, small_tiles, monkeypatch
                                rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("tiles_per_panel", [1, 2, 3])
+def test_panels_of_columns_give_the_exact_numbers(tiles_per_panel, small_tiles, monkeypatch):
+    # The right sides of the Gram products are made a panel of columns at a time: with
+    # panels of 1 to 3 tiles (of 37 points) the rows meet several panels, partly.
+    dim = 30
+    monkeypatch.setattr(sil_module, "_PANEL_BYTES", 8 * (dim + 2) * 37 * tiles_per_panel)
+    rng = np.random.default_rng(tiles_per_panel)
+    X, labels = _blobs(9, 80, dim, 4, offset=1e3)
+    X = np.concatenate([X, X[:40] + 1e-7 * rng.standard_normal((40, dim))])
+    labels = np.concatenate([labels, labels[:40]])
+    s = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
+    assert (s.nearest_cluster == silhouette(X, labels, method="plain").nearest_cluster).all()
+
+
 def test_float32_input_is_taken_exactly(small_tiles):
     X, labels = _blobs(3, 120, 30, 3, spread=1e-3)
     X32 = X.astype(np.float32)
