@@ -573,8 +573,7 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
             else:
                 idx = order[rows]
             # the rows' side, made once (Gram: straight from X, no copy of the points)
-            XA = np.asarray(X[idx], dtype=float) if metric not in ("precomputed",) \
-                and not gram else None
+            XA = None if gram or metric == "precomputed" else np.asarray(X[idx], dtype=float)
             left = _gram_side(X, centre, True, idx) if gram else None
             for c0, c1, mirror in cols:
                 sides = (right[0][c0 - p0:c1 - p0], right[1][c0 - p0:c1 - p0]) if gram else None
