@@ -229,6 +229,14 @@ class PageProblems(list):
     #: reports it as aborted although the server gets it (the kernel count proves it)
     BEACON = re.compile(r"^http://127\.0\.0\.1:\d+/voila/api/shutdown/[0-9a-f-]+$")
 
+    @staticmethod
+    def _superseded(request) -> bool:
+        """A figure's in-page object URL dropped before it was read: ipywidgets' Image
+        revokes its old ``blob:`` URL when the next figure arrives (or the page is left),
+        which the browser reports as an aborted request. Nothing goes over the network."""
+        return request.url.startswith("blob:http://127.0.0.1:") and \
+            "ERR_ABORTED" in str(request.failure)
+
     def watch(self, page):
         local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
         page.on("console", lambda m: self.append(f"console {m.type}: {m.text}")
@@ -236,7 +244,8 @@ class PageProblems(list):
         page.on("pageerror", lambda e: self.append(f"page error: {e}"))
         page.on("request", lambda r: None if r.url.startswith(local)
                 else self.append(f"request leaves localhost: {r.url}"))
-        page.on("requestfailed", lambda r: None if self.BEACON.match(r.url)
+        page.on("requestfailed", lambda r: None
+                if self.BEACON.match(r.url) or self._superseded(r)
                 else self.append(f"request failed: {r.url} ({r.failure})"))
         page.on("response", lambda r: self.append(f"HTTP {r.status}: {r.url}")
                 if r.status >= 400 else None)
