@@ -78,12 +78,17 @@ def test_silhouette_plot_has_one_block_per_cluster_and_the_mean_line():
     labels = np.repeat([5, 7, 9], [20, 15, 10])
     s = pe.silhouette(X, labels)
     ax = plot_silhouette(s, point=3, title="three blobs")
-    blocks = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    (bars,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    blocks = bars.get_paths()
     assert len(blocks) == 3
-    # each block takes its cluster's scatter colour
+    # each block takes its cluster's scatter colour, and reaches out to every s_i of it
     colors = cluster_colors(labels)
-    for block, first in zip(blocks, (0, 20, 35)):
-        assert np.allclose(block.get_facecolor()[0][:3], to_rgb(colors[first]))
+    for block, color, first, size in zip(blocks, bars.get_facecolor(), (0, 20, 35),
+                                         (20, 15, 10)):
+        assert np.allclose(color[:3], to_rgb(colors[first]))
+        x = block.vertices[:, 0]
+        assert sorted(x[1:size + 1]) == sorted(s.samples[first:first + size])
+        assert x[0] == x[size + 1] == 0
     mean_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
     assert mean_line.get_xdata()[0] == pytest.approx(float(s))
     assert [t.get_text() for t in ax.get_yticklabels()] == ["5", "7", "9"]

@@ -413,6 +413,30 @@ def test_silhouette_app_point_and_k_controls():
     assert app.control("point x_i").max == 40
 
 
+def test_silhouette_model_returns_to_a_k_shown_before_without_computing_it_again():
+    m = SilhouetteModel(n_samples=70, k=3, seed=4)
+    first = m.silhouette
+    m.set(k=5)
+    assert len(m.silhouette.clusters) == 5
+    m.set(k=3)
+    assert m.silhouette is first                     # cached, and still the right one
+    fresh = pe.silhouette(m.X, m.labels)
+    assert np.array_equal(m.silhouette.samples, fresh.samples)
+    assert float(m.graph["W_in"]) == pytest.approx(
+        float(pe.within_cluster_weight(cdist(m.X, m.X), m.labels)))
+
+
+def test_silhouette_app_names_a_new_point_in_the_same_legend():
+    app = SilhouetteExplorer(n_samples=60, lecture=True)
+    bars = app._figure.axes[1]
+    legend = bars.get_legend()
+    app.control("point x_i").value = 9
+    assert bars.get_legend() is legend
+    assert legend.texts[-1].get_text() == \
+        f"x9: s = {pe.steps.fmt(app.model.silhouette.samples[8])}"
+    assert legend.texts[0].get_text() == f"mean s = {pe.steps.fmt(float(app.model.silhouette))}"
+
+
 # ------------------------------------------------------ dendrogram explorer
 def test_dendrogram_model_cut_cpcc_and_cophenetic_agree_with_scipy():
     m = DendrogramModel(n_samples=25, linkage="complete")

@@ -16,6 +16,8 @@ True
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import between_cluster_weight, normalized_cut, silhouette, within_cluster_weight
@@ -36,6 +38,22 @@ _NOISE = 0.05
 #: The graph measures need the N x N distance matrix (validated by each measure);
 #: above this many points the app leaves them out to stay interactive.
 GRAPH_MAX_N = 1000
+
+
+@functools.lru_cache(maxsize=64)
+def _measures(data: tuple, k: int) -> tuple:
+    """KMeans' labels with ``k`` clusters on ``dataset(*data)``, their silhouette and
+    their graph measures (none above ``GRAPH_MAX_N`` points), cached as the clusterings
+    are (what an app shows for a k or seed it showed before is at hand)."""
+    X, _ = dataset(*data)
+    labels = clustering(data, "KMeans", k, 0.3)
+    graph = {}
+    if X.shape[0] <= GRAPH_MAX_N:
+        D = distances(data)
+        graph = {"W_in": within_cluster_weight(D, labels),
+                 "W_out": between_cluster_weight(D, labels),
+                 "normalized cut": normalized_cut(D, labels)}
+    return labels, silhouette(X, labels), graph
 
 
 class SilhouetteModel(Model):
@@ -83,16 +101,8 @@ class SilhouetteModel(Model):
                              f"{p['n_samples']} (x1 ... x{p['n_samples']}), got {p['point']}")
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
-        labels = clustering(data, "KMeans", p["k"], 0.3)
-        if getattr(self, "labels", None) is not labels:          # a point change is cheap
-            self.labels = labels
-            self.silhouette = silhouette(self.X, labels)
-            self.graph = {}
-            if p["n_samples"] <= GRAPH_MAX_N:
-                D = distances(data)
-                self.graph = {"W_in": within_cluster_weight(D, labels),
-                              "W_out": between_cluster_weight(D, labels),
-                              "normalized cut": normalized_cut(D, labels)}
+        # cached: a point change, or a k or seed shown before, computes nothing
+        self.labels, self.silhouette, self.graph = _measures(data, p["k"])
 
     def point_table(self) -> list[dict]:
         """The chosen point's mean distance to each cluster: which gives a_i, which b_i."""
@@ -207,6 +217,14 @@ class SilhouetteModel(Model):
             return self.figure()
         scatter, bars = fig.axes
         if getattr(scatter, "shows", None) is not self.silhouette:
+            if not getattr(bars, "label_kept", False):
+                # the axis label where the first draw put it: the cluster ticks are one
+                # digit each (k <= 10), so it would not move, and placing it measures
+                # every tick label again (5 ms at lecture density)
+                label = bars.yaxis.label
+                bars.yaxis.set_label_coords(*label.get_position(),
+                                            transform=label.get_transform())
+                bars.label_kept = True
             clear_artists(bars)
             self._draw_clustering(scatter, bars)
             xlim = tuple(map(float, bars.get_xlim()))
