@@ -8,7 +8,7 @@ import numpy as np
 from ..steps import fmt
 from ._style import cluster_colors, new_axes, style_axes
 
-__all__ = ["plot_silhouette", "set_silhouette_point"]
+__all__ = ["plot_silhouette", "update_silhouette", "set_silhouette_point"]
 
 _BARS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -63,23 +63,42 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     from matplotlib.collections import PolyCollection
 
     ax = new_axes(ax, figsize=(4.0, 4.0))
-    colors = cluster_colors(result.labels)
     # one collection, one filled polygon per cluster: from 0 out to every s_i and back
     # (the area fill_betweenx(ys, 0, s_i) fills, without its per-cluster bookkeeping:
     # a tenth of the time, which an app pays on every new clustering)
-    ax.add_collection(PolyCollection(bars.polygons, facecolors=[colors[order[0]] for
-                                                                _, order, _ in bars.blocks],
-                                     edgecolors="none", gid="silhouette bars"))
-    ax.axvline(float(result), color="black", linestyle="--", linewidth=1,
-               label=f"mean s = {fmt(float(result))}")
+    ax.add_collection(PolyCollection([], edgecolors="none", gid="silhouette bars"))
+    ax.axvline(0, color="black", linestyle="--", linewidth=1, gid="silhouette mean")
     ax.axvline(0, color="#999999", linewidth=0.8)
-    ax.set_yticks([ys[0] + ys.shape[0] / 2 for _, _, ys in bars.blocks],
-                  [str(c) for c, _, _ in bars.blocks])
     ax.set_ylabel("cluster")
     ax.set_xlabel("silhouette s_i")
-    ax.set_xlim(min(-0.1, float(bars.s.min()) - 0.05), 1.0)
-    set_silhouette_point(ax, result, point)
+    update_silhouette(ax, result, point=point)
     return style_axes(ax, title)
+
+
+def update_silhouette(ax, result, *, point: int | None = None):
+    """Show another ``result`` (and ``point``) in a plot drawn by :func:`plot_silhouette`,
+    in place: its bars, mean line, cluster ticks, s_i axis and legend texts change, the
+    artists stay (an app redraws them, faster than a new plot). Returns the Axes."""
+    bars = _bars(result)
+    _check_point(point, bars.s.shape[0])
+    (blocks,) = [c for c in ax.collections if c.get_gid() == "silhouette bars"]
+    (mean,) = [line for line in ax.lines if line.get_gid() == "silhouette mean"]
+    colors = cluster_colors(result.labels)
+    blocks.set_verts(bars.polygons)
+    blocks.set_facecolor([colors[order[0]] for _, order, _ in bars.blocks])
+    mean.set_xdata([float(result)] * 2)
+    mean.set_label(f"mean s = {fmt(float(result))}")
+    ax.set_yticks([ys[0] + ys.shape[0] / 2 for _, _, ys in bars.blocks],
+                  [str(c) for c, _, _ in bars.blocks])
+    ax.ignore_existing_data_limits = True            # the y axis fits the new bars
+    ax.update_datalim(np.concatenate(bars.polygons))
+    ax.autoscale_view(scalex=False)
+    ax.set_xlim(min(-0.1, float(bars.s.min()) - 0.05), 1.0)
+    legend = ax.get_legend()
+    if getattr(legend, "names_point", None) is not None:
+        legend.texts[0].set_text(mean.get_label())
+    set_silhouette_point(ax, result, point)
+    return ax
 
 
 def _check_point(point, n: int) -> None:
@@ -94,14 +113,19 @@ def set_silhouette_point(ax, result, point: int | None):
     Returns the marker (or None)."""
     bars = _bars(result)
     _check_point(point, bars.s.shape[0])
-    for old in [c for c in ax.collections if c.get_gid() == "silhouette point"]:
-        old.remove()
     marker = None
+    for old in [c for c in ax.collections if c.get_gid() == "silhouette point"]:
+        if point is None or marker is not None:
+            old.remove()
+        else:
+            marker = old                                 # moved below
     if point is not None:
         s = bars.s[point]
-        marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
-                            zorder=3, label=f"x{point + 1}: s = {fmt(s)}",
-                            gid="silhouette point")
+        if marker is None:
+            marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
+                                zorder=3, gid="silhouette point")
+        marker.set_offsets([[s, bars.where[point]]])
+        marker.set_label(f"x{point + 1}: s = {fmt(s)}")
     legend = ax.get_legend()
     named = getattr(legend, "names_point", None)
     if marker is not None and named:
