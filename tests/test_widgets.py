@@ -365,13 +365,14 @@ def test_silhouette_model_point_table_gives_a_i_and_b_i():
 
 
 def test_silhouette_explorer_numbers_points_from_x1_everywhere():
-    """What a student sees (tables, formula, legend, alt text) says x1 ... xN, never x0."""
+    """What a student sees (tables, formula, the plot's key, alt text) says x1 ... xN,
+    never x0."""
     app = SilhouetteExplorer(n_samples=30)
     assert app.model.params["point"] == 1 and app.control("point x_i").min == 1
     assert "Point x1 (" in app.numbers.value and "s_1 = " in app.numbers.value
     assert "x0" not in app.numbers.value and "s_0" not in app.numbers.value
-    legend = [t.get_text() for t in app.model.figure().axes[1].get_legend().get_texts()]
-    assert any(t.startswith("x1: s = ") for t in legend), legend
+    key = [t.get_text() for t in app.model.figure().axes[1].texts]
+    assert any(t.startswith("x1: s = ") for t in key), key
     assert "point x1 marked" in app.model.describe_figure()
     app.control("point x_i").value = 30                 # the last point, x30 = index 29
     assert app.model.index == 29
@@ -426,15 +427,17 @@ def test_silhouette_model_returns_to_a_k_shown_before_without_computing_it_again
         float(pe.within_cluster_weight(cdist(m.X, m.X), m.labels)))
 
 
-def test_silhouette_app_names_a_new_point_in_the_same_legend():
+def test_silhouette_app_names_the_point_and_the_mean_in_the_key():
     app = SilhouetteExplorer(n_samples=60, lecture=True)
     bars = app._figure.axes[1]
-    legend = bars.get_legend()
-    app.control("point x_i").value = 9
-    assert bars.get_legend() is legend
-    assert legend.texts[-1].get_text() == \
-        f"x9: s = {pe.steps.fmt(app.model.silhouette.samples[8])}"
-    assert legend.texts[0].get_text() == f"mean s = {pe.steps.fmt(float(app.model.silhouette))}"
+    texts = list(bars.texts)
+    for name, value in (("point x_i", 9), ("k (KMeans)", 5), ("point x_i", 31)):
+        app.control(name).value = value
+        s = app.model.silhouette
+        assert list(bars.texts) == texts                 # the same texts, changed in place
+        n = app.model.params["point"]
+        assert [t.get_text() for t in texts] == [f"mean s = {pe.steps.fmt(float(s))}",
+                                                 f"x{n}: s = {pe.steps.fmt(s.samples[n - 1])}"]
 
 
 # ------------------------------------------------------ dendrogram explorer

@@ -52,7 +52,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     :func:`prayatul_edu.silhouette`). Bars take the cluster colours of
     :func:`~prayatul_edu.plots.cluster_colors`, so they match a scatter plot of
     the same labels. ``point`` marks one instance's bar (a Python index into the data; the
-    legend names the point as the lecture does, index 0 as x1;
+    key in the lower right names the point as the lecture does, index 0 as x1;
     :func:`set_silhouette_point` moves the mark). Returns the Axes.
     """
     if not hasattr(result, "samples"):
@@ -61,6 +61,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     bars = _bars(result)
     _check_point(point, bars.s.shape[0])
     from matplotlib.collections import PolyCollection
+    from matplotlib.lines import Line2D
 
     ax = new_axes(ax, figsize=(4.0, 4.0))
     # one collection, one filled polygon per cluster: from 0 out to every s_i and back
@@ -69,6 +70,17 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     ax.add_collection(PolyCollection([], edgecolors="none", gid="silhouette bars"))
     ax.axvline(0, color="black", linestyle="--", linewidth=1, gid="silhouette mean")
     ax.axvline(0, color="#999999", linewidth=0.8)
+    # the key, lower right: each text with its line or marker to its right (plain texts
+    # at fixed places, not a legend: an update changes two texts, and drawing a legend
+    # lays it out anew every time)
+    for name, y in (("mean", 0.11), ("point", 0.04)):
+        ax.text(0.86, y, "", transform=ax.transAxes, ha="right", va="center", fontsize=8,
+                gid=f"silhouette {name} label")
+    ax.add_line(Line2D([0.89, 0.97], [0.11, 0.11], transform=ax.transAxes, color="black",
+                       linestyle="--", linewidth=1, gid="silhouette mean key"))
+    ax.add_line(Line2D([0.93], [0.04], transform=ax.transAxes, color="black",
+                       linestyle="none", marker="<", markersize=60 ** 0.5,
+                       gid="silhouette point key"))      # as the marker (s = 60 pt^2)
     ax.set_ylabel("cluster")
     ax.set_xlabel("silhouette s_i")
     update_silhouette(ax, result, point=point)
@@ -77,28 +89,31 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
 
 def update_silhouette(ax, result, *, point: int | None = None):
     """Show another ``result`` (and ``point``) in a plot drawn by :func:`plot_silhouette`,
-    in place: its bars, mean line, cluster ticks, s_i axis and legend texts change, the
+    in place: its bars, mean line, cluster ticks, s_i axis and key texts change, the
     artists stay (an app redraws them, faster than a new plot). Returns the Axes."""
     bars = _bars(result)
     _check_point(point, bars.s.shape[0])
-    (blocks,) = [c for c in ax.collections if c.get_gid() == "silhouette bars"]
-    (mean,) = [line for line in ax.lines if line.get_gid() == "silhouette mean"]
+    blocks = _artist(ax.collections, "silhouette bars")
+    mean = _artist(ax.lines, "silhouette mean")
     colors = cluster_colors(result.labels)
     blocks.set_verts(bars.polygons)
     blocks.set_facecolor([colors[order[0]] for _, order, _ in bars.blocks])
     mean.set_xdata([float(result)] * 2)
-    mean.set_label(f"mean s = {fmt(float(result))}")
+    _artist(ax.texts, "silhouette mean label").set_text(f"mean s = {fmt(float(result))}")
     ax.set_yticks([ys[0] + ys.shape[0] / 2 for _, _, ys in bars.blocks],
                   [str(c) for c, _, _ in bars.blocks])
     ax.ignore_existing_data_limits = True            # the y axis fits the new bars
     ax.update_datalim(np.concatenate(bars.polygons))
     ax.autoscale_view(scalex=False)
     ax.set_xlim(min(-0.1, float(bars.s.min()) - 0.05), 1.0)
-    legend = ax.get_legend()
-    if getattr(legend, "names_point", None) is not None:
-        legend.texts[0].set_text(mean.get_label())
     set_silhouette_point(ax, result, point)
     return ax
+
+
+def _artist(artists, gid: str):
+    """The one of ``artists`` (a list of an Axes) named ``gid``."""
+    (artist,) = [a for a in artists if a.get_gid() == gid]
+    return artist
 
 
 def _check_point(point, n: int) -> None:
@@ -108,9 +123,7 @@ def _check_point(point, n: int) -> None:
 
 def set_silhouette_point(ax, result, point: int | None):
     """Mark ``point``'s bar (or none) in a plot drawn by :func:`plot_silhouette`, in
-    place, and name it in the legend (its text changed in place when the legend already
-    names a point: a new legend costs an app's update more than the rest of the marker).
-    Returns the marker (or None)."""
+    place, and name it in the key (lower right). Returns the marker (or None)."""
     bars = _bars(result)
     _check_point(point, bars.s.shape[0])
     marker = None
@@ -119,18 +132,14 @@ def set_silhouette_point(ax, result, point: int | None):
             old.remove()
         else:
             marker = old                                 # moved below
+    label = _artist(ax.texts, "silhouette point label")
+    _artist(ax.lines, "silhouette point key").set_visible(point is not None)
+    label.set_text("")
     if point is not None:
         s = bars.s[point]
         if marker is None:
             marker = ax.scatter([s], [bars.where[point]], marker="<", s=60, color="black",
                                 zorder=3, gid="silhouette point")
         marker.set_offsets([[s, bars.where[point]]])
-        marker.set_label(f"x{point + 1}: s = {fmt(s)}")
-    legend = ax.get_legend()
-    named = getattr(legend, "names_point", None)
-    if marker is not None and named:
-        legend.texts[-1].set_text(marker.get_label())    # the same marker, another point
-    elif named != (marker is not None):           # None: a legend of someone else's
-        legend = ax.legend(loc="lower right", fontsize=8, frameon=False)
-        legend.names_point = marker is not None
+        label.set_text(f"x{point + 1}: s = {fmt(s)}")
     return marker

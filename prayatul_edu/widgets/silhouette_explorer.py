@@ -215,7 +215,7 @@ class SilhouetteModel(Model):
     def redraw(self, fig):
         """Reuse the Axes and their artists. A new point moves its two marks; a new
         clustering (k, seed) changes the points' colours, the bars, the mean line and the
-        cluster ticks in place. Only those, the titles and the legend are drawn again,
+        cluster ticks in place. Only those, the titles and the key's texts are drawn again,
         over the rest kept as pixels (frames, the s_i axis: the scatter plot has no ticks,
         so its limits show nowhere else)."""
         if fig is None or len(fig.axes) != 2:
@@ -236,12 +236,13 @@ class SilhouetteModel(Model):
             self.layers.declare(fig, ("clustering", *xlim),
                                 [*scatter_artists(scatter), *scatter.collections,
                                  *(c for c in bars.collections if c is not marker),
-                                 *bars.lines, marker, bars.yaxis, bars.get_legend()])
-        else:                       # a new point: its two marks and the legend
+                                 *bars.lines, marker, bars.yaxis, *bars.texts])
+        else:                       # a new point: its two marks and its text in the key
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.index)
             self.layers.declare(fig, ("point", self.silhouette),
-                                [*scatter.collections, marker, bars.get_legend()])
+                                [*scatter.collections, marker,
+                                 *(t for t in bars.texts if t.get_gid() == "silhouette point label")])
         return fig
 
 
