@@ -163,15 +163,22 @@ def working_matrix(D: np.ndarray, symmetric: bool = False) -> np.ndarray:
     return M
 
 
-def _merge_into(M, size, gone, x: int, y: int, d_xy: float, link: Linkage) -> None:
+def _merge_into(M, size, gone, x: int, y: int, d_xy: float, link: Linkage,
+                hide: bool = True) -> None:
     """Cluster x merges into slot y (x < y, as SciPy): update row and column y, drop x.
 
     ``gone`` is 0 for a live slot and inf for a merged-away one. Added to a row
     as it is read, it hides the dropped slots, so their columns are never
     rewritten (a column of a large matrix is slow to write: one cache line per row).
+    With ``hide`` the update reads rows with the dropped slots hidden (inf stays
+    inf), so row and column y hold inf there; without, they hold whatever the
+    update makes of the stale entries, for a reader that hides them itself.
     """
     gone[x] = np.inf
-    new = link.update(M[x] + gone, M[y] + gone, d_xy, size[x], size[y], size)  # inf stays inf
+    if hide:
+        new = link.update(M[x] + gone, M[y] + gone, d_xy, size[x], size[y], size)
+    else:
+        new = link.update(M[x], M[y], d_xy, size[x], size[y], size)
     size[y] += size[x]
     size[x] = 0
     new[y] = np.inf
@@ -189,7 +196,8 @@ COMPACT_MIN = 256
 class _Slots:
     """The working matrix with its slots' sizes and original indices, compacted as it empties."""
 
-    def __init__(self, D: np.ndarray, symmetric: bool):
+    def __init__(self, D: np.ndarray, symmetric: bool, hide: bool = True):
+        self.hide = hide                          # see _merge_into
         self.M = working_matrix(D, symmetric)
         self.size = np.ones(D.shape[0])            # float: the updates run faster
         self.gone = np.zeros(D.shape[0])          # inf for the slots merged away
@@ -201,7 +209,7 @@ class _Slots:
         return self.M[x, start:] + self.gone[start:]
 
     def merge(self, x: int, y: int, d_xy: float, link: Linkage) -> None:
-        _merge_into(self.M, self.size, self.gone, x, y, d_xy, link)
+        _merge_into(self.M, self.size, self.gone, x, y, d_xy, link, self.hide)
         self.alive -= 1
 
     def should_compact(self) -> bool:
@@ -231,7 +239,10 @@ def _nn_chain(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarr
     the merged cluster takes slot max(x, y): SciPy's conventions.
     """
     N = D.shape[0]
-    slots = _Slots(D, symmetric)
+    # Rows are only read through slots.row(), which hides the dropped slots, and the
+    # updates keep stale entries finite (min, max and means of finite numbers; Ward's
+    # rule with |C| = 0 is a mean of squares, >= 0): the update need not hide them.
+    slots = _Slots(D, symmetric, hide=False)
     xs, ys, hs = [], [], []
     chain: list[int] = []
     for _ in range(N - 1):

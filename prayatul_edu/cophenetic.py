@@ -195,7 +195,9 @@ def cophenetic_matrix(result_or_Z) -> CopheneticMatrix:
 #   centring twice: c = x - mean(x) is exact for x close to the mean; the mean's own
 #     rounding error is then removed by subtracting mean(c) (a second pass);
 #   scaling by a power of two (exact) brings the largest |c| near 1, so the squares
-#     neither underflow (scale 1e-300) nor lose the small differences.
+#     neither underflow (scale 1e-300) nor lose the small differences; between 2^-100
+#     and 2^100 no square can over- or underflow enough to matter, so no scaling
+#     (scale 1, a pass saved) gives the same sums.
 # CPCC is unchanged by both; the sums are reported back in the units of D and P.
 class Centring:
     """How one variable is centred and scaled: ``(x - first - second) * scale``."""
@@ -210,13 +212,27 @@ class Centring:
     def apply(self, x):
         out = np.subtract(x, self.first)           # a new array: the rest in place
         out -= self.second
-        out *= self.scale
+        if self.scale != 1.0:
+            out *= self.scale
         return out
 
 
+#: Largest |c| in [2^-UNSCALED_EXPONENT, 2^UNSCALED_EXPONENT]: the values are not scaled.
+UNSCALED_EXPONENT = 100
+
+
 def _power_of_two_scale(largest: float) -> float:
-    """2^-e with 2^(e-1) <= largest < 2^e: brings ``largest`` into [0.5, 1), exactly."""
-    return float(np.ldexp(1.0, -int(np.frexp(largest)[1]))) if largest > 0 else 1.0
+    """2^-e with 2^(e-1) <= largest < 2^e: brings ``largest`` into [0.5, 1), exactly.
+    1 when ``largest`` is far from both ends of the float range: squares of values up
+    to 2^100 cannot overflow, and those that underflow below 2^-200 are too small to
+    change a sum whose largest term is at least 2^-200 (every product is exact up to
+    rounding, so scaling by a power of two changes nothing else)."""
+    if not largest > 0:
+        return 1.0
+    exponent = int(np.frexp(largest)[1])
+    if -UNSCALED_EXPONENT <= exponent <= UNSCALED_EXPONENT:
+        return 1.0
+    return float(np.ldexp(1.0, -exponent))
 
 
 def _centring(values, weights=None) -> Centring:
@@ -280,9 +296,11 @@ def _matrix_centring(X: np.ndarray) -> Centring:
         c = X[start:start + rows] - first
         c[np.arange(c.shape[0]), np.arange(start, start + c.shape[0])] = 0.0  # no diagonal
         total += float(c.sum())
-        largest = max(largest, float(c.max()), -float(c.min()))
+        largest = max(largest, float(c.max()))
+    # X >= 0, so every c >= -first: the largest |c| is at most max(largest, first)
+    # (a bound is enough: the scale only keeps the squares in range)
     second = total / (N * (N - 1))
-    return Centring(first, second, _power_of_two_scale(largest + abs(second)))
+    return Centring(first, second, _power_of_two_scale(max(largest, first) + abs(second)))
 
 
 def _cpcc_sums_matrix(D: np.ndarray, P: np.ndarray):

@@ -134,18 +134,21 @@ def _median(d_AC, d_BC, d_AB, n_A, n_B, n_C):
 def _ward(d_AC, d_BC, d_AB, n_A, n_B, n_C):
     # (n_C + n_A) t d_AC^2 + (n_C + n_B) t d_BC^2 - n_C t d_AB^2, t = 1 / (n_A + n_B + n_C),
     # multiplied left to right as SciPy does, in place (no temporaries)
-    t = 1.0 / (n_A + n_B + n_C)
-    a = (n_C + n_A) * t
+    t = np.add(n_C, n_A + n_B, dtype=float)
+    t = np.divide(1.0, t, out=t if isinstance(t, np.ndarray) else None)
+    a = np.add(n_C, n_A, dtype=float)
+    a *= t
     a *= d_AC
     a *= d_AC
-    b = (n_C + n_B) * t
+    b = np.add(n_C, n_B, dtype=float)
+    b *= t
     b *= d_BC
     b *= d_BC
-    c = n_C * t
-    c *= d_AB
-    c *= d_AB
+    t *= n_C                              # c = n_C t d_AB^2, in t's memory
+    t *= d_AB
+    t *= d_AB
     a += b
-    a -= c
+    a -= t
     return _root(a)
 
 

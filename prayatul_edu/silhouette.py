@@ -17,7 +17,10 @@ Two implementations compute the same numbers:
   tiles on and above the diagonal, each tile adding its row sums to its rows and
   its column sums to its columns, per cluster; only the N x k sums, ``a_i``,
   ``b_i`` and the nearest cluster are kept (with very many clusters, blocks of
-  whole rows instead). Distances come from ``scipy.spatial.distance.cdist``;
+  whole rows instead). With Euclidean distances, a point's distances to a cluster
+  that provably cannot be its nearest (bounds from the centroids, see
+  :func:`_candidates`) are not computed at all. Distances come from
+  ``scipy.spatial.distance.cdist``;
   Euclidean ones of 8 or more coordinates from one matrix product per tile
   (BLAS), with every near-duplicate pair recomputed from differences, so each
   distance keeps a relative error below ``(D + 2) 2**-53 / 2**-6`` (7e-12 at
@@ -40,6 +43,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from functools import partial
 
 import numpy as np
 
@@ -63,6 +67,20 @@ _SUMS_BYTES = 64 * 2**20
 
 #: Bytes of one tile of Gram-matrix distances: small enough for the CPU cache.
 _GRAM_TILE_BYTES = 2**22
+
+#: Bytes of the right sides ``[b, 1, |b|^2]`` made once for a panel of columns and
+#: shared by every tile of the panel (each tile made its own before: 5-10% of the time
+#: at D = 1000).
+_PANEL_BYTES = 64 * 2**20
+
+#: Euclidean distances from a point to a cluster are skipped when that cluster cannot
+#: be the point's nearest (:func:`_candidates`), unless the distances still needed are
+#: more than this fraction of all (then the regular tiles).
+_PRUNE_MAX_AREA = 0.85
+
+#: ... and only with at least this many points per cluster: the bounds cost about
+#: 4 N k D operations, against N^2 D / 2 for the distances.
+_PRUNE_POINTS_PER_CLUSTER = 64
 
 #: Euclidean distances come from a matrix product (BLAS) from this many coordinates on;
 #: below, ``cdist`` of the differences is as fast.
@@ -250,12 +268,20 @@ def _run_blocks(task, starts) -> None:
                 pass
 
 
-def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool) -> tuple[np.ndarray, np.ndarray]:
+def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool,
+               rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One side of :func:`_euclidean_gram`: ``[-2a, |a|^2, 1]`` (left) or ``[b, 1, |b|^2]``
-    (right) for the points ``P`` shifted by ``centre``, and the squared norms."""
+    (right) for the points ``P`` (or ``P[rows]``, gathered a chunk at a time, so no
+    copy of them is made) shifted by ``centre``, and the squared norms."""
+    n_rows = P.shape[0] if rows is None else rows.shape[0]
     dim = P.shape[1]
-    M = np.empty((P.shape[0], dim + 2))
-    np.subtract(P, centre, out=M[:, :dim])
+    M = np.empty((n_rows, dim + 2))
+    if rows is None:
+        np.subtract(P, centre, out=M[:, :dim])
+    else:
+        for c0 in range(0, n_rows, _GATHER_ROWS):
+            np.subtract(np.asarray(P[rows[c0:c0 + _GATHER_ROWS]], dtype=float), centre,
+                        out=M[c0:c0 + _GATHER_ROWS, :dim])
     norms = np.einsum("ij,ij->i", M[:, :dim], M[:, :dim])
     if left:
         M[:, :dim] *= -2.0
@@ -264,7 +290,11 @@ def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool) -> tuple[np.ndarra
     return M, norms
 
 
-def _euclidean_gram(XA, XB, centre, left=None, right=None) -> np.ndarray:
+#: Rows gathered at a time when a side is built from ``P[rows]``.
+_GATHER_ROWS = 1024
+
+
+def _euclidean_gram(XA, XB, centre, left=None, right=None, same=False) -> np.ndarray:
     """Euclidean distances between the rows of ``XA`` and ``XB`` by one matrix product.
 
     Shifted by a common ``centre`` (no distance changes, the norms stay small),
@@ -277,22 +307,33 @@ def _euclidean_gram(XA, XB, centre, left=None, right=None) -> np.ndarray:
     from the differences of the original points. Each distance then has a
     relative error below ``(D + 2) u / _GRAM_RTOL`` (7e-12 at D = 1000).
     ``left`` and ``right`` are the sides from :func:`_gram_side` when the caller
-    already has them (a row of tiles shares its left side).
+    already has them (a row of tiles shares its left side, a panel of columns its
+    right sides); ``XA`` and ``XB`` may then be functions giving the points, called
+    only if some pair is recomputed. ``same``: XA and XB are the same points, so the
+    diagonal is 0 (set, not recomputed).
     """
     L, na = left if left is not None else _gram_side(XA, centre, True)
     R, nb = right if right is not None else _gram_side(XB, centre, False)
     d2 = L @ R.T
+    if same:
+        np.fill_diagonal(d2, np.inf)                     # not a near duplicate: itself
     # rows that may hold a near duplicate (a cheap bound first, then the exact test)
     maybe = np.flatnonzero(d2.min(axis=1) < _GRAM_RTOL * (na + nb.max()))
     if maybe.size:
         sub = d2[maybe]
         r, c = np.nonzero(sub < _GRAM_RTOL * np.add.outer(na[maybe], nb))
         r = maybe[r]
+        if r.size:
+            XA = XA() if callable(XA) else XA
+            XB = XB() if callable(XB) else XB
         for c0 in range(0, r.shape[0], _RECHECK_PAIRS):
             rr, cc = r[c0:c0 + _RECHECK_PAIRS], c[c0:c0 + _RECHECK_PAIRS]
             diff = XA[rr] - XB[cc]
             d2[rr, cc] = np.einsum("ij,ij->i", diff, diff)
-    return np.sqrt(d2, out=d2)
+    np.sqrt(d2, out=d2)
+    if same:
+        np.fill_diagonal(d2, 0.0)
+    return d2
 
 
 def _segments(sorted_codes: np.ndarray, r0: int, r1: int) -> tuple[np.ndarray, np.ndarray]:
@@ -312,10 +353,120 @@ def _segment_sums(D: np.ndarray, first: np.ndarray, axis: int) -> np.ndarray:
     return np.stack(parts, axis=axis)
 
 
-def _check_finite(D, metric, order, r0) -> None:
-    if not np.isfinite(D).all():
-        bad = r0 + int(np.flatnonzero(~np.isfinite(D).all(axis=1))[0])
-        raise _undefined_distance(metric, int(order[bad]))
+def _check_finite(sums, D, metric, idx) -> None:
+    """Every distance in the rows of ``D`` (points ``idx``) is finite, checked on
+    ``sums``, their sums per row and cluster (cheaper than the tile): the distances are
+    >= 0, so a NaN or inf among them makes its sum NaN or inf."""
+    if np.isfinite(sums).all():
+        return
+    bad = ~np.isfinite(D).all(axis=1)
+    if bad.any():
+        raise _undefined_distance(metric, int(idx[int(np.flatnonzero(bad)[0])]))
+
+
+def _work_with_candidates(candidate: np.ndarray, sizes: np.ndarray, tile: int):
+    """The distances to compute when only ``candidate`` (N x k, sorted rows) are needed.
+
+    Tiles are cut at cluster boundaries. For each pair of clusters a < c, either every
+    distance between them (one tile pass serves both sides: the mirror) or, when it is
+    fewer, only the rows of a that need c and the rows of c that need a. Returns the
+    cuts, ``full`` (k x k: pairs done whole), ``subsets`` ({(a, c): sorted positions of
+    the rows of a that need c}) and ``complete`` (N x k: the sums that are whole), or
+    None when the saving is small.
+    """
+    n, k = candidate.shape
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    # rows of cluster a needing c: counts per pair
+    counts = np.add.reduceat(candidate, starts, axis=0, dtype=np.int64)
+    full = np.zeros((k, k), dtype=bool)
+    subsets = {}
+    cost = float((sizes.astype(float) ** 2).sum()) / 2
+    for a in range(k):
+        for c in range(a + 1, k):
+            need_a, need_c = int(counts[a, c]), int(counts[c, a])
+            if not need_a and not need_c:
+                continue
+            whole = float(sizes[a]) * float(sizes[c])
+            part = need_a * float(sizes[c]) + need_c * float(sizes[a])
+            if whole <= part:
+                full[a, c] = full[c, a] = True
+                cost += whole
+                continue
+            cost += part
+            for x, y, m in ((a, c, need_a), (c, a, need_c)):
+                if m:
+                    subsets[(x, y)] = starts[x] + np.flatnonzero(candidate[starts[x]:ends[x], y])
+    if cost > _PRUNE_MAX_AREA * n * n / 2:
+        return None
+    np.fill_diagonal(full, True)
+    codes = np.repeat(np.arange(k), sizes)
+    complete = full[codes]
+    for (x, y), pos in subsets.items():
+        complete[pos, y] = True
+    cuts = sorted({int(v) for s0, e in zip(starts, ends) for v in range(s0, e, tile)} | {n})
+    return np.array(cuts), full, subsets, complete
+
+
+def _candidates(X, codes, order, sizes, k) -> np.ndarray:
+    r"""N x k booleans, rows in ``order``: the Euclidean distances from point i to the
+    members of cluster c are needed.
+
+    They are needed for i's own cluster (``a_i``) and where c may be i's nearest
+    other cluster (``b_i``). With ``m`` the centroid
+    of c' and ``r^2`` the mean squared distance of its members to ``m``, the mean
+    distance from ``x`` to the members of c' lies between
+
+    .. math::
+        |x - m| \le \frac{1}{|C'|} \sum_{y \in C'} |x - y|
+        \le \sqrt{|x - m|^2 + r^2}
+
+    (the norm is convex; the mean square is exactly ``|x - m|^2 + r^2``). A cluster
+    whose lower bound is above the smallest upper bound of another cannot give
+    ``b_i``. The bounds are widened by every rounding error of their computation
+    (the Gram-matrix bound of :func:`_euclidean_gram` and the centroids' own), so
+    skipping never changes a result.
+    """
+    u = 2.0**-53
+    n, dim = X.shape
+    onehot = np.zeros((n, k))
+    onehot[np.arange(n), codes] = 1.0
+    mu = onehot.T @ X                                   # sums per cluster, then centroids
+    mu /= sizes[:, None]
+    del onehot
+    scale = max(abs(float(X.max())), abs(float(X.min())))
+    # a bound on each centroid's error (sums of at most n terms of at most `scale`), and
+    # on the Gram-matrix squared distances below (as in _euclidean_gram, doubled)
+    err = 2 * (n + dim + 2) * u * scale * np.sqrt(dim)
+    nm = np.einsum("ij,ij->i", mu, mu)
+
+    def bounds(r0: int):
+        """Lower and upper bounds of |x - m| for the points r0.. and every centroid."""
+        Y = X[r0:r0 + _GATHER_ROWS]
+        ny = np.einsum("ij,ij->i", Y, Y)
+        d2 = ny[:, None] - 2 * (Y @ mu.T) + nm
+        slack = 4 * (dim + 2) * u * (ny[:, None] + nm)
+        lo = np.sqrt(np.maximum(d2 - slack, 0.0)) - err
+        hi = np.sqrt(np.maximum(d2 + slack, 0.0, out=d2), out=d2) + err
+        return lo, hi
+
+    r2 = np.zeros(k)                                     # mean squared radius, bounded
+    for r0 in range(0, n, _GATHER_ROWS):
+        hi = bounds(r0)[1]
+        own = codes[r0:r0 + hi.shape[0]]
+        r2 += np.bincount(own, weights=hi[np.arange(hi.shape[0]), own] ** 2, minlength=k)
+    r2 /= sizes
+    candidate = np.empty((n, k), dtype=bool)
+    for r0 in range(0, n, _GATHER_ROWS):
+        lo, hi = bounds(r0)
+        rows = np.arange(hi.shape[0])
+        own = codes[r0:r0 + hi.shape[0]]
+        upper = np.sqrt(hi * hi + r2) * (1 + 1e-9)
+        upper[rows, own] = np.inf                        # b_i: the other clusters only
+        block = lo * (1 - 1e-9) <= upper.min(axis=1)[:, None]
+        block[rows, own] = True                          # a_i: always
+        candidate[r0:r0 + hi.shape[0]] = block
+    return candidate[order]
 
 
 def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None):
@@ -329,7 +480,9 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
     sums to its columns, half the distances of a row-by-row pass. Otherwise
     blocks of whole rows are summed and reduced one at a time. Euclidean
     distances of points with ``_GRAM_MIN_D`` or more coordinates come from a
-    matrix product (:func:`_euclidean_gram`), the others from ``cdist``.
+    matrix product (:func:`_euclidean_gram`), the others from ``cdist``; with
+    Euclidean tiles, the distances from a point to a cluster that cannot be its
+    nearest (:func:`_candidates`) are skipped (their sums are never read).
     """
     from scipy.spatial.distance import cdist
 
@@ -345,17 +498,19 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
 
     centre = X.mean(axis=0) if gram else None
 
-    def distances(r0, r1, c0, c1, XA=None, left=None):
-        """Distances of sorted points r0:r1 to c0:c1 (``XA``, ``left``: rows already prepared)."""
+    def distances(idx, c0, c1, XA=None, left=None, right=None, same=False):
+        """Distances of the points ``X[idx]`` to sorted points c0:c1 (``XA``, ``left``,
+        ``right``: sides already prepared; ``same``: the same points)."""
         if metric == "precomputed":
-            D = X[np.ix_(order[r0:r1], order[c0:c1])]
-        elif gram:
-            XA = points(r0, r1) if XA is None else XA
-            D = _euclidean_gram(XA, points(c0, c1), centre, left=left)
-        else:
-            D = cdist(points(r0, r1), points(c0, c1), metric, **params)
-        _check_finite(D, metric, order, r0)
-        return D
+            return X[np.ix_(idx, order[c0:c1])]
+        if gram:
+            if left is not None:                         # the points only if needed
+                XA = partial(np.take, X, idx, axis=0) if XA is None else XA
+            XA = np.asarray(X[idx], dtype=float) if XA is None else XA
+            XB = points(c0, c1) if right is None else partial(points, c0, c1)
+            return _euclidean_gram(XA, XB, centre, left=left, right=right, same=same)
+        XA = np.asarray(X[idx], dtype=float) if XA is None else XA
+        return cdist(XA, points(c0, c1), metric, **params)
 
     intra = np.empty(n)                                  # sum of distances to own cluster
     b = np.empty(n)
@@ -378,25 +533,82 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         tile = min(tile, n)
         sums = np.zeros((n, k))
         lock = threading.Lock()
+        # Euclidean: distances from a point to a cluster that cannot be its nearest are
+        # skipped; tiles then never straddle two clusters (see _work_with_candidates)
+        work = None
+        if metric == "euclidean" and 2 < k <= n // _PRUNE_POINTS_PER_CLUSTER:
+            work = _work_with_candidates(_candidates(X, codes, order, sizes, k), sizes, tile)
+        if work is None:
+            cuts = np.array(list(range(0, n, tile)) + [n])
+        else:
+            cuts, full, subsets, complete = work
 
-        def row_of_tiles(r0: int) -> None:
-            r1 = min(n, r0 + tile)
-            seg_r, clu_r = _segments(sorted_codes, r0, r1)
-            XA = points(r0, r1) if gram else None        # the rows' side, made once
-            left = _gram_side(XA, centre, True) if gram else None
-            for c0 in range(r0, n, tile):
-                c1 = min(n, c0 + tile)
-                D = distances(r0, r1, c0, c1, XA, left)
+        # Gram: the right sides of a panel of columns (whole tiles) are made once, for
+        # every row of tiles that meets the panel
+        n_tiles = len(cuts) - 1
+        panels = [0]
+        for j in range(n_tiles):
+            if gram and (cuts[j + 1] - cuts[panels[-1]]) * 8 * (X.shape[1] + 2) > _PANEL_BYTES \
+                    and j > panels[-1]:
+                panels.append(j)
+        panels.append(n_tiles)
+        tile_cluster = sorted_codes[cuts[:-1]]
+
+        def tasks(j0: int, j1: int) -> list:
+            """(rows, [(c0, c1, mirror), ...]) for the columns of tiles j0:j1; rows are a
+            range (r0, r1) of sorted points, or an array of sorted positions."""
+            out = []
+            for i in range(j1):
+                a = tile_cluster[i]
+                cols = [(int(cuts[j]), int(cuts[j + 1]), j != i)
+                        for j in range(max(i, j0), j1)
+                        if work is None or tile_cluster[j] == a or full[a, tile_cluster[j]]]
+                if cols:
+                    out.append(((int(cuts[i]), int(cuts[i + 1])), cols))
+            if work is not None:                         # rows that need a cluster alone
+                for (a, c), pos in subsets.items():
+                    cols = [(int(cuts[j]), int(cuts[j + 1]), False)
+                            for j in range(j0, j1) if tile_cluster[j] == c]
+                    if cols:
+                        out += [(pos[p:p + tile], cols) for p in range(0, pos.shape[0], tile)]
+            return out
+
+        def run(task, p0: int, right) -> None:
+            rows, cols = task
+            if isinstance(rows, tuple):
+                r0, r1 = rows
+                idx = order[r0:r1]
+                seg_r, clu_r = _segments(sorted_codes, r0, r1)
+            else:
+                idx = order[rows]
+            # the rows' side, made once (Gram: straight from X, no copy of the points)
+            XA = None if gram or metric == "precomputed" else np.asarray(X[idx], dtype=float)
+            left = _gram_side(X, centre, True, idx) if gram else None
+            for c0, c1, mirror in cols:
+                sides = (right[0][c0 - p0:c1 - p0], right[1][c0 - p0:c1 - p0]) if gram else None
+                same = isinstance(rows, tuple) and c0 == r0 and c1 == r1
+                D = distances(idx, c0, c1, XA, left, sides, same)
                 seg_c, clu_c = _segments(sorted_codes, c0, c1)
                 to_cols = _segment_sums(D, seg_c, axis=1)         # rows -> clusters of c
-                to_rows = _segment_sums(D, seg_r, axis=0).T if c0 != r0 else None
+                _check_finite(to_cols, D, metric, idx)
+                to_rows = _segment_sums(D, seg_r, axis=0).T if mirror else None
                 del D                                    # before the next tile is made
                 with lock:
-                    sums[r0:r1, clu_c] += to_cols
-                    if to_rows is not None:                          # the mirror tile
+                    if isinstance(rows, tuple):
+                        sums[r0:r1, clu_c] += to_cols
+                    else:
+                        sums[rows[:, None], clu_c] += to_cols
+                    if mirror:                                       # the mirror tile
                         sums[c0:c1, clu_r] += to_rows
 
-        _run_blocks(row_of_tiles, range(0, n, tile))
+        for j0, j1 in zip(panels[:-1], panels[1:]):
+            todo = tasks(j0, j1)
+            p0, p1 = int(cuts[j0]), int(cuts[j1])
+            right = _gram_side(X, centre, False, order[p0:p1]) if gram else None
+            _run_blocks(partial(run, p0=p0, right=right), todo)
+            del right
+        if work is not None:                             # sums not taken: not b_i
+            sums[~complete] = np.inf
         reduce_rows(0, sums)
     else:                                                # blocks of whole rows
         if block_rows is None:
@@ -406,7 +618,11 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
 
         def block(r0: int) -> None:
             r1 = min(n, r0 + block_rows)
-            reduce_rows(r0, np.add.reduceat(distances(r0, r1, 0, n), starts, axis=1))
+            D = distances(order[r0:r1], 0, n)
+            sums = np.add.reduceat(D, starts, axis=1)
+            _check_finite(sums, D, metric, order[r0:r1])
+            del D
+            reduce_rows(r0, sums)
 
         _run_blocks(block, range(0, n, block_rows))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -470,8 +686,10 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
     method : {"auto", "plain", "fast"}, default "auto"
         ``"plain"`` builds the N x N distance matrix and follows the formulas
         point by point (the teaching code); ``"fast"`` works in blocks of rows,
-        never holding N x N distances, on a few threads. ``"auto"`` is plain
-        up to ``PLAIN_MAX_N = 200`` instances, fast beyond.
+        never holding N x N distances, on a few threads, and with Euclidean
+        distances skips those from a point to clusters that cannot be its
+        nearest (bounds from the centroids; no result changes). ``"auto"`` is
+        plain up to ``PLAIN_MAX_N = 200`` instances, fast beyond.
 
     Returns
     -------

@@ -903,6 +903,24 @@ def test_compacting_the_working_matrix_keeps_scipys_merges(seed, monkeypatch):
         assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_chain_updates_merged_slots_without_nan_or_overflow(seed, monkeypatch):
+    # The nearest-neighbour chain updates every slot, the merged-away ones included
+    # (their stale entries are hidden when a row is read). With integer distances that
+    # are not Euclidean, ties everywhere and compaction late, those updates must stay
+    # finite and >= 0 under the square root (Ward: |C| = 0 there), never NaN.
+    from prayatul_edu import agglomeration
+
+    monkeypatch.setattr(agglomeration, "COMPACT_MIN", 10**6)   # never compact
+    y = np.random.default_rng(seed).integers(1, 4, size=120 * 119 // 2).astype(float)
+    for name in ("complete", "average", "weighted", "ward"):
+        with np.errstate(invalid="raise", over="raise", divide="raise"):
+            res = agglomerative(y, linkage=name, method="fast")
+        assert_same_tree(res.linkage_matrix, scipy_linkage(y, name))
+        if name == "ward":
+            np.testing.assert_array_equal(res.heights, scipy_linkage(y, name)[:, 2])
+
+
 def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
     import matplotlib
     matplotlib.use("Agg")

@@ -77,6 +77,98 @@ def test_near_duplicates_far_from_the_origin(rows_path, small_tiles, monkeypatch
                                rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("tiles_per_panel", [1, 2, 3])
+def test_panels_of_columns_give_the_exact_numbers(tiles_per_panel, small_tiles, monkeypatch):
+    # The right sides of the Gram products are made a panel of columns at a time: with
+    # panels of 1 to 3 tiles (of 37 points) the rows meet several panels, partly.
+    dim = 30
+    monkeypatch.setattr(sil_module, "_PANEL_BYTES", 8 * (dim + 2) * 37 * tiles_per_panel)
+    rng = np.random.default_rng(tiles_per_panel)
+    X, labels = _blobs(9, 80, dim, 4, offset=1e3)
+    X = np.concatenate([X, X[:40] + 1e-7 * rng.standard_normal((40, dim))])
+    labels = np.concatenate([labels, labels[:40]])
+    s = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
+    assert (s.nearest_cluster == silhouette(X, labels, method="plain").nearest_cluster).all()
+
+
+# ------------------------------------------- clusters that cannot be the nearest
+@st.composite
+def clustered_points(draw):
+    """Blobs from well apart to overlapping, at any offset, with exact duplicates."""
+    seed = draw(st.integers(0, 10_000))
+    k = draw(st.integers(3, 6))
+    dim = draw(st.sampled_from([2, 5, 12, 40]))
+    spread = draw(st.sampled_from([0.01, 0.3, 1.0, 5.0]))
+    offset = draw(st.sampled_from([0.0, 1e3, -1e6]))
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(-10, 10, (k, dim))
+    labels = np.concatenate([np.arange(k), rng.integers(0, k, 40)])   # no empty cluster
+    X = offset + centres[labels] + spread * rng.standard_normal((labels.shape[0], dim))
+    X = np.concatenate([X, X[:6]])                                     # exact copies
+    return X, np.concatenate([labels, labels[:6]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(clustered_points())
+def test_candidates_hold_the_own_and_the_nearest_cluster(data):
+    # the bounds may only skip clusters that are provably not the nearest
+    from scipy.spatial.distance import cdist
+
+    X, labels = data
+    k = int(labels.max()) + 1
+    sizes = np.bincount(labels, minlength=k)
+    order = np.argsort(labels, kind="stable")
+    candidate = np.empty_like(sil_module._candidates(X, labels, order, sizes, k))
+    candidate[order] = sil_module._candidates(X, labels, order, sizes, k)
+    rows = np.arange(len(labels))
+    assert candidate[rows, labels].all()
+    mean = np.stack([cdist(X, X[labels == c]).mean(axis=1) for c in range(k)], axis=1)
+    mean[rows, labels] = np.inf
+    best = mean.min(axis=1)
+    tied = mean <= best[:, None] * (1 + 1e-12)          # every cluster at the minimum
+    assert candidate[tied].all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(clustered_points(), st.sampled_from([1, 2, 5]))
+def test_skipping_far_clusters_keeps_the_plain_numbers(data, per_cluster):
+    X, labels = data
+    with pytest.MonkeyPatch.context() as mp:               # tiles of 7 points
+        mp.setattr(sil_module, "_PRUNE_POINTS_PER_CLUSTER", per_cluster)
+        mp.setattr(sil_module, "_GRAM_TILE_BYTES", 8 * 7 * 7)
+        mp.setattr(sil_module, "_BLOCK_BYTES", 8 * 7 * 7)
+        fast = silhouette(X, labels, method="fast")
+    plain = silhouette(X, labels, method="plain")
+    np.testing.assert_allclose(fast.samples, plain.samples, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fast.b, plain.b, rtol=1e-12)
+    np.testing.assert_allclose(fast.a, plain.a, rtol=1e-12)
+    assert (fast.nearest_cluster == plain.nearest_cluster).all()
+
+
+def test_far_clusters_are_skipped_and_the_numbers_are_exact(small_tiles, monkeypatch):
+    # 6 blobs far apart, near duplicates at 1e3 from the origin: most pairs of clusters
+    # are skipped (whole or for most rows), and s_i is the exact reference's
+    monkeypatch.setattr(sil_module, "_PRUNE_POINTS_PER_CLUSTER", 4)
+    seen = []
+    work = sil_module._work_with_candidates
+
+    def spy(candidate, sizes, tile):
+        seen.append(candidate.mean())
+        return work(candidate, sizes, tile)
+
+    monkeypatch.setattr(sil_module, "_work_with_candidates", spy)
+    rng = np.random.default_rng(11)
+    X, labels = _blobs(11, 120, 20, 6, spread=0.5, offset=1e3)
+    X = np.concatenate([X, X[:30] + 1e-7 * rng.standard_normal((30, 20))])
+    labels = np.concatenate([labels, labels[:30]])
+    s = silhouette(X, labels, method="fast")
+    assert seen and seen[0] < 0.5                      # fewer than half the distances
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
+    plain = silhouette(X, labels, method="plain")
+    assert (s.nearest_cluster == plain.nearest_cluster).all()
+
+
 def test_float32_input_is_taken_exactly(small_tiles):
     X, labels = _blobs(3, 120, 30, 3, spread=1e-3)
     X32 = X.astype(np.float32)

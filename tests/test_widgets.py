@@ -483,6 +483,20 @@ def test_dendrogram_app_slider_follows_the_tree():
     assert app.model.params["linkage"] == "single" and "single" in app.numbers.value
 
 
+@pytest.mark.parametrize("lecture", [False, True])
+@pytest.mark.parametrize("linkage", ["single", "average", "ward"])
+def test_dendrogram_cut_legend_stays_clear_of_the_links(lecture, linkage):
+    """The cut's legend sits in the room above the top merge, never over a link."""
+    app = DendrogramExplorer(n_samples=30, linkage=linkage, lecture=lecture)
+    fig = app._figure
+    fig.canvas.draw()
+    tree_ax = fig.axes[0]
+    legend = tree_ax.get_legend().get_window_extent()
+    top = float(app.model.tree.heights[-1])
+    top_px = tree_ax.transData.transform([(0.0, top)])[0][1]
+    assert legend.y0 > top_px, (legend.y0, top_px)
+
+
 # --------------------------------------------------- pair-counting explorer
 def test_pair_counting_model_exercise_3_and_beyond():
     m = PairCountingModel()
