@@ -40,10 +40,9 @@ Exactness
 """
 from __future__ import annotations
 
-import functools
 import os
 import threading
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -239,7 +238,7 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _blas_pools():
     """threadpoolctl's view of the loaded libraries, made once: making it searches every
     loaded library (5 to 7 ms, as long as the rest of a 300-point silhouette). The tiles'
