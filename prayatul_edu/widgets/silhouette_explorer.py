@@ -224,7 +224,7 @@ class SilhouetteModel(Model):
         (marker,) = [c for c in bars.collections if c.get_gid() == "silhouette point"]
         if getattr(scatter, "shows", None) is not self.silhouette:
             if not getattr(bars, "label_kept", False):
-                # the axis label where the first draw put it: the cluster ticks are one
+                # the axis label where the first (full) draw put it: the cluster ticks are one
                 # digit each (k <= 10), so it would not move, and placing it measures
                 # every tick label again (5 ms at lecture density)
                 label = bars.yaxis.label
@@ -240,9 +240,9 @@ class SilhouetteModel(Model):
         else:                       # a new point: its two marks and its text in the key
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.index)
+            label = [t for t in bars.texts if t.get_gid() == "silhouette point label"]
             self.layers.declare(fig, ("point", self.silhouette),
-                                [*scatter.collections, marker,
-                                 *(t for t in bars.texts if t.get_gid() == "silhouette point label")])
+                                [*scatter.collections, marker, *label])
         return fig
 
 
