@@ -567,7 +567,10 @@ def rows_browser() -> list[Row]:
     cached = {"dendrogram": "lecture mode; 1 of the 5 linkage changes shows a tree built "
                             "before (cached per data set and linkage); new seeds only",
               "pair_counting": "lecture mode; the 5th typed labels are the first again "
-                               "(results are not cached)"}
+                               "(results are not cached)",
+              "silhouette": "lecture mode; new slider values only (KMeans, silhouette and "
+                            "graph measures are cached per data set, seed and k, but no "
+                            "timed change returns to one)"}
     for app, r in apps.items():
         controls = ", ".join(r["per_control_ms"])
         note = cached.get(app, "lecture mode; " + ("new slider values only"

@@ -27,7 +27,8 @@ from prayatul_edu.plots.measures import plot_measures  # noqa: E402
 from prayatul_edu.plots.pairs import (cell_colors, pair_types,  # noqa: E402
                                       plot_similarity_matrices, set_similarity_matrices,
                                       similarity_image)
-from prayatul_edu.plots.silhouette import plot_silhouette, set_silhouette_point  # noqa: E402
+from prayatul_edu.plots.silhouette import (plot_silhouette, set_silhouette_point,  # noqa: E402
+                                          update_silhouette)
 
 
 @pytest.fixture(autouse=True)
@@ -78,17 +79,23 @@ def test_silhouette_plot_has_one_block_per_cluster_and_the_mean_line():
     labels = np.repeat([5, 7, 9], [20, 15, 10])
     s = pe.silhouette(X, labels)
     ax = plot_silhouette(s, point=3, title="three blobs")
-    blocks = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    (bars,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    blocks = bars.get_paths()
     assert len(blocks) == 3
-    # each block takes its cluster's scatter colour
+    # each block takes its cluster's scatter colour, and reaches out to every s_i of it
     colors = cluster_colors(labels)
-    for block, first in zip(blocks, (0, 20, 35)):
-        assert np.allclose(block.get_facecolor()[0][:3], to_rgb(colors[first]))
+    for block, color, first, size in zip(blocks, bars.get_facecolor(), (0, 20, 35),
+                                         (20, 15, 10)):
+        assert np.allclose(color[:3], to_rgb(colors[first]))
+        x = block.vertices[:, 0]
+        assert sorted(x[1:size + 1]) == sorted(s.samples[first:first + size])
+        assert x[0] == x[size + 1] == 0
     mean_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
     assert mean_line.get_xdata()[0] == pytest.approx(float(s))
     assert [t.get_text() for t in ax.get_yticklabels()] == ["5", "7", "9"]
-    # index 3 is the lecture's x4
-    assert any(t.get_text().startswith("x4: s = ") for t in ax.get_legend().get_texts())
+    # the key names the mean and the point, index 3 as the lecture's x4
+    assert [t.get_text() for t in ax.texts] == [f"mean s = {pe.steps.fmt(float(s))}",
+                                               f"x4: s = {pe.steps.fmt(s.samples[3])}"]
 
 
 def test_silhouette_point_moves_in_place():
@@ -102,10 +109,36 @@ def test_silhouette_point_moves_in_place():
     (expected,) = [c for c in fresh.collections if c.get_gid() == "silhouette point"]
     assert np.array_equal(marker.get_offsets(), expected.get_offsets())
     assert marker.get_offsets()[0, 0] == pytest.approx(s.samples[41])
-    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == \
-        f"x42: s = {pe.steps.fmt(s.samples[41])}"
+    assert [t.get_text() for t in ax.texts] == [t.get_text() for t in fresh.texts]
+    assert ax.texts[-1].get_text() == f"x42: s = {pe.steps.fmt(s.samples[41])}"
     set_silhouette_point(ax, s, None)
     assert not [c for c in ax.collections if c.get_gid() == "silhouette point"]
+    assert ax.texts[-1].get_text() == ""
+    assert [ln.get_visible() for ln in ax.lines if ln.get_gid() == "silhouette point key"] \
+        == [False]
+
+
+def test_silhouette_plot_updated_in_place_equals_a_fresh_plot():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(80, 2))
+    first = pe.silhouette(X, np.arange(80) % 2)
+    second = pe.silhouette(X, np.arange(80) % 5)
+    ax = plot_silhouette(first, point=7)
+    update_silhouette(ax, second, point=60)
+    fresh = plot_silhouette(second, point=60)
+    for kind in ("collections", "lines", "texts"):
+        assert len(getattr(ax, kind)) == len(getattr(fresh, kind)), kind
+    (bars,), (expected,) = ([c for c in a.collections if isinstance(c, PolyCollection)]
+                            for a in (ax, fresh))
+    assert len(bars.get_paths()) == 5
+    for got, want in zip(bars.get_paths(), expected.get_paths()):
+        assert np.array_equal(got.vertices, want.vertices)
+    assert np.array_equal(bars.get_facecolor(), expected.get_facecolor())
+    assert [ln.get_xdata()[0] for ln in ax.lines] == [ln.get_xdata()[0] for ln in fresh.lines]
+    assert [t.get_text() for t in ax.texts] == [t.get_text() for t in fresh.texts]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0", "1", "2", "3", "4"]
+    assert ax.get_ylim() == pytest.approx(fresh.get_ylim())
+    assert ax.get_xlim() == pytest.approx(fresh.get_xlim())
 
 
 def test_silhouette_plot_rejects_bad_input():

@@ -365,13 +365,14 @@ def test_silhouette_model_point_table_gives_a_i_and_b_i():
 
 
 def test_silhouette_explorer_numbers_points_from_x1_everywhere():
-    """What a student sees (tables, formula, legend, alt text) says x1 ... xN, never x0."""
+    """What a student sees (tables, formula, the plot's key, alt text) says x1 ... xN,
+    never x0."""
     app = SilhouetteExplorer(n_samples=30)
     assert app.model.params["point"] == 1 and app.control("point x_i").min == 1
     assert "Point x1 (" in app.numbers.value and "s_1 = " in app.numbers.value
     assert "x0" not in app.numbers.value and "s_0" not in app.numbers.value
-    legend = [t.get_text() for t in app.model.figure().axes[1].get_legend().get_texts()]
-    assert any(t.startswith("x1: s = ") for t in legend), legend
+    key = [t.get_text() for t in app.model.figure().axes[1].texts]
+    assert any(t.startswith("x1: s = ") for t in key), key
     assert "point x1 marked" in app.model.describe_figure()
     app.control("point x_i").value = 30                 # the last point, x30 = index 29
     assert app.model.index == 29
@@ -411,6 +412,32 @@ def test_silhouette_app_point_and_k_controls():
     assert len(app.model.silhouette.clusters) == 5
     app.control("points").value = 40
     assert app.control("point x_i").max == 40
+
+
+def test_silhouette_model_returns_to_a_k_shown_before_without_computing_it_again():
+    m = SilhouetteModel(n_samples=70, k=3, seed=4)
+    first = m.silhouette
+    m.set(k=5)
+    assert len(m.silhouette.clusters) == 5
+    m.set(k=3)
+    assert m.silhouette is first                     # cached, and still the right one
+    fresh = pe.silhouette(m.X, m.labels)
+    assert np.array_equal(m.silhouette.samples, fresh.samples)
+    assert float(m.graph["W_in"]) == pytest.approx(
+        float(pe.within_cluster_weight(cdist(m.X, m.X), m.labels)))
+
+
+def test_silhouette_app_names_the_point_and_the_mean_in_the_key():
+    app = SilhouetteExplorer(n_samples=60, lecture=True)
+    bars = app._figure.axes[1]
+    texts = list(bars.texts)
+    for name, value in (("point x_i", 9), ("k (KMeans)", 5), ("point x_i", 31)):
+        app.control(name).value = value
+        s = app.model.silhouette
+        assert list(bars.texts) == texts                 # the same texts, changed in place
+        n = app.model.params["point"]
+        assert [t.get_text() for t in texts] == [f"mean s = {pe.steps.fmt(float(s))}",
+                                                 f"x{n}: s = {pe.steps.fmt(s.samples[n - 1])}"]
 
 
 # ------------------------------------------------------ dendrogram explorer

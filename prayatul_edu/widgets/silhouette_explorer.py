@@ -16,16 +16,18 @@ True
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import between_cluster_weight, normalized_cut, silhouette, within_cluster_weight
 from .._validation import check_choice
 from ..plots import plot_clustering
-from ..plots.silhouette import plot_silhouette, set_silhouette_point
+from ..plots.silhouette import plot_silhouette, set_silhouette_point, update_silhouette
 from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset, distances
-from .drawing import clear_artists, rescale, scatter_artists, update_scatter
+from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_int
 from .model import Model
 from .tables import format_number, html_table, text_table
@@ -36,6 +38,22 @@ _NOISE = 0.05
 #: The graph measures need the N x N distance matrix (validated by each measure);
 #: above this many points the app leaves them out to stay interactive.
 GRAPH_MAX_N = 1000
+
+
+@functools.lru_cache(maxsize=64)
+def _measures(data: tuple, k: int) -> tuple:
+    """KMeans' labels with ``k`` clusters on ``dataset(*data)``, their silhouette and
+    their graph measures (none above ``GRAPH_MAX_N`` points), cached as the clusterings
+    are (what an app shows for a k or seed it showed before is at hand)."""
+    X, _ = dataset(*data)
+    labels = clustering(data, "KMeans", k, 0.3)
+    graph = {}
+    if X.shape[0] <= GRAPH_MAX_N:
+        D = distances(data)
+        graph = {"W_in": within_cluster_weight(D, labels),
+                 "W_out": between_cluster_weight(D, labels),
+                 "normalized cut": normalized_cut(D, labels)}
+    return labels, silhouette(X, labels), graph
 
 
 class SilhouetteModel(Model):
@@ -83,16 +101,8 @@ class SilhouetteModel(Model):
                              f"{p['n_samples']} (x1 ... x{p['n_samples']}), got {p['point']}")
         data = (p["dataset"], p["n_samples"], _NOISE, p["seed"])
         self.X, self.truth = dataset(*data)
-        labels = clustering(data, "KMeans", p["k"], 0.3)
-        if getattr(self, "labels", None) is not labels:          # a point change is cheap
-            self.labels = labels
-            self.silhouette = silhouette(self.X, labels)
-            self.graph = {}
-            if p["n_samples"] <= GRAPH_MAX_N:
-                D = distances(data)
-                self.graph = {"W_in": within_cluster_weight(D, labels),
-                              "W_out": between_cluster_weight(D, labels),
-                              "normalized cut": normalized_cut(D, labels)}
+        # cached: a point change, or a k or seed shown before, computes nothing
+        self.labels, self.silhouette, self.graph = _measures(data, p["k"])
 
     def point_table(self) -> list[dict]:
         """The chosen point's mean distance to each cluster: which gives a_i, which b_i."""
@@ -183,43 +193,56 @@ class SilhouetteModel(Model):
         """Both panels (made by :meth:`figure`), for the current clustering and point."""
         update_scatter(scatter, self.X, self.labels, self._scatter_title())
         self._mark_point(scatter)
-        plot_silhouette(self.silhouette, ax=bars, point=self.index,
-                        title="silhouette plot")
+        if getattr(bars, "shows", None) is None:
+            plot_silhouette(self.silhouette, ax=bars, point=self.index,
+                            title="silhouette plot")
+        else:                          # the same artists, showing the new clustering
+            update_silhouette(bars, self.silhouette, point=self.index)
         # s_i axis from a multiple of 0.25: most new clusterings keep it, and its tick
         # labels stay in the kept pixels (see redraw)
         low = min(-0.25, float(np.floor((float(self.silhouette.samples.min()) - 0.05) * 4) / 4))
         bars.set_xlim(low, 1.0)
-        scatter.shows = self.silhouette             # what the panels show (see redraw)
+        scatter.shows = bars.shows = self.silhouette     # what the panels show (see redraw)
 
     def _mark_point(self, ax) -> None:
-        for old in [c for c in ax.collections if c.get_gid() == "chosen point"]:
-            old.remove()
         x = self.X[self.index]
+        for star in [c for c in ax.collections if c.get_gid() == "chosen point"]:
+            star.set_offsets([x[:2]])                    # moved in place
+            return
         ax.scatter([x[0]], [x[1]], marker="*", s=220, color="black", edgecolor="white",
                    zorder=3, gid="chosen point")
 
     def redraw(self, fig):
-        """Reuse the Axes. A new point moves its two marks; a new clustering (k, seed)
-        replaces the points' colours, the bars and the cluster ticks. Only those, the
-        titles and the legend are drawn again, over the rest kept as pixels (frames, the
-        s_i axis: the scatter plot has no ticks, so its limits show nowhere else)."""
+        """Reuse the Axes and their artists. A new point moves its two marks; a new
+        clustering (k, seed) changes the points' colours, the bars, the mean line and the
+        cluster ticks in place. Only those, the titles and the key's texts are drawn again,
+        over the rest kept as pixels (frames, the s_i axis: the scatter plot has no ticks,
+        so its limits show nowhere else)."""
         if fig is None or len(fig.axes) != 2:
             return self.figure()
         scatter, bars = fig.axes
+        (marker,) = [c for c in bars.collections if c.get_gid() == "silhouette point"]
         if getattr(scatter, "shows", None) is not self.silhouette:
-            clear_artists(bars)
+            if not getattr(bars, "label_kept", False):
+                # the axis label where the first (full) draw put it: the cluster ticks are one
+                # digit each (k <= 10), so it would not move, and placing it measures
+                # every tick label again (5 ms at lecture density)
+                label = bars.yaxis.label
+                bars.yaxis.set_label_coords(*label.get_position(),
+                                            transform=label.get_transform())
+                bars.label_kept = True
             self._draw_clustering(scatter, bars)
             xlim = tuple(map(float, bars.get_xlim()))
             self.layers.declare(fig, ("clustering", *xlim),
                                 [*scatter_artists(scatter), *scatter.collections,
-                                 *bars.collections, *bars.lines, bars.yaxis,
-                                 bars.get_legend()])
-        else:                       # a new point: its two marks and the legend
+                                 *(c for c in bars.collections if c is not marker),
+                                 *bars.lines, marker, bars.yaxis, *bars.texts])
+        else:                       # a new point: its two marks and its text in the key
             self._mark_point(scatter)
             set_silhouette_point(bars, self.silhouette, self.index)
+            label = [t for t in bars.texts if t.get_gid() == "silhouette point label"]
             self.layers.declare(fig, ("point", self.silhouette),
-                                [*scatter.collections, *bars.collections[-1:],
-                                 bars.get_legend()])
+                                [*scatter.collections, marker, *label])
         return fig
 
 

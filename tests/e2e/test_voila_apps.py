@@ -447,7 +447,7 @@ def test_every_app_fits_a_projector(browser, app, problems):
 
 #: per app: (what to change, how) - a slider moved one step right with the arrow key
 #: (every step a value not seen before: nothing comes from the apps' caches of data sets,
-#: clusterings and trees), a dropdown set to another option, or labels typed anew (the
+#: clusterings, silhouettes and trees), a dropdown set to another option, or labels typed anew (the
 #: same labels rotated by one, then Enter: results are never cached, and only the fifth
 #: rotation of the pair-counting app's five labels gives labels typed before); every
 #: change redraws the figure. Cached all the same: the dendrogram app's tree per data
