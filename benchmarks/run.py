@@ -655,10 +655,10 @@ def markdown(rows: list[Row], args, seconds: float) -> str:
     for r in rows:
         lines.append(f"| {r.what} | {r.n} | {r.ours} | {r.against} | {r.theirs} | {r.ratio} | "
                      f"{r.target} | {mark[r.met]} |")
-    notes = [r for r in rows if r.note]
+    notes = dict.fromkeys(f"* {r.what}: {r.note}." for r in rows if r.note)   # once each
     if notes:
         lines += ["", "Notes:", ""]
-        lines += [f"* {r.what}: {r.note}." for r in notes]
+        lines += list(notes)
     return "\n".join(lines) + "\n"
 
 
