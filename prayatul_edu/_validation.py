@@ -81,8 +81,9 @@ class Labels:
     def settle_range(self, lo: int, hi: int) -> None:
         """Record the smallest and largest label, found by a pass that read them all."""
         lo, hi = int(lo), int(hi)
-        if _fits_counting(hi - lo + 1, self.n) and hi < 2**63:
-            self.lo, self.span = lo, hi - lo + 1
+        small = _small_int_range(self.ints, lo, hi)
+        if small is not None:
+            self.lo, self.span = small
             return
         grid = _on_a_grid(self.ints, lo, hi)  # too spread out for a counting sort
         if grid is not None:

@@ -410,7 +410,7 @@ def dense_pair_counts(*labelings: Labels) -> dict | None:
     n = labelings[0].n
     pairs = [(i, j) for i in range(len(labelings)) for j in range(i + 1, len(labelings))]
     spans = [lab.dense_form()[2] for lab in labelings]
-    if any(spans[i] * spans[j] > max(n, DENSE_MIN_CELLS) for i, j in pairs):
+    if not all(cells_fit_dense(n, spans[i] * spans[j]) for i, j in pairs):
         return None
     block = max(_BLOCK, max(spans[i] * spans[j] for i, j in pairs))
     tables = {pair: np.zeros(spans[pair[0]] * spans[pair[1]], dtype=np.int64) for pair in pairs}

@@ -79,14 +79,9 @@ class StringWords:
 
 
 def _slots(words: np.ndarray, multiplier: int, bits: int) -> np.ndarray:
-    """The slot ``0 .. 2**bits - 1`` of every label (a column of words): a multiplicative hash."""
-    a = np.uint64(multiplier)
-    h = words[0] * a
-    for word in words[1:]:                               # fold further words in
-        h ^= word
-        h *= a
-    h >>= np.uint64(64 - bits)
-    return h.view(np.intp)                               # < 2**63: a valid index
+    """The slot ``0 .. 2**bits - 1`` of every label (a column of words): a multiplicative hash
+    of all its words (:func:`_fold`)."""
+    return _fold(words, range(words.shape[0]), multiplier, bits)
 
 
 def _same(columns: np.ndarray, rows: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -248,7 +243,7 @@ def _fold(columns: np.ndarray, varying, multiplier: int, bits: int) -> np.ndarra
         h ^= columns[j]
         h *= a
     h >>= np.uint64(64 - bits)
-    return h.view(np.intp)
+    return h.view(np.intp)                               # < 2**63: a valid index
 
 
 def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.ndarray] | None:
