@@ -847,7 +847,8 @@ def rows_d_sweep(repeats: int, sizes=(10_000, 20_000)) -> list[Row]:
                            "" if dim != SWEEP_DIMS[-1] else
                            "the clusters here are apart, so the distances from a point to "
                            "clusters that provably cannot be its nearest (bounds from the "
-                           "centroids, widened by every rounding error) are skipped; see the "
+                           "centroids, widened by every rounding error) are skipped (from "
+                           "D = 256, up to 32 clusters of 500 points or more); see the "
                            "row with labels unrelated to the points for the case where "
                            "nothing can be skipped"))
             del X

@@ -136,6 +136,7 @@ def test_skipping_far_clusters_keeps_the_plain_numbers(data, per_cluster):
     X, labels = data
     with pytest.MonkeyPatch.context() as mp:               # tiles of 7 points
         mp.setattr(sil_module, "_PRUNE_POINTS_PER_CLUSTER", per_cluster)
+        mp.setattr(sil_module, "_PRUNE_MIN_D", 1)
         mp.setattr(sil_module, "_GRAM_TILE_BYTES", 8 * 7 * 7)
         mp.setattr(sil_module, "_BLOCK_BYTES", 8 * 7 * 7)
         fast = silhouette(X, labels, method="fast")
@@ -150,6 +151,7 @@ def test_far_clusters_are_skipped_and_the_numbers_are_exact(small_tiles, monkeyp
     # 6 blobs far apart, near duplicates at 1e3 from the origin: most pairs of clusters
     # are skipped (whole or for most rows), and s_i is the exact reference's
     monkeypatch.setattr(sil_module, "_PRUNE_POINTS_PER_CLUSTER", 4)
+    monkeypatch.setattr(sil_module, "_PRUNE_MIN_D", 1)
     seen = []
     work = sil_module._work_with_candidates
 
