@@ -10,7 +10,7 @@ import numpy as np
 
 from ..plots._style import NOISE_COLOR, cluster_colors, cluster_markers
 
-__all__ = ["update_scatter", "scatter_artists", "clear_artists", "rescale"]
+__all__ = ["update_scatter", "scatter_artists", "rescale"]
 
 
 def rescale(ax, X) -> None:
@@ -55,15 +55,3 @@ def update_scatter(ax, X, labels, title: str) -> None:
 def scatter_artists(ax) -> list:
     """What :func:`update_scatter` changes: the points, the noise note and the title."""
     return [*(ln for ln in ax.lines if ln.get_gid() == "points"), *ax.texts, ax.title]
-
-
-def clear_artists(ax) -> None:
-    """Remove what plot functions added to ``ax`` (points, lines, texts, legend) and
-    forget its data limits: as ``ax.cla()`` for them, at a fraction of the cost
-    (the axes, ticks and labels are kept; the plot function sets them again)."""
-    for artist in [*ax.collections, *ax.lines, *ax.patches, *ax.texts, *ax.images]:
-        artist.remove()
-    if ax.get_legend() is not None:
-        ax.get_legend().remove()
-    ax.ignore_existing_data_limits = True
-    ax.set_autoscale_on(True)
