@@ -13,13 +13,16 @@ Fast path
     give every group size, so no labels need factorising.
 
 Many labels
-    When a table of every combination would be larger than the data, the same
-    flat index of a *pair* of labellings (:func:`joint_key`) is sorted once:
-    equal indices end up next to each other, and the runs of equal values are
-    the non-empty cells and their counts (:func:`joint_counts`), or directly the
-    pairs inside them (:func:`joint_pairs_within`). One sort of N integers
-    (32-bit when the index fits), no ``np.unique(return_inverse=True)`` (which
-    sorts indices, not values, and then scatters them back).
+    When a table of every combination would be larger than the data (or too
+    large for the cache), the same flat index of a *pair* of labellings
+    (:func:`joint_key`) is sorted once: equal indices end up next to each
+    other, and the runs of equal values are the non-empty cells and their
+    counts (:func:`joint_counts`), or directly the pairs inside them
+    (:func:`joint_pairs_within`: round ``d`` counts the values equal to the one
+    ``d`` places before, so short runs cost a few comparisons and no new
+    arrays). One sort of N integers, as 32-bit integers when the index fits
+    (twice as fast as 64-bit ones). No ``np.unique(return_inverse=True)``
+    (which sorts indices, not values, and then scatters them back).
 
 Exactness
     ``comb2(n) = n (n - 1) / 2`` is computed in int64 while ``n`` is at most
@@ -45,13 +48,19 @@ PAIR_LIST_MAX_N = 12
 __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
            "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
            "joint_counts",
-           "joint_pairs_within", "cells_fit_dense", "value_cells", "totals_by"]
+           "joint_pairs_within", "cells_fit_dense",
+           "dense_cell_limit", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 
 #: A dense table is built when it has at most max(N, DENSE_MIN_CELLS) cells: then
-#: filling and reading it is O(N) like the data.
+#: filling and reading it is O(N) like the data ...
 DENSE_MIN_CELLS = 1 << 16
+#: ... but beyond this many cells (int64 counts: 4 MB) the table no longer stays in
+#: cache, and filling it costs more than sorting a 32-bit cell index unless it has at
+#: most N / 2 cells (measured at N = 10**6 and 10**7: 10**6 cells take 19 ms to fill
+#: from 10**6 instances, their sort 12 ms).
+DENSE_CACHE_CELLS = 1 << 19
 #: Instances coded per block by the dense counting: the block's buffers stay in cache.
 _BLOCK = 1 << 16
 
@@ -108,34 +117,85 @@ def group_sizes(*labelings: Labels) -> np.ndarray:
     return np.bincount(codes, minlength=k)
 
 
+def dense_cell_limit(n: int) -> int:
+    """The most cells a dense table may have for ``n`` instances: filling it is O(N)
+    and faster than a sort (N cells while they fit in cache, N / 2 beyond)."""
+    return max(DENSE_MIN_CELLS, min(n, DENSE_CACHE_CELLS), n // 2)
+
+
 def cells_fit_dense(n: int, cells: int) -> bool:
     """Whether a dense table of ``cells`` cells is worth filling for ``n`` instances (O(N))."""
-    return cells <= max(n, DENSE_MIN_CELLS)
+    return cells <= dense_cell_limit(n)
 
 
-def joint_key(a: Labels, b: Labels) -> tuple[np.ndarray, int]:
+def joint_key(a: Labels, b: Labels, narrow: bool = False) -> tuple[np.ndarray, int]:
     """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
 
-    Along :meth:`Labels.dense_form` of each labelling; returns the int64 index
-    and the number of cells ``span_a * span_b`` (at most about 4 N**2, so it fits
-    in int64 for any N that fits in memory).
+    Along :meth:`Labels.dense_form` of each labelling; returns the index and the
+    number of cells ``span_a * span_b`` (at most about 4 N**2, so the index fits
+    in int64 for any N that fits in memory). ``narrow``: as uint32 when every
+    index is below 2**32 (sorting it then takes less than half the time).
+    The arithmetic wraps around modulo 2**32 or 2**64, which gives the exact
+    index when it fits, even for labels far from 0.
     """
     arr_a, lo_a, span_a = a.dense_form()
     arr_b, lo_b, span_b = b.dense_form()
-    key = np.multiply(arr_a, span_b, dtype=np.int64)
-    key += arr_b
-    offset = (lo_a * span_b + lo_b + 2**63) % 2**64 - 2**63   # as int64 arithmetic wraps
+    cells = span_a * span_b
+    dtype = np.dtype(np.uint32 if narrow and cells <= 2**32 else np.int64)
+    bits = 8 * dtype.itemsize
+
+    def wrapped(value: int):                 # value modulo 2**bits, as a scalar of dtype
+        value %= 2**bits
+        return dtype.type(value - 2**bits if dtype.kind == "i" and value >= 2**(bits - 1)
+                          else value)
+
+    key = np.multiply(arr_a, wrapped(span_b), dtype=dtype, casting="unsafe")
+    np.add(key, arr_b, out=key, dtype=dtype, casting="unsafe")
+    offset = wrapped(lo_a * span_b + lo_b)
     if offset:
-        key -= offset
-    return key, span_a * span_b
+        np.subtract(key, offset, out=key, dtype=dtype, casting="unsafe")
+    return key, cells
 
 
-def _sorted(key: np.ndarray, cells: int) -> np.ndarray:
-    """``key`` sorted in place (as uint32 when the cells allow: that sort takes half the time)."""
-    if cells <= 2**32:
-        key = key.astype(np.uint32)
+def _sorted(a: Labels, b: Labels) -> np.ndarray:
+    """:func:`joint_key` of ``a`` and ``b`` (narrow), sorted in place."""
+    key, _ = joint_key(a, b, narrow=True)
     key.sort()
     return key
+
+
+#: Rounds of :func:`_pairs_in_runs` before it reads the run lengths instead.
+_RUN_ROUNDS = 12
+
+
+def _pairs_in_runs(ordered: np.ndarray, scratch: np.ndarray | None = None) -> int:
+    """Pairs of equal values in the sorted array ``ordered``: sum C(L, 2) over its runs.
+
+    A run of ``L`` equal values holds ``L - d`` pairs of values ``d`` places
+    apart, for ``d = 1 .. L - 1``, and these add up to ``C(L, 2)``. So round
+    ``d`` counts the values equal to the one ``d`` places before, until a round
+    finds none. With many labels the runs are short: a few rounds, each one
+    comparison of the array into ``scratch`` (a bool array of at least N - 1
+    entries), and no large array is made. Longer runs are measured instead:
+    a run of ``L - 1`` equal neighbours is a group of ``L`` values.
+    """
+    n = ordered.shape[0]
+    if scratch is None:
+        scratch = np.empty(max(n - 1, 0), dtype=bool)
+    total = 0
+    for d in range(1, min(n, _RUN_ROUNDS + 1)):
+        same = np.equal(ordered[d:], ordered[:-d], out=scratch[:n - d])
+        found = int(np.count_nonzero(same))
+        if found == 0:
+            return total
+        total += found
+    if n <= _RUN_ROUNDS + 1:
+        return total
+    same = np.equal(ordered[1:], ordered[:-1], out=scratch[:n - 1])
+    joins = np.flatnonzero(same)                          # j where value j + 1 joins j's run
+    breaks = np.flatnonzero(np.diff(joins) != 1) + 1      # a gap starts another run
+    run = np.diff(np.concatenate(([0], breaks, [joins.size])))
+    return pairs_within(run + 1)
 
 
 def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
@@ -143,22 +203,30 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
 
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
     (int64, increasing) and ``count`` how many instances it holds. A
-    ``np.bincount`` when the table of every combination is no larger than the
-    data (its cost is O(N) like the sort's reading, without the sort), else one sort of
-    the indices and their runs of equal values.
+    ``np.bincount`` when the table of every combination is small
+    (:func:`cells_fit_dense`: its cost is O(N) like the sort's reading, without
+    the sort), else one sort of the indices and their runs of equal values.
     """
-    n = a.n
-    key, cells = joint_key(a, b)
-    if cells_fit_dense(n, cells):                     # a bincount beats a sort up to N cells
+    if cells_fit_dense(a.n, a.dense_form()[2] * b.dense_form()[2]):
+        key, cells = joint_key(a, b)
         counts = np.bincount(key, minlength=cells)
         cell = np.flatnonzero(counts)
         return cell, counts[cell]
-    ordered = _sorted(key, cells)
+    cell, count = _cells_of_sorted(_sorted(a, b))
+    return cell.astype(np.int64, copy=False), count
+
+
+def _cells_of_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of the sorted array ``ordered`` (of its dtype) and how often each occurs."""
+    n = ordered.shape[0]
     first = np.empty(n, dtype=bool)                     # the first instance of each cell
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
     starts = np.flatnonzero(first)
-    return ordered[starts].astype(np.int64), np.diff(starts, append=n)
+    count = np.empty(starts.shape[0], dtype=np.int64)   # the gaps between starts, and the last
+    np.subtract(starts[1:], starts[:-1], out=count[:-1])
+    count[-1] = n - starts[-1]
+    return ordered[starts], count
 
 
 def joint_pairs_within(a: Labels, b: Labels) -> int:
@@ -166,21 +234,12 @@ def joint_pairs_within(a: Labels, b: Labels) -> int:
 
     The same number as ``pairs_within(group_sizes(a, b))``, faster: a
     ``np.bincount`` of :func:`joint_key` when the table is small, else one sort
-    of it. In the sorted index, a run of ``L`` equal neighbours is a group of
-    ``L + 1`` instances; with many labels most groups are single instances, so
-    only the positions that equal their neighbour are looked at.
+    of it and its runs of equal values (:func:`_pairs_in_runs`).
     """
     table = dense_counts(a, b)            # None when the table would outgrow the data
     if table is not None:
         return pairs_within(table)
-    key, cells = joint_key(a, b)
-    ordered = _sorted(key, cells)
-    joins = np.flatnonzero(ordered[1:] == ordered[:-1])   # j where instance j + 1 joins j's group
-    if joins.size == 0:
-        return 0
-    breaks = np.flatnonzero(np.diff(joins) != 1) + 1      # a gap starts another group
-    run = np.diff(np.concatenate(([0], breaks, [joins.size])))
-    return pairs_within(run + 1)
+    return _pairs_in_runs(_sorted(a, b))
 
 
 def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
@@ -374,7 +433,7 @@ def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray
     have it found in the same pass (:func:`_counts_finding_ranges`). Each
     labelling takes its group sizes from the table's margins.
     """
-    limit = max(labelings[0].n, DENSE_MIN_CELLS)
+    limit = dense_cell_limit(labelings[0].n)
     if max_cells is not None:
         limit = min(limit, max_cells)
     if all(lab.range_known for lab in labelings):
@@ -453,7 +512,9 @@ def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = F
 def _placed_on_read(attribute: str, doc: str) -> property:
     """A property of :class:`ContingencyTable` that the sorted path fills when first read."""
     def get(table):
-        if table._sorted_cells is not None:
+        if table._ordered is not None:
+            table._count_sorted_cells()
+        if table._sorted_cells is not None and attribute != "_cell_count":
             table._place_sorted_cells()
         return getattr(table, attribute)
 
@@ -512,18 +573,36 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
-    #: Row and column of each non-empty cell; the sorted path finds them when first read
-    #: (the pair-counting measures need only the counts and the margins).
-    _cell_cluster = _cell_class = None
-    _sorted_cells = None
+    #: Row, column and count of each non-empty cell; the sorted path finds them when first
+    #: read (the pair-counting measures need only the pairs in the cells and the margins).
+    _cell_cluster = _cell_class = _cell_count = None
+    _sorted_cells = _ordered = None
 
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
         """The fast path for many labels: the non-empty cells from one sort of the pairs."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
-        self._sorted_cells, self.cell_count = joint_counts(pred, truth)  # by cluster, then class
+        if cells_fit_dense(self.n, pred.dense_form()[2] * truth.dense_form()[2]):
+            self._sorted_cells, self.cell_count = joint_counts(pred, truth)
+        else:                                  # by cluster, then class; runs counted on read
+            self._ordered = _sorted(pred, truth)
         # the ranges the flat indices refer to (reading codes later changes dense_form)
         self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
+
+    def _count_sorted_cells(self) -> None:
+        """The cells of :meth:`_read_sorted` and their counts from the runs of the sorted index."""
+        self._sorted_cells, self._cell_count = _cells_of_sorted(self._ordered)
+        self._ordered = None
+
+    def pairs_in_cells(self) -> int:
+        """Pairs of instances in one cell: ``sum_ij C(n_ij, 2)``, exact.
+
+        On the sorted path, straight from the runs of the sorted cell index
+        (without listing the cells).
+        """
+        if self._ordered is not None:
+            return _pairs_in_runs(self._ordered)
+        return pairs_within(self.cell_count)
 
     def _place_sorted_cells(self) -> None:
         """Row and column of the cells of :meth:`_read_sorted` from their flat indices."""
@@ -535,6 +614,7 @@ class ContingencyTable(Result):
 
     cell_cluster = _placed_on_read("_cell_cluster", "The row (cluster code) of each non-empty cell.")
     cell_class = _placed_on_read("_cell_class", "The column (class code) of each non-empty cell.")
+    cell_count = _placed_on_read("_cell_count", "The count n_ij of each non-empty cell.")
 
     def _read_dense(self, joint: np.ndarray) -> None:
         """The fast path: ``joint`` counts every (cluster value, class value) in range."""

@@ -188,7 +188,7 @@ def _add_pair_counts(d: Derivation, pc: PairConfusion, detail: bool = True) -> N
 
 
 def _pair_confusion(table: ContingencyTable) -> PairConfusion:
-    tp = pairs_within(table.cell_count)            # sum_ij C(n_ij, 2): same cell
+    tp = table.pairs_in_cells()                    # sum_ij C(n_ij, 2): same cell
     same_cluster = pairs_within(table.cluster_sizes)  # sum_i C(n_i, 2) = TP + FP
     same_class = pairs_within(table.class_sizes)      # sum_j C(m_j, 2) = TP + FN
     fp = same_cluster - tp                         # same cluster, different class

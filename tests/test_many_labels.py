@@ -208,17 +208,83 @@ def test_blocked_min_max_finds_extremes_in_any_block(dtype):
     assert labs[0].k == np.unique(arr).shape[0]
 
 
-def test_sorted_cells_placed_only_when_read_and_then_equal_the_plain_path():
+def test_sorted_cells_counted_and_placed_only_when_read_and_then_equal_the_plain_path():
     rng = np.random.default_rng(11)
     truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
     t, p = check_partitions(truth=truth, pred=pred)
     fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
-    assert fast._sorted_cells is not None                  # the sorted path, not placed yet
+    assert fast._ordered is not None                       # the sorted path, nothing counted yet
     from prayatul_edu.pair_counting import _pair_confusion
-    assert _pair_confusion(fast).tp == pairs_within(plain.cell_count)
-    assert fast._sorted_cells is not None                  # pair counts did not need them
+    assert _pair_confusion(fast).tp == pairs_within(plain.cell_count) > 0
+    assert fast._ordered is not None                       # pair counts did not need the cells
+    assert sorted(fast.cell_count.tolist()) == sorted(plain.cell_count.tolist())
+    assert fast._ordered is None and fast._sorted_cells is not None   # counted, not placed
     assert _cells(fast) == _cells(plain)
     assert fast._sorted_cells is None
+
+
+def _pairs_in_runs_by_counting(values) -> int:
+    return sum(c * (c - 1) // 2 for c in np.unique(values, return_counts=True)[1].tolist())
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=300), st.sampled_from([1, 2, 12]))
+def test_pairs_in_runs_equal_pairs_of_equal_values(values, rounds):
+    # few rounds force the run lengths to be read instead (long runs)
+    ordered = np.sort(np.array(values, dtype=np.int64))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "_RUN_ROUNDS", rounds)
+        assert counting._pairs_in_runs(ordered) == _pairs_in_runs_by_counting(ordered)
+        assert counting._pairs_in_runs(ordered.astype(np.uint32)) == \
+            _pairs_in_runs_by_counting(ordered)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_narrow_joint_key_equals_the_int64_one(data):
+    # uint32 arithmetic wraps modulo 2**32: exact when every cell index is below 2**32
+    n = data.draw(st.integers(2, 50))
+    los = [data.draw(st.integers(-2**62, 2**62)) for _ in range(2)]
+    spans = [data.draw(st.integers(1, 60_000)) for _ in range(2)]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    arrays = [lo + rng.integers(0, span, n) for lo, span in zip(los, spans)]
+    for arr, lo, span in zip(arrays, los, spans):        # both ends occur: the span is exact
+        arr[0], arr[-1] = lo, lo + span - 1
+    a, b = check_partitions(a=arrays[0], b=arrays[1])
+    wide, cells = joint_key(a, b)
+    narrow, same_cells = joint_key(a, b, narrow=True)
+    assert cells == same_cells
+    assert narrow.dtype == (np.uint32 if cells <= 2**32 else np.int64)
+    assert narrow.astype(np.int64).tolist() == wide.tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_pair_measures_agree_with_sklearn_for_any_number_of_labels(data):
+    # k from 1 to N, both sorted paths (32- and 64-bit cells) and the dense one
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+    n = data.draw(st.integers(2, 3000))
+    ks = [data.draw(st.integers(1, n)) for _ in range(2)]
+    scale = data.draw(st.sampled_from([1, 10**5, 10**9]))   # 10**9: more than 2**32 cells
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    truth, pred = (rng.integers(0, k, n) * scale for k in ks)
+    assert adjusted_rand_index(truth, pred) == pytest.approx(adjusted_rand_score(truth, pred),
+                                                             abs=1e-12)
+    assert normalized_mutual_information(truth, pred, average="arithmetic") == pytest.approx(
+        normalized_mutual_info_score(truth, pred), abs=1e-12)
+    t, p = check_partitions(truth=truth, pred=pred)
+    plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
+    assert ContingencyTable(t, p).pairs_in_cells() == pairs_within(plain.cell_count)
+
+
+def test_dense_tables_stay_small_enough_to_beat_a_sort():
+    assert counting.dense_cell_limit(10) == counting.DENSE_MIN_CELLS
+    assert counting.dense_cell_limit(300_000) == 300_000              # N cells, in cache
+    assert counting.dense_cell_limit(10**6) == counting.DENSE_CACHE_CELLS < 10**6
+    assert counting.dense_cell_limit(10**7) == 5 * 10**6               # N / 2 beyond
+    assert counting.cells_fit_dense(10**6, 1000 * 500)
+    assert not counting.cells_fit_dense(10**6, 1000 * 1000)
 
 
 @settings(max_examples=40, deadline=None)
