@@ -21,8 +21,10 @@ Many labels
     (:func:`joint_pairs_within`: round ``d`` counts the values equal to the one
     ``d`` places before, so short runs cost a few comparisons and no new
     arrays). One sort of N integers, as 32-bit integers when the index fits
-    (twice as fast as 64-bit ones). No ``np.unique(return_inverse=True)``
-    (which sorts indices, not values, and then scatters them back).
+    (twice as fast as 64-bit ones), and for the pairs even beyond 2**32 cells:
+    the index is first cut, around medians, into pieces of a 32-bit range
+    (:func:`_pairs_of_equal`). No ``np.unique(return_inverse=True)`` (which
+    sorts indices, not values, and then scatters them back).
 
 Exactness
     ``comb2(n) = n (n - 1) / 2`` is computed in int64 while ``n`` is at most
@@ -48,7 +50,7 @@ PAIR_LIST_MAX_N = 12
 __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
            "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
            "joint_counts",
-           "joint_pairs_within", "cells_fit_dense",
+           "joint_pairs_within", "joint_pairs_within_each", "cells_fit_dense",
            "dense_cell_limit", "value_cells", "totals_by"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
@@ -128,7 +130,8 @@ def cells_fit_dense(n: int, cells: int) -> bool:
     return cells <= dense_cell_limit(n)
 
 
-def joint_key(a: Labels, b: Labels, narrow: bool = False) -> tuple[np.ndarray, int]:
+def joint_key(a: Labels, b: Labels, narrow: bool = False,
+              out: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
 
     Along :meth:`Labels.dense_form` of each labelling; returns the index and the
@@ -136,7 +139,8 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False) -> tuple[np.ndarray, i
     in int64 for any N that fits in memory). ``narrow``: as uint32 when every
     index is below 2**32 (sorting it then takes less than half the time).
     The arithmetic wraps around modulo 2**32 or 2**64, which gives the exact
-    index when it fits, even for labels far from 0.
+    index when it fits, even for labels far from 0. ``out``: an int64 array of
+    at least N entries to write the index into (uint32 into its first half).
     """
     arr_a, lo_a, span_a = a.dense_form()
     arr_b, lo_b, span_b = b.dense_form()
@@ -149,7 +153,8 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False) -> tuple[np.ndarray, i
         return dtype.type(value - 2**bits if dtype.kind == "i" and value >= 2**(bits - 1)
                           else value)
 
-    key = np.multiply(arr_a, wrapped(span_b), dtype=dtype, casting="unsafe")
+    key = None if out is None else out.view(dtype)[:arr_a.shape[0]]
+    key = np.multiply(arr_a, wrapped(span_b), out=key, dtype=dtype, casting="unsafe")
     np.add(key, arr_b, out=key, dtype=dtype, casting="unsafe")
     offset = wrapped(lo_a * span_b + lo_b)
     if offset:
@@ -232,14 +237,93 @@ def _cells_of_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def joint_pairs_within(a: Labels, b: Labels) -> int:
     """Pairs of instances in one group of ``a`` *and* one group of ``b``: sum C(n_ab, 2).
 
-    The same number as ``pairs_within(group_sizes(a, b))``, faster: a
-    ``np.bincount`` of :func:`joint_key` when the table is small, else one sort
-    of it and its runs of equal values (:func:`_pairs_in_runs`).
+    The same number as ``pairs_within(group_sizes(a, b))``, faster: see
+    :func:`joint_pairs_within_each`.
     """
-    table = dense_counts(a, b)            # None when the table would outgrow the data
-    if table is not None:
-        return pairs_within(table)
-    return _pairs_in_runs(_sorted(a, b))
+    return joint_pairs_within_each([(a, b)])[0]
+
+
+def joint_pairs_within_each(pairs) -> list[int]:
+    """:func:`joint_pairs_within` of each ``(a, b)`` in ``pairs`` (all of N instances).
+
+    A ``np.bincount`` of :func:`joint_key` when the table is small, else one
+    sort of it and its runs of equal values (:func:`_pairs_in_runs`), as 32-bit
+    integers even with more than 2**32 cells (:func:`_pairs_of_equal`). The
+    pairs share their buffers: fresh memory costs a page fault per 4 kB when
+    first written, which for N = 10**6 is a good part of a sort's time.
+    """
+    out, buffer, narrow, scratch = [], None, None, None
+    for a, b in pairs:
+        table = dense_counts(a, b)        # None when the table would outgrow the data
+        if table is not None:
+            out.append(pairs_within(table))
+            continue
+        if buffer is None:
+            buffer = np.empty(a.n, dtype=np.int64)
+            scratch = np.empty(a.n, dtype=bool)
+        key, cells = joint_key(a, b, narrow=True, out=buffer)
+        if key.dtype == np.uint32:
+            key.sort()
+            out.append(_pairs_in_runs(key, scratch))
+            continue
+        if narrow is None:
+            narrow = np.empty(a.n, dtype=np.uint32)
+        out.append(_pairs_of_equal(key, cells, narrow, scratch))
+    return out
+
+
+#: Halvings of :func:`_pairs_of_equal` before a piece is sorted as int64 after all.
+_MAX_HALVINGS = 8
+#: The values of a piece of :func:`_pairs_of_equal` lie in a range shorter than this.
+_NARROW_RANGE = 2**32
+
+
+def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np.ndarray) -> int:
+    """Pairs of equal values in ``key`` (int64, ``0 <= key < cells``): sum C(L, 2) over its groups.
+
+    Sorting 32-bit integers takes less than half the time of 64-bit ones, so
+    ``key`` is cut (in place, by ``np.partition`` around its median, O(N)) into
+    pieces until each piece's values lie in a range of fewer than 2**32: after
+    cutting at the median ``v``, the lower half lies in ``[lo, v]``, the upper
+    in ``[v, hi]``. Each piece, minus its ``lo``, is sorted as uint32 in
+    ``narrow`` (a uint32 array as long as ``key``), and the pieces in order
+    are the sorted ``key``. The pairs inside pieces come from their runs
+    (:func:`_pairs_in_runs`); a value equal to a cut can lie in several pieces,
+    and its pairs across them are added where the pieces meet. ``scratch``: a
+    bool array as long as ``key``.
+    """
+    pieces = []                                # (sorted values, what to add to them), in order
+    todo = [(0, key.shape[0], 0, cells - 1, 0)]   # start, stop, lo, hi, halvings so far
+    while todo:
+        start, stop, lo, hi, depth = todo.pop()
+        if start == stop:
+            continue
+        if hi - lo < _NARROW_RANGE:
+            piece = narrow[start:stop]
+            np.subtract(key[start:stop], lo, out=piece, casting="unsafe")
+            piece.sort()
+            pieces.append((piece, lo))
+        elif depth == _MAX_HALVINGS:           # values far apart at both ends: sort as they are
+            key[start:stop].sort()
+            pieces.append((key[start:stop], 0))
+        else:
+            mid = (start + stop) // 2
+            key[start:stop].partition(mid - start)
+            v = int(key[mid])
+            todo += [(mid, stop, v, hi, depth + 1), (start, mid, lo, v, depth + 1)]  # lower first
+    total, last, tail = 0, None, 0              # tail: how many values so far equal the last
+    for piece, lo in pieces:
+        size = piece.shape[0]
+        total += _pairs_in_runs(piece, scratch)
+        head = int(np.searchsorted(piece, piece[0], side="right"))   # values equal to the first
+        ends = size - int(np.searchsorted(piece, piece[-1], side="left"))   # ... to the last
+        if int(piece[0]) + lo == last:          # a group of equal values across pieces
+            total += tail * head
+            tail = tail + size if head == size else ends
+        else:
+            tail = ends
+        last = int(piece[-1]) + lo
+    return total
 
 
 def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:

@@ -42,7 +42,7 @@ import numpy as np
 from . import dask_counts
 from ._validation import Labels, check_choice, check_labels, check_partitions, check_real
 from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, dense_pair_counts, flat_cells,
-                       group_sizes, joint_codes, joint_pairs_within, pairs_within, totals_by,
+                       group_sizes, joint_codes, joint_pairs_within_each, pairs_within, totals_by,
                        value_cells)
 from .steps import Derivation, Result, fmt, frac
 
@@ -420,7 +420,7 @@ def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int
     ``S_gpq`` cancels in every cell (each cell is a parity of agreements), so
     the four cells need only ``S_g``, ``S_p``, ``S_q`` (group sizes of each
     labelling) and ``S_gp``, ``S_gq``, ``S_pq``, each counted by
-    :func:`counting.joint_pairs_within` (a ``np.bincount`` or one sort), or all
+    :func:`counting.joint_pairs_within_each` (a ``np.bincount`` or one sort), or all
     three from one pass over the labels when their tables are small
     (:func:`counting.dense_pair_counts`).
     """
@@ -428,8 +428,7 @@ def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int
     if tables is not None:
         S_gp, S_gq, S_pq = (pairs_within(tables[pair]) for pair in ((0, 1), (0, 2), (1, 2)))
     else:
-        S_gp, S_gq, S_pq = (joint_pairs_within(g, p), joint_pairs_within(g, q),
-                            joint_pairs_within(p, q))
+        S_gp, S_gq, S_pq = joint_pairs_within_each([(g, p), (g, q), (p, q)])
     S_g, S_p, S_q = (pairs_within(lab.dense_sizes()) for lab in (g, p, q))  # margins, if counted
     return _cells_from_pairs(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
 

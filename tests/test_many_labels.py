@@ -85,6 +85,29 @@ def test_sorted_path_with_64_bit_cells(kind):
     assert abs(mutual_information(truth, pred, base=math.e) - mutual_info_score(truth, pred)) < 1e-12
 
 
+@pytest.mark.parametrize("kind", ["ints", "huge"])
+def test_prayatul_with_more_than_2_to_the_32_cells_per_pair(kind):
+    # about 100,000 labels in each labelling: the pair sums cut the int64 cell index
+    # into pieces of a 32-bit range; pred and alt agree with the truth on most pairs
+    from sklearn.metrics.cluster import pair_confusion_matrix
+
+    rng = np.random.default_rng(5)
+    n = 150_000
+    truth = _as_kind(rng.integers(0, 100_000, n), kind)
+    pred, alt = truth.copy(), _as_kind(rng.integers(0, 100_000, n), kind)
+    moved = rng.random(n) < 0.3
+    pred[moved] = truth[rng.integers(0, n, int(moved.sum()))]
+    labs = check_partitions(truth=truth, primary=pred, alternative=alt)
+    assert all(labs[i].dense_form()[2] * labs[j].dense_form()[2] > 2**32
+               for i, j in ((0, 1), (0, 2), (1, 2)))
+    plain = prayatul_module._from_group_sizes(*labs)
+    assert prayatul_module._from_pair_sums(*labs) == plain
+    m = prayatul_matrix(truth, pred, alt)
+    assert (m.br, m.rw, m.wr, m.bw) == plain
+    c = pair_confusion_matrix(truth, pred) // 2
+    assert m.br + m.rw == int(c[0, 0] + c[1, 1])
+
+
 @pytest.mark.parametrize("k", [2, 30, 300, 3000, 60_000])
 @pytest.mark.parametrize("kind", ["ints", "huge", "strings"])
 def test_joint_pairs_within_equals_group_sizes(k, kind):
@@ -239,6 +262,25 @@ def test_pairs_in_runs_equal_pairs_of_equal_values(values, rounds):
             _pairs_in_runs_by_counting(ordered)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400), st.sampled_from([1, 2, 16, 64]),
+       st.sampled_from([0, 1, 3, 8]), st.sampled_from([1, 2, 12]))
+def test_pairs_of_equal_in_pieces_equal_pairs_of_equal_values(values, narrow_range, halvings,
+                                                              rounds):
+    # a small range per piece forces many cuts, groups of equal values across pieces, and
+    # (few halvings) pieces sorted as int64
+    key = np.array(values, dtype=np.int64)
+    expected = _pairs_in_runs_by_counting(key)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "_NARROW_RANGE", narrow_range)
+        m.setattr(counting, "_MAX_HALVINGS", halvings)
+        m.setattr(counting, "_RUN_ROUNDS", rounds)
+        n = key.shape[0]
+        got = counting._pairs_of_equal(key, 301, np.empty(n, np.uint32), np.empty(n, bool))
+    assert got == expected
+    assert sorted(key.tolist()) == sorted(values)          # cut in place, values kept
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_narrow_joint_key_equals_the_int64_one(data):
@@ -256,6 +298,9 @@ def test_narrow_joint_key_equals_the_int64_one(data):
     assert cells == same_cells
     assert narrow.dtype == (np.uint32 if cells <= 2**32 else np.int64)
     assert narrow.astype(np.int64).tolist() == wide.tolist()
+    buffer = np.full(n + 3, -1, dtype=np.int64)
+    into, _ = joint_key(a, b, narrow=True, out=buffer)
+    assert np.shares_memory(into, buffer) and into.tolist() == narrow.tolist()
 
 
 @settings(max_examples=40, deadline=None)
