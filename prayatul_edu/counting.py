@@ -59,8 +59,8 @@ _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 #: filling and reading it is O(N) like the data ...
 DENSE_MIN_CELLS = 1 << 16
 #: ... but beyond this many cells (int64 counts: 4 MB) the table no longer stays in
-#: cache, and filling it costs more than sorting a 32-bit cell index unless it has at
-#: most N / 2 cells (measured at N = 10**6 and 10**7: 10**6 cells take 19 ms to fill
+#: cache, and where a sort can do the same (:func:`cells_fit_dense`), filling it costs
+#: more than sorting a 32-bit cell index unless it has at most N / 2 cells (measured at N = 10**6 and 10**7: 10**6 cells take 19 ms to fill
 #: from 10**6 instances, their sort 12 ms).
 DENSE_CACHE_CELLS = 1 << 19
 #: Instances coded per block by the dense counting: the block's buffers stay in cache.
@@ -254,7 +254,7 @@ def joint_pairs_within_each(pairs) -> list[int]:
     """
     out, buffer, narrow, scratch = [], None, None, None
     for a, b in pairs:
-        table = dense_counts(a, b)        # None when the table would outgrow the data
+        table = dense_counts(a, b, max_cells=dense_cell_limit(a.n))   # None: sorting is faster
         if table is not None:
             out.append(pairs_within(table))
             continue
@@ -517,7 +517,7 @@ def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray
     have it found in the same pass (:func:`_counts_finding_ranges`). Each
     labelling takes its group sizes from the table's margins.
     """
-    limit = dense_cell_limit(labelings[0].n)
+    limit = max(labelings[0].n, DENSE_MIN_CELLS)
     if max_cells is not None:
         limit = min(limit, max_cells)
     if all(lab.range_known for lab in labelings):

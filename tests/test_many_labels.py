@@ -332,6 +332,23 @@ def test_dense_tables_stay_small_enough_to_beat_a_sort():
     assert not counting.cells_fit_dense(10**6, 1000 * 1000)
 
 
+def test_tables_beyond_the_cache_are_still_dense_where_no_sort_replaces_them(monkeypatch):
+    # a table of up to N cells stays O(N) (the per-instance rows need it); only the pair
+    # sums and the contingency table sort instead once it outgrows the cache
+    monkeypatch.setattr(counting, "DENSE_MIN_CELLS", 1)
+    monkeypatch.setattr(counting, "DENSE_CACHE_CELLS", 100)
+    monkeypatch.setattr(counting, "_DENSE_TABLE_CELLS", 0)      # no table read cell by cell
+    rng = np.random.default_rng(4)
+    a, b = rng.integers(0, 30, 1000), rng.integers(0, 30, 1000)      # 900 cells > 1000 / 2
+    la, lb = check_partitions(a=a, b=b)
+    assert counting.dense_counts(la, lb) is not None
+    assert not counting.cells_fit_dense(1000, 900)
+    expected = pairs_within(group_sizes(*check_partitions(a=a, b=b)))
+    assert joint_pairs_within(*check_partitions(a=a, b=b)) == expected
+    table = ContingencyTable(*check_partitions(truth=a, pred=b))
+    assert table._ordered is not None and table.pairs_in_cells() == expected
+
+
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_pair_tables_from_one_pass_equal_each_pair_alone(data):
