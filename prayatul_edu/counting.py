@@ -22,7 +22,7 @@ Many labels
     ``d`` places before, so short runs cost a few comparisons and no new
     arrays). One sort of N integers, as 32-bit integers when the index fits
     (twice as fast as 64-bit ones), and for the pairs even beyond 2**32 cells:
-    the index is first cut, around medians, into pieces of a 32-bit range
+    the index is first cut (``np.partition``) into pieces of a 32-bit range
     (:func:`_pairs_of_equal`). No ``np.unique(return_inverse=True)`` (which
     sorts indices, not values, and then scatters them back).
 
@@ -60,8 +60,9 @@ _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 DENSE_MIN_CELLS = 1 << 16
 #: ... but beyond this many cells (int64 counts: 4 MB) the table no longer stays in
 #: cache, and where a sort can do the same (:func:`cells_fit_dense`), filling it costs
-#: more than sorting a 32-bit cell index unless it has at most N / 2 cells (measured at N = 10**6 and 10**7: 10**6 cells take 19 ms to fill
-#: from 10**6 instances, their sort 12 ms).
+#: more than sorting a 32-bit cell index unless it has at most N / 2 cells (measured
+#: at N = 10**6 and 10**7: 10**6 cells take 19 ms to fill from 10**6 instances, their
+#: sort 12 ms).
 DENSE_CACHE_CELLS = 1 << 19
 #: Instances coded per block by the dense counting: the block's buffers stay in cache.
 _BLOCK = 1 << 16
@@ -222,7 +223,7 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cells_of_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of the sorted array ``ordered`` (of its dtype) and how often each occurs."""
+    """The distinct values of the sorted array ``ordered`` (its dtype) and how often each occurs."""
     n = ordered.shape[0]
     first = np.empty(n, dtype=bool)                     # the first instance of each cell
     first[0] = True
@@ -272,7 +273,7 @@ def joint_pairs_within_each(pairs) -> list[int]:
     return out
 
 
-#: Halvings of :func:`_pairs_of_equal` before a piece is sorted as int64 after all.
+#: Cuts of :func:`_pairs_of_equal`, one within the other, before a piece is sorted as int64.
 _MAX_HALVINGS = 8
 #: The values of a piece of :func:`_pairs_of_equal` lie in a range shorter than this.
 _NARROW_RANGE = 2**32
@@ -282,21 +283,23 @@ def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np
     """Pairs of equal values in ``key`` (int64, ``0 <= key < cells``): sum C(L, 2) over its groups.
 
     Sorting 32-bit integers takes less than half the time of 64-bit ones, so
-    ``key`` is cut (in place, by ``np.partition`` around its median, O(N)) into
-    pieces until each piece's values lie in a range of fewer than 2**32: after
-    cutting at the median ``v``, the lower half lies in ``[lo, v]``, the upper
-    in ``[v, hi]``. Each piece, minus its ``lo``, is sorted as uint32 in
-    ``narrow`` (a uint32 array as long as ``key``), and the pieces in order
-    are the sorted ``key``. The pairs inside pieces come from their runs
-    (:func:`_pairs_in_runs`); a value equal to a cut can lie in several pieces,
-    and its pairs across them are added where the pieces meet. ``scratch``: a
-    bool array as long as ``key``.
+    ``key`` is cut (in place, by ``np.partition``, O(N)) into pieces until each
+    piece's values lie in a range of fewer than 2**32: after cutting at the
+    value ``v`` of some rank, the lower part lies in ``[lo, v]``, the upper in
+    ``[v, hi]``. The rank is where ``lo + 2**32`` would fall if the values were
+    spread evenly (10**5 labels a side: three pieces from two cuts). Each
+    piece, minus its ``lo``, is sorted as uint32 in ``narrow`` (a uint32 array
+    as long as ``key``), and the pieces in order are the sorted ``key``. The
+    pairs inside pieces come from their runs (:func:`_pairs_in_runs`); a value
+    equal to a cut can lie in several pieces, and its pairs across them are
+    added where the pieces meet. ``scratch``: a bool array as long as ``key``.
     """
     pieces = []                                # (sorted values, what to add to them), in order
-    todo = [(0, key.shape[0], 0, cells - 1, 0)]   # start, stop, lo, hi, halvings so far
+    todo = [(0, key.shape[0], 0, cells - 1, 0)]   # start, stop, lo, hi, cuts so far
     while todo:
         start, stop, lo, hi, depth = todo.pop()
-        if start == stop:
+        if stop - start <= 1:                   # nothing to sort
+            pieces += [(key[start:stop], 0)] if stop > start else []
             continue
         if hi - lo < _NARROW_RANGE:
             piece = narrow[start:stop]
@@ -307,7 +310,11 @@ def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np
             key[start:stop].sort()
             pieces.append((key[start:stop], 0))
         else:
-            mid = (start + stop) // 2
+            # cut where a range of 2**32 would end if the values were spread evenly (a
+            # little before), at most halfway; for ranges far wider, halve (fewer passes)
+            share = 0.95 * _NARROW_RANGE / (hi - lo + 1)
+            share = min(share, 0.5) if share >= 0.25 else 0.5
+            mid = start + min(stop - start - 1, max(1, int((stop - start) * share)))
             key[start:stop].partition(mid - start)
             v = int(key[mid])
             todo += [(mid, stop, v, hi, depth + 1), (start, mid, lo, v, depth + 1)]  # lower first

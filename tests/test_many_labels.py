@@ -1,7 +1,8 @@
 """Many labels: the sorting fast paths give the same exact counts as the plain code.
 
 Every path is reached on purpose: a dense table (few labels), one sort of a
-32-bit cell index, and one sort of a 64-bit index (more than 2**32 cells), with
+32-bit cell index, one sort of a 64-bit index (more than 2**32 cells), and for
+the pair sums a 64-bit index cut into pieces sorted as 32-bit, with
 small-range integers, strings, huge and negative integers, and a noise label -1.
 """
 import math
@@ -263,7 +264,8 @@ def test_pairs_in_runs_equal_pairs_of_equal_values(values, rounds):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 300), min_size=1, max_size=400), st.sampled_from([1, 2, 16, 64]),
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400),
+       st.sampled_from([1, 2, 16, 64, 128, 200]),
        st.sampled_from([0, 1, 3, 8]), st.sampled_from([1, 2, 12]))
 def test_pairs_of_equal_in_pieces_equal_pairs_of_equal_values(values, narrow_range, halvings,
                                                               rounds):
