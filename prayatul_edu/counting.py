@@ -698,7 +698,9 @@ class ContingencyTable(Result):
     def _place_sorted_cells(self) -> None:
         """Row and column of the cells of :meth:`_read_sorted` from their flat indices."""
         (span_p, k_p), (span_t, k_t) = self._sorted_spans
-        row, col = np.divmod(self._sorted_cells, span_t)
+        cells = self._sorted_cells
+        row, col = np.empty(cells.shape[0], dtype=np.intp), np.empty(cells.shape[0], dtype=np.intp)
+        np.divmod(cells, cells.dtype.type(span_t), out=(row, col))   # as codes: no copies
         self._cell_cluster = _rank_of_occurring(row, span_p, k_p, ordered=True)
         self._cell_class = _rank_of_occurring(col, span_t, k_t)
         self._sorted_cells = None
