@@ -472,6 +472,8 @@ def _sampled_step(arr: np.ndarray, lo: int) -> tuple[int, np.ndarray]:
     step of any grid ``lo + step * j`` that holds the labels divides it), and those
     ``label - lo``."""
     sample = _above(arr[::max(1, arr.shape[0] // _GRID_SAMPLE)], lo)
+    if np.gcd.reduce(sample[:64]) == 1:                  # (most labels on no grid: soon 1)
+        return 1, sample
     return int(np.gcd.reduce(sample)), sample
 
 

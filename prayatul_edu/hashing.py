@@ -393,6 +393,10 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
         def first_word(start, stop):                    # labels of at most 2 characters
             rest = high[start:stop]
             return low[start:stop], (rest != 0) if np.bitwise_or.reduce(rest) else None
+        # characters 1 and 2 as one word: the first word shifted by 32 bits wherever the
+        # second is zero (the others are masked), read without an operation
+        first_word.upper = np.ndarray(arr.shape, dtype=np.intp, buffer=arr.view(np.uint8),
+                                      offset=4, strides=(16,))
         return first_word
 
     def packed(start, stop):
@@ -446,10 +450,15 @@ class WordTable:
         sampled, masked = one_word(sample, sample)(0, at.shape[0])
         if masked is not None:                           # e.g. characters beyond 2**16
             return None
-        keys, first = np.unique(sampled, return_index=True)
+        order = np.argsort(sampled)
+        ordered = sampled[order]
+        new = np.empty(ordered.shape[0], dtype=bool)
+        new[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        keys = ordered[new]                              # the distinct words, once each
         if keys.shape[0] > WORD_TABLE_MAX_K:
             return None
-        values = arr[at[first]]
+        values = sample[order[new]]
         order = np.argsort(values, kind="stable")        # the labels' order, not the words'
         window = _distinct_window(keys)
         if window is None:
@@ -477,23 +486,40 @@ def _distinct_window(keys: np.ndarray, multiplied: bool = False) -> tuple[int, i
     fewest bits first, or None when there is none.
 
     The words themselves come first (multiplier 1: no multiplication), with
-    windows whose slot one operation finds: the lowest bits (a mask), the
-    highest (a shift), or those with no key bit above them (a shift: a word with
-    a bit above is clipped to the last slot, which it cannot match). Else the
+    windows whose slot one operation finds: the lowest bits (a mask), or the
+    bits just below the highest bit of any key (a shift: a word with a bit
+    above is clipped to the last slot, which it cannot match). Two words differ
+    in a window when it holds a bit of their XOR: the lowest window needs the
+    lowest differing bit of every pair, the highest the highest. Else the
     highest bits of the words times an odd constant (a bijection, so the
     products tell the labels apart as well as the words do).
     """
     k = keys.shape[0]
     least = max(1, (k - 1).bit_length())
-    top = int(keys.max()).bit_length()
+    best = None
     for multiplier in MULTIPLIERS if multiplied else (1,) + MULTIPLIERS:
-        words = keys * np.uint64(multiplier)
-        for bits in range(least, WORD_TABLE_MAX_BITS + 1):
-            shifts = [0, 64 - bits, max(0, top - bits)] if multiplier == 1 else [64 - bits]
-            for shift in shifts:
-                if _distinct(words, shift, bits):
-                    return multiplier, shift, bits
-    return None
+        words = np.sort(keys * np.uint64(multiplier))
+        top = int(words[-1]).bit_length() if multiplier == 1 else 64
+        # the pair sharing the most highest bits is a pair of neighbours in sorted order
+        high = max(least, top - int(_highest_bit(words[1:] ^ words[:-1]).min(initial=top)))
+        windows = [(high, max(0, top - high))]
+        if multiplier == 1 and k > 1:
+            differ = words[:, None] ^ words[None, :]
+            np.fill_diagonal(differ, 1)
+            lowest = differ & (~differ + np.uint64(1))
+            windows.append((max(least, int(_highest_bit(lowest).max()) + 1), 0))
+        bits, shift = min(windows)
+        if bits <= WORD_TABLE_MAX_BITS:
+            best = multiplier, shift, bits
+            break
+    return best
+
+
+def _highest_bit(words: np.ndarray) -> np.ndarray:
+    """The index of the highest set bit of each (non-zero) word."""
+    guess = np.floor(np.log2(words.astype(np.float64))).astype(np.int64)
+    guess -= (words >> guess.astype(np.uint64)) == 0     # rounded up to a power of two
+    return guess
 
 
 def _windows(tables: list, field_bits: int) -> tuple[list, int] | None:
@@ -558,6 +584,8 @@ def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.
         clipped = max(key.bit_length() for key in t.keys.tolist()) <= shift + bits
         how = ("as is" if clipped and not shift else "shift" if clipped or shift + bits == 64
                else "mask")
+        if how == "shift" and shift == 32 and hasattr(t.words, "upper"):
+            how = t.words.upper                          # the shifted word, as it is
         plans.append((t.words, t.multiplier, table, shift, how, np.uint64((1 << bits) - 1)))
     n = tables[0].n
     outside = np.uint64(~(((1 << total) - 1) << field_at) & (2**64 - 1))
@@ -580,7 +608,9 @@ def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.
                 x = np.multiply(x, np.uint64(multiplier), out=p[:stop - start])
             if unsure is not None:
                 masked = unsure if masked is None else masked | unsure
-            if how == "as is":                           # clipped: see _distinct_window
+            if isinstance(how, np.ndarray):
+                index = how[start:stop]
+            elif how == "as is":                         # clipped: see _distinct_window
                 index = x.view(np.intp)
             else:
                 index = s

@@ -326,10 +326,12 @@ def test_word_tables_skip_the_range_pass_and_code_lazily(monkeypatch):
     G, P = ids[g], np.char.add("c", p.astype(str)).astype("<U4")
     Q = np.char.add("x", q.astype(str)).astype("<U4")    # at most 2 characters: one word
     P[12345] = "zz9"                                     # never sampled
+    Q[7777] = "x\U0001F600z"                            # never sampled, 3 characters
     labs = [_validation.check_labels(x, name) for x, name in ((G, "g"), (P, "p"), (Q, "q"))]
     assert labs[1].word_table is not None and labs[2].word_table is not None
+    assert hasattr(labs[2].word_table.words, "upper")    # characters 1, 2 read as a word
     monkeypatch.setattr(_validation, "_min_max", None)    # a range pass would fail
-    p[12345] = 12                                        # the same, as small ints
+    p[12345], q[7777] = 12, 7                            # the same, as small ints
     assert prayatul_matrix(*labs).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     table, _ = _table_by_unique(G, P, Q)
     assert (counting.dense_counts(*[_validation.check_labels(x, "x") for x in (G, P, Q)])
@@ -359,3 +361,22 @@ def test_word_windows_fall_back_to_a_multiplied_word():
     assert lab.word_table is not None
     table, _ = _table_by_unique(arr, arr)
     assert (counting.dense_counts(lab, _validation.check_labels(arr, "y")) == table).all()
+
+
+def test_two_character_strings_are_read_from_their_second_character():
+    """Labels of at most 2 characters told apart by their second one: the slot is read
+    straight from the bytes of characters 1 and 2 (no shift); a longer label, a
+    character beyond 2**16 or a non-zero third character is still counted exactly."""
+    rng = np.random.default_rng(8)
+    a, b = rng.integers(0, 10, 30000), rng.integers(0, 6, 30000)
+    A = np.char.add("c", a.astype(str)).astype("<U4")
+    B = np.char.add("k", b.astype(str)).astype("<U4")
+    A[30001 // 2] = "c\U0001F600"                           # never sampled (odd index)
+    B[4001], B[4003] = "k1\0x", "k10"                    # third character not zero
+    tables = [hashing.WordTable.from_sample(x) for x in (A, B)]
+    windows, field_at = hashing._windows(tables, 4 + 3)
+    assert field_at == 32 and all(shift == 32 for shift, _ in windows)
+    labs = [_validation.check_labels(x, name) for x, name in ((A, "a"), (B, "b"))]
+    table, values = _table_by_unique(A, B)
+    assert (counting.dense_counts(*labs) == table).all()
+    assert [lab.values.tolist() for lab in labs] == [v.tolist() for v in values]
