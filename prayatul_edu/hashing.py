@@ -365,7 +365,7 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
 
     Integers: their bits (narrower integers widened first). Strings of at most 2
     characters (``U``) or of 1, 2, 4 or 8 bytes (``S``): their bytes,
-    zero-extended. Strings of 3 or 4 characters (``U4``, two words): when the
+    zero-extended. Strings of 3 characters: 21 bits each (:func:`_three_characters`). Strings of 3 or 4 characters (``U4``, two words): when the
     second word is zero in every label of ``sample`` (labels of at most 2
     characters), the first word, and the labels whose second word is not zero
     are masked; otherwise the low 16 bits of each character, packed
@@ -385,6 +385,8 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
         if size == 8:
             return lambda start, stop: (narrow[start:stop], None)
         return lambda start, stop: (narrow[start:stop].astype(np.uint64), None)
+    if kind == "U" and size == 12:
+        return _three_characters(arr)
     if kind != "U" or size != 16:
         return None
     pairs = arr.view(np.uint64).reshape(arr.shape[0], 2)
@@ -405,6 +407,23 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
         wide = np.bitwise_or.reduce(pairs[start:stop].reshape(-1)) & _CHARS_BEYOND_16_BITS
         return word, (np.bitwise_or(low[start:stop], high[start:stop]) & _CHARS_BEYOND_16_BITS
                       != 0) if wide else None
+    return packed
+
+
+def _three_characters(arr: np.ndarray):
+    """:func:`one_word` for ``U3``: characters ``c0, c1, c2`` as ``c0 | c1 << 21 | c2 << 42``,
+    exact while every character is below ``2**21`` (every Unicode code point is); labels
+    with a larger one are masked."""
+    chars = arr.view(np.uint32).reshape(arr.shape[0], 3)
+
+    def packed(start, stop):
+        part = chars[start:stop]
+        word = np.left_shift(part[:, 1], np.uint64(21), dtype=np.uint64)
+        word |= np.left_shift(part[:, 2], np.uint64(42), dtype=np.uint64)
+        word |= part[:, 0]
+        if int(np.bitwise_or.reduce(part.reshape(-1))) >> 21:
+            return word, (part >> np.uint32(21)).any(axis=1)
+        return word, None
     return packed
 
 

@@ -256,7 +256,7 @@ def _one_word_labels(draw):
     """A labelling whose labels fit one word: 64-bit ids (int64's ends, negatives),
     narrow ints, short strings (empty, mixed lengths, characters beyond 2**16 that
     must not be packed), bytes."""
-    kind = draw(st.sampled_from(["ids", "int32", "U4", "U4 wide", "U2", "S8", "S2"]))
+    kind = draw(st.sampled_from(["ids", "int32", "U4", "U4 wide", "U3", "U2", "S8", "S2"]))
     if kind == "ids":
         pool = draw(st.lists(INT64, min_size=1, max_size=20)) + draw(
             st.sampled_from([[], [-2**63, 2**63 - 1], [-1, 0]]))
@@ -266,8 +266,8 @@ def _one_word_labels(draw):
         pool = draw(st.lists(_SHORT, min_size=1, max_size=20)) + [""]
         if kind == "U4 wide":
             pool += draw(st.lists(_WIDE, min_size=1, max_size=2))
-        if kind == "U2":
-            pool = [v[:2] for v in pool]
+        if kind in ("U2", "U3"):
+            pool = [v[:int(kind[1])] for v in pool]
     else:
         pool = draw(st.lists(st.binary(max_size=int(kind[1:])), min_size=1, max_size=20))
         pool = [v.rstrip(b"\0") for v in pool]
@@ -278,7 +278,8 @@ def _one_word_labels(draw):
 def _materialise(kind, pool, picks, n, rng):
     labels = [pool[i % len(pool)] for i in picks]
     labels = [labels[i] for i in rng.integers(0, len(labels), n)]
-    dtype = {"ids": np.int64, "int32": np.int32, "U4": "<U4", "U4 wide": "<U4", "U2": "<U2",
+    dtype = {"ids": np.int64, "int32": np.int32, "U4": "<U4", "U4 wide": "<U4", "U3": "<U3",
+             "U2": "<U2",
              "S8": "S8", "S2": "S2"}[kind]
     return np.array(labels, dtype=dtype)
 
@@ -380,3 +381,19 @@ def test_two_character_strings_are_read_from_their_second_character():
     table, values = _table_by_unique(A, B)
     assert (counting.dense_counts(*labs) == table).all()
     assert [lab.values.tolist() for lab in labs] == [v.tolist() for v in values]
+
+
+def test_three_characters_pack_into_21_bits_each():
+    """``U3`` labels: 21 bits a character (every code point fits), exact; a stored value
+    beyond 2**21 (no code point, but NumPy holds it) is masked and counted exactly."""
+    rng = np.random.default_rng(12)
+    pool = np.array(["c10", "c1", "", "\U0010FFFF\U0010FFFE!", "c11", "c01"], dtype="<U3")
+    arr = pool[rng.integers(0, 6, 20000)]
+    arr.view(np.uint32)[3 * 4321 + 1] = 2**21 + 99           # label 4321: never sampled
+    other = pool[rng.integers(0, 6, 20000)]
+    labs = [_validation.check_labels(x, name) for x, name in ((arr, "a"), (other, "b"))]
+    assert all(lab.word_table is not None for lab in labs)
+    table, values = _table_by_unique(arr, other)
+    assert (counting.dense_counts(*labs) == table).all()
+    assert labs[0].values.tolist() == values[0].tolist() and labs[0].k == 7
+    _assert_like_unique(arr, labs[0].codes, labs[0].values)
