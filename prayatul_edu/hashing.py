@@ -365,12 +365,13 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
 
     Integers: their bits (narrower integers widened first). Strings of at most 2
     characters (``U``) or of 1, 2, 4 or 8 bytes (``S``): their bytes,
-    zero-extended. Strings of 3 characters: 21 bits each (:func:`_three_characters`). Strings of 3 or 4 characters (``U4``, two words): when the
-    second word is zero in every label of ``sample`` (labels of at most 2
-    characters), the first word, and the labels whose second word is not zero
-    are masked; otherwise the low 16 bits of each character, packed
-    (character ``c`` goes to bits ``16 * (2 * (c % 2) + c // 2)``), and the
-    labels with a character beyond ``2**16`` are masked. None for other dtypes.
+    zero-extended. ``U3``: 21 bits a character (:func:`_three_characters`).
+    ``U4`` (two words): when the second word is zero in every label of
+    ``sample`` (labels of at most 2 characters), the first word, and the
+    labels whose second word is not zero are masked; otherwise the low 16 bits
+    of each character, packed (character ``c`` goes to bits
+    ``16 * (2 * (c % 2) + c // 2)``), and the labels with a character beyond
+    ``2**16`` are masked. None for other dtypes.
     """
     kind, size = arr.dtype.kind, arr.dtype.itemsize
     if kind in "iu":
@@ -460,6 +461,9 @@ class WordTable:
 
     @classmethod
     def from_sample(cls, arr: np.ndarray) -> "WordTable | None":
+        """The table of the distinct labels of an evenly spread sample of :data:`SAMPLE`
+        labels of ``arr``, or None (labels not of one word, more than
+        :data:`WORD_TABLE_MAX_K` of them, or no window: see :func:`_distinct_window`)."""
         n = arr.shape[0]
         at = np.arange(0, n, max(1, n // SAMPLE))
         sample = np.ascontiguousarray(arr[at])

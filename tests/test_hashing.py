@@ -293,7 +293,8 @@ def test_counting_with_word_tables_equals_unique(columns, sample, block, rare, s
     sizes and (read afterwards) codes: labels the sample missed (a sample of one label,
     a label seen once at the end), characters beyond 2**16, int64's ends, bytes."""
     with mock.patch.object(_validation, "HASH_MIN_N", 0), \
-            mock.patch.object(hashing, "SAMPLE", sample), mock.patch.object(hashing, "BLOCK", block):
+            mock.patch.object(hashing, "SAMPLE", sample), \
+            mock.patch.object(hashing, "BLOCK", block):
         _check_word_tables(columns, rare, np.random.default_rng(seed))
 
 
