@@ -398,3 +398,31 @@ def test_three_characters_pack_into_21_bits_each():
     assert (counting.dense_counts(*labs) == table).all()
     assert labs[0].values.tolist() == values[0].tolist() and labs[0].k == 7
     _assert_like_unique(arr, labs[0].codes, labs[0].values)
+
+
+@pytest.mark.parametrize("dtype", ["<U4", "<U3", "ids"])
+def test_labels_with_word_tables_pickle(dtype):
+    """Results keep their labels (and so a word table, for codes read later): they pickle,
+    and labels pickled before counting count the same afterwards."""
+    import pickle
+
+    from prayatul_edu import contingency_table
+
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 10, 20000)
+    ids = rng.integers(-2**63, 2**63 - 1, 10, dtype=np.int64)
+    X = ids[x] if dtype == "ids" else np.char.add("c", x.astype(str)).astype(dtype)
+    if dtype == "<U4":
+        X[2001] = "c\U0001F600"                          # never sampled
+    y = rng.integers(0, 7, 20000)
+    table = contingency_table(y, X)
+    back = pickle.loads(pickle.dumps(table))
+    assert back.counts.tolist() == table.counts.tolist()
+    assert back.clusters.tolist() == table.clusters.tolist()
+    labs = [_validation.check_labels(v, name) for v, name in ((X, "x"), (X[::-1].copy(), "y"))]
+    for lab in labs:
+        lab.look_at_sample()                             # ids: the table comes from a sample
+    assert labs[0].word_table is not None
+    again = pickle.loads(pickle.dumps(labs))
+    assert (counting.dense_counts(*again) == counting.dense_counts(*labs)).all()
+    _assert_like_unique(X, again[0].codes, again[0].values)
