@@ -682,16 +682,22 @@ _HASH_NOTE = {
                "strings') already takes several times the whole small-int count: 2x is "
                "impossible for long strings; the ratio to their own read floor is what to "
                "watch",
-    "short strings (<U4)": "each labelling is first coded by a table from a sample "
-               "(prayatul_edu.hashing.sampled_codes): a multiplicative hash, a gather and a "
-               "compare of the words per label, then one-byte codes that are counted like "
-               "small ints; the gathers cost more than the small ints' whole count",
+    "short strings (<U4)": "each label is read as one 64-bit word (at most 2 characters: "
+               "the first 8 bytes, the second word checked to be zero; else the characters "
+               "packed) and coded inside the counting pass (prayatul_edu.hashing.count_cells: "
+               "one gather per label from a table made from a sample gives the label's cell, "
+               "checked exactly, no codes written); the 16 bytes a label are twice the bytes of "
+               "a small int and do not stay in the cache between calls as the small ints' do: "
+               "reading them alone (the row 'read floor of the strings') takes most of the "
+               "small ints' whole time",
     "large ints (10^12 apart)": "the labels lie on a grid (min + 10^12 j): an exact pass "
-               "finds each offset j without a division and writes it as one byte, a "
-               "min/max pass comes first; small ints are counted as they are",
-    "random 64-bit ids": "on no grid: each labelling is coded by a table from a sample "
-               "(prayatul_edu.hashing.sampled_codes), a hash, a gather and a compare per label; "
-               "small ints are counted as they are, with no codes to build",
+               "finds each offset j without a division and writes it as one byte (the grid "
+               "guessed from a sample: no min/max pass), then they are counted; small ints are "
+               "counted as they are",
+    "random 64-bit ids": "on no grid (the sample shows it: no min/max pass), so coded inside "
+               "the counting pass (prayatul_edu.hashing.count_cells): per label a mask, one "
+               "gather from a table made from a sample, an XOR and an OR give its cell, checked "
+               "exactly; small ints are counted as they are, with no gather",
 }
 
 

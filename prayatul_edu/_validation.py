@@ -18,8 +18,8 @@ import numbers
 
 import numpy as np
 
-from .hashing import (IntWords, StringWords, code_dtype, hash_factorize, sampled_codes,
-                      table_bits)
+from .hashing import (IntWords, StringWords, WordTable, code_dtype, hash_factorize,
+                      sampled_codes, table_bits)
 
 __all__ = [
     "Labels",
@@ -54,18 +54,27 @@ class Labels:
     ``origin + step * j`` with few grid points: then ``ints`` holds the small
     offsets ``j`` (a new array of the narrowest unsigned dtype) and ``grid``
     is ``(origin, step, dtype)``, the map back to the labels. Few labels of
-    other kinds (strings, ids on no grid) get the same treatment from
-    :func:`hashing.sampled_codes`: ``ints`` are one-byte codes (for up to 256
-    labels) and ``lookup`` the sorted labels they stand for.
+    other kinds (strings, ids on no grid) that fit one 64-bit word each
+    (:func:`hashing.one_word`) wait for a ``word_table`` made from a sample
+    (found without a min/max pass for integers, :meth:`look_at_sample`): the
+    counting pass codes them as it counts (:func:`counting.dense_counts`,
+    :func:`hashing.count_cells`) and leaves ``values``; ``ints`` become small
+    codes (and ``lookup`` the sorted labels they stand for) only when read,
+    from :func:`hashing.sampled_codes`, which also codes longer strings.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
                  values: np.ndarray | None = None, *, ints: np.ndarray | None = None,
-                 lo: int = 0, span: int | None = None):
-        if (codes is None) == (ints is None):
+                 lo: int = 0, span: int | None = None, word_table: WordTable | None = None):
+        if ((codes is None) == (ints is None)) == (word_table is None):
             raise TypeError("Labels: give either codes and values, or ints (with lo and span "
-                            "when their range is known)")
+                            "when their range is known), or a word table")
         self.name = name
+        #: few labels, coded while they are counted (hashing.count_cells), else when needed
+        self.word_table = word_table
+        self._looked = False      # look_at_sample done
+        self._n = int(next(x for x in (codes, ints, word_table and word_table.arr)
+                           if x is not None).shape[0])
         self.ints, self.lo, self.span = ints, lo, span
         self._codes, self._values = codes, values
         self._range_sizes = None  # counts of every value lo .. lo + span - 1 (ints only)
@@ -74,28 +83,77 @@ class Labels:
         self.lookup = values if ints is not None else None
 
     @property
+    def ints(self) -> np.ndarray | None:
+        """The integer labels (or small codes standing for them: see ``grid``, ``lookup``)."""
+        if self._ints is None and self.word_table is not None:
+            self._code_all()                 # waiting for (or counted by) a word table
+        return self._ints
+
+    @ints.setter
+    def ints(self, value) -> None:
+        self._ints = value
+
+    @property
     def range_known(self) -> bool:
-        """False for integer labels whose range has not been looked for yet."""
-        return self.ints is None or self.span is not None
+        """False for integer labels whose range has not been looked for yet (and for
+        labels waiting for a word table to code them)."""
+        return self.span is not None or (self._ints is None and self.word_table is None)
 
     def settle_range(self, lo: int, hi: int) -> None:
         """Record the smallest and largest label, found by a pass that read them all."""
         lo, hi = int(lo), int(hi)
-        small = _small_int_range(self.ints, lo, hi)
+        small = _small_int_range(self._ints, lo, hi)
         if small is not None:
             self.lo, self.span = small
             return
-        grid = _on_a_grid(self.ints, lo, hi)  # too spread out for a counting sort
+        grid = _on_a_grid(self._ints, lo, hi)  # too spread out for a counting sort
         if grid is not None:
             self._take_grid(grid, lo)
             return
-        sampled = _by_sample(self.ints)
-        if sampled is not None:        # few labels: small codes from one pass
-            self.ints, self.lo, self.span = sampled[0], 0, sampled[1].shape[0]
-            self._values = self.lookup = sampled[1]
+        self._code_all(self._ints)
+
+    def look_at_sample(self) -> None:
+        """For integer labels whose range is unknown: when a sample already shows them
+        too spread out for a counting sort, settle them without a min/max pass, on a
+        grid (:func:`_on_a_grid`) or, with few labels, for a word table
+        (:class:`hashing.WordTable`) that codes them while they are counted."""
+        if self.range_known or self.word_table is not None or self._looked:
             return
-        self._codes, self._values = _factorize_spread_ints(self.ints, lo, hi, tried=True)
-        self.ints, self.lo, self.span = None, 0, None
+        self._looked = True
+        sample = self._ints[::max(1, self.n // _GRID_SAMPLE)]
+        lo = int(sample.min())
+        if _fits_counting(int(sample.max()) - lo + 1, self.n):
+            return
+        if _sampled_step(self._ints, lo)[0] > 1:  # maybe on a grid
+            grid = _on_a_grid(self._ints, lo)
+            if grid is not None:
+                self._take_grid(grid, lo)
+            else:                              # the sample misled: from the true range
+                self.settle_range(*_min_max(self._ints))
+        elif self.n >= HASH_MIN_N:
+            self.word_table = WordTable.from_sample(self._ints)
+
+    def take_values(self, values: np.ndarray) -> None:
+        """The sorted labels, found by counting with the word table: the dense form becomes
+        codes ``0 .. k - 1`` (found when first read)."""
+        self._ints, self.lo, self.span = None, 0, values.shape[0]
+        self._values = self.lookup = values
+
+    def _code_all(self, arr: np.ndarray | None = None) -> None:
+        """Code labels too spread out for a counting sort (or waiting for their word table):
+        small codes from one pass with few labels (the dense form, ``lookup`` the labels
+        they stand for), else by the rounds of a hash table or a sort."""
+        arr = self.word_table.arr if arr is None else arr
+        self.word_table = None
+        sampled = _by_sample(arr)
+        if sampled is not None:
+            codes, values = sampled
+        elif arr.dtype.kind in "US":
+            codes, values = _factorize_strings(arr, sampled=False)
+        else:
+            codes, values = _hashed_or_sorted(IntWords(arr))
+        self._ints, self.lo, self.span = codes, 0, values.shape[0]
+        self._values = self.lookup = values
 
     def value_of(self, offsets: np.ndarray) -> np.ndarray:
         """The labels at these offsets along :meth:`dense_form` (``values`` of all that occur)."""
@@ -113,21 +171,19 @@ class Labels:
         return _grid_values(offsets + self.lo, *self.grid)
 
     def _find_range(self) -> None:
-        """Look for the range of integer labels (one min/max pass), if not done yet.
+        """Look for the range of integer labels (one min/max pass), if not done yet;
+        code the labels waiting for a word table.
 
         When a sample already shows labels too spread out for a counting sort, a
-        grid is tried first, from the smallest sampled label: found, it needs no
+        grid or a word table is tried first (:meth:`look_at_sample`): they need no
         min/max pass."""
         if self.range_known:
             return
-        sample = self.ints[::max(1, self.n // _GRID_SAMPLE)]
-        lo = int(sample.min())
-        if not _fits_counting(int(sample.max()) - lo + 1, self.n):
-            grid = _on_a_grid(self.ints, lo)
-            if grid is not None:
-                self._take_grid(grid, lo)
-                return
-        self.settle_range(*_min_max(self.ints))
+        self.look_at_sample()
+        if self.word_table is not None:
+            self._code_all()
+        elif not self.range_known:
+            self.settle_range(*_min_max(self._ints))
 
     def _take_grid(self, grid, lo: int) -> None:
         offsets, step, span = grid
@@ -139,7 +195,7 @@ class Labels:
 
     @property
     def n(self) -> int:
-        return int((self.ints if self._codes is None else self._codes).shape[0])
+        return self._n
 
     @property
     def k(self) -> int:
@@ -296,18 +352,21 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
     What it costs, per labelling of N instances: small-range ints, one
     counting pass (they are usually not even factorised: see :class:`Labels`);
-    ints on a grid ``min + step * j`` (ids in steps), a min/max pass and one
-    exact pass that finds ``j`` (:func:`_on_a_grid`); other ints and
-    fixed-width strings or bytes with few distinct labels, one pass of a
-    collision-free table built from a sample (:func:`hashing.sampled_codes`),
-    with many labels the rounds of :func:`hashing.hash_factorize`, and a sort
-    when nearly every label is distinct; floats, a sort; object arrays (Python
-    ``str``, tuples, mixed types), a Python dict, one interpreted step per label.
+    ints on a grid ``min + step * j`` (ids in steps), one exact pass that finds
+    ``j`` (:func:`_on_a_grid`, from a sample's guess, else after a min/max
+    pass); other ints and fixed-width strings or bytes with few distinct
+    labels, one pass of a collision-free table built from a sample (counted
+    directly when each label fits one 64-bit word: :func:`hashing.count_cells`;
+    else :func:`hashing.sampled_codes`), with many labels the rounds of
+    :func:`hashing.hash_factorize`, and a sort when nearly every label is
+    distinct; floats, a sort; object arrays (Python ``str``, tuples, mixed
+    types), a Python dict, one interpreted step per label.
 
     Strings cost in proportion to their width: a ``<U22`` label is 88 bytes
     against 8 for an int64, so just reading three such labellings takes longer
-    than counting three small-int labellings. Short strings (``<U4``, 16 bytes)
-    pay mostly for the hash, the gather and the compare of each label. An
+    than counting three small-int labellings. Short strings (``<U4``, 16 bytes;
+    ``<U2`` and bytes up to ``S8``, 8) are read as one word each and pay one
+    gather per label besides reading their bytes. An
     object array of Python ``str`` (what a list of strings becomes only when
     mixed with other types, or when passed so) costs one interpreted dict lookup
     per label, tens of times a fixed-width array (about 28x for 10**6 labels
@@ -318,15 +377,9 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     if kind == "b":
         arr = arr.astype(np.int8)
         kind = "i"
-    if kind in "iu":
-        lo, hi = _min_max(arr)
-        small = _small_int_range(arr, lo, hi)
-        if small is not None:  # counting sort: O(N) and no sorting, for ordinary labels
-            lo, span = small
-            in_range = np.bincount(_shifted(arr, lo), minlength=span)
-            values = (np.flatnonzero(in_range) + lo).astype(arr.dtype)
-            return _codes_from_range(arr, lo, in_range), values
-        return _factorize_spread_ints(arr, lo, hi)
+    if kind in "iu":  # one home for integers: the lazy labels (see Labels)
+        labels = Labels(name, ints=arr)
+        return labels.codes, labels.values
     if kind == "f":
         nan = np.isnan(arr)
         if nan.any():
@@ -387,29 +440,13 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _factorize_spread_ints(arr: np.ndarray, lo: int, hi: int,
-                           tried: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and sorted distinct values of integers too spread out for a counting sort.
-
-    ``lo`` and ``hi`` are the smallest and largest label. Labels on a grid
-    ``lo, lo + step, lo + 2 step, ...`` (ids in steps of 1000, timestamps ...)
-    are counted on that grid (:func:`_on_a_grid`); otherwise a hash table
-    (:mod:`prayatul_edu.hashing`) when there are far fewer distinct values
-    than instances, else one sort (``np.unique``).
-    """
-    grid = None if tried else _on_a_grid(arr, lo, hi)   # (tried: grid and sample failed)
-    if grid is not None:
-        offsets, step, span = grid
-        in_range = np.bincount(offsets, minlength=span)
-        present = np.flatnonzero(in_range)
-        return _codes_from_range(offsets, 0, in_range), _grid_values(present, lo, step, arr.dtype)
-    sampled = None if tried else _by_sample(arr)
-    if sampled is not None:
-        return sampled[0].astype(np.intp), sampled[1]
-    hashed = _by_hash(IntWords(arr))
+def _hashed_or_sorted(source) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of many labels: the rounds of a hash table
+    (:func:`_by_hash`), or one sort when nearly every label is distinct."""
+    hashed = _by_hash(source)
     if hashed is not None:
         return hashed
-    values, codes = np.unique(arr, return_inverse=True)
+    values, codes = np.unique(source.arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
 
 
@@ -428,6 +465,16 @@ def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarr
 def _grid_values(j: np.ndarray, origin: int, step: int, dtype) -> np.ndarray:
     """The labels ``origin + step * j`` (each within the dtype, so the arithmetic is exact)."""
     return (j * step).astype(dtype) + np.array(origin, dtype=dtype)
+
+
+def _sampled_step(arr: np.ndarray, lo: int) -> tuple[int, np.ndarray]:
+    """The greatest common divisor of ``label - lo`` over an evenly spread sample (the
+    step of any grid ``lo + step * j`` that holds the labels divides it), and those
+    ``label - lo``."""
+    sample = _above(arr[::max(1, arr.shape[0] // _GRID_SAMPLE)], lo)
+    if np.gcd.reduce(sample[:64]) == 1:                  # (most labels on no grid: soon 1)
+        return 1, sample
+    return int(np.gcd.reduce(sample)), sample
 
 
 def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndarray, int, int] | None:
@@ -451,8 +498,7 @@ def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndar
     n = arr.shape[0]
     if n < 2 or (hi is not None and hi - lo >= 2**63):
         return None
-    sample = _above(arr[::max(1, n // _GRID_SAMPLE)], lo)
-    step = int(np.gcd.reduce(sample))
+    step, sample = _sampled_step(arr, lo)
     if step <= 1:
         return None
     if hi is None:                     # room for the grid points the sample suggests, twice
@@ -529,6 +575,9 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
             labels.settle_range(*_min_max(arr))
         return labels
     if arr.dtype.kind in "US":
+        table = WordTable.from_sample(arr) if arr.shape[0] >= HASH_MIN_N else None
+        if table is not None:          # few labels: coded while they are counted
+            return Labels(name, word_table=table)
         sampled = _by_sample(arr)
         if sampled is not None:        # few labels: small codes, counted like small ints
             return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],

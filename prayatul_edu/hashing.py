@@ -25,13 +25,19 @@ With few labels (the usual case) :func:`sampled_codes` is faster: the labels of
 a sample get a table without collisions first, then one pass codes every label
 into one byte (up to 256 labels), and the few labels the sample missed are
 sorted in at the end.
+
+Labels that fit one 64-bit word each (integers, strings of up to 4 characters,
+short bytes: :func:`one_word`) need not even be coded before they are counted:
+a :class:`WordTable` from a sample holds each sampled label's word and code in
+one slot, and :func:`count_cells` turns one gather per label into the cell of a
+dense table of counts, checking every label exactly on the way.
 """
 from __future__ import annotations
 
 import numpy as np
 
 __all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits", "IntWords",
-           "StringWords", "MULTIPLIERS", "BLOCK"]
+           "StringWords", "MULTIPLIERS", "BLOCK", "one_word", "WordTable", "count_cells"]
 
 #: Odd 64-bit multipliers (Fibonacci hashing and other well-mixing constants),
 #: one per round; the golden-ratio one first.
@@ -341,3 +347,329 @@ def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.n
     codes = new_rank.astype(code_dtype(values.shape[0]))[codes]
     codes[missed] = np.searchsorted(values, arr[missed])
     return codes, values
+
+
+# ------------------------- few labels of one word each: coded inside the counting pass
+#: A :class:`WordTable` is made for at most this many distinct sampled labels.
+WORD_TABLE_MAX_K = 256
+#: Slots of a word table: at most 2**WORD_TABLE_MAX_BITS (its size is set when counting).
+WORD_TABLE_MAX_BITS = 20
+
+_CHARS_BEYOND_16_BITS = np.uint64(0xFFFF0000FFFF0000)
+
+
+def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
+    """How to read each label of ``arr`` as one 64-bit word: a function of ``(start, stop)``
+    giving those labels' words and None, or the words and a mask of the labels
+    whose word may not tell them apart (to be coded another way); or None.
+
+    Integers: their bits (narrower integers widened first). Strings of at most 2
+    characters (``U``) or of 1, 2, 4 or 8 bytes (``S``): their bytes,
+    zero-extended. ``U3``: 21 bits a character (:func:`_three_characters`).
+    ``U4`` (two words): when the second word is zero in every label of
+    ``sample`` (labels of at most 2 characters), the first word, and the
+    labels whose second word is not zero are masked; otherwise the low 16 bits
+    of each character, packed (character ``c`` goes to bits
+    ``16 * (2 * (c % 2) + c // 2)``), and the labels with a character beyond
+    ``2**16`` are masked. None for other dtypes.
+    """
+    kind, size = arr.dtype.kind, arr.dtype.itemsize
+    if kind in "iu":
+        if size == 8:
+            bits = arr.view(np.uint64)
+            return lambda start, stop: (bits[start:stop], None)
+        return lambda start, stop: (arr[start:stop].astype(np.int64).view(np.uint64), None)
+    if kind not in "US" or not arr.flags.c_contiguous or arr.ndim != 1:
+        return None
+    if size in (1, 2, 4, 8):
+        narrow = arr.view(f"u{size}")
+        if size == 8:
+            return lambda start, stop: (narrow[start:stop], None)
+        return lambda start, stop: (narrow[start:stop].astype(np.uint64), None)
+    if kind == "U" and size == 12:
+        return _three_characters(arr)
+    if kind != "U" or size != 16:
+        return None
+    pairs = arr.view(np.uint64).reshape(arr.shape[0], 2)
+    low, high = pairs[:, 0], pairs[:, 1]
+    if sample is not None and not sample.view(np.uint64).reshape(-1, 2)[:, 1].any():
+        def first_word(start, stop):                    # labels of at most 2 characters
+            rest = high[start:stop]
+            return low[start:stop], (rest != 0) if np.bitwise_or.reduce(rest) else None
+        # characters 1 and 2 as one word: the first word shifted by 32 bits wherever the
+        # second is zero (the others are masked), read without an operation
+        first_word.upper = np.ndarray(arr.shape, dtype=np.intp, buffer=arr.view(np.uint8),
+                                      offset=4, strides=(16,))
+        return first_word
+
+    def packed(start, stop):
+        word = np.left_shift(high[start:stop], np.uint64(16))
+        word |= low[start:stop]
+        wide = np.bitwise_or.reduce(pairs[start:stop].reshape(-1)) & _CHARS_BEYOND_16_BITS
+        return word, (np.bitwise_or(low[start:stop], high[start:stop]) & _CHARS_BEYOND_16_BITS
+                      != 0) if wide else None
+    return packed
+
+
+def _three_characters(arr: np.ndarray):
+    """:func:`one_word` for ``U3``: characters ``c0, c1, c2`` as ``c0 | c1 << 21 | c2 << 42``,
+    exact while every character is below ``2**21`` (every Unicode code point is); labels
+    with a larger one are masked."""
+    chars = arr.view(np.uint32).reshape(arr.shape[0], 3)
+
+    def packed(start, stop):
+        part = chars[start:stop]
+        word = np.left_shift(part[:, 1], np.uint64(21), dtype=np.uint64)
+        word |= np.left_shift(part[:, 2], np.uint64(42), dtype=np.uint64)
+        word |= part[:, 0]
+        if int(np.bitwise_or.reduce(part.reshape(-1))) >> 21:
+            return word, (part >> np.uint32(21)).any(axis=1)
+        return word, None
+    return packed
+
+
+class WordTable:
+    """A table coding the labels of a sample, for :func:`count_cells`.
+
+    The distinct labels of an evenly spread sample, sorted (``values``) with
+    their words (``keys``, :func:`one_word`), and a window of bits
+    ``[shift, shift + bits)`` of the word in which no two of them agree: the
+    *slot* of a label. Made by :meth:`from_sample`; None when the sample shows
+    more than :data:`WORD_TABLE_MAX_K` labels or no such window exists.
+    """
+
+    def __init__(self, arr, words, values, words_of_values, multiplier: int, shift: int,
+                 bits: int):
+        self.arr, self.n, self.words = arr, arr.shape[0], words
+        self.values, self.words_of_values = values, words_of_values
+        #: the words that are hashed: the labels' words times ``multiplier`` (mod 2**64)
+        self.keys = words_of_values * np.uint64(multiplier)
+        self.multiplier, self.shift, self.bits = multiplier, shift, bits
+
+    def multiplied(self) -> "WordTable | None":
+        """The same table with its window in the highest bits of the multiplied words
+        (where every table can have it), or None."""
+        if self.multiplier != 1:
+            return self
+        window = _distinct_window(self.words_of_values, multiplied=True)
+        return None if window is None else WordTable(self.arr, self.words, self.values,
+                                                     self.words_of_values, *window)
+
+    @property
+    def k(self) -> int:
+        return int(self.values.shape[0])
+
+    def __getstate__(self) -> dict:
+        # ``words`` is a closure over views of ``arr``: rebuilt on unpickling, from
+        # whether it reads the first word alone (the sample's choice, see one_word)
+        state = dict(self.__dict__)
+        state["words"] = hasattr(self.words, "upper")
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        first_word_only = state.pop("words")
+        self.__dict__.update(state)
+        self.words = one_word(self.arr, self.arr[:0] if first_word_only else None)
+
+    @classmethod
+    def from_sample(cls, arr: np.ndarray) -> "WordTable | None":
+        """The table of the distinct labels of an evenly spread sample of :data:`SAMPLE`
+        labels of ``arr``, or None (labels not of one word, more than
+        :data:`WORD_TABLE_MAX_K` of them, or no window: see :func:`_distinct_window`)."""
+        n = arr.shape[0]
+        at = np.arange(0, n, max(1, n // SAMPLE))
+        sample = np.ascontiguousarray(arr[at])
+        words = one_word(arr, sample)
+        if words is None:
+            return None
+        sampled, masked = one_word(sample, sample)(0, at.shape[0])
+        if masked is not None:                           # e.g. characters beyond 2**16
+            return None
+        order = np.argsort(sampled)
+        ordered = sampled[order]
+        new = np.empty(ordered.shape[0], dtype=bool)
+        new[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        keys = ordered[new]                              # the distinct words, once each
+        if keys.shape[0] > WORD_TABLE_MAX_K:
+            return None
+        values = sample[order[new]]
+        order = np.argsort(values, kind="stable")        # the labels' order, not the words'
+        window = _distinct_window(keys)
+        if window is None:
+            return None
+        return cls(arr, words, values[order], keys[order], *window)
+
+    def table(self, window: tuple[int, int], field_at: int, marker: int, stride: int) -> np.ndarray:
+        """The slots of a :func:`count_cells` pass: with the slot window ``window =
+        (shift, bits)`` (containing this table's own window), slot ``s`` of key ``X``
+        holds ``X ^ (code * stride << field_at)``; every other slot ``u`` holds
+        ``(u << shift) ^ 2**marker``, whose window differs from every word of slot
+        ``u`` at bit ``marker`` (a window bit outside the fields)."""
+        shift, bits = window
+        table = np.arange(1 << bits, dtype=np.uint64) << np.uint64(shift)
+        table ^= np.uint64(1 << marker)
+        slots = ((self.keys >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.intp)
+        fields = np.arange(self.k, dtype=np.uint64) * np.uint64(stride) << np.uint64(field_at)
+        table[slots] = self.keys ^ fields
+        return table
+
+
+def _distinct_window(keys: np.ndarray, multiplied: bool = False) -> tuple[int, int, int] | None:
+    """``(multiplier, shift, bits)``: a window of at most :data:`WORD_TABLE_MAX_BITS` bits
+    of the words ``keys * multiplier`` (modulo ``2**64``) in which they all differ,
+    fewest bits first, or None when there is none.
+
+    The words themselves come first (multiplier 1: no multiplication), with
+    windows whose slot one operation finds: the lowest bits (a mask), or the
+    bits just below the highest bit of any key (a shift: a word with a bit
+    above is clipped to the last slot, which it cannot match). Two words differ
+    in a window when it holds a bit of their XOR: the lowest window needs the
+    lowest differing bit of every pair, the highest the highest. Else the
+    highest bits of the words times an odd constant (a bijection, so the
+    products tell the labels apart as well as the words do).
+    """
+    k = keys.shape[0]
+    least = max(1, (k - 1).bit_length())
+    best = None
+    for multiplier in MULTIPLIERS if multiplied else (1,) + MULTIPLIERS:
+        words = np.sort(keys * np.uint64(multiplier))
+        top = int(words[-1]).bit_length() if multiplier == 1 else 64
+        # the pair sharing the most highest bits is a pair of neighbours in sorted order
+        high = max(least, top - int(_highest_bit(words[1:] ^ words[:-1]).min(initial=top)))
+        windows = [(high, max(0, top - high))]
+        if multiplier == 1 and k > 1:
+            differ = words[:, None] ^ words[None, :]
+            np.fill_diagonal(differ, 1)
+            lowest = differ & (~differ + np.uint64(1))
+            windows.append((max(least, int(_highest_bit(lowest).max()) + 1), 0))
+        bits, shift = min(windows)
+        if bits <= WORD_TABLE_MAX_BITS:
+            best = multiplier, shift, bits
+            break
+    return best
+
+
+def _highest_bit(words: np.ndarray) -> np.ndarray:
+    """The index of the highest set bit of each (non-zero) word."""
+    guess = np.floor(np.log2(words.astype(np.float64))).astype(np.int64)
+    guess -= (words >> guess.astype(np.uint64)) == 0     # rounded up to a power of two
+    return guess
+
+
+def _windows(tables: list, field_bits: int) -> tuple[list, int] | None:
+    """Slot windows for :func:`count_cells`, at least ``field_bits + 1`` bits wide, in
+    which each table's keys differ, and one place ``field_at`` for the fields inside
+    all of them; None when there is none. Tried in turn: the lowest bits of every
+    word (no shift to find the cells), the highest, and each table's own window
+    grown (it stays inside)."""
+    bits = [max(field_bits + 1, t.bits) for t in tables]
+    if max(bits) > WORD_TABLE_MAX_BITS:
+        return None
+    for shifts in ([0] * len(tables), [64 - b for b in bits],
+                   [min(t.shift, 64 - b) for t, b in zip(tables, bits)]):
+        windows = list(zip(shifts, bits))
+        field_at = max(shifts)
+        if (field_at + field_bits <= min(shift + b for shift, b in windows)
+                and all(_distinct(t.keys, shift, b) for t, (shift, b) in zip(tables, windows))):
+            return windows, field_at
+    return None
+
+
+def _distinct(keys: np.ndarray, shift: int, bits: int) -> bool:
+    """Whether the words ``keys`` all differ in bits ``[shift, shift + bits)``."""
+    slots = np.sort((keys >> np.uint64(shift)) & np.uint64((1 << bits) - 1))
+    return bool((slots[1:] != slots[:-1]).all())
+
+
+def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Counts of every combination of codes of labellings given as :class:`WordTable` s.
+
+    Returns ``(counts, missed)``: ``counts`` has shape ``(2**c_1, 2**c_2, ...)``
+    (``c_i`` bits for the codes of labelling ``i``; codes beyond its ``k``
+    count nothing), ``missed`` the instances with a label that is none of the
+    sampled labels (left out of ``counts``). None when there are too many of
+    those (more than one in 16) or no slot windows fit.
+
+    How, per cache-sized block of instances: with ``B`` the bits of all the codes,
+    each labelling's table has more than ``B`` slot bits and holds, in the slot
+    of each sampled label, its word XOR its code's *field* (the code moved to its
+    bits of the flat cell index) placed inside the slot window. For every word
+    ``x`` of the block, ``d = x ^ table[slot(x)]`` is exactly the field when
+    ``x`` is the word in its slot, and has a bit outside the field bits
+    otherwise (a different word of the same slot differs outside the window;
+    an empty slot sets a window bit beside the fields). So the OR of the
+    labellings' ``d`` is the flat cell index (moved to the fields' place) of
+    every instance whose labels all match, and one OR over the block tells
+    whether they all do: one gather per label, exact whatever the hash.
+    """
+    code_bits = [max(1, (t.k - 1).bit_length()) for t in tables]
+    total = sum(code_bits)
+    placed = _windows(tables, total)
+    if placed is None:                  # windows too far apart: the highest bits, multiplied
+        tables = [t.multiplied() for t in tables]
+        placed = None if None in tables else _windows(tables, total)
+    if placed is None:
+        return None
+    windows, field_at = placed
+    plans = []
+    for axis, (t, (shift, bits)) in enumerate(zip(tables, windows)):
+        marker = shift if field_at > shift else field_at + total
+        table = t.table((shift, bits), field_at, marker, 1 << sum(code_bits[axis + 1:]))
+        clipped = max(key.bit_length() for key in t.keys.tolist()) <= shift + bits
+        how = ("as is" if clipped and not shift else "shift" if clipped or shift + bits == 64
+               else "mask")
+        if how == "shift" and shift == 32 and hasattr(t.words, "upper"):
+            how = t.words.upper                          # the shifted word, as it is
+        plans.append((t.words, t.multiplier, table, shift, how, np.uint64((1 << bits) - 1)))
+    n = tables[0].n
+    outside = np.uint64(~(((1 << total) - 1) << field_at) & (2**64 - 1))
+    cells = 1 << total
+    block = max(BLOCK if block is None else block, cells)
+    counts = np.zeros(cells, dtype=np.int64)
+    size = min(block, n)
+    slot, got, acc = (np.empty(size, dtype=np.intp), np.empty(size, dtype=np.uint64),
+                      np.empty(size, dtype=np.uint64))
+    p = np.empty(size if any(t.multiplier != 1 for t in tables) else 0, dtype=np.uint64)
+    missed = []
+    n_missed = 0
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        s, g, a = slot[:stop - start], got[:stop - start], acc[:stop - start]
+        masked = None
+        for axis, (words, multiplier, table, shift, how, mask) in enumerate(plans):
+            x, unsure = words(start, stop)
+            if multiplier != 1:
+                x = np.multiply(x, np.uint64(multiplier), out=p[:stop - start])
+            if unsure is not None:
+                masked = unsure if masked is None else masked | unsure
+            if isinstance(how, np.ndarray):
+                index = how[start:stop]
+            elif how == "as is":                         # clipped: see _distinct_window
+                index = x.view(np.intp)
+            else:
+                index = s
+                if shift:
+                    np.right_shift(x, np.uint64(shift), out=s.view(np.uint64))
+                if how == "mask":
+                    np.bitwise_and(s.view(np.uint64) if shift else x, mask, out=s.view(np.uint64))
+            np.take(table, index, out=g, mode="clip")
+            if axis == 0:
+                np.bitwise_xor(x, g, out=a)
+            else:
+                np.bitwise_xor(x, g, out=g)
+                a |= g
+        if masked is not None or np.bitwise_or.reduce(a) & outside:  # a label not in its slot
+            bad = (a & outside) != 0
+            if masked is not None:
+                bad |= masked
+            missed.append(np.flatnonzero(bad) + start)
+            n_missed += missed[-1].shape[0]
+            if n_missed > n // 16:
+                return None
+            a = a[~bad]
+        if field_at:
+            np.right_shift(a, np.uint64(field_at), out=a)
+        counts += np.bincount(a.view(np.intp), minlength=cells)
+    missed = np.concatenate(missed) if missed else np.empty(0, dtype=np.intp)
+    return counts.reshape([1 << c for c in code_bits]), missed

@@ -4,12 +4,14 @@ Whatever the hash does: tiny tables force collisions (several rounds, and the
 sort of a stubborn remainder); negative, huge and unsigned integers, empty and
 non-ASCII strings, bytes, and dtypes wider than the labels are all checked.
 """
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prayatul_edu import _validation, adjusted_rand_index, hashing, prayatul_matrix
+from prayatul_edu import _validation, adjusted_rand_index, counting, hashing, prayatul_matrix
 from prayatul_edu.hashing import (IntWords, StringWords, hash_factorize, sampled_codes,
                                   table_bits)
 
@@ -227,3 +229,200 @@ def test_grid_from_a_sample_falls_back_when_the_sample_misleads(monkeypatch, whe
     assert lab.sizes().tolist() == np.unique(labels, return_counts=True)[1].tolist()
     if where != "off the grid":
         assert lab.grid is not None and lab.grid[1] == 10**12
+
+
+# ------------------ few labels of one word each: coded inside the counting pass
+def _occupied(table):
+    """``table`` without the values (of a range of small ints) that no instance has."""
+    axes = range(table.ndim)
+    keep = [table.sum(axis=tuple(b for b in axes if b != a)) > 0 for a in axes]
+    return table[np.ix_(*keep)]
+
+
+def _table_by_unique(*arrays):
+    """The dense table of codes 0..k-1 (np.unique's), counted one instance at a time."""
+    coded = [np.unique(a, return_inverse=True) for a in arrays]
+    table = np.zeros([len(values) for values, _ in coded], dtype=np.int64)
+    np.add.at(table, tuple(codes.ravel() for _, codes in coded), 1)
+    return table, [values for values, _ in coded]
+
+
+_SHORT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\0"), max_size=4)
+_WIDE = st.sampled_from(["\U0001F600", "a\U00010000", "\uffff\uffff", "\U0010FFFF" * 4])
+
+
+@st.composite
+def _one_word_labels(draw):
+    """A labelling whose labels fit one word: 64-bit ids (int64's ends, negatives),
+    narrow ints, short strings (empty, mixed lengths, characters beyond 2**16 that
+    must not be packed), bytes."""
+    kind = draw(st.sampled_from(["ids", "int32", "U4", "U4 wide", "U3", "U2", "S8", "S2"]))
+    if kind == "ids":
+        pool = draw(st.lists(INT64, min_size=1, max_size=20)) + draw(
+            st.sampled_from([[], [-2**63, 2**63 - 1], [-1, 0]]))
+    elif kind == "int32":
+        pool = draw(st.lists(st.integers(-2**31, 2**31 - 1), min_size=1, max_size=20))
+    elif kind.startswith("U"):
+        pool = draw(st.lists(_SHORT, min_size=1, max_size=20)) + [""]
+        if kind == "U4 wide":
+            pool += draw(st.lists(_WIDE, min_size=1, max_size=2))
+        if kind in ("U2", "U3"):
+            pool = [v[:int(kind[1])] for v in pool]
+    else:
+        pool = draw(st.lists(st.binary(max_size=int(kind[1:])), min_size=1, max_size=20))
+        pool = [v.rstrip(b"\0") for v in pool]
+    picks = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+    return kind, pool, picks
+
+
+def _materialise(kind, pool, picks, n, rng):
+    labels = [pool[i % len(pool)] for i in picks]
+    labels = [labels[i] for i in rng.integers(0, len(labels), n)]
+    dtype = {"ids": np.int64, "int32": np.int32, "U4": "<U4", "U4 wide": "<U4", "U3": "<U3",
+             "U2": "<U2",
+             "S8": "S8", "S2": "S2"}[kind]
+    return np.array(labels, dtype=dtype)
+
+
+@settings(max_examples=80, deadline=None)
+@given(columns=st.lists(_one_word_labels(), min_size=2, max_size=3),
+       sample=st.sampled_from([1, 3, 64, 4096]), block=st.sampled_from([7, 1 << 15]),
+       rare=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_counting_with_word_tables_equals_unique(columns, sample, block, rare, seed):
+    """Labels coded by a word table while they are counted give np.unique's table, values,
+    sizes and (read afterwards) codes: labels the sample missed (a sample of one label,
+    a label seen once at the end), characters beyond 2**16, int64's ends, bytes."""
+    with mock.patch.object(_validation, "HASH_MIN_N", 0), \
+            mock.patch.object(hashing, "SAMPLE", sample), \
+            mock.patch.object(hashing, "BLOCK", block):
+        _check_word_tables(columns, rare, np.random.default_rng(seed))
+
+
+def _check_word_tables(columns, rare, rng):
+    n = 300
+    arrays = [_materialise(*column, n, rng) for column in columns]
+    if rare:                                             # one label, once, late
+        for arr, (kind, pool, _) in zip(arrays, columns):
+            arr[-1] = pool[-1]
+    labs = [_validation.check_labels(arr, f"x{i}") for i, arr in enumerate(arrays)]
+    table = counting.dense_counts(*labs)
+    expected, values = _table_by_unique(*arrays)
+    if table is None:                                    # small ints spread over > N cells
+        assert all(lab.word_table is None for lab in labs) and expected.size < 300
+    else:
+        assert (_occupied(table) == expected).all()
+    for lab, arr, v in zip(labs, arrays, values):
+        assert lab.values.tolist() == v.tolist() and lab.values.dtype == arr.dtype
+        assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
+        _assert_like_unique(arr, lab.codes, lab.values)
+
+
+def test_word_tables_skip_the_range_pass_and_code_lazily(monkeypatch):
+    """Random ids and short strings: a word table from the sample (no min/max pass, no
+    codes written while counting), the Prayatul matrix of the same labels as small ints;
+    a label the sample missed is counted exactly; labels all equal; the codes come when
+    read."""
+    rng = np.random.default_rng(31)
+    g, p, q = (rng.integers(0, k, 20000) for k in (4, 12, 7))
+    ids = rng.integers(-2**63, 2**63 - 1, 12, dtype=np.int64)
+    G, P = ids[g], np.char.add("c", p.astype(str)).astype("<U4")
+    Q = np.char.add("x", q.astype(str)).astype("<U4")    # at most 2 characters: one word
+    P[12345] = "zz9"                                     # never sampled
+    Q[7777] = "x\U0001F600z"                            # never sampled, 3 characters
+    labs = [_validation.check_labels(x, name) for x, name in ((G, "g"), (P, "p"), (Q, "q"))]
+    assert labs[1].word_table is not None and labs[2].word_table is not None
+    assert hasattr(labs[2].word_table.words, "upper")    # characters 1, 2 read as a word
+    monkeypatch.setattr(_validation, "_min_max", None)    # a range pass would fail
+    p[12345], q[7777] = 12, 7                            # the same, as small ints
+    assert prayatul_matrix(*labs).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
+    table, _ = _table_by_unique(G, P, Q)
+    assert (counting.dense_counts(*[_validation.check_labels(x, "x") for x in (G, P, Q)])
+            == table).all()
+    assert all(lab._ints is None for lab in labs[1:])    # no codes written for the strings
+    assert labs[1].k == 13 and labs[1].values[-1] == "zz9"
+    _assert_like_unique(P, labs[1].codes, labs[1].values)
+    same = _validation.check_labels(np.full(5000, -2**63, dtype=np.int64), "same")
+    other = _validation.check_labels(G[:5000], "other")
+    table, _ = _table_by_unique(np.zeros(5000), G[:5000])
+    assert counting.dense_counts(same, other).tolist() == table.tolist()
+    assert same.values.tolist() == [-2**63] and same.codes.tolist() == [0] * 5000
+
+
+def test_word_windows_fall_back_to_a_multiplied_word():
+    """Packed 3-character strings whose distinguishing bits lie far apart: the window is
+    found in the words times an odd constant; exact either way."""
+    keys = np.array([0x63 | (0x31 << 32), 0x63 | (0x31 << 32) | (0x30 << 16),
+                     0x63 | (0x31 << 32) | (0x31 << 16)], dtype=np.uint64)
+    multiplier, shift, bits = hashing._distinct_window(keys)
+    assert bits <= 4 and (multiplier == 1 or shift + bits == 64)
+    products = keys * np.uint64(multiplier)
+    assert len({int(x) >> shift & ((1 << bits) - 1) for x in products}) == 3
+    rng = np.random.default_rng(5)
+    arr = np.array(["c1", "c10", "c11", "c2"], dtype="<U4")[rng.integers(0, 4, 9000)]
+    lab = _validation.check_labels(arr, "x")
+    assert lab.word_table is not None
+    table, _ = _table_by_unique(arr, arr)
+    assert (counting.dense_counts(lab, _validation.check_labels(arr, "y")) == table).all()
+
+
+def test_two_character_strings_are_read_from_their_second_character():
+    """Labels of at most 2 characters told apart by their second one: the slot is read
+    straight from the bytes of characters 1 and 2 (no shift); a longer label, a
+    character beyond 2**16 or a non-zero third character is still counted exactly."""
+    rng = np.random.default_rng(8)
+    a, b = rng.integers(0, 10, 30000), rng.integers(0, 6, 30000)
+    A = np.char.add("c", a.astype(str)).astype("<U4")
+    B = np.char.add("k", b.astype(str)).astype("<U4")
+    A[30001 // 2] = "c\U0001F600"                           # never sampled (odd index)
+    B[4001], B[4003] = "k1\0x", "k10"                    # third character not zero
+    tables = [hashing.WordTable.from_sample(x) for x in (A, B)]
+    windows, field_at = hashing._windows(tables, 4 + 3)
+    assert field_at == 32 and all(shift == 32 for shift, _ in windows)
+    labs = [_validation.check_labels(x, name) for x, name in ((A, "a"), (B, "b"))]
+    table, values = _table_by_unique(A, B)
+    assert (counting.dense_counts(*labs) == table).all()
+    assert [lab.values.tolist() for lab in labs] == [v.tolist() for v in values]
+
+
+def test_three_characters_pack_into_21_bits_each():
+    """``U3`` labels: 21 bits a character (every code point fits), exact; a stored value
+    beyond 2**21 (no code point, but NumPy holds it) is masked and counted exactly."""
+    rng = np.random.default_rng(12)
+    pool = np.array(["c10", "c1", "", "\U0010FFFF\U0010FFFE!", "c11", "c01"], dtype="<U3")
+    arr = pool[rng.integers(0, 6, 20000)]
+    arr.view(np.uint32)[3 * 4321 + 1] = 2**21 + 99           # label 4321: never sampled
+    other = pool[rng.integers(0, 6, 20000)]
+    labs = [_validation.check_labels(x, name) for x, name in ((arr, "a"), (other, "b"))]
+    assert all(lab.word_table is not None for lab in labs)
+    table, values = _table_by_unique(arr, other)
+    assert (counting.dense_counts(*labs) == table).all()
+    assert labs[0].values.tolist() == values[0].tolist() and labs[0].k == 7
+    _assert_like_unique(arr, labs[0].codes, labs[0].values)
+
+
+@pytest.mark.parametrize("dtype", ["<U4", "<U3", "ids"])
+def test_labels_with_word_tables_pickle(dtype):
+    """Results keep their labels (and so a word table, for codes read later): they pickle,
+    and labels pickled before counting count the same afterwards."""
+    import pickle
+
+    from prayatul_edu import contingency_table
+
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 10, 20000)
+    ids = rng.integers(-2**63, 2**63 - 1, 10, dtype=np.int64)
+    X = ids[x] if dtype == "ids" else np.char.add("c", x.astype(str)).astype(dtype)
+    if dtype == "<U4":
+        X[2001] = "c\U0001F600"                          # never sampled
+    y = rng.integers(0, 7, 20000)
+    table = contingency_table(y, X)
+    back = pickle.loads(pickle.dumps(table))
+    assert back.counts.tolist() == table.counts.tolist()
+    assert back.clusters.tolist() == table.clusters.tolist()
+    labs = [_validation.check_labels(v, name) for v, name in ((X, "x"), (X[::-1].copy(), "y"))]
+    for lab in labs:
+        lab.look_at_sample()                             # ids: the table comes from a sample
+    assert labs[0].word_table is not None
+    again = pickle.loads(pickle.dumps(labs))
+    assert (counting.dense_counts(*again) == counting.dense_counts(*labs)).all()
+    _assert_like_unique(X, again[0].codes, again[0].values)
