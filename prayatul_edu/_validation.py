@@ -332,7 +332,10 @@ def _as_label_array(labels, name: str) -> np.ndarray:
             arr = np.empty(len(labels), dtype=object)
             arr[:] = list(labels)
         # np.asarray turns [1, "a"] into ["1", "a"], which would merge 1 and "1".
-        if arr.dtype.kind in "US" and not set(map(type, labels)) <= {str, np.str_}:
+        # np.asarray also drops trailing NUL characters ("a\x00" would become "a"):
+        # such strings keep their own identity as Python objects.
+        if arr.dtype.kind in "US" and (not set(map(type, labels)) <= {str, np.str_}
+                                       or any(v.endswith("\x00") for v in labels)):
             arr = np.empty(len(labels), dtype=object)
             arr[:] = list(labels)
     if arr.ndim != 1:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from prayatul_edu import contingency_table, labels_from_table
+from prayatul_edu import contingency_table, labels_from_table, prayatul_matrix
 from prayatul_edu._validation import check_labels
 from prayatul_edu.counting import comb2, group_sizes, joint_codes, pairs_within
 
@@ -254,3 +254,13 @@ def test_range_found_while_counting_is_exact():
     assert (la.lo, la.span, lb.lo, lb.span) == (3, 7, -2, 4)
     assert table.shape == (7, 4) and table[0, 0] == 1 and table[6].tolist() == [1, 0, 1, 0]
     assert la.sizes().tolist() == [1, 2, 2] and lb.sizes().tolist() == [2, 2, 1]
+
+
+def test_strings_differing_only_by_trailing_nul_stay_distinct():
+    # np.asarray(["a", "a\x00"]) makes both "a"; labels that differ must never merge.
+    truth = ["", "\x00", "", "\x00", "a", "a\x00"]
+    pred = [0, 1, 0, 1, 2, 3]
+    table = contingency_table(truth, pred)
+    assert table.shape == (4, 4)
+    assert sorted(np.asarray(table).max(axis=1).tolist()) == [1, 1, 2, 2]
+    assert prayatul_matrix(truth, pred, pred).br == len(truth) * (len(truth) - 1) // 2
