@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from prayatul_edu import (cluster_entropy, entropy, mutual_information,
                           normalized_mutual_information)
 from cases import EDGE_CASES, partitions, relabelings
+from prayatul_edu.information import MI_REGROUPED_CELLS
 
 sk_metrics = pytest.importorskip("sklearn.metrics")
 scipy_stats = pytest.importorskip("scipy.stats")
@@ -166,6 +167,26 @@ def test_mi_and_nmi_match_sklearn(seed):
     truth, pred = _random_pair(seed)
     mi = mutual_information(truth, pred, base=math.e)             # scikit-learn: nats
     assert float(mi) == pytest.approx(sk_metrics.mutual_info_score(truth, pred), abs=1e-12)
+    for average in AVERAGES:
+        ours = normalized_mutual_information(truth, pred, average=average)
+        theirs = sk_metrics.normalized_mutual_info_score(truth, pred, average_method=average)
+        assert float(ours) == pytest.approx(theirs, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mi_of_many_cells_is_the_sum_of_its_terms_and_sklearns(seed):
+    # Beyond MI_REGROUPED_CELLS non-empty cells I is summed regrouped (no term per cell);
+    # it must be the plain sum of the terms and scikit-learn's number, related or not.
+    rng = np.random.default_rng(seed)
+    n, kt, kp = int(rng.integers(20_000, 120_000)), int(rng.integers(300, 900)), int(rng.integers(300, 900))
+    truth = rng.integers(0, kt, n)
+    pred = rng.integers(0, kp, n) if seed % 3 else (truth * 7 + rng.integers(0, 30, n)) % kp
+    base = [2, math.e, 10, 3.7][seed % 4]
+    mi = mutual_information(truth, pred, base=base)
+    assert mi.table.cell_count.shape[0] > MI_REGROUPED_CELLS
+    assert float(mi) == pytest.approx(float(mi.terms.sum()), rel=1e-12, abs=1e-13)
+    nats = sk_metrics.mutual_info_score(truth, pred)
+    assert float(mi) * math.log(base) == pytest.approx(nats, rel=1e-12, abs=1e-13)
     for average in AVERAGES:
         ours = normalized_mutual_information(truth, pred, average=average)
         theirs = sk_metrics.normalized_mutual_info_score(truth, pred, average_method=average)
