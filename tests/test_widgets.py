@@ -658,8 +658,16 @@ def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
         heatmap, bar = app._figure.axes[2], app._figure.axes[3]
         image = heatmap.images[0]
         assert "cophenetic distance" in bar.get_ylabel()
-        assert bar.get_ylim() == pytest.approx(image.get_clim())
-        assert image.get_clim()[1] == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))
+        low, high = image.get_clim()
+        assert high == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))
+        # the bar shows the colour map from 0 to 1; each label is the height whose colour
+        # it sits beside (the image's colour of height h is cmap((h - low) / (high - low)))
+        assert bar.get_ylim() == pytest.approx((0.0, 1.0))
+        ticks = bar.yaxis.get_major_ticks(len(bar.get_yticks()))
+        heights = [float(t.label1.get_text()) for t in ticks]
+        assert len(heights) >= 3 and heights[0] == low == 0.0
+        for tick, h in zip(ticks, heights):
+            assert low + tick.get_loc() * (high - low) == pytest.approx(h)
 
 
 def test_contingency_explorer_shows_clustering_ratio_and_error():

@@ -22,6 +22,7 @@ from ..plots._matrix import shown_rows
 from ..plots.hierarchy import (
     LEAF_NAMES_MAX,
     cophenetic_rows,
+    height_ticks,
     plot_cophenetic_matrix,
     plot_dendrogram,
     set_dendrogram_cut,
@@ -181,11 +182,18 @@ class DendrogramModel(Model):
         plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
                         title=f"{self.params['linkage']} linkage")
         # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import Normalize
+
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
-        coph_ax.figure.colorbar(coph_ax.images[0], cax=colorbar_ax,
-                                label="merge height" if self.lecture
+        image = coph_ax.images[0]
+        # the bar shows the colour map from the lowest to the highest height shown, for
+        # every tree alike: only its tick labels follow the tree (set_colorbar_heights)
+        coph_ax.figure.colorbar(ScalarMappable(Normalize(0.0, 1.0), image.get_cmap()),
+                                cax=colorbar_ax, label="merge height" if self.lecture
                                 else "cophenetic distance (merge height)")
+        _set_colorbar_heights(colorbar_ax, image)
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
@@ -207,6 +215,7 @@ class DendrogramModel(Model):
             image = coph.images[0]
             image.set_data(cophenetic_rows(self.tree, shown_rows(N, self.leaf_order)))
             image.autoscale()
+            _set_colorbar_heights(colorbar_ax, image)
             coph.set_title(self._cophenetic_title(), fontsize=11)
             tree_ax.shows = self.tree
         else:
@@ -236,6 +245,15 @@ class DendrogramModel(Model):
                                  *coph.spines.values(), coph.title, *colorbar,
                                  *scatter_artists(points)])
         return fig
+
+
+def _set_colorbar_heights(colorbar_ax, image) -> None:
+    """Label the colour bar (drawn for colours 0 to 1) with the heights of ``image``'s
+    colour scale: tick positions are the heights' fractions of the scale."""
+    low, high = image.get_clim()
+    heights, labels = height_ticks(low, high)
+    colorbar_ax.set_yticks((heights - low) / (high - low) if high > low else heights * 0,
+                           labels)
 
 
 #: Keyboard steps of the cut-height slider from 0 to the top merge (an arrow key moves
