@@ -291,6 +291,41 @@ def test_texts_drawn_from_kept_glyphs_are_the_texts_drawn_anew(monkeypatch):
     assert abs(int((shown != 255).any(axis=2).sum()) - int(inked.sum())) < 0.05 * inked.sum()
 
 
+def test_texts_never_drawn_before_are_made_of_kept_glyphs_exactly(monkeypatch):
+    """A new string (a new number in a title) is laid out and made of glyph images kept
+    from other texts: the pixels must be matplotlib's own drawing of it at that place,
+    upright and turned, whether its glyphs were kept or rasterised now."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.font_manager import FontProperties
+
+    from prayatul_edu.widgets import rendering
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, keep_glyphs, new_figure
+
+    monkeypatch.setattr(rendering, "_GLYPHS", {})
+    monkeypatch.setattr(rendering, "_GLYPH_IMAGES", {})
+
+    def draw(strings, kept: bool):
+        renderer = FigureCanvasAgg(new_figure(4.0, 2.0, dpi=LECTURE_DPI)).get_renderer()
+        if kept:
+            keep_glyphs(renderer)
+        for i, (text, angle, size) in enumerate(strings):
+            gc = renderer.new_gc()
+            gc.set_foreground((0.1, 0.2, 0.6, 1.0), isRGBA=True)
+            renderer.draw_text(gc, 40 + 97 * i, 150 + 61 * (i % 3), text,
+                               FontProperties(size=size), angle)
+            gc.restore()
+        return np.asarray(renderer.buffer_rgba()).copy()
+
+    first = [("cut at 0.3571: 4 clusters", 0.0, 16), ("x17", 90.0, 16), ("Wy, 0.25", 0.0, 11)]
+    second = [("CPCC = 0.7153", 0.0, 16), ("x71", 90.0, 16), ("0.57 yW", 0.0, 11),
+              ("cut at 0.3571: 4 clusters", 0.0, 16)]
+    for strings in (first, second):            # glyphs rasterised now, then mostly kept
+        shown, plain = draw(strings, kept=True), draw(strings, kept=False)
+        assert (shown[:, :, :3] != 255).any()
+        assert np.array_equal(shown, plain), [t for t, _, _ in strings]
+    assert len(rendering._GLYPH_IMAGES) > 20 and len(rendering._GLYPHS) == 6
+
+
 def test_png_encoding_is_lossless():
     from prayatul_edu.widgets.rendering import encode_png
 

@@ -120,6 +120,58 @@ class _GlyphRecorder:
 #: (see :func:`keep_glyphs`); emptied when full.
 _GLYPHS: dict = {}
 _GLYPHS_MAX = 4000
+#: Single glyph images, by font, size, density, glyph, angle and the glyph's place modulo
+#: a whole pixel (in FreeType's 1/64 pixel): what a text never drawn before is made of.
+_GLYPH_IMAGES: dict = {}
+_GLYPH_IMAGES_MAX = 20000
+
+
+def _text_glyphs(renderer, gc, x, y, s, prop, angle, mtext):
+    """The glyph images of ``s`` drawn at ``(x, y)`` as ``(image, x, y, 0)`` calls of the
+    renderer's core, laid out and placed exactly as matplotlib's Agg ``draw_text`` does
+    (its font's layout, FreeType's 26.6 fixed-point places), each glyph rasterised once
+    per font, angle and place modulo a whole pixel; None where this matplotlib draws
+    text differently (then the text is drawn by matplotlib and its glyphs recorded)."""
+    try:
+        from matplotlib.backends.backend_agg import get_hinting_flag
+        from matplotlib.ft2font import RenderMode
+
+        font = renderer._prepare_font(prop)
+        flags = get_hinting_flag()
+        items = font._layout(
+            s, flags=flags,
+            features=mtext.get_fontfeatures() if mtext is not None else None,
+            language=mtext.get_language() if mtext is not None else None)
+    except (ImportError, AttributeError, TypeError):
+        return None
+    size, dpi, height = prop.get_size_in_points(), renderer.dpi, renderer.height
+    antialiased = bool(gc.get_antialiased())
+    cos, sin = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    matrix = (0x10000 * np.array([[cos, -sin], [sin, cos]])).round().astype(int)
+    calls = []
+    for item in items:
+        ft, dx, dy = item.ft_object, item.x, item.y          # dy is upwards
+        px = round(0x40 * (x + dx * cos - dy * sin))
+        py = round(0x40 * (height - y + dx * sin + dy * cos))
+        key = (ft.fname, size, dpi, item.glyph_index, float(angle), px & 63, py & 63,
+               antialiased, flags)
+        kept = _GLYPH_IMAGES.get(key)
+        if kept is None:
+            ft.set_size(size, dpi)
+            ft._set_transform(matrix, [px, py])
+            bitmap = ft._render_glyph(item.glyph_index, flags, RenderMode.NORMAL
+                                      if antialiased else RenderMode.MONO)
+            image = np.array(bitmap.buffer)
+            if not antialiased:
+                image *= 0xff
+            if len(_GLYPH_IMAGES) >= _GLYPH_IMAGES_MAX:
+                _GLYPH_IMAGES.clear()
+            # the bitmap's corner, from the glyph's whole-pixel place
+            kept = _GLYPH_IMAGES[key] = (image, bitmap.left - (px >> 6), bitmap.top - (py >> 6))
+        image, left, top = kept
+        calls.append((image, left + (px >> 6),
+                      int(height) - (top + (py >> 6)) + image.shape[0], 0))
+    return calls
 
 
 def keep_glyphs(renderer) -> None:
@@ -127,6 +179,8 @@ def keep_glyphs(renderer) -> None:
     then, moved by whole pixels: the same pixels, without laying the text out and
     rasterising every glyph again (matplotlib 3.11 does both per glyph, 1 to 2 ms a
     label at lecture density; an update redraws dozens of tick labels and titles).
+    A text never drawn before (a new number) is laid out, and made of the glyph images
+    kept from any text: each glyph is rasterised once per place modulo a whole pixel.
 
     FreeType places glyphs at 1/64 pixel, so a text moved by whole pixels rasterises to
     the same images moved by as much. Texts are placed at whole pixels (at most half a
@@ -151,18 +205,26 @@ def keep_glyphs(renderer) -> None:
                getattr(mtext, "get_language", lambda: None)())
         glyphs = _GLYPHS.get(key)
         if glyphs is None:
-            recorder = _GlyphRecorder(renderer._renderer)
-            renderer._renderer = recorder
-            try:
-                draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-            finally:
-                renderer._renderer = recorder.core
-            if recorder.cacheable:
-                if len(_GLYPHS) >= _GLYPHS_MAX:
-                    _GLYPHS.clear()
-                _GLYPHS[key] = [(image, gx - ix, gy - iy, ga)
-                                for image, gx, gy, ga in recorder.glyphs]
-            return None
+            calls = _text_glyphs(renderer, gc, x, y, s, prop, angle, mtext)
+            if calls is None:
+                recorder = _GlyphRecorder(renderer._renderer)
+                renderer._renderer = recorder
+                try:
+                    draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+                finally:
+                    renderer._renderer = recorder.core
+                if not recorder.cacheable:
+                    return None
+                calls = recorder.glyphs
+                drawn = True
+            else:
+                drawn = False
+            if len(_GLYPHS) >= _GLYPHS_MAX:
+                _GLYPHS.clear()
+            glyphs = _GLYPHS[key] = [(image, gx - ix, gy - iy, ga)
+                                     for image, gx, gy, ga in calls]
+            if drawn:
+                return None
         core = renderer._renderer
         for image, gx, gy, ga in glyphs:
             core.draw_text_image(image, gx + ix, gy + iy, ga, gc)
