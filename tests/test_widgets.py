@@ -684,6 +684,33 @@ def test_dendrogram_explains_equal_means_only_for_average_linkage():
     assert "why d̄ = p̄" not in m.summary() and m.cpcc.d_mean != pytest.approx(m.cpcc.p_mean)
 
 
+@pytest.mark.parametrize("lecture", [False, True])
+def test_dendrogram_height_labels_stay_clear_of_the_heights_and_in_place(lecture):
+    """The two heights axes' labels ("merge height") sit beside their tick labels,
+    never over them, and do not move from tree to tree (0..3 and 0.0..0.8 alike)."""
+    app = DendrogramExplorer(n_samples=30, lecture=lecture)
+    places, widths = set(), set()
+    for name, value in [("linkage", "single"), ("seed", 3), ("linkage", "complete"),
+                        ("seed", 1), ("linkage", "average")]:
+        app.control(name).value = value
+        app.image.value  # noqa: B018 - the figure was drawn
+        fig = app._figure
+        renderer = fig.canvas.get_renderer()
+        for ax, right in ((fig.axes[0], False), (fig.axes[3], True)):
+            label = ax.yaxis.label.get_window_extent(renderer)
+            ticks = [t.get_window_extent(renderer) for t in ax.get_yticklabels()
+                     if t.get_text() and 0 <= t.get_position()[1] <= ax.get_ylim()[1]]
+            assert len(ticks) >= 2
+            if right:
+                assert label.x0 > max(t.x1 for t in ticks) + 1
+            else:
+                assert label.x1 < min(t.x0 for t in ticks) - 1
+            places.add((right, round(label.x0, 3)))
+            widths.add(max(len(t.get_text()) for t in ax.get_yticklabels()))
+    assert widths == {1, 3}                                # "2" and "0.5": both seen
+    assert len(places) == 2                                # one place per axis
+
+
 def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
     app = DendrogramExplorer(n_samples=20)
     for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):

@@ -34,6 +34,7 @@ from .data import dataset, distances
 from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .model import Model
+from .rendering import lecture_text
 from .tables import format_number, html_table, plural, text_table
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
@@ -155,6 +156,10 @@ class DendrogramModel(Model):
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
+        if self.lecture:
+            lecture_text(fig)                   # the tick labels' size, for the next step
+        for axis in (axes[0].yaxis, axes[3].yaxis):
+            _place_height_label(axis)
         self.fit_text(fig, passes=2)            # the colour bar's label inside the figure
         rescale(axes[1], self.X)    # fitted to the panel's final place, as every update does
         return fig
@@ -216,6 +221,8 @@ class DendrogramModel(Model):
             image.set_data(cophenetic_rows(self.tree, shown_rows(N, self.leaf_order)))
             image.autoscale()
             _set_colorbar_heights(colorbar_ax, image)
+            for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
+                _place_height_label(axis)
             coph.set_title(self._cophenetic_title(), fontsize=11)
             tree_ax.shows = self.tree
         else:
@@ -245,6 +252,38 @@ class DendrogramModel(Model):
                                  *coph.spines.values(), coph.title, *colorbar,
                                  *scatter_artists(points)])
         return fig
+
+
+#: The height labels an axis label keeps clear of at least (digits are as wide as each
+#: other): the labels of the toy data sets' trees are at most as wide ("0.5", "2").
+_HEIGHT_TEMPLATE = "0.0"
+_WIDTHS: dict = {}
+
+
+def _place_height_label(axis) -> None:
+    """Put the label of a heights axis (the dendrogram's, the colour bar's) where
+    matplotlib would put it beside tick labels as wide as the wider of
+    :data:`_HEIGHT_TEMPLATE` and the axis' own: it stays put from tree to tree (not
+    jumping with the widths of the labels), and drawing the axis measures no text."""
+    from matplotlib.transforms import ScaledTranslation
+
+    ax, fig = axis.axes, axis.axes.figure
+    right = axis.get_label_position() == "right"
+    tick = axis.get_major_ticks()[0]
+    label = tick.label2 if right else tick.label1
+    shown = [axis.major.formatter(v, i) for i, v in enumerate(axis.get_majorticklocs())]
+    widest = "".join("0" if c.isdigit() else c
+                     for c in max([_HEIGHT_TEMPLATE, *shown], key=len))
+    prop = label.get_fontproperties()
+    key = (widest, hash(prop), fig.dpi)
+    if key not in _WIDTHS:
+        _WIDTHS[key] = fig.canvas.get_renderer().get_text_width_height_descent(
+            widest, prop, ismath=False)[0]
+    # from the axis line to its tick labels, as the tick draws them (points)
+    gap = tick.get_tick_padding() + tick.get_pad()
+    inches = (gap + axis.labelpad) / 72 + _WIDTHS[key] / fig.dpi
+    axis.set_label_coords(1.0 if right else 0.0, 0.5, transform=ax.transAxes + ScaledTranslation(
+        inches if right else -inches, 0.0, fig.dpi_scale_trans))
 
 
 def _set_colorbar_heights(colorbar_ax, image) -> None:
