@@ -326,6 +326,37 @@ def test_texts_never_drawn_before_are_made_of_kept_glyphs_exactly(monkeypatch):
     assert len(rendering._GLYPH_IMAGES) > 20 and len(rendering._GLYPHS) == 6
 
 
+def test_a_text_group_draws_what_its_texts_draw_one_by_one():
+    """Texts drawn as a group (one graphics context, layouts kept by string) are the
+    pixels of drawing each text itself: turned, aligned, coloured, the same string
+    twice, an empty one, a hidden one, and one with a box (drawn by its own draw)."""
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, FigureLayers, TextGroup, new_figure
+
+    def figure():
+        fig = new_figure(4.0, 2.0, dpi=LECTURE_DPI)
+        ax = fig.add_subplot()
+        texts = [ax.text(0.05 + 0.1 * i, 0.4, name, rotation=rot, ha=ha, va=va, color=c,
+                         fontsize=16)
+                 for i, (name, rot, ha, va, c) in enumerate([
+                     ("x12", 90, "center", "top", "black"), ("x3", 90, "center", "top", "k"),
+                     ("x12", 0, "right", "baseline", "#d55e00"), ("", 0, "left", "bottom", "k"),
+                     ("Wy 0.25", 30, "left", "center", "tab:blue"),
+                     ("hidden", 0, "left", "bottom", "k"), ("boxed", 0, "left", "bottom", "k")])]
+        texts[5].set_visible(False)
+        texts[6].set_bbox({"facecolor": "yellow"})
+        return fig, texts
+
+    fig, texts = figure()
+    layers = FigureLayers()
+    layers.declare(fig, ("texts",), [TextGroup(texts)])
+    layers.png(fig)                             # kept layer without them, then the group
+    grouped = _pixels(layers.png(fig))
+    assert [t.get_visible() for t in texts] == [True] * 5 + [False, True]
+    plain_fig, _ = figure()
+    plain = _full_render(plain_fig)
+    assert (grouped != 255).any() and np.array_equal(grouped, plain)
+
+
 def test_png_encoding_is_lossless():
     from prayatul_edu.widgets.rendering import encode_png
 

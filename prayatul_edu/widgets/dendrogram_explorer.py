@@ -34,7 +34,7 @@ from .data import dataset, distances
 from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .model import Model
-from .rendering import lecture_text
+from .rendering import TextGroup, lecture_text
 from .tables import format_number, html_table, plural, text_table
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
@@ -245,7 +245,7 @@ class DendrogramModel(Model):
             colorbar = [a for a in colorbar_ax.get_children()
                         if a is not colorbar_ax.patch and a is not colorbar_ax.xaxis]
             # the leaf names in the new order: only their texts (the axis stays as it was)
-            names = ([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)]
+            names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
                      if N <= LEAF_NAMES_MAX else [])
             self.layers.declare(fig, ("tree", N),
                                 [*links, tree_ax.title, tree_ax.yaxis, *names, *coph.images,

@@ -12,8 +12,8 @@ import zlib
 
 import numpy as np
 
-__all__ = ["FigureLayers", "encode_png", "new_figure", "lecture_text", "css_width", "keep_glyphs",
-           "CSS_DPI", "LECTURE_DPI", "LECTURE_FONT_PT"]
+__all__ = ["FigureLayers", "TextGroup", "encode_png", "new_figure", "lecture_text", "css_width",
+           "keep_glyphs", "CSS_DPI", "LECTURE_DPI", "LECTURE_FONT_PT"]
 
 #: CSS pixels per inch: a figure shown at its CSS size shows a point as a point.
 CSS_DPI = 96
@@ -232,6 +232,88 @@ def keep_glyphs(renderer) -> None:
 
     renderer.draw_text = cached_draw_text
     renderer._pe_keeps_glyphs = True
+
+
+#: Text layouts (each line's offset from the text's place), by string, font, angle,
+#: alignment and density (see :class:`TextGroup`); emptied when full.
+_LAYOUTS: dict = {}
+_LAYOUTS_MAX = 4000
+
+
+class TextGroup:
+    """Texts redrawn together as one declared artist of :class:`FigureLayers` (the leaf
+    names under a dendrogram): drawn as ``Text.draw`` draws them, with one graphics
+    context for all, and each layout kept by string, font, angle and alignment: a name
+    met before is not laid out again (30 names: 6.5 ms drawn one by one, 1.5 ms here).
+
+    Texts with a box, path effects, TeX, mathematics, several lines, a clip or an
+    alpha of their own are drawn by their own ``draw``.
+    """
+
+    axes = None                      # inside other artists (an axis): hidden, not animated
+
+    def __init__(self, texts):
+        self.texts = [t for t in texts if t.get_text()]
+        self._hidden: list = []
+
+    def set_animated(self, animated: bool) -> None:
+        pass
+
+    def get_visible(self) -> bool:
+        return any(t.get_visible() for t in self.texts)
+
+    def set_visible(self, visible: bool) -> None:
+        """Hide the shown texts (while the kept layer is drawn), or show them again."""
+        if not visible:
+            self._hidden = [t for t in self.texts if t.get_visible()]
+        for t in self._hidden:
+            t.set_visible(visible)
+
+    @staticmethod
+    def _plain(text) -> bool:
+        return (text.get_bbox_patch() is None and not text.get_path_effects()
+                and not text.get_usetex() and "$" not in text.get_text()
+                and "\n" not in text.get_text() and text.get_alpha() is None
+                and text.get_url() is None and not text.get_wrap()
+                and (not text.get_clip_on() or (text.get_clip_box() is None
+                                                and text.get_clip_path() is None)))
+
+    def draw(self, renderer) -> None:
+        from matplotlib.colors import to_rgba
+
+        height = renderer.get_canvas_width_height()[1] if renderer.flipy() else None
+        gc, color = renderer.new_gc(), None
+        try:
+            for text in self.texts:
+                if not text.get_visible():
+                    continue
+                if not self._plain(text):
+                    text.draw(renderer)
+                    continue
+                prop, angle = text.get_fontproperties(), text.get_rotation()
+                key = (text.get_text(), hash(prop), angle, text.get_horizontalalignment(),
+                       text.get_verticalalignment(), text.get_rotation_mode(),
+                       text.get_linespacing(), renderer.dpi, type(renderer))
+                info = _LAYOUTS.get(key)
+                if info is None:
+                    if len(_LAYOUTS) >= _LAYOUTS_MAX:
+                        _LAYOUTS.clear()
+                    info = _LAYOUTS[key] = text._get_layout(renderer)[1]
+                x, y = text.get_transform().transform(text.get_unitless_position())
+                if not (np.isfinite(x) and np.isfinite(y)):
+                    continue
+                if text.get_color() != color:
+                    color = text.get_color()
+                    gc.set_foreground(to_rgba(color), isRGBA=True)
+                gc.set_antialiased(text.get_antialiased())
+                gc.set_snap(text.get_snap())
+                for line, _, (dx, dy) in info:
+                    renderer.draw_text(gc, x + dx, y + dy if height is None
+                                       else height - (y + dy), line, prop, angle,
+                                       ismath=False, mtext=text)
+                text.stale = False
+        finally:
+            gc.restore()
 
 
 def _same_key(a: tuple | None, b: tuple) -> bool:
