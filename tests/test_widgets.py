@@ -369,6 +369,24 @@ def test_png_encoding_is_lossless():
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), rgba)
 
 
+@pytest.mark.parametrize("isal", [True, False])
+def test_png_encoding_with_and_without_isal_gives_the_same_image(isal, monkeypatch):
+    """ISA-L deflates where installed, zlib where not: the same pixels either way."""
+    import sys
+
+    from prayatul_edu.widgets.rendering import encode_png
+
+    if isal:
+        pytest.importorskip("isal")
+    else:
+        monkeypatch.setitem(sys.modules, "isal", None)       # as if not installed
+    app = DendrogramExplorer(n_samples=30)
+    rgba = np.asarray(app._figure.canvas.buffer_rgba())
+    png = encode_png(rgba)
+    assert np.array_equal(_pixels(png), rgba[:, :, :3])
+    assert len(png) < rgba.nbytes / 10                       # a plot packs tightly
+
+
 # ----------------------------------------------------- contingency explorer
 def test_contingency_model_on_exercise_2_equals_the_library():
     m = ContingencyModel()
