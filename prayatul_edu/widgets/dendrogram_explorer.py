@@ -156,10 +156,6 @@ class DendrogramModel(Model):
         plot_clustering(self.X, self.labels, ax=axes[1], title=self._scatter_title(),
                         size=12 if self.X.shape[0] <= 200 else 5)
         update_scatter(axes[1], self.X, self.labels, self._scatter_title())
-        if self.lecture:
-            lecture_text(fig)                   # the tick labels' size, for the next step
-        for axis in (axes[0].yaxis, axes[3].yaxis):
-            _place_height_label(axis)
         self.fit_text(fig, passes=2)            # the colour bar's label inside the figure
         rescale(axes[1], self.X)    # fitted to the panel's final place, as every update does
         return fig
@@ -184,12 +180,12 @@ class DendrogramModel(Model):
     def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
         """The panels that change only with the tree: dendrogram, cophenetic matrix and
         its colour bar."""
-        plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
-                        title=f"{self.params['linkage']} linkage")
-        # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
         from matplotlib.cm import ScalarMappable
         from matplotlib.colors import Normalize
 
+        plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
+                        title=f"{self.params['linkage']} linkage")
+        # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
         image = coph_ax.images[0]
@@ -199,14 +195,19 @@ class DendrogramModel(Model):
                                 cax=colorbar_ax, label="merge height" if self.lecture
                                 else "cophenetic distance (merge height)")
         _set_colorbar_heights(colorbar_ax, image)
+        if self.lecture:
+            lecture_text(tree_ax.figure)    # the tick labels at their size, to be measured
+        for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
+            _place_height_label(axis)
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
         """Reuse the Axes. A new cut recolours the links and moves the line: only those,
         the legend and the scatter plot are drawn again, over the rest kept as pixels.
         A new tree of as many leaves (linkage, seed) replaces the links and the heatmap's
-        pixels in place; its heights, titles and colour bar are drawn again too, over the
-        kept frames and leaf axis."""
+        pixels in place; its heights, titles and the colour bar's height labels are drawn
+        again too, over the kept frames and leaf axis (the colour bar itself shows the
+        colour map from the lowest to the highest height for every tree alike)."""
         if fig is None or len(fig.axes) != 4:
             return self.figure()
         tree_ax, points, coph, colorbar_ax = fig.axes
