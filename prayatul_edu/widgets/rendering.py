@@ -71,7 +71,7 @@ def _agg_canvas(fig):
 # 10.1 ms / 76 kB with matplotlib.image.imsave(compress_level=1) and 17.5 ms / 73 kB at
 # savefig's default level. Lecture mode (1536 x 1075 px, 192 dpi), loaded machine: 57 ms /
 # 203 kB against 132 ms / 265 kB and 220 ms / 232 kB: the difference alone would break
-# the 100 ms an update may take.
+# the 100 ms an update may take. (Those are zlib's times; ISA-L deflates where installed.)
 def _deflate(data) -> bytes:
     """``data`` deflated in zlib's format at level 1: by ISA-L (the isal package) where
     it is installed, the same format and size about ten times faster (lecture-mode
