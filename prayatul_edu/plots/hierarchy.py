@@ -113,15 +113,23 @@ def height_ticks(low: float, high: float) -> tuple[np.ndarray, list]:
     (array([0. , 0.5, 1. ]), ['0.0', '0.5', '1.0'])
     >>> height_ticks(0.0, 3.5)[1], height_ticks(0.0, 0.0061)[1]
     (['0', '1', '2', '3'], ['0.000', '0.002', '0.004', '0.006'])
+
+    Heights of a tree whose merges are all at one height, or far from 1 (short labels):
+
+    >>> height_ticks(0.5, 0.5), height_ticks(0.0, 4e-9)[1]
+    ((array([0.5]), ['0.5']), ['0', '1e-09', '2e-09', '3e-09', '4e-09'])
     """
     from matplotlib.ticker import MaxNLocator
 
-    ticks = MaxNLocator(nbins=5, steps=[1, 2, 5, 10]).tick_values(low, high)
+    ticks = (MaxNLocator(nbins=5, steps=[1, 2, 5, 10]).tick_values(low, high)
+             if high > low else np.array([float(low)]))
     span = max(abs(high - low), abs(high), 1e-300)
     ticks = ticks[(ticks >= low - 1e-9 * span) & (ticks <= high + 1e-9 * span)]
     ticks = np.where(np.abs(ticks) < 1e-9 * span, 0.0, ticks)          # no "-0.0"
-    decimals = next((d for d in range(12)
-                     if np.allclose(np.round(ticks, d), ticks, rtol=0, atol=1e-9 * span)), 12)
+    decimals = next((d for d in range(7)
+                     if np.allclose(np.round(ticks, d), ticks, rtol=0, atol=1e-9 * span)), None)
+    if decimals is None or np.abs(ticks).max() >= 1e6:
+        return ticks, [f"{t:.3g}" for t in ticks]
     return ticks, [f"{t:.{decimals}f}" for t in ticks]
 
 
