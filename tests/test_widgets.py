@@ -760,6 +760,23 @@ def test_dendrogram_height_labels_stay_clear_of_the_heights_and_in_place(lecture
     assert len(places) == 2                                # one place per axis
 
 
+def test_a_dendrogram_height_label_that_moves_is_drawn_anew(monkeypatch):
+    """Tick labels wider than the room kept for them move the axis label out; the kept
+    pixels (which have the label where it was) are then drawn again, not reused."""
+    from prayatul_edu.widgets import dendrogram_explorer
+
+    monkeypatch.setattr(dendrogram_explorer, "_HEIGHT_TEMPLATE", "0")   # "0.5" is wider
+    app = DendrogramExplorer(n_samples=30, lecture=True)
+    places = set()
+    for name, value in [("linkage", "single"), ("seed", 3), ("linkage", "complete"),
+                        ("seed", 1), ("linkage", "average")]:
+        app.control(name).value = value
+        shown, full = _pixels(app.image.value), _full_render(app._figure)
+        assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005, (name, value)
+        places.add(app._figure.axes[0].yaxis.label_placed[0])
+    assert len(places) == 2                                 # it moved, and moved back
+
+
 def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
     app = DendrogramExplorer(n_samples=20)
     for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):

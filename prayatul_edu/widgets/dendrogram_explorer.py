@@ -223,7 +223,8 @@ class DendrogramModel(Model):
             image.autoscale()
             _set_colorbar_heights(colorbar_ax, image)
             for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
-                _place_height_label(axis)
+                if _place_height_label(axis):         # moved: not where the kept pixels
+                    self.layers.stale = True          # have it
             coph.set_title(self._cophenetic_title(), fontsize=11)
             tree_ax.shows = self.tree
         else:
@@ -240,18 +241,16 @@ class DendrogramModel(Model):
         if shown is self.tree:      # a new cut: the links' colours, the line, the points
             self.layers.declare(fig, ("cut", self.tree), [*links, *scatter_artists(points)])
         else:                       # a new tree: also its heights, title, heatmap, colour bar
-            # kept: the panels' backgrounds and the leaf axis (its labels, if any, follow
-            # the tree); the scatter plot has no ticks, so new points show nowhere else
-            # the colour bar's own children but its background and its x axis (no ticks)
-            colorbar = [a for a in colorbar_ax.get_children()
-                        if a is not colorbar_ax.patch and a is not colorbar_ax.xaxis]
+            # kept: the panels' backgrounds, the leaf axis (its labels, if any, follow the
+            # tree), the heights axes' labels and the colour bar (the same for every tree);
+            # the scatter plot has no ticks, so new points show nowhere else
             # the leaf names in the new order: only their texts (the axis stays as it was)
             names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
                      if N <= LEAF_NAMES_MAX else [])
             self.layers.declare(fig, ("tree", N),
-                                [*links, tree_ax.title, tree_ax.yaxis, *names, *coph.images,
-                                 *coph.spines.values(), coph.title, *colorbar,
-                                 *scatter_artists(points)])
+                                [*links, tree_ax.title, *_height_ticks(tree_ax.yaxis), *names,
+                                 *coph.images, *coph.spines.values(), coph.title,
+                                 *_height_ticks(colorbar_ax.yaxis), *scatter_artists(points)])
         return fig
 
 
@@ -261,11 +260,12 @@ _HEIGHT_TEMPLATE = "0.0"
 _WIDTHS: dict = {}
 
 
-def _place_height_label(axis) -> None:
+def _place_height_label(axis) -> bool:
     """Put the label of a heights axis (the dendrogram's, the colour bar's) where
     matplotlib would put it beside tick labels as wide as the wider of
     :data:`_HEIGHT_TEMPLATE` and the axis' own: it stays put from tree to tree (not
-    jumping with the widths of the labels), and drawing the axis measures no text."""
+    jumping with the widths of the labels), and drawing the axis measures no text.
+    Returns whether it moved."""
     from matplotlib.transforms import ScaledTranslation
 
     ax, fig = axis.axes, axis.axes.figure
@@ -283,8 +283,30 @@ def _place_height_label(axis) -> None:
     # from the axis line to its tick labels, as the tick draws them (points)
     gap = tick.get_tick_padding() + tick.get_pad()
     inches = (gap + axis.labelpad) / 72 + _WIDTHS[key] / fig.dpi
-    axis.set_label_coords(1.0 if right else 0.0, 0.5, transform=ax.transAxes + ScaledTranslation(
-        inches if right else -inches, 0.0, fig.dpi_scale_trans))
+    placed = getattr(axis, "label_placed", None)        # (inches, transform) set last
+    if placed is not None and placed[0] == inches and axis.label.get_transform() is placed[1]:
+        return False                                    # (an Axes cleared since has not)
+    transform = ax.transAxes + ScaledTranslation(inches if right else -inches, 0.0,
+                                                 fig.dpi_scale_trans)
+    axis.set_label_coords(1.0 if right else 0.0, 0.5, transform=transform)
+    axis.label_placed = (inches, axis.label.get_transform())
+    return True
+
+
+def _height_ticks(axis) -> list:
+    """The tick marks of a heights axis and, as one group, their labels, placed and
+    written for the axis' fixed ticks as its next draw would: what a new tree changes on
+    the axis (its label stays where :func:`_place_height_label` put it)."""
+    locs = axis.get_majorticklocs()
+    ticks = axis.get_major_ticks(len(locs))
+    for tick, loc, label in zip(ticks, locs, axis.major.formatter.format_ticks(locs)):
+        tick.update_position(loc)
+        tick.label1.set_text(label)
+        tick.label2.set_text(label)
+    marks = [a for t in ticks for a in (t.gridline, t.tick1line, t.tick2line)
+             if a.get_visible()]
+    return [*marks, TextGroup([a for t in ticks for a in (t.label1, t.label2)
+                               if a.get_visible()])]
 
 
 def _set_colorbar_heights(colorbar_ax, image) -> None:
