@@ -313,9 +313,10 @@ class TextGroup:
                 x, y = text.get_transform().transform(text.get_unitless_position())
                 if not (np.isfinite(x) and np.isfinite(y)):
                     continue
-                if text.get_color() != color:
-                    color = text.get_color()
-                    gc.set_foreground(to_rgba(color), isRGBA=True)
+                rgba = to_rgba(text.get_color())
+                if rgba != color:
+                    color = rgba
+                    gc.set_foreground(rgba, isRGBA=True)
                 gc.set_antialiased(text.get_antialiased())
                 gc.set_snap(text.get_snap())
                 for line, _, (dx, dy) in info:
