@@ -777,6 +777,21 @@ def test_a_dendrogram_height_label_that_moves_is_drawn_anew(monkeypatch):
     assert len(places) == 2                                 # it moved, and moved back
 
 
+@pytest.mark.parametrize("lecture", [False, True])
+def test_the_first_dendrogram_image_keeps_what_the_first_new_tree_draws_over(lecture):
+    """The app's first image is its figure drawn in full, from layers: the pixels a new
+    tree keeps are there already, so the first new tree draws only what it changes."""
+    app = DendrogramExplorer(n_samples=30, lecture=lecture)
+    shown, full = _pixels(app.image.value), _full_render(app._figure)
+    assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005
+    model = app.model
+    model.set(seed=5)
+    fig = model.redraw(app._figure)
+    assert fig is app._figure and not model.layers.draws_all(fig)
+    shown, full = _pixels(model.png(fig)), _full_render(fig)
+    assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005
+
+
 def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
     app = DendrogramExplorer(n_samples=20)
     for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):

@@ -209,7 +209,11 @@ class DendrogramModel(Model):
         again too, over the kept frames and leaf axis (the colour bar itself shows the
         colour map from the lowest to the highest height for every tree alike)."""
         if fig is None or len(fig.axes) != 4:
-            return self.figure()
+            # its first PNG keeps the pixels a new tree draws over (the first new tree
+            # then draws only what it changes)
+            fig = self.figure()
+            self._declare_new_tree(fig)
+            return fig
         tree_ax, points, coph, colorbar_ax = fig.axes
         shown = getattr(tree_ax, "shows", None)
         N = self.tree.n
@@ -233,25 +237,39 @@ class DendrogramModel(Model):
             colorbar_ax.cla()
             self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
-        cut = sorted((a for a in tree_ax.lines
-                      if a.get_gid() in ("dendrogram links", "dendrogram cut")),
-                     key=lambda a: a.get_zorder())          # as Axes.draw orders them
-        # the frames are drawn over the links and the heatmap, as Axes.draw does
-        links = [*cut, *tree_ax.spines.values(), tree_ax.get_legend()]
         if shown is self.tree:      # a new cut: the links' colours, the line, the points
-            self.layers.declare(fig, ("cut", self.tree), [*links, *scatter_artists(points)])
-        else:                       # a new tree: also its heights, title, heatmap, colour bar
-            # kept: the panels' backgrounds, the leaf axis (its labels, if any, follow the
-            # tree), the heights axes' labels and the colour bar (the same for every tree);
-            # the scatter plot has no ticks, so new points show nowhere else
-            # the leaf names in the new order: only their texts (the axis stays as it was)
-            names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
-                     if N <= LEAF_NAMES_MAX else [])
-            self.layers.declare(fig, ("tree", N),
-                                [*links, tree_ax.title, *_height_ticks(tree_ax.yaxis), *names,
-                                 *coph.images, *coph.spines.values(), coph.title,
-                                 *_height_ticks(colorbar_ax.yaxis), *scatter_artists(points)])
+            self.layers.declare(fig, ("cut", self.tree),
+                                [*_cut_artists(tree_ax), *scatter_artists(points)])
+        else:
+            self._declare_new_tree(fig)
         return fig
+
+    def _declare_new_tree(self, fig) -> None:
+        """What a new tree changes: the links, the cut, the heights, the leaf names, the
+        titles, the heatmap and the colour bar's heights, and the points. Kept: the
+        panels' backgrounds, the leaf axis, the heights axes' labels and the colour bar
+        (the same for every tree); the scatter plot has no ticks, so new points show
+        nowhere else."""
+        tree_ax, points, coph, colorbar_ax = fig.axes
+        N = self.tree.n
+        # the leaf names in the new order: only their texts (the axis stays as it was)
+        names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
+                 if N <= LEAF_NAMES_MAX else [])
+        self.layers.declare(fig, ("tree", N),
+                            [*_cut_artists(tree_ax), tree_ax.title,
+                             *_height_ticks(tree_ax.yaxis), *names, *coph.images,
+                             *coph.spines.values(), coph.title,
+                             *_height_ticks(colorbar_ax.yaxis), *scatter_artists(points)])
+
+
+def _cut_artists(tree_ax) -> list:
+    """What a new cut changes in the dendrogram: the links' colours, the cut line and its
+    legend, and the frames drawn over them."""
+    cut = sorted((a for a in tree_ax.lines
+                  if a.get_gid() in ("dendrogram links", "dendrogram cut")),
+                 key=lambda a: a.get_zorder())              # as Axes.draw orders them
+    # the frames are drawn over the links and the heatmap, as Axes.draw does
+    return [*cut, *tree_ax.spines.values(), tree_ax.get_legend()]
 
 
 #: The height labels an axis label keeps clear of at least (digits are as wide as each
