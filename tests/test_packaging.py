@@ -31,6 +31,10 @@ def _pyproject_requirements():
     return {_name(r): _without_extras(r).replace(" ", "") for r in reqs}
 
 
+#: conda-forge's names of packages that pip knows by another name
+_PIP_NAMES = {"python-isal": "isal"}
+
+
 def _environment_requirements():
     deps, in_deps = {}, False
     for line in (ROOT / "environment.yml").read_text().splitlines():
@@ -39,7 +43,10 @@ def _environment_requirements():
             continue
         m = re.match(r"^  - (\S.*)$", line)  # top-level entries only, not pip's
         if in_deps and m and not m.group(1).endswith(":"):
-            deps[_name(m.group(1))] = m.group(1).replace(" ", "")
+            name, requirement = _name(m.group(1)), m.group(1).replace(" ", "")
+            if name in _PIP_NAMES:
+                name, requirement = _PIP_NAMES[name], _PIP_NAMES[name] + requirement[len(name):]
+            deps[name] = requirement
     deps.pop("python", None)
     deps.pop("pip", None)
     return deps

@@ -7,6 +7,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
@@ -21,8 +23,9 @@ from prayatul_edu.plots import PAIR_COLORS, cluster_colors  # noqa: E402
 from prayatul_edu.plots._matrix import thinned  # noqa: E402
 from prayatul_edu.plots.contingency import plot_contingency_table  # noqa: E402
 from prayatul_edu.plots.hierarchy import (cophenetic_rows, dendrogram_links,  # noqa: E402
-                                          plot_cophenetic_matrix, plot_dendrogram,
-                                          set_dendrogram_cut, set_dendrogram_tree)
+                                          height_ticks, plot_cophenetic_matrix,
+                                          plot_dendrogram, set_dendrogram_cut,
+                                          set_dendrogram_tree)
 from prayatul_edu.plots.measures import plot_measures  # noqa: E402
 from prayatul_edu.plots.pairs import (cell_colors, pair_types,  # noqa: E402
                                       plot_similarity_matrices, set_similarity_matrices,
@@ -212,6 +215,35 @@ def test_dendrogram_cut_and_tree_change_in_place_as_drawn_anew():
     assert {c for _, c in dendrogram_links(ax)} == {cluster_colors([0])[0]}
     with pytest.raises(ValueError, match="^tree:"):
         set_dendrogram_tree(ax, _random_tree(61, "single"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=1e-3, max_value=1e4), st.sampled_from([0.0, 0.5]))
+def test_height_ticks_are_what_a_default_matplotlib_axis_shows(high, low_fraction):
+    """The heights and labels fixed per tree are the ticks matplotlib would choose and
+    write (MaxNLocator with round steps, the default ScalarFormatter)."""
+    from matplotlib.ticker import MaxNLocator
+
+    low = low_fraction * high
+    ax = Figure().subplots()
+    ax.set_ylim(low, high)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 5, 10]))
+    ax.figure.canvas.draw()
+    shown = [(t.get_loc(), t.label1.get_text()) for t in ax.yaxis._update_ticks()]
+    ticks, labels = height_ticks(low, high)
+    assert [label for _, label in shown] == labels
+    assert np.allclose([loc for loc, _ in shown], ticks, rtol=1e-12, atol=1e-12 * high)
+
+
+def test_a_new_tree_draws_its_own_height_ticks():
+    tree, other = _random_tree(30, "average"), _random_tree(30, "single", seed=3)
+    ax = plot_dendrogram(tree, cut=0.3)
+    set_dendrogram_tree(ax, other, cut=0.1)
+    top = float(other.heights[-1])
+    assert ax.get_ylim() == pytest.approx((0.0, 1.22 * top))
+    heights = [float(t.get_text()) for t in ax.get_yticklabels()]
+    assert np.allclose(heights, ax.get_yticks()) and ax.get_yticks()[-1] <= 1.22 * top
+    assert [t.get_text() for t in ax.get_yticklabels()] == height_ticks(0.0, 1.22 * top)[1]
 
 
 def test_a_new_tree_of_named_leaves_names_them_in_its_order():

@@ -291,6 +291,72 @@ def test_texts_drawn_from_kept_glyphs_are_the_texts_drawn_anew(monkeypatch):
     assert abs(int((shown != 255).any(axis=2).sum()) - int(inked.sum())) < 0.05 * inked.sum()
 
 
+def test_texts_never_drawn_before_are_made_of_kept_glyphs_exactly(monkeypatch):
+    """A new string (a new number in a title) is laid out and made of glyph images kept
+    from other texts: the pixels must be matplotlib's own drawing of it at that place,
+    upright and turned, whether its glyphs were kept or rasterised now."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.font_manager import FontProperties
+
+    from prayatul_edu.widgets import rendering
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, keep_glyphs, new_figure
+
+    monkeypatch.setattr(rendering, "_GLYPHS", {})
+    monkeypatch.setattr(rendering, "_GLYPH_IMAGES", {})
+
+    def draw(strings, kept: bool):
+        renderer = FigureCanvasAgg(new_figure(4.0, 2.0, dpi=LECTURE_DPI)).get_renderer()
+        if kept:
+            keep_glyphs(renderer)
+        for i, (text, angle, size) in enumerate(strings):
+            gc = renderer.new_gc()
+            gc.set_foreground((0.1, 0.2, 0.6, 1.0), isRGBA=True)
+            renderer.draw_text(gc, 40 + 97 * i, 150 + 61 * (i % 3), text,
+                               FontProperties(size=size), angle)
+            gc.restore()
+        return np.asarray(renderer.buffer_rgba()).copy()
+
+    first = [("cut at 0.3571: 4 clusters", 0.0, 16), ("x17", 90.0, 16), ("Wy, 0.25", 0.0, 11)]
+    second = [("CPCC = 0.7153", 0.0, 16), ("x71", 90.0, 16), ("0.57 yW", 0.0, 11),
+              ("cut at 0.3571: 4 clusters", 0.0, 16)]
+    for strings in (first, second):            # glyphs rasterised now, then mostly kept
+        shown, plain = draw(strings, kept=True), draw(strings, kept=False)
+        assert (shown[:, :, :3] != 255).any()
+        assert np.array_equal(shown, plain), [t for t, _, _ in strings]
+    assert len(rendering._GLYPH_IMAGES) > 20 and len(rendering._GLYPHS) == 6
+
+
+def test_a_text_group_draws_what_its_texts_draw_one_by_one():
+    """Texts drawn as a group (one graphics context, layouts kept by string) are the
+    pixels of drawing each text itself: turned, aligned, coloured, the same string
+    twice, an empty one, a hidden one, and one with a box (drawn by its own draw)."""
+    from prayatul_edu.widgets.rendering import LECTURE_DPI, FigureLayers, TextGroup, new_figure
+
+    def figure():
+        fig = new_figure(4.0, 2.0, dpi=LECTURE_DPI)
+        ax = fig.add_subplot()
+        texts = [ax.text(0.05 + 0.1 * i, 0.4, name, rotation=rot, ha=ha, va=va, color=c,
+                         fontsize=16)
+                 for i, (name, rot, ha, va, c) in enumerate([
+                     ("x12", 90, "center", "top", "black"), ("x3", 90, "center", "top", "k"),
+                     ("x12", 0, "right", "baseline", "#d55e00"), ("", 0, "left", "bottom", "k"),
+                     ("Wy 0.25", 30, "left", "center", "tab:blue"),
+                     ("hidden", 0, "left", "bottom", "k"), ("boxed", 0, "left", "bottom", "k")])]
+        texts[5].set_visible(False)
+        texts[6].set_bbox({"facecolor": "yellow"})
+        return fig, texts
+
+    fig, texts = figure()
+    layers = FigureLayers()
+    layers.declare(fig, ("texts",), [TextGroup(texts)])
+    layers.png(fig)                             # kept layer without them, then the group
+    grouped = _pixels(layers.png(fig))
+    assert [t.get_visible() for t in texts] == [True] * 5 + [False, True]
+    plain_fig, _ = figure()
+    plain = _full_render(plain_fig)
+    assert (grouped != 255).any() and np.array_equal(grouped, plain)
+
+
 def test_png_encoding_is_lossless():
     from prayatul_edu.widgets.rendering import encode_png
 
@@ -301,6 +367,24 @@ def test_png_encoding_is_lossless():
     assert np.array_equal(_pixels(png), rgba[:, :, :3])
     # the alpha channel too (an app's figure is opaque; a transparent one stays so)
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), rgba)
+
+
+@pytest.mark.parametrize("isal", [True, False])
+def test_png_encoding_with_and_without_isal_gives_the_same_image(isal, monkeypatch):
+    """ISA-L deflates where installed, zlib where not: the same pixels either way."""
+    import sys
+
+    from prayatul_edu.widgets.rendering import encode_png
+
+    if isal:
+        pytest.importorskip("isal")
+    else:
+        monkeypatch.setitem(sys.modules, "isal", None)       # as if not installed
+    app = DendrogramExplorer(n_samples=30)
+    rgba = np.asarray(app._figure.canvas.buffer_rgba())
+    png = encode_png(rgba)
+    assert np.array_equal(_pixels(png), rgba[:, :, :3])
+    assert len(png) < rgba.nbytes / 10                       # a plot packs tightly
 
 
 # ----------------------------------------------------- contingency explorer
@@ -649,6 +733,65 @@ def test_dendrogram_explains_equal_means_only_for_average_linkage():
     assert "why d̄ = p̄" not in m.summary() and m.cpcc.d_mean != pytest.approx(m.cpcc.p_mean)
 
 
+@pytest.mark.parametrize("lecture", [False, True])
+def test_dendrogram_height_labels_stay_clear_of_the_heights_and_in_place(lecture):
+    """The two heights axes' labels ("merge height") sit beside their tick labels,
+    never over them, and do not move from tree to tree (0..3 and 0.0..0.8 alike)."""
+    app = DendrogramExplorer(n_samples=30, lecture=lecture)
+    places, widths = set(), set()
+    for name, value in [("linkage", "single"), ("seed", 3), ("linkage", "complete"),
+                        ("seed", 1), ("linkage", "average")]:
+        app.control(name).value = value
+        app.image.value  # noqa: B018 - the figure was drawn
+        fig = app._figure
+        renderer = fig.canvas.get_renderer()
+        for ax, right in ((fig.axes[0], False), (fig.axes[3], True)):
+            label = ax.yaxis.label.get_window_extent(renderer)
+            ticks = [t.get_window_extent(renderer) for t in ax.get_yticklabels()
+                     if t.get_text() and 0 <= t.get_position()[1] <= ax.get_ylim()[1]]
+            assert len(ticks) >= 2
+            if right:
+                assert label.x0 > max(t.x1 for t in ticks) + 1
+            else:
+                assert label.x1 < min(t.x0 for t in ticks) - 1
+            places.add((right, round(label.x0, 3)))
+            widths.add(max(len(t.get_text()) for t in ax.get_yticklabels()))
+    assert widths == {1, 3}                                # "2" and "0.5": both seen
+    assert len(places) == 2                                # one place per axis
+
+
+def test_a_dendrogram_height_label_that_moves_is_drawn_anew(monkeypatch):
+    """Tick labels wider than the room kept for them move the axis label out; the kept
+    pixels (which have the label where it was) are then drawn again, not reused."""
+    from prayatul_edu.widgets import dendrogram_explorer
+
+    monkeypatch.setattr(dendrogram_explorer, "_HEIGHT_TEMPLATE", "0")   # "0.5" is wider
+    app = DendrogramExplorer(n_samples=30, lecture=True)
+    places = set()
+    for name, value in [("linkage", "single"), ("seed", 3), ("linkage", "complete"),
+                        ("seed", 1), ("linkage", "average")]:
+        app.control(name).value = value
+        shown, full = _pixels(app.image.value), _full_render(app._figure)
+        assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005, (name, value)
+        places.add(app._figure.axes[0].yaxis.label_placed[0])
+    assert len(places) == 2                                 # it moved, and moved back
+
+
+@pytest.mark.parametrize("lecture", [False, True])
+def test_the_first_dendrogram_image_keeps_what_the_first_new_tree_draws_over(lecture):
+    """The app's first image is its figure drawn in full, from layers: the pixels a new
+    tree keeps are there already, so the first new tree draws only what it changes."""
+    app = DendrogramExplorer(n_samples=30, lecture=lecture)
+    shown, full = _pixels(app.image.value), _full_render(app._figure)
+    assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005
+    model = app.model
+    model.set(seed=5)
+    fig = model.redraw(app._figure)
+    assert fig is app._figure and not model.layers.draws_all(fig)
+    shown, full = _pixels(model.png(fig)), _full_render(fig)
+    assert (np.abs(shown - full).max(axis=2) > 40).mean() < 0.0005
+
+
 def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
     app = DendrogramExplorer(n_samples=20)
     for change in ({}, {"seed": 2}, {"n_samples": 25}, {"linkage": "complete"}):
@@ -658,8 +801,16 @@ def test_dendrogram_cophenetic_heatmap_has_a_colour_bar_that_follows_the_tree():
         heatmap, bar = app._figure.axes[2], app._figure.axes[3]
         image = heatmap.images[0]
         assert "cophenetic distance" in bar.get_ylabel()
-        assert bar.get_ylim() == pytest.approx(image.get_clim())
-        assert image.get_clim()[1] == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))
+        low, high = image.get_clim()
+        assert high == pytest.approx(float(np.max(np.asarray(app.model.cophenetic))))
+        # the bar shows the colour map from 0 to 1; each label is the height whose colour
+        # it sits beside (the image's colour of height h is cmap((h - low) / (high - low)))
+        assert bar.get_ylim() == pytest.approx((0.0, 1.0))
+        ticks = bar.yaxis.get_major_ticks(len(bar.get_yticks()))
+        heights = [float(t.label1.get_text()) for t in ticks]
+        assert len(heights) >= 3 and heights[0] == low == 0.0
+        for tick, h in zip(ticks, heights):
+            assert low + tick.get_loc() * (high - low) == pytest.approx(h)
 
 
 def test_contingency_explorer_shows_clustering_ratio_and_error():

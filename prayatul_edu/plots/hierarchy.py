@@ -10,7 +10,7 @@ from ._matrix import show_rows, shown_rows, thinned
 from ._style import MARK_COLOR, POSITIVE_COLOR, cluster_colors, new_axes, style_axes
 
 __all__ = ["plot_dendrogram", "set_dendrogram_cut", "set_dendrogram_tree", "dendrogram_links",
-           "plot_cophenetic_matrix", "cophenetic_rows"]
+           "plot_cophenetic_matrix", "cophenetic_rows", "height_ticks"]
 
 #: Above this many leaves the leaf names are not written.
 LEAF_NAMES_MAX = 40
@@ -84,8 +84,6 @@ def plot_dendrogram(tree, ax=None, title: str | None = None, *, cut: float | Non
     grey. :func:`set_dendrogram_cut` and :func:`set_dendrogram_tree` change a
     drawn dendrogram in place (what an app does on every update).
     """
-    from matplotlib.ticker import MaxNLocator
-
     layout = _layout(tree)
     N, names = int(tree.n), list(tree.names)
     ax = new_axes(ax, figsize=(5.0, 3.5))
@@ -99,17 +97,49 @@ def plot_dendrogram(tree, ax=None, title: str | None = None, *, cut: float | Non
         ax.set_xticks([])
         ax.set_xlabel(f"{N} instances")
     ax.set_ylabel("merge height")
-    ax.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 5, 10]))   # a few heights
     if cut is not None:
         set_dendrogram_cut(ax, tree, cut)
     return style_axes(ax, title)
+
+
+def height_ticks(low: float, high: float) -> tuple[np.ndarray, list]:
+    """A few round heights from ``low`` to ``high`` and their labels, all with as many
+    decimals as the finest of them needs (what matplotlib's default axis would show).
+
+    Fixed per tree rather than left to the axis: redrawing the axis of a new tree then
+    only writes the labels (no locator or formatter to run at every draw).
+
+    >>> height_ticks(0.0, 1.22)
+    (array([0. , 0.5, 1. ]), ['0.0', '0.5', '1.0'])
+    >>> height_ticks(0.0, 3.5)[1], height_ticks(0.0, 0.0061)[1]
+    (['0', '1', '2', '3'], ['0.000', '0.002', '0.004', '0.006'])
+
+    Heights of a tree whose merges are all at one height, or far from 1 (short labels):
+
+    >>> height_ticks(0.5, 0.5), height_ticks(0.0, 4e-9)[1]
+    ((array([0.5]), ['0.5']), ['0', '1e-09', '2e-09', '3e-09', '4e-09'])
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    ticks = (MaxNLocator(nbins=5, steps=[1, 2, 5, 10]).tick_values(low, high)
+             if high > low else np.array([float(low)]))
+    span = max(abs(high - low), abs(high), 1e-300)
+    ticks = ticks[(ticks >= low - 1e-9 * span) & (ticks <= high + 1e-9 * span)]
+    ticks = np.where(np.abs(ticks) < 1e-9 * span, 0.0, ticks)          # no "-0.0"
+    decimals = next((d for d in range(7)
+                     if np.allclose(np.round(ticks, d), ticks, rtol=0, atol=1e-9 * span)), None)
+    if decimals is None or np.abs(ticks).max() >= 1e6:
+        return ticks, [f"{t:.3g}" for t in ticks]
+    return ticks, [f"{t:.{decimals}f}" for t in ticks]
 
 
 def _set_top(ax, tree) -> None:
     top = float(tree.linkage_matrix[-1, 2])
     # a fifth of the height above the top merge: the cut's legend sits there, clear of
     # the highest links (at 16 pt in lecture mode too)
-    ax.set_ylim(0, top * 1.22 if top > 0 else 1.0)
+    high = top * 1.22 if top > 0 else 1.0
+    ax.set_ylim(0, high)
+    ax.set_yticks(*height_ticks(0.0, high))              # a few heights
 
 
 def _link_lines(ax) -> list:

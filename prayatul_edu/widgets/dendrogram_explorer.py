@@ -22,6 +22,7 @@ from ..plots._matrix import shown_rows
 from ..plots.hierarchy import (
     LEAF_NAMES_MAX,
     cophenetic_rows,
+    height_ticks,
     plot_cophenetic_matrix,
     plot_dendrogram,
     set_dendrogram_cut,
@@ -33,6 +34,7 @@ from .data import dataset, distances
 from .drawing import rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .model import Model
+from .rendering import TextGroup, lecture_text
 from .tables import format_number, html_table, plural, text_table
 
 __all__ = ["DendrogramModel", "DendrogramExplorer"]
@@ -178,24 +180,40 @@ class DendrogramModel(Model):
     def _draw_tree(self, tree_ax, coph_ax, colorbar_ax) -> None:
         """The panels that change only with the tree: dendrogram, cophenetic matrix and
         its colour bar."""
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import Normalize
+
         plot_dendrogram(self.tree, ax=tree_ax, cut=self.cut_height,
                         title=f"{self.params['linkage']} linkage")
         # from the tree: only the rows the heatmap draws (same numbers as self.cophenetic)
         plot_cophenetic_matrix(self.tree, ax=coph_ax, order=self.leaf_order,
                                title=self._cophenetic_title(), annotate=False, colorbar=False)
-        coph_ax.figure.colorbar(coph_ax.images[0], cax=colorbar_ax,
-                                label="merge height" if self.lecture
+        image = coph_ax.images[0]
+        # the bar shows the colour map from the lowest to the highest height shown, for
+        # every tree alike: only its tick labels follow the tree (set_colorbar_heights)
+        coph_ax.figure.colorbar(ScalarMappable(Normalize(0.0, 1.0), image.get_cmap()),
+                                cax=colorbar_ax, label="merge height" if self.lecture
                                 else "cophenetic distance (merge height)")
+        _set_colorbar_heights(colorbar_ax, image)
+        if self.lecture:
+            lecture_text(tree_ax.figure)    # the tick labels at their size, to be measured
+        for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
+            _place_height_label(axis)
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
         """Reuse the Axes. A new cut recolours the links and moves the line: only those,
         the legend and the scatter plot are drawn again, over the rest kept as pixels.
         A new tree of as many leaves (linkage, seed) replaces the links and the heatmap's
-        pixels in place; its heights, titles and colour bar are drawn again too, over the
-        kept frames and leaf axis."""
+        pixels in place; its heights, titles and the colour bar's height labels are drawn
+        again too, over the kept frames and leaf axis (the colour bar itself shows the
+        colour map from the lowest to the highest height for every tree alike)."""
         if fig is None or len(fig.axes) != 4:
-            return self.figure()
+            # its first PNG keeps the pixels a new tree draws over (the first new tree
+            # then draws only what it changes)
+            fig = self.figure()
+            self._declare_new_tree(fig)
+            return fig
         tree_ax, points, coph, colorbar_ax = fig.axes
         shown = getattr(tree_ax, "shows", None)
         N = self.tree.n
@@ -207,6 +225,10 @@ class DendrogramModel(Model):
             image = coph.images[0]
             image.set_data(cophenetic_rows(self.tree, shown_rows(N, self.leaf_order)))
             image.autoscale()
+            _set_colorbar_heights(colorbar_ax, image)
+            for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
+                if _place_height_label(axis):         # moved: not where the kept pixels
+                    self.layers.stale = True          # have it
             coph.set_title(self._cophenetic_title(), fontsize=11)
             tree_ax.shows = self.tree
         else:
@@ -215,27 +237,103 @@ class DendrogramModel(Model):
             colorbar_ax.cla()
             self._draw_tree(tree_ax, coph, colorbar_ax)
         update_scatter(points, self.X, self.labels, self._scatter_title())
-        cut = sorted((a for a in tree_ax.lines
-                      if a.get_gid() in ("dendrogram links", "dendrogram cut")),
-                     key=lambda a: a.get_zorder())          # as Axes.draw orders them
-        # the frames are drawn over the links and the heatmap, as Axes.draw does
-        links = [*cut, *tree_ax.spines.values(), tree_ax.get_legend()]
         if shown is self.tree:      # a new cut: the links' colours, the line, the points
-            self.layers.declare(fig, ("cut", self.tree), [*links, *scatter_artists(points)])
-        else:                       # a new tree: also its heights, title, heatmap, colour bar
-            # kept: the panels' backgrounds and the leaf axis (its labels, if any, follow
-            # the tree); the scatter plot has no ticks, so new points show nowhere else
-            # the colour bar's own children but its background and its x axis (no ticks)
-            colorbar = [a for a in colorbar_ax.get_children()
-                        if a is not colorbar_ax.patch and a is not colorbar_ax.xaxis]
-            # the leaf names in the new order: only their texts (the axis stays as it was)
-            names = ([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)]
-                     if N <= LEAF_NAMES_MAX else [])
-            self.layers.declare(fig, ("tree", N),
-                                [*links, tree_ax.title, tree_ax.yaxis, *names, *coph.images,
-                                 *coph.spines.values(), coph.title, *colorbar,
-                                 *scatter_artists(points)])
+            self.layers.declare(fig, ("cut", self.tree),
+                                [*_cut_artists(tree_ax), *scatter_artists(points)])
+        else:
+            self._declare_new_tree(fig)
         return fig
+
+    def _declare_new_tree(self, fig) -> None:
+        """What a new tree changes: the links, the cut, the heights, the leaf names, the
+        titles, the heatmap and the colour bar's heights, and the points. Kept: the
+        panels' backgrounds, the leaf axis, the heights axes' labels and the colour bar
+        (the same for every tree); the scatter plot has no ticks, so new points show
+        nowhere else."""
+        tree_ax, points, coph, colorbar_ax = fig.axes
+        N = self.tree.n
+        # the leaf names in the new order: only their texts (the axis stays as it was)
+        names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
+                 if N <= LEAF_NAMES_MAX else [])
+        self.layers.declare(fig, ("tree", N),
+                            [*_cut_artists(tree_ax), tree_ax.title,
+                             *_height_ticks(tree_ax.yaxis), *names, *coph.images,
+                             *coph.spines.values(), coph.title,
+                             *_height_ticks(colorbar_ax.yaxis), *scatter_artists(points)])
+
+
+def _cut_artists(tree_ax) -> list:
+    """What a new cut changes in the dendrogram: the links' colours, the cut line and its
+    legend, and the frames drawn over them."""
+    cut = sorted((a for a in tree_ax.lines
+                  if a.get_gid() in ("dendrogram links", "dendrogram cut")),
+                 key=lambda a: a.get_zorder())              # as Axes.draw orders them
+    # the frames are drawn over the links and the heatmap, as Axes.draw does
+    return [*cut, *tree_ax.spines.values(), tree_ax.get_legend()]
+
+
+#: The height labels an axis label keeps clear of at least (digits are as wide as each
+#: other): the labels of the toy data sets' trees are at most as wide ("0.5", "2").
+_HEIGHT_TEMPLATE = "0.0"
+_WIDTHS: dict = {}
+
+
+def _place_height_label(axis) -> bool:
+    """Put the label of a heights axis (the dendrogram's, the colour bar's) where
+    matplotlib would put it beside tick labels as wide as the wider of
+    :data:`_HEIGHT_TEMPLATE` and the axis' own: it stays put from tree to tree (not
+    jumping with the widths of the labels), and drawing the axis measures no text.
+    Returns whether it moved."""
+    from matplotlib.transforms import ScaledTranslation
+
+    ax, fig = axis.axes, axis.axes.figure
+    right = axis.get_label_position() == "right"
+    tick = axis.get_major_ticks()[0]
+    label = tick.label2 if right else tick.label1
+    shown = [axis.major.formatter(v, i) for i, v in enumerate(axis.get_majorticklocs())]
+    widest = "".join("0" if c.isdigit() else c
+                     for c in max([_HEIGHT_TEMPLATE, *shown], key=len))
+    prop = label.get_fontproperties()
+    key = (widest, hash(prop), fig.dpi)
+    if key not in _WIDTHS:
+        _WIDTHS[key] = fig.canvas.get_renderer().get_text_width_height_descent(
+            widest, prop, ismath=False)[0]
+    # from the axis line to its tick labels, as the tick draws them (points)
+    gap = tick.get_tick_padding() + tick.get_pad()
+    inches = (gap + axis.labelpad) / 72 + _WIDTHS[key] / fig.dpi
+    placed = getattr(axis, "label_placed", None)        # (inches, transform) set last
+    if placed is not None and placed[0] == inches and axis.label.get_transform() is placed[1]:
+        return False                                    # (an Axes cleared since has not)
+    transform = ax.transAxes + ScaledTranslation(inches if right else -inches, 0.0,
+                                                 fig.dpi_scale_trans)
+    axis.set_label_coords(1.0 if right else 0.0, 0.5, transform=transform)
+    axis.label_placed = (inches, axis.label.get_transform())
+    return True
+
+
+def _height_ticks(axis) -> list:
+    """The tick marks of a heights axis and, as one group, their labels, placed and
+    written for the axis' fixed ticks as its next draw would: what a new tree changes on
+    the axis (its label stays where :func:`_place_height_label` put it)."""
+    locs = axis.get_majorticklocs()
+    ticks = axis.get_major_ticks(len(locs))
+    for tick, loc, label in zip(ticks, locs, axis.major.formatter.format_ticks(locs)):
+        tick.update_position(loc)
+        tick.label1.set_text(label)
+        tick.label2.set_text(label)
+    marks = [a for t in ticks for a in (t.gridline, t.tick1line, t.tick2line)
+             if a.get_visible()]
+    return [*marks, TextGroup([a for t in ticks for a in (t.label1, t.label2)
+                               if a.get_visible()])]
+
+
+def _set_colorbar_heights(colorbar_ax, image) -> None:
+    """Label the colour bar (drawn for colours 0 to 1) with the heights of ``image``'s
+    colour scale: tick positions are the heights' fractions of the scale."""
+    low, high = image.get_clim()
+    heights, labels = height_ticks(low, high)
+    colorbar_ax.set_yticks((heights - low) / (high - low) if high > low else heights * 0,
+                           labels)
 
 
 #: Keyboard steps of the cut-height slider from 0 to the top merge (an arrow key moves
