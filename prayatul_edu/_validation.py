@@ -59,8 +59,11 @@ class Labels:
     (found without a min/max pass for integers, :meth:`look_at_sample`): the
     counting pass codes them as it counts (:func:`counting.dense_counts`,
     :func:`hashing.count_cells`) and leaves ``values``; ``ints`` become small
-    codes (and ``lookup`` the sorted labels they stand for) only when read,
-    from :func:`hashing.sampled_codes`, which also codes longer strings.
+    codes (and ``lookup`` the sorted labels they stand for) only when read
+    (:meth:`_code_all`: :func:`hashing.sampled_codes` for up to 1024 labels,
+    else the rounds of :func:`hashing.hash_factorize` or a sort). Until then
+    the word table, and with it the caller's array, stays attached; a pickle
+    codes them first.
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
@@ -135,7 +138,8 @@ class Labels:
 
     def take_values(self, values: np.ndarray) -> None:
         """The sorted labels, found by counting with the word table: the dense form becomes
-        codes ``0 .. k - 1`` (found when first read)."""
+        codes ``0 .. k - 1`` (found when first read, by a pass over the caller's array,
+        which the word table keeps until then)."""
         self._ints, self.lo, self.span = None, 0, values.shape[0]
         self._values = self.lookup = values
 
@@ -189,6 +193,13 @@ class Labels:
         offsets, step, span = grid
         self.grid = (lo, step, self.ints.dtype)
         self.ints, self.lo, self.span = offsets, 0, span
+
+    def __getstate__(self) -> dict:
+        # labels waiting for (or counted by) a word table are coded first: a pickle holds
+        # their small codes, not the caller's array the table reads
+        if self.word_table is not None:
+            self._code_all()
+        return dict(self.__dict__)
 
     def __repr__(self) -> str:
         return f"Labels({self.name!r}, n={self.n}, k={self.k})"
@@ -459,7 +470,8 @@ _GRID_SAMPLE = 4096
 
 def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarray:
     """``part - lo`` as int64, for integers of any dtype at most 2**63 - 1 above ``lo``."""
-    if part.dtype == np.uint64:                          # lo may not fit int64: wrap instead
+    if part.dtype.kind == "u" and part.dtype.itemsize == 8:   # also '>u8': lo may not fit
+        # int64, so wrap instead
         return np.subtract(part, np.uint64(lo), out=None if out is None else out.view(np.uint64)
                            ).view(np.int64)
     return np.subtract(part, lo, out=out, dtype=np.int64)

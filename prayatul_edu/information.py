@@ -144,7 +144,8 @@ def _mi_regrouped(table: ContingencyTable) -> float:
 
     The same number as the sum of :func:`_mi_terms` up to rounding (tested):
     each sum is about n ln n, so the result carries an absolute error of a
-    few times 1e-16 * ln n, far below any difference that matters.
+    few times 1e-16 * ln n, far below any difference that matters. (Two equal
+    partitions do not come here: their I is their entropy, exactly.)
     """
     n = table.n
     inner = (_sum_n_log_n(table.cell_count) - _sum_n_log_n(table.cluster_sizes)
@@ -155,7 +156,12 @@ def _mi_regrouped(table: ContingencyTable) -> float:
 def _mutual_information(table: ContingencyTable, base: float) -> float:
     """I(C, T) in the given base: the sum of the terms of :func:`_mi_terms`, regrouped
     (:func:`_mi_regrouped`) for tables of many non-empty cells."""
-    if table.cell_count.shape[0] > MI_REGROUPED_CELLS:
+    cells = table.cell_count.shape[0]
+    if cells > MI_REGROUPED_CELLS and cells == table.shape[0] == table.shape[1]:
+        # one cell per cluster and per class: the same partition, so I = H(C) = H(T)
+        # exactly (and NMI(x, x) is exactly 1, as the sum of the terms gives it)
+        value = _entropy_from_sizes(table.cluster_sizes, table.n, base)[1]
+    elif cells > MI_REGROUPED_CELLS:
         value = _mi_regrouped(table) / math.log(base)
     else:
         value = float(_mi_terms(table, base).sum())

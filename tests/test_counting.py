@@ -1,4 +1,6 @@
 """Label handling and counting: factorisation, contingency table, exact pair counts."""
+import pickle
+
 import numpy as np
 import pytest
 
@@ -264,3 +266,25 @@ def test_strings_differing_only_by_trailing_nul_stay_distinct():
     assert table.shape == (4, 4)
     assert sorted(np.asarray(table).max(axis=1).tolist()) == [1, 1, 2, 2]
     assert prayatul_matrix(truth, pred, pred).br == len(truth) * (len(truth) - 1) // 2
+
+
+@pytest.mark.parametrize("dtype", ["<u8", ">u8"])
+def test_uint64_labels_above_int64_in_either_byte_order(dtype):
+    labels = np.array([2**64 - 1, 2**64 - 2, 2**63, 2**64 - 1], dtype=dtype)
+    table = contingency_table(labels, [0, 1, 1, 0])
+    assert table.classes.tolist() == [2**63, 2**64 - 2, 2**64 - 1]
+    assert np.asarray(table).tolist() == [[0, 0, 2], [1, 1, 0]]
+
+
+def test_a_pickled_table_holds_codes_not_the_callers_labels():
+    # labels counted through a word table keep it (and the caller's array) until coded;
+    # a pickle codes them first, so it holds one byte a label, not eight
+    rng = np.random.default_rng(3)
+    ids = rng.integers(-2**63, 2**63 - 1, 10, dtype=np.int64)
+    n = 100_000
+    table = contingency_table(ids[rng.integers(0, 10, n)], ids[rng.integers(0, 5, n)])
+    blob = pickle.dumps(table)
+    assert len(blob) < 3 * n
+    back = pickle.loads(blob)
+    assert np.array_equal(back.counts, table.counts)
+    assert back.classes.tolist() == np.sort(ids).tolist()

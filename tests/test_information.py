@@ -193,6 +193,15 @@ def test_mi_of_many_cells_is_the_sum_of_its_terms_and_sklearns(seed):
         assert float(ours) == pytest.approx(theirs, abs=1e-12)
 
 
+def test_nmi_of_a_partition_with_itself_is_exactly_one_with_many_cells():
+    rng = np.random.default_rng(5)
+    x = rng.permutation(30_000) % (MI_REGROUPED_CELLS * 4)
+    renamed = x * 3 + 7
+    for pred in (x, renamed):
+        assert float(normalized_mutual_information(x, pred)) == 1.0
+        assert float(mutual_information(x, pred)) == float(entropy(x))
+
+
 EDGE_CASES = {**EDGE_CASES, "independent": ([0, 0, 1, 1], [0, 1, 0, 1])}
 
 
