@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .hashing import (IntWords, StringWords, WordTable, code_dtype, hash_factorize,
+from .hashing import (SAMPLE, IntWords, StringWords, WordTable, code_dtype, hash_factorize,
                       sampled_codes, table_bits)
 
 __all__ = [
@@ -123,7 +123,7 @@ class Labels:
         if self.range_known or self.word_table is not None or self._looked:
             return
         self._looked = True
-        sample = self._ints[::max(1, self.n // _GRID_SAMPLE)]
+        sample = self._ints[::max(1, self.n // SAMPLE)]
         lo = int(sample.min())
         if _fits_counting(int(sample.max()) - lo + 1, self.n):
             return
@@ -153,7 +153,7 @@ class Labels:
         if sampled is not None:
             codes, values = sampled
         elif arr.dtype.kind in "US":
-            codes, values = _factorize_strings(arr, sampled=False)
+            codes, values = _factorize_strings(arr)
         else:
             codes, values = _hashed_or_sorted(IntWords(arr))
         self._ints, self.lo, self.span = codes, 0, values.shape[0]
@@ -362,7 +362,8 @@ def _first_bad(mask: np.ndarray) -> int:
 
 
 def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes 0..k-1 and the distinct values.
+    """Integer codes 0..k-1 and the distinct values (fixed-width strings and bytes are
+    coded by :func:`check_labels` before this is reached; the costs below include them).
 
     What it costs, per labelling of N instances: small-range ints, one
     counting pass (they are usually not even factorised: see :class:`Labels`);
@@ -403,8 +404,6 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         return codes.astype(np.intp, copy=False).ravel(), values
     if kind == "c":
         raise TypeError(f"{name}: complex numbers are not usable as labels")
-    if kind in "US":
-        return _factorize_strings(arr)
     if kind == "O":
         seen: dict = {}
         codes = np.empty(arr.shape[0], dtype=np.intp)
@@ -464,10 +463,6 @@ def _hashed_or_sorted(source) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.intp, copy=False).ravel(), values
 
 
-#: Labels looked at to guess the step of a grid (:func:`_on_a_grid`).
-_GRID_SAMPLE = 4096
-
-
 def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarray:
     """``part - lo`` as int64, for integers of any dtype at most 2**63 - 1 above ``lo``."""
     if part.dtype.kind == "u" and part.dtype.itemsize == 8:   # also '>u8': lo may not fit
@@ -486,7 +481,7 @@ def _sampled_step(arr: np.ndarray, lo: int) -> tuple[int, np.ndarray]:
     """The greatest common divisor of ``label - lo`` over an evenly spread sample (the
     step of any grid ``lo + step * j`` that holds the labels divides it), and those
     ``label - lo``."""
-    sample = _above(arr[::max(1, arr.shape[0] // _GRID_SAMPLE)], lo)
+    sample = _above(arr[::max(1, arr.shape[0] // SAMPLE)], lo)
     if np.gcd.reduce(sample[:64]) == 1:                  # (most labels on no grid: soon 1)
         return 1, sample
     return int(np.gcd.reduce(sample)), sample
@@ -543,20 +538,17 @@ def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndar
     return offsets, step, largest + 1
 
 
-def _factorize_strings(arr: np.ndarray, sampled: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of a fixed-width string (or bytes) array.
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
-    values: the characters packed into words go through a hash table of
-    :mod:`prayatul_edu.hashing` (one pass with a table from a sample, unless
-    ``sampled`` is False because that was tried already; else a few passes over
-    N words; either way no sorting of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    values (after a table from a sample, :func:`_by_sample`, was tried by the
+    caller): the characters packed into words go through the rounds of a hash
+    table of :mod:`prayatul_edu.hashing` (a few passes over N words, no sorting
+    of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
-    found = _by_sample(arr) if sampled else None        # (False: tried already)
-    if found is not None:
-        return found[0].astype(np.intp), found[1]
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -597,7 +589,7 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         if sampled is not None:        # few labels: small codes, counted like small ints
             return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],
                           values=sampled[1])
-        codes, values = _factorize_strings(arr, sampled=False)
+        codes, values = _factorize_strings(arr)
         return Labels(name=name, codes=codes, values=values)
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)

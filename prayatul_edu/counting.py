@@ -183,8 +183,8 @@ def _pairs_in_runs(ordered: np.ndarray, scratch: np.ndarray | None = None) -> in
     ``d`` counts the values equal to the one ``d`` places before, until a round
     finds none. With many labels the runs are short: a few rounds, each one
     comparison of the array into ``scratch`` (a bool array of at least N - 1
-    entries), and no large array is made. Longer runs are measured instead:
-    a run of ``L - 1`` equal neighbours is a group of ``L`` values.
+    entries), and no large array is made. Longer runs are measured instead
+    (:func:`_cells_of_sorted`).
     """
     n = ordered.shape[0]
     if scratch is None:
@@ -198,11 +198,7 @@ def _pairs_in_runs(ordered: np.ndarray, scratch: np.ndarray | None = None) -> in
         total += found
     if n <= _RUN_ROUNDS + 1:
         return total
-    same = np.equal(ordered[1:], ordered[:-1], out=scratch[:n - 1])
-    joins = np.flatnonzero(same)                          # j where value j + 1 joins j's run
-    breaks = np.flatnonzero(np.diff(joins) != 1) + 1      # a gap starts another run
-    run = np.diff(np.concatenate(([0], breaks, [joins.size])))
-    return pairs_within(run + 1)
+    return pairs_within(_cells_of_sorted(ordered)[1])
 
 
 def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:

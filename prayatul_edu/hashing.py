@@ -459,18 +459,6 @@ class WordTable:
     def k(self) -> int:
         return int(self.values.shape[0])
 
-    def __getstate__(self) -> dict:
-        # ``words`` is a closure over views of ``arr``: rebuilt on unpickling, from
-        # whether it reads the first word alone (the sample's choice, see one_word)
-        state = dict(self.__dict__)
-        state["words"] = hasattr(self.words, "upper")
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        first_word_only = state.pop("words")
-        self.__dict__.update(state)
-        self.words = one_word(self.arr, self.arr[:0] if first_word_only else None)
-
     @classmethod
     def from_sample(cls, arr: np.ndarray) -> "WordTable | None":
         """The table of the distinct labels of an evenly spread sample of :data:`SAMPLE`

@@ -109,7 +109,7 @@ def test_contingency_display_states_orientation():
 
 # ------------------------------------------- fast paths agree with the plain ones
 from prayatul_edu import counting  # noqa: E402
-from prayatul_edu._validation import Labels, _factorize, _factorize_strings  # noqa: E402
+from prayatul_edu._validation import Labels, _factorize  # noqa: E402
 
 LABEL_KINDS = {
     "small ints": lambda rng, n, k: rng.integers(0, k, n),
@@ -185,7 +185,8 @@ def test_lazy_integer_labels_equal_the_factorised_ones():
 def test_string_factorisation_equals_np_unique():
     rng = np.random.default_rng(9)
     arr = np.array(["b", "a", "ä", "", "a b", "Z"])[rng.integers(0, 6, 400)]
-    codes, values = _factorize_strings(arr)
+    labels = check_labels(arr, "x")
+    codes, values = labels.codes, labels.values
     ref_values, ref_codes = np.unique(arr, return_inverse=True)
     assert values.tolist() == ref_values.tolist() and codes.tolist() == ref_codes.tolist()
 

@@ -217,7 +217,7 @@ def test_grid_from_a_sample_falls_back_when_the_sample_misleads(monkeypatch, whe
     """The grid tried from a sample (no min/max pass) meets a label the sample missed:
     one below its smallest label, one beyond what its dtype holds, one off the grid;
     the labels are still coded exactly (by the min/max path)."""
-    monkeypatch.setattr(_validation, "_GRID_SAMPLE", 8)
+    monkeypatch.setattr(_validation, "SAMPLE", 8)
     rng = np.random.default_rng(4)
     j = rng.integers(3, 9, 5001)
     j[0] = 3                                             # index 0 is always sampled
