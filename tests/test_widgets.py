@@ -777,6 +777,92 @@ def test_a_dendrogram_height_label_that_moves_is_drawn_anew(monkeypatch):
     assert len(places) == 2                                 # it moved, and moved back
 
 
+def _label_x(axis) -> float:
+    """Where ``axis``'s label is (its left edge, pixels) when the figure is drawn."""
+    return axis.label.get_window_extent(axis.axes.figure.canvas.get_renderer()).x0
+
+
+def _ticked_pair(side: str):
+    """A figure of two Axes with a y label on ``side`` and their tick labels there too."""
+    from prayatul_edu.widgets.rendering import new_figure
+
+    fig = new_figure(6.0, 3.0, dpi=100)
+    axes = fig.subplots(1, 2)
+    fig.subplots_adjust(wspace=0.8)
+    for ax in axes:
+        if side == "right":
+            ax.yaxis.tick_right()
+            ax.yaxis.set_label_position("right")
+        ax.set_ylabel("cluster")
+    return fig, axes
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_a_pinned_axis_label_stays_where_the_last_draw_put_it(side):
+    """``pin_axis_label(axis)`` fixes the label where matplotlib placed it: wider tick
+    labels then leave it there (matplotlib alone moves it out), pinning again changes
+    nothing, and an Axes cleared since is pinned anew."""
+    from prayatul_edu.widgets.drawing import pin_axis_label
+
+    fig, (pinned, free) = _ticked_pair(side)
+    for ax in (pinned, free):
+        ax.set_yticks([0, 1], ["0", "1"])
+    fig.canvas.draw()
+    first = {ax: _label_x(ax.yaxis) for ax in (pinned, free)}
+    assert pin_axis_label(pinned.yaxis) is True
+    assert _label_x(pinned.yaxis) == pytest.approx(first[pinned], abs=1e-9)
+    assert pin_axis_label(pinned.yaxis) is False
+    for ax in (pinned, free):
+        ax.set_yticks([0, 1], ["0", "1000"])
+    fig.canvas.draw()
+    assert _label_x(pinned.yaxis) == pytest.approx(first[pinned], abs=1e-9)
+    moved = _label_x(free.yaxis) - first[free]                  # the 1000's width
+    assert moved > 15 if side == "right" else moved < -15
+    pinned.cla()                                                # its label's own again
+    assert pin_axis_label(pinned.yaxis) is True
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_an_axis_label_pinned_with_room_for_tick_labels_is_where_matplotlib_puts_it(side):
+    """``pin_axis_label(axis, "0.0")`` puts the label, with no draw first, where
+    matplotlib puts it beside tick labels as wide as "0.0" or the axis' own (digits
+    counted as "0"); it moves (and says so) only when the widest of those changes."""
+    from prayatul_edu.widgets.drawing import pin_axis_label
+
+    fig, (pinned, free) = _ticked_pair(side)
+    for ticks, moves in [(["0", "0.0"], True), (["2", "0.5"], False),
+                         (["0.0", "00.0"], True), (["0", "0.0"], True)]:
+        for ax in (pinned, free):
+            ax.set_yticks([0, 1], ticks)
+        assert pin_axis_label(pinned.yaxis, "0.0") is moves, ticks
+        fig.canvas.draw()
+        if "2" not in ticks:               # free: beside the widest of its own ("0.0")
+            assert _label_x(pinned.yaxis) - pinned.bbox.x0 == pytest.approx(
+                _label_x(free.yaxis) - free.bbox.x0, abs=1e-6)
+
+
+@pytest.mark.parametrize("lecture", [False, True])
+def test_the_silhouette_cluster_label_stays_where_the_first_draw_put_it(lecture):
+    """A new clustering keeps the silhouette plot's axis label in place (its pixels are
+    kept), where matplotlib put it beside the cluster numbers of the first draw."""
+    app = SilhouetteExplorer(n_samples=150, lecture=lecture)
+    fig = app._figure
+    bars = fig.axes[1]
+    first = _label_x(bars.yaxis)
+    for k in (6, 10, 2):
+        app.control("k (KMeans)").value = k
+        app.image.value  # noqa: B018 - the figure was drawn
+        assert app._figure is fig and bars.yaxis.label_placed is not None
+        assert _label_x(bars.yaxis) == pytest.approx(first, abs=1e-9)
+        # one digit a cluster: matplotlib's own placement in a fresh figure (at its
+        # distance from the panel, as lecture mode's layout may move the panel) differs
+        # by less than a pixel
+        fresh = app.model.figure()
+        fresh.canvas.draw()
+        ours, its = bars.bbox.x0 - first, fresh.axes[1].bbox.x0 - _label_x(fresh.axes[1].yaxis)
+        assert abs(ours - its) < 1.0
+
+
 @pytest.mark.parametrize("lecture", [False, True])
 def test_the_first_dendrogram_image_keeps_what_the_first_new_tree_draws_over(lecture):
     """The app's first image is its figure drawn in full, from layers: the pixels a new

@@ -31,7 +31,7 @@ from ..plots.hierarchy import (
 from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import dataset, distances
-from .drawing import rescale, scatter_artists, update_scatter
+from .drawing import pin_axis_label, rescale, scatter_artists, update_scatter
 from .inputs import check_float, check_int
 from .model import Model
 from .rendering import TextGroup, lecture_text
@@ -197,8 +197,8 @@ class DendrogramModel(Model):
         _set_colorbar_heights(colorbar_ax, image)
         if self.lecture:
             lecture_text(tree_ax.figure)    # the tick labels at their size, to be measured
-        for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
-            _place_height_label(axis)
+        for axis in (tree_ax.yaxis, colorbar_ax.yaxis):    # kept from tree to tree
+            pin_axis_label(axis, _HEIGHT_TEMPLATE)
         tree_ax.shows = self.tree                   # what these panels show (see redraw)
 
     def redraw(self, fig):
@@ -227,8 +227,8 @@ class DendrogramModel(Model):
             image.autoscale()
             _set_colorbar_heights(colorbar_ax, image)
             for axis in (tree_ax.yaxis, colorbar_ax.yaxis):
-                if _place_height_label(axis):         # moved: not where the kept pixels
-                    self.layers.stale = True          # have it
+                if pin_axis_label(axis, _HEIGHT_TEMPLATE):   # moved: not where the kept
+                    self.layers.stale = True                 # pixels have it
             coph.set_title(self._cophenetic_title(), fontsize=11)
             tree_ax.shows = self.tree
         else:
@@ -275,46 +275,13 @@ def _cut_artists(tree_ax) -> list:
 #: The height labels an axis label keeps clear of at least (digits are as wide as each
 #: other): the labels of the toy data sets' trees are at most as wide ("0.5", "2").
 _HEIGHT_TEMPLATE = "0.0"
-_WIDTHS: dict = {}
-
-
-def _place_height_label(axis) -> bool:
-    """Put the label of a heights axis (the dendrogram's, the colour bar's) where
-    matplotlib would put it beside tick labels as wide as the wider of
-    :data:`_HEIGHT_TEMPLATE` and the axis' own: it stays put from tree to tree (not
-    jumping with the widths of the labels), and drawing the axis measures no text.
-    Returns whether it moved."""
-    from matplotlib.transforms import ScaledTranslation
-
-    ax, fig = axis.axes, axis.axes.figure
-    right = axis.get_label_position() == "right"
-    tick = axis.get_major_ticks()[0]
-    label = tick.label2 if right else tick.label1
-    shown = [axis.major.formatter(v, i) for i, v in enumerate(axis.get_majorticklocs())]
-    widest = "".join("0" if c.isdigit() else c
-                     for c in max([_HEIGHT_TEMPLATE, *shown], key=len))
-    prop = label.get_fontproperties()
-    key = (widest, hash(prop), fig.dpi)
-    if key not in _WIDTHS:
-        _WIDTHS[key] = fig.canvas.get_renderer().get_text_width_height_descent(
-            widest, prop, ismath=False)[0]
-    # from the axis line to its tick labels, as the tick draws them (points)
-    gap = tick.get_tick_padding() + tick.get_pad()
-    inches = (gap + axis.labelpad) / 72 + _WIDTHS[key] / fig.dpi
-    placed = getattr(axis, "label_placed", None)        # (inches, transform) set last
-    if placed is not None and placed[0] == inches and axis.label.get_transform() is placed[1]:
-        return False                                    # (an Axes cleared since has not)
-    transform = ax.transAxes + ScaledTranslation(inches if right else -inches, 0.0,
-                                                 fig.dpi_scale_trans)
-    axis.set_label_coords(1.0 if right else 0.0, 0.5, transform=transform)
-    axis.label_placed = (inches, axis.label.get_transform())
-    return True
 
 
 def _height_ticks(axis) -> list:
     """The tick marks of a heights axis and, as one group, their labels, placed and
     written for the axis' fixed ticks as its next draw would: what a new tree changes on
-    the axis (its label stays where :func:`_place_height_label` put it)."""
+    the axis (its label stays where
+    :func:`~prayatul_edu.widgets.drawing.pin_axis_label` put it)."""
     locs = axis.get_majorticklocs()
     ticks = axis.get_major_ticks(len(locs))
     for tick, loc, label in zip(ticks, locs, axis.major.formatter.format_ticks(locs)):

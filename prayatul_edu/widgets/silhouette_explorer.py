@@ -27,7 +27,7 @@ from ..plots.silhouette import plot_silhouette, set_silhouette_point, update_sil
 from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset, distances
-from .drawing import rescale, scatter_artists, update_scatter
+from .drawing import pin_axis_label, rescale, scatter_artists, update_scatter
 from .inputs import check_int
 from .model import Model
 from .tables import format_number, html_table, text_table
@@ -223,14 +223,9 @@ class SilhouetteModel(Model):
         scatter, bars = fig.axes
         (marker,) = [c for c in bars.collections if c.get_gid() == "silhouette point"]
         if getattr(scatter, "shows", None) is not self.silhouette:
-            if not getattr(bars, "label_kept", False):
-                # the axis label where the first (full) draw put it: the cluster ticks are one
-                # digit each (k <= 10), so it would not move, and placing it measures
-                # every tick label again (5 ms at lecture density)
-                label = bars.yaxis.label
-                bars.yaxis.set_label_coords(*label.get_position(),
-                                            transform=label.get_transform())
-                bars.label_kept = True
+            # the axis label where the first (full) draw put it: the cluster ticks are one
+            # digit each (k <= 10), so matplotlib would move it by less than a pixel
+            pin_axis_label(bars.yaxis)
             self._draw_clustering(scatter, bars)
             xlim = tuple(map(float, bars.get_xlim()))
             self.layers.declare(fig, ("clustering", *xlim),
