@@ -43,10 +43,11 @@ from __future__ import annotations
 
 import os
 import threading
-from functools import lru_cache, partial
+from functools import partial
 
 import numpy as np
 
+from ._threads import thread_pools
 from ._validation import check_choice, check_distance_matrix, check_features, check_labels
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
 
@@ -247,16 +248,6 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
-@lru_cache(maxsize=1)
-def _blas_pools():
-    """threadpoolctl's view of the loaded libraries, made once: making it searches every
-    loaded library (5 to 7 ms, as long as the rest of a 300-point silhouette). The tiles'
-    products are NumPy's, whose BLAS is loaded with NumPy, before this is first made."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
 def _run_blocks(task, starts) -> None:
     """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL).
 
@@ -264,7 +255,7 @@ def _run_blocks(task, starts) -> None:
     BLAS's own threads would wait for each other at every one of them.
     """
     threads = _n_threads(len(starts))
-    with _blas_pools().limit(limits=1, user_api="blas"):
+    with thread_pools().limit(limits=1, user_api="blas"):
         if threads == 1:
             for r0 in starts:
                 task(r0)

@@ -9,6 +9,7 @@ import functools
 
 import numpy as np
 
+from .._threads import thread_pools
 from ..toydata import cluster, make_dataset
 
 __all__ = ["dataset", "clustering", "distances"]
@@ -34,7 +35,7 @@ def clustering(data: tuple, algorithm: str, n_clusters: int, eps: float) -> np.n
     X, _ = dataset(*data)
     # One thread: on a few thousand points threads gain little, and OpenMP threads
     # spin badly when the machine is busy (measured: 5 ms alone, up to 1 s when loaded).
-    with _thread_pools().limit(limits=1):
+    with thread_pools(scikit_learn=True).limit(limits=1):
         labels = cluster(X, algorithm, n_clusters=n_clusters, eps=eps, random_state=0)
     labels.flags.writeable = False
     return labels
@@ -49,14 +50,3 @@ def distances(data: tuple) -> np.ndarray:
     D = cdist(X, X)
     D.flags.writeable = False
     return D
-
-
-@functools.lru_cache(maxsize=1)
-def _thread_pools():
-    """threadpoolctl's view of the loaded BLAS / OpenMP libraries, made once (a
-    ``threadpool_limits`` call would search them again: 3 ms per clustering)."""
-    import sklearn.cluster  # noqa: F401  (load the libraries the algorithms use first)
-    import sklearn.mixture  # noqa: F401
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
