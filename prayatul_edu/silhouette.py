@@ -407,6 +407,19 @@ def _work_with_candidates(candidate: np.ndarray, sizes: np.ndarray, tile: int):
     return np.array(cuts), full, subsets, complete
 
 
+def _centroid_bounds(Y, mu, nm, err) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds of ``|y - m|`` for the points ``Y`` and every centroid ``m``
+    (the rows of ``mu``, squared norms ``nm``): the Gram-matrix form, widened by its
+    rounding error (as in :func:`_euclidean_gram`, doubled) and by ``err``, the
+    centroids' own."""
+    ny = np.einsum("ij,ij->i", Y, Y)
+    d2 = ny[:, None] - 2 * (Y @ mu.T) + nm
+    slack = 4 * (Y.shape[1] + 2) * 2.0**-53 * (ny[:, None] + nm)
+    lo = np.sqrt(np.maximum(d2 - slack, 0.0)) - err
+    hi = np.sqrt(np.maximum(d2 + slack, 0.0, out=d2), out=d2) + err
+    return lo, hi
+
+
 def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     r"""N x k booleans, rows in ``order``: the Euclidean distances from point i to the
     members of cluster c are needed.
@@ -426,7 +439,6 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     (the Gram-matrix bound of :func:`_euclidean_gram` and the centroids' own), so
     skipping never changes a result.
     """
-    u = 2.0**-53
     n, dim = X.shape
     onehot = np.zeros((n, k))
     onehot[np.arange(n), codes] = 1.0
@@ -434,30 +446,21 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     mu /= sizes[:, None]
     del onehot
     scale = max(abs(float(X.max())), abs(float(X.min())))
-    # a bound on each centroid's error (sums of at most n terms of at most `scale`), and
-    # on the Gram-matrix squared distances below (as in _euclidean_gram, doubled)
-    err = 2 * (n + dim + 2) * u * scale * np.sqrt(dim)
+    # a bound on each centroid's error (sums of at most n terms of at most `scale`)
+    err = 2 * (n + dim + 2) * 2.0**-53 * scale * np.sqrt(dim)
     nm = np.einsum("ij,ij->i", mu, mu)
-
-    def bounds(r0: int):
-        """Lower and upper bounds of |x - m| for the points r0.. and every centroid."""
-        Y = X[r0:r0 + _GATHER_ROWS]
-        ny = np.einsum("ij,ij->i", Y, Y)
-        d2 = ny[:, None] - 2 * (Y @ mu.T) + nm
-        slack = 4 * (dim + 2) * u * (ny[:, None] + nm)
-        lo = np.sqrt(np.maximum(d2 - slack, 0.0)) - err
-        hi = np.sqrt(np.maximum(d2 + slack, 0.0, out=d2), out=d2) + err
-        return lo, hi
-
+    # the bounds of every point, computed once (the radii need all of them first)
+    lower, higher = np.empty((n, k)), np.empty((n, k))
     r2 = np.zeros(k)                                     # mean squared radius, bounded
     for r0 in range(0, n, _GATHER_ROWS):
-        hi = bounds(r0)[1]
-        own = codes[r0:r0 + hi.shape[0]]
-        r2 += np.bincount(own, weights=hi[np.arange(hi.shape[0]), own] ** 2, minlength=k)
+        r1 = min(n, r0 + _GATHER_ROWS)
+        lower[r0:r1], higher[r0:r1] = _centroid_bounds(X[r0:r1], mu, nm, err)
+        own = codes[r0:r1]
+        r2 += np.bincount(own, weights=higher[np.arange(r0, r1), own] ** 2, minlength=k)
     r2 /= sizes
     candidate = np.empty((n, k), dtype=bool)
     for r0 in range(0, n, _GATHER_ROWS):
-        lo, hi = bounds(r0)
+        lo, hi = lower[r0:r0 + _GATHER_ROWS], higher[r0:r0 + _GATHER_ROWS]
         rows = np.arange(hi.shape[0])
         own = codes[r0:r0 + hi.shape[0]]
         upper = np.sqrt(hi * hi + r2) * (1 + 1e-9)

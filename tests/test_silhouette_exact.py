@@ -130,6 +130,52 @@ def test_candidates_hold_the_own_and_the_nearest_cluster(data):
     assert candidate[tied].all()
 
 
+@settings(max_examples=60, deadline=None)
+@given(clustered_points())
+def test_candidates_skip_what_the_centroid_bounds_skip(data):
+    # the docstring's bounds, computed directly: a cluster whose lower bound is clearly
+    # above another's upper bound is skipped, one clearly below every upper bound is kept
+    # (the rounding margins the code adds are far smaller than "clearly")
+    X, labels = data
+    k = int(labels.max()) + 1
+    sizes = np.bincount(labels, minlength=k)
+    order = np.argsort(labels, kind="stable")
+    candidate = np.empty((len(labels), k), dtype=bool)
+    candidate[order] = sil_module._candidates(X, labels, order, sizes, k)
+    centroids = np.stack([X[labels == c].mean(axis=0) for c in range(k)])
+    to_centroid = np.linalg.norm(X[:, None, :] - centroids[None], axis=2)     # |x - m|
+    r2 = np.array([(to_centroid[labels == c, c] ** 2).mean() for c in range(k)])
+    rows = np.arange(len(labels))
+    upper = np.sqrt(to_centroid**2 + r2)
+    upper[rows, labels] = np.inf                           # b_i: the other clusters
+    least_upper = upper.min(axis=1)[:, None]
+    scale = 1e-6 * (1 + np.abs(X).max())
+    skipped = to_centroid > least_upper + scale
+    kept = to_centroid < least_upper - scale
+    skipped[rows, labels], kept[rows, labels] = False, True    # a_i: always
+    assert not candidate[skipped].any()
+    assert candidate[kept].all()
+
+
+def test_the_bounds_of_each_point_are_computed_once(monkeypatch):
+    # the radii need every point's upper bounds before any point's candidates: the
+    # bounds are kept from the one pass, not computed again
+    calls, real = [], sil_module._centroid_bounds
+
+    def spy(Y, *args):
+        calls.append(Y.shape[0])
+        return real(Y, *args)
+
+    monkeypatch.setattr(sil_module, "_centroid_bounds", spy)
+    monkeypatch.setattr(sil_module, "_GATHER_ROWS", 64)
+    X, labels = _blobs(4, 300, 12, 5, spread=0.5)
+    sizes = np.bincount(labels, minlength=5)
+    order = np.argsort(labels, kind="stable")
+    candidate = sil_module._candidates(X, labels, order, sizes, 5)
+    assert calls == [64, 64, 64, 64, 44]                   # every point once
+    assert candidate.shape == (300, 5) and not candidate.all()  # far clusters skipped
+
+
 @settings(max_examples=40, deadline=None)
 @given(clustered_points(), st.sampled_from([1, 2, 5]))
 def test_skipping_far_clusters_keeps_the_plain_numbers(data, per_cluster):
