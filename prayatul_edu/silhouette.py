@@ -501,16 +501,19 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
     centre = X.mean(axis=0) if gram else None
 
     def distances(idx, c0, c1, XA=None, left=None, right=None, same=False):
-        """Distances of the points ``X[idx]`` to sorted points c0:c1 (``XA``, ``left``,
-        ``right``: sides already prepared; ``same``: the same points)."""
+        """Distances of the points ``X[idx]`` to sorted points c0:c1. A tile passes what
+        its row and column already prepared: the points ``XA`` (``cdist``) or the Gram
+        sides ``left`` and ``right``, and ``same`` (the same points); a block of whole
+        rows passes none of them."""
         if metric == "precomputed":
             return X[np.ix_(idx, order[c0:c1])]
         if gram:
-            if left is not None:                         # the points only if needed
-                XA = partial(np.take, X, idx, axis=0) if XA is None else XA
-            XA = np.asarray(X[idx], dtype=float) if XA is None else XA
-            XB = points(c0, c1) if right is None else partial(points, c0, c1)
-            return _euclidean_gram(XA, XB, centre, left=left, right=right, same=same)
+            if left is None:                             # a block: both sides made here
+                return _euclidean_gram(np.asarray(X[idx], dtype=float), points(c0, c1),
+                                       centre)
+            # a tile: the points are gathered only if some pair is recomputed
+            return _euclidean_gram(partial(np.take, X, idx, axis=0), partial(points, c0, c1),
+                                   centre, left=left, right=right, same=same)
         XA = np.asarray(X[idx], dtype=float) if XA is None else XA
         return cdist(XA, points(c0, c1), metric, **params)
 

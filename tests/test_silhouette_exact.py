@@ -77,6 +77,32 @@ def test_near_duplicates_far_from_the_origin(rows_path, small_tiles, monkeypatch
                                rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("rows_path", [False, True])
+def test_gram_tiles_gather_their_points_only_for_near_duplicates(rows_path, small_tiles,
+                                                                 monkeypatch):
+    # a tile gets its row's and its panel's sides made once, and its points as
+    # functions, called only when a near-duplicate pair is recomputed; a block of whole
+    # rows makes its sides itself, from its points
+    if rows_path:
+        monkeypatch.setattr(sil_module, "_SUMS_BYTES", 0)
+    calls, real = [], sil_module._euclidean_gram
+
+    def spy(XA, XB, centre, left=None, right=None, same=False):
+        calls.append((callable(XA), callable(XB), left is None, right is None))
+        return real(XA, XB, centre, left=left, right=right, same=same)
+
+    monkeypatch.setattr(sil_module, "_euclidean_gram", spy)
+    rng = np.random.default_rng(3)
+    X, labels = _blobs(3, 90, 16, 3, offset=1e3)
+    X = np.concatenate([X, X[:20] + 1e-7 * rng.standard_normal((20, 16))])
+    labels = np.concatenate([labels, labels[:20]])
+    s = silhouette(X, labels, method="fast")
+    np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
+    assert len(calls) > 1
+    assert set(calls) == ({(False, False, True, True)} if rows_path else
+                          {(True, True, False, False)})
+
+
 @pytest.mark.parametrize("tiles_per_panel", [1, 2, 3])
 def test_panels_of_columns_give_the_exact_numbers(tiles_per_panel, small_tiles, monkeypatch):
     # The right sides of the Gram products are made a panel of columns at a time: with
