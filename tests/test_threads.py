@@ -86,3 +86,13 @@ def test_the_silhouette_runs_blas_on_one_thread_meanwhile(monkeypatch):
                               method="fast")
         assert {n for api, n in _threads_now() if api == "blas"} == {2}     # restored
     assert seen and {n for api, n in seen if api == "blas"} == {1}
+
+
+def test_import_prayatul_edu_loads_no_thread_library():
+    """``import prayatul_edu`` needs NumPy only: threadpoolctl (and through it nothing of
+    scikit-learn) is loaded when a view is first asked for, not before."""
+    code = ("import sys, prayatul_edu, prayatul_edu._threads; "
+            "print(sorted(m for m in ('threadpoolctl', 'sklearn', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
