@@ -135,43 +135,37 @@ def clustered_points(draw):
     return X, np.concatenate([labels, labels[:6]])
 
 
+def _candidates_in_order(X, labels) -> np.ndarray:
+    """``_candidates`` of labels 0 ... k-1, its rows back in the points' order."""
+    k = int(labels.max()) + 1
+    order = np.argsort(labels, kind="stable")
+    candidate = np.empty((len(labels), k), dtype=bool)
+    candidate[order] = sil_module._candidates(X, labels, order,
+                                              np.bincount(labels, minlength=k), k)
+    return candidate
+
+
 @settings(max_examples=60, deadline=None)
 @given(clustered_points())
-def test_candidates_hold_the_own_and_the_nearest_cluster(data):
+def test_candidates_hold_the_nearest_cluster_and_skip_what_the_bounds_skip(data):
     # the bounds may only skip clusters that are provably not the nearest
     from scipy.spatial.distance import cdist
 
     X, labels = data
-    k = int(labels.max()) + 1
-    sizes = np.bincount(labels, minlength=k)
-    order = np.argsort(labels, kind="stable")
-    candidate = np.empty_like(sil_module._candidates(X, labels, order, sizes, k))
-    candidate[order] = sil_module._candidates(X, labels, order, sizes, k)
-    rows = np.arange(len(labels))
+    candidate = _candidates_in_order(X, labels)
+    k, rows = candidate.shape[1], np.arange(len(labels))
     assert candidate[rows, labels].all()
     mean = np.stack([cdist(X, X[labels == c]).mean(axis=1) for c in range(k)], axis=1)
     mean[rows, labels] = np.inf
     best = mean.min(axis=1)
     tied = mean <= best[:, None] * (1 + 1e-12)          # every cluster at the minimum
     assert candidate[tied].all()
-
-
-@settings(max_examples=60, deadline=None)
-@given(clustered_points())
-def test_candidates_skip_what_the_centroid_bounds_skip(data):
-    # the docstring's bounds, computed directly: a cluster whose lower bound is clearly
-    # above another's upper bound is skipped, one clearly below every upper bound is kept
-    # (the rounding margins the code adds are far smaller than "clearly")
-    X, labels = data
-    k = int(labels.max()) + 1
-    sizes = np.bincount(labels, minlength=k)
-    order = np.argsort(labels, kind="stable")
-    candidate = np.empty((len(labels), k), dtype=bool)
-    candidate[order] = sil_module._candidates(X, labels, order, sizes, k)
+    # and they do skip: the docstring's bounds, computed directly - a cluster whose lower
+    # bound is clearly above another's upper bound is skipped, one clearly below every
+    # upper bound is kept (the rounding margins the code adds are far smaller)
     centroids = np.stack([X[labels == c].mean(axis=0) for c in range(k)])
     to_centroid = np.linalg.norm(X[:, None, :] - centroids[None], axis=2)     # |x - m|
     r2 = np.array([(to_centroid[labels == c, c] ** 2).mean() for c in range(k)])
-    rows = np.arange(len(labels))
     upper = np.sqrt(to_centroid**2 + r2)
     upper[rows, labels] = np.inf                           # b_i: the other clusters
     least_upper = upper.min(axis=1)[:, None]
