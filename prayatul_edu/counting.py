@@ -132,6 +132,11 @@ def cells_fit_dense(n: int, cells: int) -> bool:
     return cells <= dense_cell_limit(n)
 
 
+#: Values in a range this long are sorted as uint32 (:func:`joint_key` with ``narrow``; the
+#: pieces of :func:`_pairs_of_equal`).
+_NARROW_RANGE = 2**32
+
+
 def joint_key(a: Labels, b: Labels, narrow: bool = False,
               out: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
@@ -147,7 +152,7 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False,
     arr_a, lo_a, span_a = a.dense_form()
     arr_b, lo_b, span_b = b.dense_form()
     cells = span_a * span_b
-    dtype = np.dtype(np.uint32 if narrow and cells <= 2**32 else np.int64)
+    dtype = np.dtype(np.uint32 if narrow and cells <= _NARROW_RANGE else np.int64)
     bits = 8 * dtype.itemsize
 
     def wrapped(value: int):                 # value modulo 2**bits, as a scalar of dtype
@@ -205,10 +210,12 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     """The non-empty cells of the joint labelling of ``a`` and ``b``, and their counts.
 
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
-    (int64, increasing) and ``count`` how many instances it holds. A
-    ``np.bincount`` when the table of every combination is small
-    (:func:`cells_fit_dense`: its cost is O(N) like the sort's reading, without
-    the sort), else one sort of the indices and their runs of equal values.
+    (int64, increasing) and ``count`` how many instances it holds. The one
+    place that decides how the cells are listed (:class:`ContingencyTable`
+    calls it when its cells are first read): a ``np.bincount`` when the table
+    of every combination is small (:func:`cells_fit_dense`: its cost is O(N)
+    like the sort's reading, without the sort), else one sort of the indices
+    and their runs of equal values.
     """
     if cells_fit_dense(a.n, a.dense_form()[2] * b.dense_form()[2]):
         key, cells = joint_key(a, b)
@@ -272,8 +279,6 @@ def joint_pairs_within_each(pairs) -> list[int]:
 
 #: Cuts of :func:`_pairs_of_equal`, one within the other, before a piece is sorted as int64.
 _MAX_HALVINGS = 8
-#: The values of a piece of :func:`_pairs_of_equal` lie in a range shorter than this.
-_NARROW_RANGE = 2**32
 
 
 def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np.ndarray) -> int:
@@ -643,8 +648,8 @@ def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = F
 def _placed_on_read(attribute: str, doc: str) -> property:
     """A property of :class:`ContingencyTable` that the sorted path fills when first read."""
     def get(table):
-        if table._ordered is not None:
-            table._count_sorted_cells()
+        if table._cells_unread:
+            table._list_cells()
         if table._sorted_cells is not None and attribute != "_cell_count":
             table._place_sorted_cells()
         return getattr(table, attribute)
@@ -704,35 +709,36 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
-    #: Row, column and count of each non-empty cell; the sorted path finds them when first
+    #: Row, column and count of each non-empty cell; the sorted path lists them when first
     #: read (the pair-counting measures need only the pairs in the cells and the margins).
     _cell_cluster = _cell_class = _cell_count = None
-    _sorted_cells = _ordered = None
+    _sorted_cells = None
+    #: The sorted path before any cell is read: nothing sorted or listed yet.
+    _cells_unread = False
 
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
-        """The fast path for many labels: the non-empty cells from one sort of the pairs."""
+        """The fast path for many labels: the margins now, the cells when first read."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
-        if cells_fit_dense(self.n, pred.dense_form()[2] * truth.dense_form()[2]):
-            self._sorted_cells, self.cell_count = joint_counts(pred, truth)
-        else:                                  # by cluster, then class; runs counted on read
-            self._ordered = _sorted(pred, truth)
+        self._cells_unread = True
+
+    def _list_cells(self) -> None:
+        """The non-empty cells of :meth:`_read_sorted` (by cluster, then class) and their counts."""
+        pred, truth = self._pred, self._truth
+        self._sorted_cells, self._cell_count = joint_counts(pred, truth)
         # the ranges the flat indices refer to (reading codes later changes dense_form)
         self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
-
-    def _count_sorted_cells(self) -> None:
-        """The cells of :meth:`_read_sorted` and their counts from the runs of the sorted index."""
-        self._sorted_cells, self._cell_count = _cells_of_sorted(self._ordered)
-        self._ordered = None
+        self._cells_unread = False
 
     def pairs_in_cells(self) -> int:
         """Pairs of instances in one cell: ``sum_ij C(n_ij, 2)``, exact.
 
-        On the sorted path, straight from the runs of the sorted cell index
-        (without listing the cells).
+        On the sorted path, before any cell is read, without listing the cells:
+        from the runs of the sorted cell index, cut into pieces of a 32-bit
+        range beyond 2**32 cells (:func:`joint_pairs_within`).
         """
-        if self._ordered is not None:
-            return _pairs_in_runs(self._ordered)
+        if self._cells_unread:
+            return joint_pairs_within(self._pred, self._truth)
         return pairs_within(self.cell_count)
 
     def _place_sorted_cells(self) -> None:
