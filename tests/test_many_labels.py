@@ -283,6 +283,19 @@ def test_pairs_of_equal_in_pieces_equal_pairs_of_equal_values(values, narrow_ran
     assert sorted(key.tolist()) == sorted(values)          # cut in place, values kept
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400),
+       st.sampled_from([1, 2, 16, 64, 128, 200]), st.sampled_from([0, 1, 3, 8]))
+def test_sorting_in_pieces_equals_one_sort(values, narrow_range, halvings):
+    # the same forced cuts, values equal to a cut in several pieces, pieces sorted as int64
+    key = np.array(values, dtype=np.int64)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "_NARROW_RANGE", narrow_range)
+        m.setattr(counting, "_MAX_HALVINGS", halvings)
+        counting._sort_in_pieces(key, 301, np.empty(key.shape[0], np.uint32))
+    assert key.tolist() == sorted(values)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_narrow_joint_key_equals_the_int64_one(data):
@@ -423,10 +436,10 @@ def test_pair_confusion_beyond_2_to_the_32_cells_from_32_bit_pieces(kind, monkey
     pred[moved] = _as_kind(rng.integers(0, 70_000, int(moved.sum())), kind)
     t, p = check_partitions(truth=truth, pred=pred)
     assert t.dense_form()[2] * p.dense_form()[2] > 2**32
-    pieces, int64_sorts = _Calls(monkeypatch, "_pairs_of_equal"), _Calls(monkeypatch, "_sorted")
+    pairs, pieces = _Calls(monkeypatch, "_pairs_of_equal"), _Calls(monkeypatch, "_sorted_pieces")
     table = ContingencyTable(t, p)
     pc = _pair_confusion(table)
-    assert (pieces.calls, int64_sorts.calls) == (1, 0) and table._cells_unread
+    assert (pairs.calls, pieces.calls) == (1, 1) and table._cells_unread
     expected_tp = _comb2_of_cells(truth, pred)
     assert pc.tp == expected_tp > 10**4
     assert (pc.to_sklearn() == pair_confusion_matrix(truth, pred)).all()
@@ -435,9 +448,11 @@ def test_pair_confusion_beyond_2_to_the_32_cells_from_32_bit_pieces(kind, monkey
     assert pair_confusion(truth, pred).tp == expected_tp
     assert adjusted_rand_index(truth, pred) == pytest.approx(adjusted_rand_score(truth, pred),
                                                              abs=1e-12)
-    # reading the cells lists them (one sort) and they give the same pairs
-    assert _cells(table) == _cells(ContingencyTable(*check_partitions(truth=truth, pred=pred),
-                                                    plain=True))
+    # reading the cells lists them (sorted in 32-bit pieces too) and they give the same pairs
+    plain_cells = _cells(ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True))
+    before = pieces.calls
+    assert _cells(table) == plain_cells
+    assert pieces.calls == before + 1
     assert not table._cells_unread and table.pairs_in_cells() == expected_tp
 
 
