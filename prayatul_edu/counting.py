@@ -21,9 +21,9 @@ Many labels
     (:func:`joint_pairs_within`: round ``d`` counts the values equal to the one
     ``d`` places before, so short runs cost a few comparisons and no new
     arrays). One sort of N integers, as 32-bit integers when the index fits
-    (twice as fast as 64-bit ones), and for the pairs even beyond 2**32 cells:
-    the index is first cut (``np.partition``) into pieces of a 32-bit range
-    (:func:`_pairs_of_equal`). No ``np.unique(return_inverse=True)`` (which
+    (twice as fast as 64-bit ones), and even beyond 2**32 cells: the index is
+    first cut (``np.partition``) into pieces of a 32-bit range
+    (:func:`_sorted_pieces`). No ``np.unique(return_inverse=True)`` (which
     sorts indices, not values, and then scatters them back).
 
 Exactness
@@ -132,6 +132,11 @@ def cells_fit_dense(n: int, cells: int) -> bool:
     return cells <= dense_cell_limit(n)
 
 
+#: Values in a range this long are sorted as uint32 (:func:`joint_key` with ``narrow``; the
+#: pieces of :func:`_pairs_of_equal`).
+_NARROW_RANGE = 2**32
+
+
 def joint_key(a: Labels, b: Labels, narrow: bool = False,
               out: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
@@ -147,7 +152,7 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False,
     arr_a, lo_a, span_a = a.dense_form()
     arr_b, lo_b, span_b = b.dense_form()
     cells = span_a * span_b
-    dtype = np.dtype(np.uint32 if narrow and cells <= 2**32 else np.int64)
+    dtype = np.dtype(np.uint32 if narrow and cells <= _NARROW_RANGE else np.int64)
     bits = 8 * dtype.itemsize
 
     def wrapped(value: int):                 # value modulo 2**bits, as a scalar of dtype
@@ -162,13 +167,6 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False,
     if offset:
         np.subtract(key, offset, out=key, dtype=dtype, casting="unsafe")
     return key, cells
-
-
-def _sorted(a: Labels, b: Labels) -> np.ndarray:
-    """:func:`joint_key` of ``a`` and ``b`` (narrow), sorted in place."""
-    key, _ = joint_key(a, b, narrow=True)
-    key.sort()
-    return key
 
 
 #: Rounds of :func:`_pairs_in_runs` before it reads the run lengths instead.
@@ -205,18 +203,25 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     """The non-empty cells of the joint labelling of ``a`` and ``b``, and their counts.
 
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
-    (int64, increasing) and ``count`` how many instances it holds. A
-    ``np.bincount`` when the table of every combination is small
-    (:func:`cells_fit_dense`: its cost is O(N) like the sort's reading, without
-    the sort), else one sort of the indices and their runs of equal values.
+    (increasing; uint32 when every index fits in it, else int64) and ``count``
+    how many instances it holds (int64). The one place that decides how the
+    cells are listed (:class:`ContingencyTable` calls it when its cells are
+    first read): a ``np.bincount`` when the table of every combination is
+    small (:func:`cells_fit_dense`: its cost is O(N) like the sort's reading,
+    without the sort), else one sort of the indices and their runs of equal
+    values, as 32-bit integers even beyond 2**32 cells (:func:`_sort_in_pieces`).
     """
     if cells_fit_dense(a.n, a.dense_form()[2] * b.dense_form()[2]):
         key, cells = joint_key(a, b)
         counts = np.bincount(key, minlength=cells)
         cell = np.flatnonzero(counts)
         return cell, counts[cell]
-    cell, count = _cells_of_sorted(_sorted(a, b))
-    return cell.astype(np.int64, copy=False), count
+    key, cells = joint_key(a, b, narrow=True)
+    if key.dtype == np.uint32:
+        key.sort()
+    else:
+        _sort_in_pieces(key, cells, np.empty(a.n, dtype=np.uint32))
+    return _cells_of_sorted(key)
 
 
 def _cells_of_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -272,12 +277,11 @@ def joint_pairs_within_each(pairs) -> list[int]:
 
 #: Cuts of :func:`_pairs_of_equal`, one within the other, before a piece is sorted as int64.
 _MAX_HALVINGS = 8
-#: The values of a piece of :func:`_pairs_of_equal` lie in a range shorter than this.
-_NARROW_RANGE = 2**32
 
 
-def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np.ndarray) -> int:
-    """Pairs of equal values in ``key`` (int64, ``0 <= key < cells``): sum C(L, 2) over its groups.
+def _sorted_pieces(key: np.ndarray, cells: int,
+                   narrow: np.ndarray) -> list[tuple[int, np.ndarray, int]]:
+    """``key`` (int64, ``0 <= key < cells``) sorted in pieces, most of them as 32-bit integers.
 
     Sorting 32-bit integers takes less than half the time of 64-bit ones, so
     ``key`` is cut (in place, by ``np.partition``, O(N)) into pieces until each
@@ -286,26 +290,26 @@ def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np
     ``[v, hi]``. The rank is where ``lo + 2**32`` would fall if the values were
     spread evenly (10**5 labels a side: three pieces from two cuts). Each
     piece, minus its ``lo``, is sorted as uint32 in ``narrow`` (a uint32 array
-    as long as ``key``), and the pieces in order are the sorted ``key``. The
-    pairs inside pieces come from their runs (:func:`_pairs_in_runs`); a value
-    equal to a cut can lie in several pieces, and its pairs across them are
-    added where the pieces meet. ``scratch``: a bool array as long as ``key``.
+    as long as ``key``). Returns ``(start, values, lo)`` of each piece, in
+    order: ``values + lo`` is the sorted ``key`` from ``start`` on. A value
+    equal to a cut can lie in several pieces, at the end of one and the start
+    of the next.
     """
-    pieces = []                                # (sorted values, what to add to them), in order
+    pieces = []                                # (start, sorted values, what to add), in order
     todo = [(0, key.shape[0], 0, cells - 1, 0)]   # start, stop, lo, hi, cuts so far
     while todo:
         start, stop, lo, hi, depth = todo.pop()
         if stop - start <= 1:                   # nothing to sort
-            pieces += [(key[start:stop], 0)] if stop > start else []
+            pieces += [(start, key[start:stop], 0)] if stop > start else []
             continue
         if hi - lo < _NARROW_RANGE:
             piece = narrow[start:stop]
             np.subtract(key[start:stop], lo, out=piece, casting="unsafe")
             piece.sort()
-            pieces.append((piece, lo))
+            pieces.append((start, piece, lo))
         elif depth == _MAX_HALVINGS:           # values far apart at both ends: sort as they are
             key[start:stop].sort()
-            pieces.append((key[start:stop], 0))
+            pieces.append((start, key[start:stop], 0))
         else:
             # cut where a range of 2**32 would end if the values were spread evenly (a
             # little before), at most halfway; for ranges far wider, halve (fewer passes)
@@ -315,8 +319,20 @@ def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np
             key[start:stop].partition(mid - start)
             v = int(key[mid])
             todo += [(mid, stop, v, hi, depth + 1), (start, mid, lo, v, depth + 1)]  # lower first
+    return pieces
+
+
+def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np.ndarray) -> int:
+    """Pairs of equal values in ``key`` (int64, ``0 <= key < cells``): sum C(L, 2) over its groups.
+
+    From the pieces of :func:`_sorted_pieces` (``narrow`` a uint32 array as long
+    as ``key``): the pairs inside each piece come from its runs
+    (:func:`_pairs_in_runs`); a group of equal values across pieces has its
+    pairs across them added where the pieces meet. ``scratch``: a bool array
+    as long as ``key``.
+    """
     total, last, tail = 0, None, 0              # tail: how many values so far equal the last
-    for piece, lo in pieces:
+    for _, piece, lo in _sorted_pieces(key, cells, narrow):
         size = piece.shape[0]
         total += _pairs_in_runs(piece, scratch)
         head = int(np.searchsorted(piece, piece[0], side="right"))   # values equal to the first
@@ -328,6 +344,17 @@ def _pairs_of_equal(key: np.ndarray, cells: int, narrow: np.ndarray, scratch: np
             tail = ends
         last = int(piece[-1]) + lo
     return total
+
+
+def _sort_in_pieces(key: np.ndarray, cells: int, narrow: np.ndarray) -> None:
+    """Sort ``key`` (int64, ``0 <= key < cells``) in place, 32-bit pieces at a time.
+
+    The pieces of :func:`_sorted_pieces` (``narrow`` a uint32 array as long as
+    ``key``), each plus its ``lo``, written back where they were cut.
+    """
+    for start, values, lo in _sorted_pieces(key, cells, narrow):
+        if values.dtype == np.uint32:
+            np.add(values, lo, out=key[start:start + values.shape[0]], dtype=np.int64)
 
 
 def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
@@ -643,8 +670,8 @@ def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = F
 def _placed_on_read(attribute: str, doc: str) -> property:
     """A property of :class:`ContingencyTable` that the sorted path fills when first read."""
     def get(table):
-        if table._ordered is not None:
-            table._count_sorted_cells()
+        if table._cells_unread:
+            table._list_cells()
         if table._sorted_cells is not None and attribute != "_cell_count":
             table._place_sorted_cells()
         return getattr(table, attribute)
@@ -704,35 +731,36 @@ class ContingencyTable(Result):
         self.cell_class = truth.codes[member]
         self.cell_count = np.bincount(cells, minlength=k)
 
-    #: Row, column and count of each non-empty cell; the sorted path finds them when first
+    #: Row, column and count of each non-empty cell; the sorted path lists them when first
     #: read (the pair-counting measures need only the pairs in the cells and the margins).
     _cell_cluster = _cell_class = _cell_count = None
-    _sorted_cells = _ordered = None
+    _sorted_cells = None
+    #: The sorted path before any cell is read: nothing sorted or listed yet.
+    _cells_unread = False
 
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
-        """The fast path for many labels: the non-empty cells from one sort of the pairs."""
+        """The fast path for many labels: the margins now, the cells when first read."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
-        if cells_fit_dense(self.n, pred.dense_form()[2] * truth.dense_form()[2]):
-            self._sorted_cells, self.cell_count = joint_counts(pred, truth)
-        else:                                  # by cluster, then class; runs counted on read
-            self._ordered = _sorted(pred, truth)
+        self._cells_unread = True
+
+    def _list_cells(self) -> None:
+        """The non-empty cells of :meth:`_read_sorted` (by cluster, then class) and their counts."""
+        pred, truth = self._pred, self._truth
+        self._sorted_cells, self._cell_count = joint_counts(pred, truth)
         # the ranges the flat indices refer to (reading codes later changes dense_form)
         self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
-
-    def _count_sorted_cells(self) -> None:
-        """The cells of :meth:`_read_sorted` and their counts from the runs of the sorted index."""
-        self._sorted_cells, self._cell_count = _cells_of_sorted(self._ordered)
-        self._ordered = None
+        self._cells_unread = False
 
     def pairs_in_cells(self) -> int:
         """Pairs of instances in one cell: ``sum_ij C(n_ij, 2)``, exact.
 
-        On the sorted path, straight from the runs of the sorted cell index
-        (without listing the cells).
+        On the sorted path, before any cell is read, without listing the cells:
+        from the runs of the sorted cell index, cut into pieces of a 32-bit
+        range beyond 2**32 cells (:func:`joint_pairs_within`).
         """
-        if self._ordered is not None:
-            return _pairs_in_runs(self._ordered)
+        if self._cells_unread:
+            return joint_pairs_within(self._pred, self._truth)
         return pairs_within(self.cell_count)
 
     def _place_sorted_cells(self) -> None:

@@ -237,12 +237,12 @@ def test_sorted_cells_counted_and_placed_only_when_read_and_then_equal_the_plain
     truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
     t, p = check_partitions(truth=truth, pred=pred)
     fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
-    assert fast._ordered is not None                       # the sorted path, nothing counted yet
+    assert fast._cells_unread                              # the sorted path, nothing counted yet
     from prayatul_edu.pair_counting import _pair_confusion
     assert _pair_confusion(fast).tp == pairs_within(plain.cell_count) > 0
-    assert fast._ordered is not None                       # pair counts did not need the cells
+    assert fast._cells_unread                              # pair counts did not need the cells
     assert sorted(fast.cell_count.tolist()) == sorted(plain.cell_count.tolist())
-    assert fast._ordered is None and fast._sorted_cells is not None   # counted, not placed
+    assert not fast._cells_unread and fast._sorted_cells is not None   # counted, not placed
     assert _cells(fast) == _cells(plain)
     assert fast._sorted_cells is None
 
@@ -283,6 +283,19 @@ def test_pairs_of_equal_in_pieces_equal_pairs_of_equal_values(values, narrow_ran
     assert sorted(key.tolist()) == sorted(values)          # cut in place, values kept
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400),
+       st.sampled_from([1, 2, 16, 64, 128, 200]), st.sampled_from([0, 1, 3, 8]))
+def test_sorting_in_pieces_equals_one_sort(values, narrow_range, halvings):
+    # the same forced cuts, values equal to a cut in several pieces, pieces sorted as int64
+    key = np.array(values, dtype=np.int64)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "_NARROW_RANGE", narrow_range)
+        m.setattr(counting, "_MAX_HALVINGS", halvings)
+        counting._sort_in_pieces(key, 301, np.empty(key.shape[0], np.uint32))
+    assert key.tolist() == sorted(values)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_narrow_joint_key_equals_the_int64_one(data):
@@ -308,12 +321,13 @@ def test_narrow_joint_key_equals_the_int64_one(data):
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_pair_measures_agree_with_sklearn_for_any_number_of_labels(data):
-    # k from 1 to N, both sorted paths (32- and 64-bit cells) and the dense one
+    # k from 1 to N, the sorted path and the dense one (an index beyond 2**32 cells needs
+    # more labels than N <= 3000 gives: test_pairs_in_unread_cells_... forces its pieces)
     from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
     n = data.draw(st.integers(2, 3000))
     ks = [data.draw(st.integers(1, n)) for _ in range(2)]
-    scale = data.draw(st.sampled_from([1, 10**5, 10**9]))   # 10**9: more than 2**32 cells
+    scale = data.draw(st.sampled_from([1, 10**5, 10**9]))   # 10**9: far apart, coded
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     truth, pred = (rng.integers(0, k, n) * scale for k in ks)
     assert adjusted_rand_index(truth, pred) == pytest.approx(adjusted_rand_score(truth, pred),
@@ -348,7 +362,7 @@ def test_tables_beyond_the_cache_are_still_dense_where_no_sort_replaces_them(mon
     expected = pairs_within(group_sizes(*check_partitions(a=a, b=b)))
     assert joint_pairs_within(*check_partitions(a=a, b=b)) == expected
     table = ContingencyTable(*check_partitions(truth=a, pred=b))
-    assert table._ordered is not None and table.pairs_in_cells() == expected
+    assert table._cells_unread and table.pairs_in_cells() == expected
 
 
 @settings(max_examples=40, deadline=None)
@@ -373,3 +387,107 @@ def test_pair_tables_from_one_pass_equal_each_pair_alone(data):
             assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
     finally:
         counting._BLOCK = monkey
+
+
+def _pairs_by_definition(truth, pred) -> tuple[int, int, int, int]:
+    """(TP, FP, FN, TN) over the pairs a < b one by one, as the lecture defines them."""
+    truth, pred = np.asarray(truth), np.asarray(pred)
+    upper = np.triu(np.ones((truth.shape[0],) * 2, dtype=bool), k=1)
+    same_class = (truth[:, None] == truth[None, :])[upper]
+    same_cluster = (pred[:, None] == pred[None, :])[upper]
+    return tuple(int(np.count_nonzero(c)) for c in (same_class & same_cluster,
+                                                     ~same_class & same_cluster,
+                                                     same_class & ~same_cluster,
+                                                     ~same_class & ~same_cluster))
+
+
+def _comb2_of_cells(truth, pred) -> int:
+    """sum over the cells of C(n_ij, 2), each cell counted with a Python Counter."""
+    from collections import Counter
+    return sum(c * (c - 1) // 2 for c in Counter(zip(truth.tolist(), pred.tolist())).values())
+
+
+class _Calls:
+    """Wraps a function of :mod:`counting` and counts its calls."""
+
+    def __init__(self, monkeypatch, name):
+        self.calls, inner = 0, getattr(counting, name)
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return inner(*args, **kwargs)
+
+        monkeypatch.setattr(counting, name, counted)
+
+
+@pytest.mark.parametrize("kind", ["ints", "noise", "huge", "strings"])
+def test_pair_confusion_beyond_2_to_the_32_cells_from_32_bit_pieces(kind, monkeypatch):
+    # about 70,000 labels a side: more than 2**32 cells; the pairs in the cells come from
+    # the cell index cut into 32-bit pieces, and the cells are listed only when read
+    from sklearn.metrics import adjusted_rand_score
+    from sklearn.metrics.cluster import pair_confusion_matrix
+    from prayatul_edu import pair_confusion
+    from prayatul_edu.pair_counting import _pair_confusion
+
+    rng = np.random.default_rng(32)
+    n = 200_000
+    truth = _as_kind(rng.integers(0, 70_000, n), kind)
+    pred = truth.copy()
+    moved = rng.random(n) < 0.3                          # 30 % take another instance's label
+    pred[moved] = _as_kind(rng.integers(0, 70_000, int(moved.sum())), kind)
+    t, p = check_partitions(truth=truth, pred=pred)
+    assert t.dense_form()[2] * p.dense_form()[2] > 2**32
+    pairs, pieces = _Calls(monkeypatch, "_pairs_of_equal"), _Calls(monkeypatch, "_sorted_pieces")
+    table = ContingencyTable(t, p)
+    pc = _pair_confusion(table)
+    assert (pairs.calls, pieces.calls) == (1, 1) and table._cells_unread
+    expected_tp = _comb2_of_cells(truth, pred)
+    assert pc.tp == expected_tp > 10**4
+    assert (pc.to_sklearn() == pair_confusion_matrix(truth, pred)).all()
+    plain = _pair_confusion(ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True))
+    assert (pc.tp, pc.fp, pc.fn, pc.tn) == (plain.tp, plain.fp, plain.fn, plain.tn)
+    assert pair_confusion(truth, pred).tp == expected_tp
+    assert adjusted_rand_index(truth, pred) == pytest.approx(adjusted_rand_score(truth, pred),
+                                                             abs=1e-12)
+    # reading the cells lists them (sorted in 32-bit pieces too) and they give the same pairs
+    plain_cells = _cells(ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True))
+    before = pieces.calls
+    assert _cells(table) == plain_cells
+    assert pieces.calls == before + 1
+    assert not table._cells_unread and table.pairs_in_cells() == expected_tp
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_pairs_in_unread_cells_equal_the_definition_and_sklearn(data):
+    # k from 1 to N on both sides; the dense table and both sorts (one 32-bit index, or one
+    # cut into pieces: a short narrow range stands for 2**32) forced on small inputs
+    from sklearn.metrics import adjusted_rand_score
+    from sklearn.metrics.cluster import pair_confusion_matrix
+    from prayatul_edu.pair_counting import _pair_confusion
+
+    n = data.draw(st.integers(2, 250))
+    ks = [data.draw(st.integers(1, n)) for _ in range(2)]
+    kinds = [data.draw(st.sampled_from(["ints", "noise", "spread", "huge", "strings"]))
+             for _ in range(2)]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    truth, pred = (_labels(rng, n, k, kind) for k, kind in zip(ks, kinds))
+    expected = _pairs_by_definition(truth, pred)
+    ari = adjusted_rand_index(truth, pred)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(counting, "DENSE_MIN_CELLS", 1)
+        m.setattr(counting, "DENSE_CACHE_CELLS", 1)
+        m.setattr(counting, "_DENSE_TABLE_CELLS", 0)
+        m.setattr(counting, "_NARROW_RANGE", data.draw(st.sampled_from([1, 3, 50, 2**32])))
+        t, p = check_partitions(truth=truth, pred=pred)
+        table = ContingencyTable(t, p)
+        pc = _pair_confusion(table)
+        assert table._cells_unread                       # the pairs did not list the cells
+        assert (pc.tp, pc.fp, pc.fn, pc.tn) == expected
+        assert pc.tp == _comb2_of_cells(truth, pred)
+        assert (pc.to_sklearn() == pair_confusion_matrix(truth, pred)).all()
+        assert adjusted_rand_index(truth, pred) == ari   # identical to the unforced paths
+        plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
+        assert _cells(table) == _cells(plain)
+        assert table.pairs_in_cells() == pc.tp
+    assert ari == pytest.approx(adjusted_rand_score(truth, pred), abs=1e-12)
