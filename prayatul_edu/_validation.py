@@ -19,7 +19,8 @@ import numbers
 import numpy as np
 
 from .hashing import (SAMPLE, IntWords, StringWords, WordTable, code_dtype, hash_factorize,
-                      sampled_codes, table_bits)
+                      one_word, sample_bits, sampled_codes, table_bits, word_codes,
+                      WORD_BLOCK)
 
 __all__ = [
     "Labels",
@@ -135,6 +136,8 @@ class Labels:
                 self.settle_range(*_min_max(self._ints))
         elif self.n >= HASH_MIN_N:
             self.word_table = WordTable.from_sample(self._ints)
+            if self.word_table is None:        # many labels on no grid: coded now
+                self._code_all(self._ints)
 
     def take_values(self, values: np.ndarray) -> None:
         """The sorted labels, found by counting with the word table: the dense form becomes
@@ -155,7 +158,7 @@ class Labels:
         elif arr.dtype.kind in "US":
             codes, values = _factorize_strings(arr)
         else:
-            codes, values = _hashed_or_sorted(IntWords(arr))
+            codes, values = _hashed_or_sorted(arr)
         self._ints, self.lo, self.span = codes, 0, values.shape[0]
         self._values = self.lookup = values
 
@@ -453,13 +456,18 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _hashed_or_sorted(source) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and sorted distinct values of many labels: the rounds of a hash table
-    (:func:`_by_hash`), or one sort when nearly every label is distinct."""
-    hashed = _by_hash(source)
-    if hashed is not None:
-        return hashed
-    values, codes = np.unique(source.arr, return_inverse=True)
+def _hashed_or_sorted(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of many integer labels: the rounds of a table
+    of their words (:func:`hashing.word_codes`), or one sort when there are too few
+    instances to pay for the table or nearly every label is distinct."""
+    bits = table_bits(IntWords(arr)) if arr.shape[0] >= HASH_MIN_N else None
+    if bits is not None:
+        decode = None                                   # keep an instance of each label
+        if arr.dtype.isnative:                          # a word is the integer's bits
+            def decode(words):
+                return words.view(np.int64).astype(arr.dtype, copy=False)
+        return word_codes(arr, one_word(arr), bits, decode=decode)
+    values, codes = np.unique(arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
 
 
@@ -549,6 +557,22 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
+    n = arr.shape[0]
+    if n >= HASH_MIN_N:                # one word a label (e.g. up to 8 varying characters)
+        sample = np.ascontiguousarray(arr[::max(1, n // SAMPLE)])
+        words = one_word(arr, sample)
+        if words is not None:
+            sampled, masked = one_word(sample, sample)(0, sample.shape[0])
+            bits = sample_bits((sampled if masked is None else sampled[~masked])[None, :])
+            if bits is not None:       # read once: the rounds read them twice
+                read = [words(start, min(n, start + WORD_BLOCK)) for start in range(0, n, WORD_BLOCK)]
+                word = np.concatenate([w for w, _ in read])
+                masked = None
+                if any(m is not None for _, m in read):
+                    masked = np.concatenate([np.zeros(w.shape[0], bool) if m is None else m
+                                             for w, m in read])
+                return word_codes(arr, lambda start, stop: (
+                    word[start:stop], None if masked is None else masked[start:stop]), bits)
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
