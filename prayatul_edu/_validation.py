@@ -20,7 +20,7 @@ import numpy as np
 
 from .hashing import (SAMPLE, IntWords, StringWords, WordTable, code_dtype, hash_factorize,
                       one_word, sample_bits, sampled_codes, table_bits, word_codes,
-                      WORD_BLOCK)
+                      BLOCK)
 
 __all__ = [
     "Labels",
@@ -62,7 +62,9 @@ class Labels:
     :func:`hashing.count_cells`) and leaves ``values``; ``ints`` become small
     codes (and ``lookup`` the sorted labels they stand for) only when read
     (:meth:`_code_all`: :func:`hashing.sampled_codes` for up to 1024 labels,
-    else the rounds of :func:`hashing.hash_factorize` or a sort). Until then
+    else the rounds of :func:`hashing.word_codes` or a sort). Integers on no
+    grid with more labels than a word table holds are coded as soon as the
+    sample shows it, again without a min/max pass. Until then
     the word table, and with it the caller's array, stays attached; a pickle
     codes them first.
     """
@@ -375,16 +377,21 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     pass); other ints and fixed-width strings or bytes with few distinct
     labels, one pass of a collision-free table built from a sample (counted
     directly when each label fits one 64-bit word: :func:`hashing.count_cells`;
-    else :func:`hashing.sampled_codes`), with many labels the rounds of
-    :func:`hashing.hash_factorize`, and a sort when nearly every label is
-    distinct; floats, a sort; object arrays (Python ``str``, tuples, mixed
-    types), a Python dict, one interpreted step per label.
+    else :func:`hashing.sampled_codes`), with many labels the two passes of
+    :func:`hashing.word_codes` over one word a label (other strings: the rounds
+    of :func:`hashing.hash_factorize`), and a sort when the sample suggests
+    more than about half a million labels; floats, a sort; object arrays
+    (Python ``str``, tuples, mixed types), a Python dict, one interpreted step
+    per label.
 
     Strings cost in proportion to their width: a ``<U22`` label is 88 bytes
     against 8 for an int64, so just reading three such labellings takes longer
-    than counting three small-int labellings. Short strings (``<U4``, 16 bytes;
-    ``<U2`` and bytes up to ``S8``, 8) are read as one word each and pay one
-    gather per label besides reading their bytes. An
+    than counting three small-int labellings. Strings are read as one word
+    each where they can be: up to 2 characters (``<U2``, bytes up to ``S8``)
+    as they are, ``U3``/``U4`` packed, and wider ones from the pairs of
+    characters in which a sample's labels differ (``"c0"``..``"c9999"``: the
+    four digits, 16 bits each), the other characters checked; each then pays
+    one gather besides reading its bytes (two passes with many labels). An
     object array of Python ``str`` (what a list of strings becomes only when
     mixed with other types, or when passed so) costs one interpreted dict lookup
     per label, tens of times a fixed-width array (about 28x for 10**6 labels
@@ -564,8 +571,9 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if words is not None:
             sampled, masked = one_word(sample, sample)(0, sample.shape[0])
             bits = sample_bits((sampled if masked is None else sampled[~masked])[None, :])
-            if bits is not None:       # read once: the rounds read them twice
-                read = [words(start, min(n, start + WORD_BLOCK)) for start in range(0, n, WORD_BLOCK)]
+            if bits is not None:       # read once (the rounds read them twice), in blocks
+                read = [words(start, min(n, start + BLOCK))   # whose labels stay in cache
+                        for start in range(0, n, BLOCK)]
                 word = np.concatenate([w for w, _ in read])
                 masked = None
                 if any(m is not None for _, m in read):

@@ -27,10 +27,13 @@ into one byte (up to 256 labels), and the few labels the sample missed are
 sorted in at the end.
 
 Labels that fit one 64-bit word each (integers, strings of up to 4 characters,
-short bytes: :func:`one_word`) need not even be coded before they are counted:
-a :class:`WordTable` from a sample holds each sampled label's word and code in
-one slot, and :func:`count_cells` turns one gather per label into the cell of a
-dense table of counts, checking every label exactly on the way.
+short bytes, and wider strings whose labels differ in at most four pairs of
+neighbouring characters, packed: :func:`one_word`) need not even be coded
+before they are counted: a :class:`WordTable` from a sample holds each sampled
+label's word and code in one slot, and :func:`count_cells` turns one gather per
+label into the cell of a dense table of counts, checking every label exactly
+on the way. Many such labels are coded by :func:`word_codes`: a table of their
+words in which one gather reads back both the word (checked) and the code.
 """
 from __future__ import annotations
 
