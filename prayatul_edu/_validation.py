@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .hashing import (SAMPLE, IntWords, StringWords, WordTable, code_dtype, hash_factorize,
+from .hashing import (SAMPLE, StringWords, WordTable, code_dtype, hash_factorize,
                       one_word, sample_bits, sampled_codes, table_bits, word_codes,
                       BLOCK)
 
@@ -467,7 +467,10 @@ def _hashed_or_sorted(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes and sorted distinct values of many integer labels: the rounds of a table
     of their words (:func:`hashing.word_codes`), or one sort when there are too few
     instances to pay for the table or nearly every label is distinct."""
-    bits = table_bits(IntWords(arr)) if arr.shape[0] >= HASH_MIN_N else None
+    bits = None
+    if arr.shape[0] >= HASH_MIN_N:
+        sample = arr[::max(1, arr.shape[0] // SAMPLE)].astype(np.int64)
+        bits = sample_bits(sample.view(np.uint64)[None, :])
     if bits is not None:
         decode = None                                   # keep an instance of each label
         if arr.dtype.isnative:                          # a word is the integer's bits
@@ -558,9 +561,12 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
     values (after a table from a sample, :func:`_by_sample`, was tried by the
-    caller): the characters packed into words go through the rounds of a hash
-    table of :mod:`prayatul_edu.hashing` (a few passes over N words, no sorting
-    of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    caller): labels that one word holds (:func:`hashing.one_word`, e.g. up to
+    four pairs of characters where a sample's labels differ) are read into
+    words once and coded by :func:`hashing.word_codes`; other strings, their
+    characters as several words, go through the rounds of a hash table of
+    :mod:`prayatul_edu.hashing` (a few passes over N words, no sorting of N
+    strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
