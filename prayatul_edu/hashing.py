@@ -781,14 +781,16 @@ def _empty_word_table(bits: int) -> np.ndarray:
     return table
 
 
-def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: bool, order_of):
+def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: bool, order_of,
+                stride: int = 1):
     """One round of :func:`word_codes` over ``n`` instances read by ``words(start, stop)``.
 
     A label's *key* is its word times ``multiplier`` (mod 2**64: a bijection),
-    its slot the key's highest ``bits`` bits. Every instance not masked writes
-    its key into its slot, the last write winning; the keys then found in
-    their own slots are the labels of this round (an unwritten slot holds no
-    key of its own: :func:`_empty_word_table`). Each such slot's key is then
+    its slot the key's highest ``bits`` bits. Every ``stride``-th instance not
+    masked writes its key into its slot, the last write winning; the keys then
+    found in their own slots are the labels of this round (an unwritten slot
+    holds no key of its own: :func:`_empty_word_table`). A label none of whose
+    instances wrote simply loses, like one whose slot another label took. Each such slot's key is then
     XORed with its code (the label's rank among this round's labels,
     ``order_of(keys, owners)`` sorts them) moved to the slot bits. A second
     pass reads back, one gather per instance: ``d = key ^ table[slot]`` has
@@ -806,21 +808,22 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
     owner = np.empty(1 << bits, dtype=np.intp) if owners else None
     size = min(block, n)
     key, slot = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
-    steps = np.arange(size) if owners else None
+    steps = np.arange(0, size, stride) if owners else None
     for start in range(0, n, block):                     # every instance writes ...
         stop = min(start + block, n)
         x, masked = words(start, stop)
-        k = np.multiply(x, a, out=key[:stop - start])
-        s = np.right_shift(k, shift, out=slot[:stop - start]).view(np.intp)
+        x = x[::stride]
+        k = np.multiply(x, a, out=key[:x.shape[0]])
+        s = np.right_shift(k, shift, out=slot[:x.shape[0]]).view(np.intp)
         if masked is not None:                           # their words do not tell them apart
-            keep = ~masked
+            keep = ~masked[::stride]
             table[s[keep]] = k[keep]
             if owners:
-                owner[s[keep]] = np.flatnonzero(keep) + start
+                owner[s[keep]] = np.flatnonzero(keep) * stride + start
         else:
             table[s] = k
             if owners:
-                owner[s] = steps[:stop - start] + start
+                owner[s] = steps[:x.shape[0]] + start
     taken = np.flatnonzero((table >> shift) == np.arange(table.shape[0], dtype=np.uint64))
     keys = table[taken]
     order = order_of(keys, owner[taken] if owners else None)
@@ -858,9 +861,11 @@ def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = W
     labels of ``arr``, whose labels ``words(start, stop)`` reads as one 64-bit word
     each (:func:`one_word`), in rounds of a table of ``2**bits`` words.
 
-    Each round (:func:`_word_round`) is two passes: every instance writes its
-    word into its slot of a multiplicative hash, then reads back; where the
-    word it finds is its own, its label owns the slot and gets the slot's code.
+    Each round (:func:`_word_round`) is two passes: the instances write their
+    words into their slots of a multiplicative hash (in the first round only
+    every ``stride``-th, when a label has many instances: at least one of
+    them nearly always writes), then all read back; where the word an instance
+    finds is its own, its label owns the slot and gets the slot's code.
     A label either owns its slot for all its instances or for none, so the
     instances that lost go round again with another multiplier, few of them
     (about ``k / 2**bits`` of the labels lose); a stubborn remainder, and the
@@ -889,8 +894,10 @@ def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = W
         return order
 
     multiplier = MULTIPLIERS[0]
+    # with many instances a label (about n / 2**(bits - 3)), every stride-th writes
+    stride = max(1, min(8, n >> (bits + 1)))
     codes, keys, first, lost = _word_round(words, n, bits, multiplier, block, owners,
-                                           order_of(multiplier))
+                                           order_of(multiplier), stride)
     values = [labels_of(keys, multiplier, first)]
     if lost is None:
         return codes, values[0]

@@ -595,3 +595,23 @@ def test_many_wide_strings_are_coded_by_word_codes(monkeypatch):
         assert prayatul_matrix(G, P, q).matrix.tolist() == \
             prayatul_matrix(g, p2, q).matrix.tolist()
         assert len(called) == 2
+
+
+@pytest.mark.parametrize("shape", ["periodic", "sorted", "rare"])
+def test_word_codes_writing_every_stride_th_instance_misses_nothing(shape):
+    """With many instances a label only every 8th writes in the first round: labels whose
+    instances all sit between the writers (a period of 8, labels seen once) lose and
+    are coded in the next rounds, exactly."""
+    rng = np.random.default_rng(11)
+    n = 1 << 16
+    ids = rng.integers(-2**63, 2**63 - 1, 600, dtype=np.int64)
+    if shape == "periodic":                              # writers see 1 label of 8
+        arr = ids[np.arange(n) % 8]
+    elif shape == "sorted":
+        arr = np.sort(ids[rng.integers(0, 600, n)])
+    else:                                                # 500 labels seen once
+        arr = ids[rng.integers(0, 100, n)]
+        arr[rng.choice(n, 500, replace=False)] = rng.integers(-2**63, 2**63 - 1, 500)
+    assert max(1, min(8, n >> (10 + 1))) == 8            # the stride word_codes takes
+    for decode in (None, lambda w: w.view(np.int64)):
+        _assert_like_unique(arr, *hashing.word_codes(arr, _int_words(arr), 10, decode=decode))
