@@ -841,10 +841,8 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
         d ^= k
         np.right_shift(d, shift, out=codes[start:stop], casting="unsafe")
         if masked is not None or np.bitwise_or.reduce(d) & low:
-            out = (d & low) != 0
-            if masked is not None:
-                out |= masked
-            out = np.flatnonzero(out)
+            d &= low                                     # non-zero: not its slot
+            out = np.flatnonzero(d if masked is None else (d != 0) | masked)
             lost.append(out + start)
             lost_words.append(x[out])
             lost_masked.append(masked[out] if masked is not None else np.zeros(out.shape[0], bool))
