@@ -674,16 +674,27 @@ def _sweep_point(name: str, x, **times) -> None:
     SWEEPS.setdefault(name, {}).setdefault(x, {}).update(times)
 
 
-#: What the other kinds of labels cost beyond small ints (prayatul_edu.hashing).
+_WIDE = ("the test strings are dtype <U22 (what astype(str) makes of int64), 88 bytes a label "
+         "against 8 for a small int: reading the three arrays alone (the row 'read floor of the "
+         "strings') takes about 3x the small ints' whole count")
+_WORD_CODES = ("coded by prayatul_edu.hashing.word_codes (two passes over a table of about 2^17 "
+               "keys: every label writes its key, then one gather reads back both the key, "
+               "checked exactly, and the code; the few labels that lose their slot go round "
+               "again), then counted as codes like the small ints")
+#: What the other kinds of labels cost beyond small ints (prayatul_edu.hashing), by kind and k.
 _HASH_NOTE = {
-    "strings (<U22)": "each labelling is first coded (prayatul_edu.hashing.sampled_codes: a "
-               "table from a sample, one pass of hash, gather and compare per block, "
-               "one-byte codes): the test strings are dtype <U22, 88 bytes each against 8 for "
-               "a small int, so merely reading the three arrays (the row 'read floor of the "
-               "strings') already takes several times the whole small-int count: 2x is "
-               "impossible for long strings; the ratio to their own read floor is what to "
-               "watch",
-    "short strings (<U4)": "each label is read as one 64-bit word (at most 2 characters: "
+    ("strings (<U22)", 10): "each label is read as one 64-bit word (prayatul_edu.hashing.one_word: "
+               "characters 0 and 1, where the sampled labels differ, read in place; the 20 "
+               "characters of zero padding checked by one count of non-zeros per block) and coded "
+               "inside the counting pass (hashing.count_cells: one gather per label); " + _WIDE +
+               ", so 2x is impossible; the ratio to their own read floor is what to watch",
+    ("strings (<U22)", 10**4): "characters 1-4 (where the sampled labels differ) are packed into "
+               "one word, 16 bits a character (two 8-byte windows copied out of each 88-byte "
+               "label), the common 'c' and the padding checked; " + _WORD_CODES + "; " + _WIDE,
+    ("strings from a list", 10**4): "labels 'c0'..'c9999' as np.asarray makes them "
+               "(<U5, 20 bytes): characters 1-4 packed into one word, 16 bits a character, the "
+               "common 'c' checked; " + _WORD_CODES,
+    ("short strings (<U4)", 10): "each label is read as one 64-bit word (at most 2 characters: "
                "the first 8 bytes, the second word checked to be zero; else the characters "
                "packed) and coded inside the counting pass (prayatul_edu.hashing.count_cells: "
                "one gather per label from a table made from a sample gives the label's cell, "
@@ -691,21 +702,21 @@ _HASH_NOTE = {
                "a small int and do not stay in the cache between calls as the small ints' do: "
                "reading them alone (the row 'read floor of the strings') takes most of the "
                "small ints' whole time",
-    "large ints (10^12 apart)": "the labels lie on a grid (min + 10^12 j): an exact pass "
-               "finds each offset j without a division and writes it as one byte (the grid "
-               "guessed from a sample: no min/max pass), then they are counted; small ints are "
-               "counted as they are",
-    "random 64-bit ids": "on no grid (the sample shows it: no min/max pass), so coded inside "
-               "the counting pass (prayatul_edu.hashing.count_cells): per label a mask, one "
-               "gather from a table made from a sample, an XOR and an OR give its cell, checked "
-               "exactly; small ints are counted as they are, with no gather",
+    ("random 64-bit ids", 10): "on no grid (the sample shows it: no min/max pass), so coded "
+               "inside the counting pass (prayatul_edu.hashing.count_cells): per label a mask, "
+               "one gather from a table made from a sample, an XOR and an OR give its cell, "
+               "checked exactly; small ints are counted as they are, with no gather",
+    ("random 64-bit ids", 10**4): "on no grid and too many labels for a table from a sample "
+               "(the sample shows both: no min/max pass): " + _WORD_CODES,
 }
 
 
 def _other_kinds(k: int):
     """The kinds of labels compared with small ints: ``(name, small ints -> that kind)``."""
     ids = np.random.default_rng(7).integers(-2**63, 2**63 - 1, k, dtype=np.int64)
-    return [("strings (<U22)", lambda x: np.char.add("c", x.astype(str))),
+    names = np.asarray([f"c{i}" for i in range(k)])        # what a list of str becomes
+    return [("strings from a list", lambda x: names[x]),
+            ("strings (<U22)", lambda x: np.char.add("c", x.astype(str))),
             ("short strings (<U4)", lambda x: np.char.add("c", x.astype(str)).astype("<U4")),
             ("large ints (10^12 apart)", lambda x: x * 10**12 - 7),
             ("random 64-bit ids", lambda x: ids[x])]
@@ -772,16 +783,17 @@ def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
             t_kind, t_small = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
                                            lambda: pe.prayatul_matrix(g, p, q),
                                            max(3, repeats // 3))
-            out.append(Row(f"`prayatul_matrix`, {kind}, {k:,} labels", f"{n:,}", ms(t_kind),
+            shown = f"{kind} ({G.dtype})" if kind == "strings from a list" else kind
+            out.append(Row(f"`prayatul_matrix`, {shown}, {k:,} labels", f"{n:,}", ms(t_kind),
                            "the same labels as small ints", ms(t_small),
                            f"{t_kind / t_small:.1f}x its time", "<= 2x its time",
                            t_kind / t_small <= 2,
-                           note=_HASH_NOTE[kind] if t_kind > 2 * t_small else ""))
+                           note=_HASH_NOTE.get((kind, k), "") if t_kind > 2 * t_small else ""))
             if G.dtype.kind == "U":                      # what reading the strings costs
                 t_kind, t_read = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
                                               lambda: [_read_words(x) for x in (G, P, Q)],
                                               max(3, repeats // 3))
-                out.append(Row(f"`prayatul_matrix`, {kind}, {k:,} labels", f"{n:,}",
+                out.append(Row(f"`prayatul_matrix`, {shown}, {k:,} labels", f"{n:,}",
                                ms(t_kind), f"read floor of the strings: their 64-bit words "
                                f"summed ({G.dtype.itemsize} bytes a label)", ms(t_read),
                                f"{t_kind / t_read:.1f}x the floor; the floor is "

@@ -18,8 +18,9 @@ import numbers
 
 import numpy as np
 
-from .hashing import (SAMPLE, IntWords, StringWords, WordTable, code_dtype, hash_factorize,
-                      sampled_codes, table_bits)
+from .hashing import (SAMPLE, StringWords, WordTable, code_dtype, hash_factorize,
+                      one_word, sample_bits, sampled_codes, table_bits, word_codes,
+                      BLOCK)
 
 __all__ = [
     "Labels",
@@ -61,7 +62,9 @@ class Labels:
     :func:`hashing.count_cells`) and leaves ``values``; ``ints`` become small
     codes (and ``lookup`` the sorted labels they stand for) only when read
     (:meth:`_code_all`: :func:`hashing.sampled_codes` for up to 1024 labels,
-    else the rounds of :func:`hashing.hash_factorize` or a sort). Until then
+    else the rounds of :func:`hashing.word_codes` or a sort). Integers on no
+    grid with more labels than a word table holds are coded as soon as the
+    sample shows it, again without a min/max pass. Until then
     the word table, and with it the caller's array, stays attached; a pickle
     codes them first.
     """
@@ -135,6 +138,8 @@ class Labels:
                 self.settle_range(*_min_max(self._ints))
         elif self.n >= HASH_MIN_N:
             self.word_table = WordTable.from_sample(self._ints)
+            if self.word_table is None:        # many labels on no grid: coded now
+                self._code_all(self._ints)
 
     def take_values(self, values: np.ndarray) -> None:
         """The sorted labels, found by counting with the word table: the dense form becomes
@@ -155,7 +160,7 @@ class Labels:
         elif arr.dtype.kind in "US":
             codes, values = _factorize_strings(arr)
         else:
-            codes, values = _hashed_or_sorted(IntWords(arr))
+            codes, values = _hashed_or_sorted(arr)
         self._ints, self.lo, self.span = codes, 0, values.shape[0]
         self._values = self.lookup = values
 
@@ -372,16 +377,21 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     pass); other ints and fixed-width strings or bytes with few distinct
     labels, one pass of a collision-free table built from a sample (counted
     directly when each label fits one 64-bit word: :func:`hashing.count_cells`;
-    else :func:`hashing.sampled_codes`), with many labels the rounds of
-    :func:`hashing.hash_factorize`, and a sort when nearly every label is
-    distinct; floats, a sort; object arrays (Python ``str``, tuples, mixed
-    types), a Python dict, one interpreted step per label.
+    else :func:`hashing.sampled_codes`), with many labels the two passes of
+    :func:`hashing.word_codes` over one word a label (other strings: the rounds
+    of :func:`hashing.hash_factorize`), and a sort when the sample suggests
+    more than about half a million labels; floats, a sort; object arrays
+    (Python ``str``, tuples, mixed types), a Python dict, one interpreted step
+    per label.
 
     Strings cost in proportion to their width: a ``<U22`` label is 88 bytes
     against 8 for an int64, so just reading three such labellings takes longer
-    than counting three small-int labellings. Short strings (``<U4``, 16 bytes;
-    ``<U2`` and bytes up to ``S8``, 8) are read as one word each and pay one
-    gather per label besides reading their bytes. An
+    than counting three small-int labellings. Strings are read as one word
+    each where they can be: up to 2 characters (``<U2``, bytes up to ``S8``)
+    as they are, ``U3``/``U4`` packed, and wider ones from the pairs of
+    characters in which a sample's labels differ (``"c0"``..``"c9999"``: the
+    four digits, 16 bits each), the other characters checked; each then pays
+    one gather besides reading its bytes (two passes with many labels). An
     object array of Python ``str`` (what a list of strings becomes only when
     mixed with other types, or when passed so) costs one interpreted dict lookup
     per label, tens of times a fixed-width array (about 28x for 10**6 labels
@@ -453,13 +463,21 @@ def _by_hash(source) -> tuple[np.ndarray, np.ndarray] | None:
     return None if bits is None else hash_factorize(source, bits)
 
 
-def _hashed_or_sorted(source) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and sorted distinct values of many labels: the rounds of a hash table
-    (:func:`_by_hash`), or one sort when nearly every label is distinct."""
-    hashed = _by_hash(source)
-    if hashed is not None:
-        return hashed
-    values, codes = np.unique(source.arr, return_inverse=True)
+def _hashed_or_sorted(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of many integer labels: the rounds of a table
+    of their words (:func:`hashing.word_codes`), or one sort when there are too few
+    instances to pay for the table or nearly every label is distinct."""
+    bits = None
+    if arr.shape[0] >= HASH_MIN_N:
+        sample = arr[::max(1, arr.shape[0] // SAMPLE)].astype(np.int64)
+        bits = sample_bits(sample.view(np.uint64)[None, :])
+    if bits is not None:
+        decode = None                                   # keep an instance of each label
+        if arr.dtype.isnative:                          # a word is the integer's bits
+            def decode(words):
+                return words.view(np.int64).astype(arr.dtype, copy=False)
+        return word_codes(arr, one_word(arr), bits, decode=decode)
+    values, codes = np.unique(arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
 
 
@@ -543,12 +561,32 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     The same as ``np.unique(arr, return_inverse=True)``, faster for few distinct
     values (after a table from a sample, :func:`_by_sample`, was tried by the
-    caller): the characters packed into words go through the rounds of a hash
-    table of :mod:`prayatul_edu.hashing` (a few passes over N words, no sorting
-    of N strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
+    caller): labels that one word holds (:func:`hashing.one_word`, e.g. up to
+    four pairs of characters where a sample's labels differ) are read into
+    words once and coded by :func:`hashing.word_codes`; other strings, their
+    characters as several words, go through the rounds of a hash table of
+    :mod:`prayatul_edu.hashing` (a few passes over N words, no sorting of N
+    strings). With nearly as many labels as instances, NumPy >= 2.3 finds them
     with its own hash table (``np.unique_values``) and a binary search codes
     each label, O(N log k).
     """
+    n = arr.shape[0]
+    if n >= HASH_MIN_N:                # one word a label (e.g. up to 8 varying characters)
+        sample = np.ascontiguousarray(arr[::max(1, n // SAMPLE)])
+        words = one_word(arr, sample)
+        if words is not None:
+            sampled, masked = one_word(sample, sample)(0, sample.shape[0])
+            bits = sample_bits((sampled if masked is None else sampled[~masked])[None, :])
+            if bits is not None:       # read once (the rounds read them twice), in blocks
+                read = [words(start, min(n, start + BLOCK))   # whose labels stay in cache
+                        for start in range(0, n, BLOCK)]
+                word = np.concatenate([w for w, _ in read])
+                masked = None
+                if any(m is not None for _, m in read):
+                    masked = np.concatenate([np.zeros(w.shape[0], bool) if m is None else m
+                                             for w, m in read])
+                return word_codes(arr, lambda start, stop: (
+                    word[start:stop], None if masked is None else masked[start:stop]), bits)
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed

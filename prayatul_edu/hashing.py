@@ -27,17 +27,21 @@ into one byte (up to 256 labels), and the few labels the sample missed are
 sorted in at the end.
 
 Labels that fit one 64-bit word each (integers, strings of up to 4 characters,
-short bytes: :func:`one_word`) need not even be coded before they are counted:
-a :class:`WordTable` from a sample holds each sampled label's word and code in
-one slot, and :func:`count_cells` turns one gather per label into the cell of a
-dense table of counts, checking every label exactly on the way.
+short bytes, and wider strings whose labels differ in at most four pairs of
+neighbouring characters, packed: :func:`one_word`) need not even be coded
+before they are counted: a :class:`WordTable` from a sample holds each sampled
+label's word and code in one slot, and :func:`count_cells` turns one gather per
+label into the cell of a dense table of counts, checking every label exactly
+on the way. Many such labels are coded by :func:`word_codes`: a table of their
+words in which one gather reads back both the word (checked) and the code.
 """
 from __future__ import annotations
 
 import numpy as np
 
 __all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits", "IntWords",
-           "StringWords", "MULTIPLIERS", "BLOCK", "one_word", "WordTable", "count_cells"]
+           "StringWords", "MULTIPLIERS", "BLOCK", "one_word", "WordTable", "count_cells",
+           "word_codes", "sample_bits"]
 
 #: Odd 64-bit multipliers (Fibonacci hashing and other well-mixing constants),
 #: one per round; the golden-ratio one first.
@@ -185,22 +189,35 @@ def hash_factorize(source, bits: int, *, multipliers=MULTIPLIERS,
 
 #: Labels looked at to guess how many distinct labels there are.
 SAMPLE = 4096
+#: The largest table of :func:`table_bits`: 2**22 slots (beyond, a sort is as fast).
+MAX_TABLE_BITS = 22
 
 
 def table_bits(source) -> int | None:
-    """Table size (bits) for :func:`hash_factorize`, from the labels of a sample.
+    """Table size (bits) for :func:`hash_factorize` or :func:`word_codes`, from the labels
+    of a sample.
 
     About 8 slots per distinct label of an evenly spread sample of
     :data:`SAMPLE` labels, four times that when the sample already shows many
-    labels (so that many are unseen): a guess, too few slots costs rounds, not
-    correctness. None when nearly every sampled label is new: with about as
-    many labels as instances a sort is as fast as the table.
+    labels (so that many are unseen). When nearly every sampled label differs,
+    the number of labels ``k`` is estimated from the pairs of equal sampled
+    labels (about ``SAMPLE**2 / (2 k)`` of them, the birthday problem) and
+    the table gets about 4 slots a label. A guess either way: too few slots
+    cost rounds, not correctness. None when the sample has too few repeats
+    (labels beyond about half a million): a sort is then as fast as the table.
     """
-    sample = source.columns[:, ::max(1, source.n // SAMPLE)]
+    return sample_bits(source.columns[:, ::max(1, source.n // SAMPLE)])
+
+
+def sample_bits(sample: np.ndarray) -> int | None:
+    """:func:`table_bits` from the words of the sampled labels (one row per word)."""
     size = sample.shape[1]
     seen = (np.unique(sample[0]) if sample.shape[0] == 1 else np.unique(sample.T, axis=0)).shape[0]
-    if 10 * seen > 9 * size:
-        return None
+    if 10 * seen > 9 * size:           # most sampled labels differ: k from the repeats
+        repeats = size - seen            # (about size**2 / (2 k) pairs of equal labels)
+        if repeats < 16:                 # k beyond ~size**2 / 32: a sort is as fast
+            return None
+        return min(MAX_TABLE_BITS, (4 * size * size // (2 * repeats)).bit_length())
     if 4 * seen > size:
         seen *= 4
     return max(10, (8 * seen).bit_length())
@@ -388,6 +405,8 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
         return lambda start, stop: (narrow[start:stop].astype(np.uint64), None)
     if kind == "U" and size == 12:
         return _three_characters(arr)
+    if kind == "U" and size > 16 and sample is not None:
+        return _packed_characters(arr, sample)
     if kind != "U" or size != 16:
         return None
     pairs = arr.view(np.uint64).reshape(arr.shape[0], 2)
@@ -409,6 +428,92 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
         return word, (np.bitwise_or(low[start:stop], high[start:stop]) & _CHARS_BEYOND_16_BITS
                       != 0) if wide else None
     return packed
+
+
+def _pair_windows(varying: list, width: int) -> list:
+    """Starts of the fewest windows of two neighbouring characters (8 bytes: one 64-bit
+    word) that cover the ``varying`` positions of strings of ``width`` characters;
+    among as few, those starting at even positions (whole words) first."""
+    def cover(offset):
+        starts = []
+        for j in varying:
+            if starts and j <= starts[-1] + 1:
+                continue
+            start = max(0, min(j - offset, width - 2))
+            starts.append(start)
+        return starts
+    return min((cover(0), cover(1)), key=lambda starts: (len(starts), sum(x % 2 for x in starts)))
+
+
+def _packed_characters(arr: np.ndarray, sample: np.ndarray):
+    """:func:`one_word` for ``U`` strings of 5 characters or more whose labels in ``sample``
+    differ only within at most four pairs of neighbouring characters: those pairs
+    (64-bit windows onto the labels, read in place) packed into one word, or None.
+
+    One pair is the word itself; two pairs are packed 16 bits a character,
+    three or four 8 bits a character, and the labels with a wider character in
+    them are masked. The positions outside the pairs, where every sampled
+    label has the same character (a common prefix, the zero padding of a wide
+    dtype), are checked: each run of zero positions with one count of non-zero
+    characters, each other position with one comparison, and labels with
+    another character there are masked too. Masked labels differ from every
+    label that is not.
+    """
+    n, itemsize = arr.shape[0], arr.dtype.itemsize
+    width = itemsize // 4
+    chars = arr.view(np.uint32).reshape(n, width)
+    seen = sample.view(np.uint32).reshape(sample.shape[0], width)
+    first = seen[0]
+    varying = np.flatnonzero((seen != first).any(axis=0)).tolist() or [0]
+    starts = _pair_windows(varying, width)
+    if len(starts) > 4:
+        return None
+    bits = 32 if len(starts) == 1 else 16 if len(starts) == 2 else 8
+    windows = [np.ndarray((n,), dtype=np.uint64, buffer=arr.view(np.uint8), offset=4 * j,
+                          strides=(itemsize,)) for j in starts]
+    covered = {j + d for j in starts for d in (0, 1)}
+    fixed = [j for j in range(width) if j not in covered]
+    named = [(j, np.uint32(first[j])) for j in fixed if first[j]]   # e.g. a common prefix
+    zero_runs = []                                       # [first, last + 1) of zero positions
+    for j in fixed:
+        if first[j]:
+            continue
+        if zero_runs and zero_runs[-1][1] == j:
+            zero_runs[-1][1] = j + 1
+        else:
+            zero_runs.append([j, j + 1])
+    # the characters of the windows must fit their bits
+    beyond = np.uint64((((1 << 32) - 1) & ~((1 << bits) - 1)) * ((1 << 32) + 1))
+    shifts = [np.uint64(bits * i) for i in range(len(starts))]
+
+    def packed(start, stop):
+        bad = None
+        if len(windows) == 1:
+            word = windows[0][start:stop]
+        else:                                            # (copied first: faster to work on)
+            parts = [w[start:stop].copy() for w in windows]
+            word, wide = np.empty(stop - start, np.uint64), np.empty(stop - start, np.uint64)
+            np.bitwise_or(parts[0], parts[1], out=wide)
+            np.left_shift(parts[1], shifts[1], out=word)
+            word |= parts[0]
+            for part, shift in zip(parts[2:], shifts[2:]):
+                wide |= part
+                word |= part << shift
+            if np.bitwise_or.reduce(wide) & beyond:
+                bad = (wide & beyond) != 0
+        block = chars[start:stop]
+        for j, c in named:
+            if not (block[:, j] == c).all():
+                bad = _or(bad, block[:, j] != c)
+        for j0, j1 in zero_runs:
+            if np.count_nonzero(block[:, j0:j1]):
+                bad = _or(bad, block[:, j0:j1].any(axis=1))
+        return word, bad
+    return packed
+
+
+def _or(mask, other):
+    return other if mask is None else mask | other
 
 
 def _three_characters(arr: np.ndarray):
@@ -661,3 +766,172 @@ def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.
         counts += np.bincount(a.view(np.intp), minlength=cells)
     missed = np.concatenate(missed) if missed else np.empty(0, dtype=np.intp)
     return counts.reshape([1 << c for c in code_bits]), missed
+
+
+# ------------------------------------------ many labels of one word each: a table of words
+#: Instances per block of :func:`word_codes` (their words, slots and codes stay in cache).
+WORD_BLOCK = 1 << 17
+
+
+def _empty_word_table(bits: int) -> np.ndarray:
+    """A table of ``2**bits`` words, none of which is in its own slot (a word's slot is its
+    highest ``bits`` bits): slot 0 holds the word of slot 1, every other slot 0."""
+    table = np.zeros(1 << bits, dtype=np.uint64)
+    table[0] = np.uint64(1 << (64 - bits))
+    return table
+
+
+def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: bool, order_of,
+                stride: int = 1):
+    """One round of :func:`word_codes` over ``n`` instances read by ``words(start, stop)``.
+
+    A label's *key* is its word times ``multiplier`` (mod 2**64: a bijection),
+    its slot the key's highest ``bits`` bits. Every ``stride``-th instance not
+    masked writes its key into its slot, the last write winning; the keys then
+    found in their own slots are the labels of this round (an unwritten slot
+    holds no key of its own: :func:`_empty_word_table`). A label none of whose
+    instances wrote simply loses, like one whose slot another label took. Each such slot's key is then
+    XORed with its code (the label's rank among this round's labels,
+    ``order_of(keys, owners)`` sorts them) moved to the slot bits. A second
+    pass reads back, one gather per instance: ``d = key ^ table[slot]`` has
+    its lower ``64 - bits`` bits zero exactly when the slot holds the
+    instance's own key (two keys of one slot share their slot bits, so they
+    differ below them), and then ``d``'s slot bits are the code.
+
+    Returns the codes of every instance (meaningless where lost), this round's
+    labels' keys in code order and an instance of each (when ``owners``), and
+    None or the instances that lost (their key is not in its slot, or they are
+    masked), their words, and which of them are masked.
+    """
+    a, shift = np.uint64(multiplier), np.uint64(64 - bits)
+    table = _empty_word_table(bits)
+    owner = np.empty(1 << bits, dtype=np.intp) if owners else None
+    size = min(block, n)
+    key, slot = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
+    steps = np.arange(0, size, stride) if owners else None
+    for start in range(0, n, block):                     # every instance writes ...
+        stop = min(start + block, n)
+        x, masked = words(start, stop)
+        x = x[::stride]
+        k = np.multiply(x, a, out=key[:x.shape[0]])
+        s = np.right_shift(k, shift, out=slot[:x.shape[0]]).view(np.intp)
+        if masked is not None:                           # their words do not tell them apart
+            keep = ~masked[::stride]
+            table[s[keep]] = k[keep]
+            if owners:
+                owner[s[keep]] = np.flatnonzero(keep) * stride + start
+        else:
+            table[s] = k
+            if owners:
+                owner[s] = steps[:x.shape[0]] + start
+    taken = np.flatnonzero((table >> shift) == np.arange(table.shape[0], dtype=np.uint64))
+    keys = table[taken]
+    order = order_of(keys, owner[taken] if owners else None)
+    taken, keys = taken[order], keys[order]
+    table[taken] ^= np.arange(taken.shape[0], dtype=np.uint64) << shift
+    codes = np.empty(n, dtype=code_dtype(max(1, taken.shape[0])))
+    low = np.uint64((1 << (64 - bits)) - 1)
+    lost, lost_words, lost_masked = [], [], []
+    for start in range(0, n, block):                     # ... then reads back
+        stop = min(start + block, n)
+        x, masked = words(start, stop)
+        k = np.multiply(x, a, out=key[:stop - start])
+        s = np.right_shift(k, shift, out=slot[:stop - start]).view(np.intp)
+        d = np.take(table, s, mode="clip", out=slot[:stop - start])
+        d ^= k
+        np.right_shift(d, shift, out=codes[start:stop], casting="unsafe")
+        if masked is not None or np.bitwise_or.reduce(d) & low:
+            d &= low                                     # non-zero: not its slot
+            out = np.flatnonzero(d if masked is None else (d != 0) | masked)
+            lost.append(out + start)
+            lost_words.append(x[out])
+            lost_masked.append(masked[out] if masked is not None else np.zeros(out.shape[0], bool))
+    first = owner[taken] if owners else None
+    if not lost:
+        return codes, keys, first, None
+    return (codes, keys, first,
+            (np.concatenate(lost), np.concatenate(lost_words), np.concatenate(lost_masked)))
+
+
+def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = WORD_BLOCK
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``0 .. k - 1`` (of the narrowest unsigned dtype) and the sorted distinct
+    labels of ``arr``, whose labels ``words(start, stop)`` reads as one 64-bit word
+    each (:func:`one_word`), in rounds of a table of ``2**bits`` words.
+
+    Each round (:func:`_word_round`) is two passes: the instances write their
+    words into their slots of a multiplicative hash (in the first round only
+    every ``stride``-th, when a label has many instances: at least one of
+    them nearly always writes), then all read back; where the word an instance
+    finds is its own, its label owns the slot and gets the slot's code.
+    A label either owns its slot for all its instances or for none, so the
+    instances that lost go round again with another multiplier, few of them
+    (about ``k / 2**bits`` of the labels lose); a stubborn remainder, and the
+    labels whose word does not tell them apart (masked), are sorted. Masked
+    labels must differ from every label not masked (:func:`one_word`'s masks
+    do: e.g. strings with a character beyond what the word holds).
+
+    ``decode(words)`` gives the labels of words (integers: their bits as the
+    integers); without it an instance of each label is kept while it writes.
+    The same result as ``np.unique(arr, return_inverse=True)``, exact whatever
+    the hash: collisions cost time, never correctness.
+    """
+    n = arr.shape[0]
+    owners = decode is None
+
+    def labels_of(keys, multiplier, first):
+        if decode is None:
+            return arr[first]
+        return decode(keys * np.uint64(pow(multiplier, -1, 2**64)))   # the words
+
+    def order_of(multiplier, instances=None):
+        def order(keys, first):
+            if first is not None and instances is not None:
+                first = instances[first]
+            return np.argsort(labels_of(keys, multiplier, first), kind="stable")
+        return order
+
+    multiplier = MULTIPLIERS[0]
+    # with many instances a label (about n / 2**(bits - 3)), every stride-th writes
+    stride = max(1, min(8, n >> (bits + 1)))
+    codes, keys, first, lost = _word_round(words, n, bits, multiplier, block, owners,
+                                           order_of(multiplier), stride)
+    values = [labels_of(keys, multiplier, first)]
+    if lost is None:
+        return codes, values[0]
+    later = []                                           # (instances, their codes in a round)
+    todo, todo_words, masked = lost
+    rest = [todo[masked]]
+    todo, todo_words = todo[~masked], todo_words[~masked]
+    for multiplier in MULTIPLIERS[1:]:
+        if todo.shape[0] == 0:
+            break
+        round_bits = max(4, min(bits, int(todo.shape[0]).bit_length() + 1))
+        code, keys, first, lost = _word_round(
+            lambda start, stop: (todo_words[start:stop], None), todo.shape[0], round_bits,
+            multiplier, block, owners, order_of(multiplier, todo))
+        values.append(labels_of(keys, multiplier, None if first is None else todo[first]))
+        if lost is None:
+            later.append((todo, code))
+            todo = todo[:0]
+            break
+        won = np.ones(todo.shape[0], dtype=bool)
+        won[lost[0]] = False
+        later.append((todo[won], code[won]))
+        todo, todo_words = todo[lost[0]], lost[1]
+    rest.append(todo)
+    rest = np.concatenate(rest)
+    if rest.shape[0]:                                    # sorted: masked and stubborn labels
+        distinct, inverse = np.unique(arr[rest], return_inverse=True)
+        values.append(distinct)
+        later.append((rest, inverse.ravel()))
+    everything = np.concatenate(values).astype(arr.dtype, copy=False)   # (keeps '>i8')
+    order = np.argsort(everything, kind="stable")
+    rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
+    rank[order] = np.arange(order.shape[0])
+    offsets = np.cumsum([0] + [v.shape[0] for v in values])
+    codes = (np.take(rank[:offsets[1]], codes, mode="clip") if offsets[1]  # (none: all lost)
+             else np.zeros(n, dtype=rank.dtype))
+    for (instances, code), offset in zip(later, offsets[1:]):
+        codes[instances] = rank[offset:][code]
+    return codes, everything[order]

@@ -426,3 +426,192 @@ def test_labels_with_word_tables_pickle(dtype):
     again = pickle.loads(pickle.dumps(labs))
     assert (counting.dense_counts(*again) == counting.dense_counts(*labs)).all()
     _assert_like_unique(X, again[0].codes, again[0].values)
+
+
+# ------------------------------------------------ many labels of one word: word_codes
+def _int_words(arr):
+    bits = arr.view(np.uint64)
+    return lambda start, stop: (bits[start:stop], None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(pool=st.lists(INT64, min_size=1, max_size=60), picks=st.lists(st.integers(0, 10**6),
+       min_size=1, max_size=400), bits=st.integers(4, 12), block=st.integers(1, 64),
+       decode=st.booleans(), mask_odd=st.booleans())
+def test_word_codes_equal_unique_even_with_tiny_tables(pool, picks, bits, block, decode,
+                                                       mask_odd):
+    """Rounds of a table of words: np.unique's codes and values whatever the table size
+    (tiny tables: most labels lose their slot, several rounds, then a sort), block size,
+    with labels decoded from their words or kept from an instance, and with masked labels
+    (here the odd ones: a mask must be a property of the label)."""
+    arr = np.array([pool[i % len(pool)] for i in picks], dtype=np.int64)
+    bits64 = arr.view(np.uint64)
+
+    def words(start, stop):
+        return bits64[start:stop], ((arr[start:stop] % 2) == 1 if mask_odd else None)
+    codes, values = hashing.word_codes(arr, words, bits, block=block,
+                                       decode=(lambda w: w.view(np.int64)) if decode else None)
+    _assert_like_unique(arr, codes, values)
+    assert codes.dtype == hashing.code_dtype(values.shape[0])
+
+
+def test_word_codes_when_no_label_keeps_a_slot():
+    """Every label masked (none in the table), a single label, labels all colliding in a
+    table of 16 slots: still exact."""
+    arr = np.arange(300, dtype=np.int64)[::-1] * 2**40 + 5
+    everything = lambda start, stop: (arr.view(np.uint64)[start:stop],  # noqa: E731
+                                      np.ones(stop - start, dtype=bool))
+    _assert_like_unique(arr, *hashing.word_codes(arr, everything, 4))
+    one = np.full(1000, -7, dtype=np.int64)
+    _assert_like_unique(one, *hashing.word_codes(one, _int_words(one), 4))
+    _assert_like_unique(arr, *hashing.word_codes(arr, _int_words(arr), 4, block=7))
+
+
+def test_table_bits_estimates_many_labels_from_repeats():
+    """With nearly every sampled label new, k comes from the repeats (birthday problem):
+    about 4 slots a label up to a few hundred thousand labels, then a sort."""
+    rng = np.random.default_rng(4)
+    n = 10**6
+    for k, low, high in ((10**5, 18, 20), (3 * 10**5, 20, 22)):
+        bits = table_bits(IntWords(rng.integers(0, k, n) * 10**9))
+        assert bits is not None and low <= bits <= high, (k, bits)
+    assert table_bits(IntWords(rng.permutation(n).astype(np.int64) * 10**9)) is None
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, ">i8", ">u8", np.int32, np.uint32])
+def test_many_integer_labels_are_coded_by_word_codes_without_a_range_pass(monkeypatch, dtype):
+    """Integers on no grid with many labels: coded from the sample's verdict (no min/max
+    pass), by word_codes, exactly, for every integer dtype (byte-swapped ones keep an
+    instance of each label instead of decoding words); the dtype's ends included."""
+    rng = np.random.default_rng(9)
+    info = np.iinfo(np.dtype(dtype))
+    pool = np.unique(rng.integers(info.min, info.max, 3000, endpoint=True,
+                                  dtype=np.dtype(dtype).newbyteorder("=")))
+    pool[:2] = info.min, info.max
+    arr = pool[rng.integers(0, pool.shape[0], 60000)].astype(dtype)
+    called = []
+    real = hashing.word_codes
+    monkeypatch.setattr(_validation, "word_codes",
+                        lambda *a, **kw: called.append(1) or real(*a, **kw))
+    if info.bits < 64 or info.min:                       # (uint64: checked for offsets)
+        monkeypatch.setattr(_validation, "_min_max", None)  # a range pass would fail
+    lab = _validation.check_labels(arr, "ids")
+    y = rng.integers(0, 5, arr.shape[0])
+    table = counting.dense_counts(_validation.check_labels(y, "y"), lab)
+    expected, _ = _table_by_unique(y, arr)
+    assert called and (table == expected).all()
+    _assert_like_unique(arr, lab.codes, lab.values)
+
+
+# --------------------------------------------- wide strings packed into one word each
+def test_pair_windows_cover_the_varying_characters_with_fewest_words():
+    assert hashing._pair_windows([1], 22) == [0]          # one word: characters 0 and 1
+    assert hashing._pair_windows([1, 2, 3, 4], 22) == [1, 3]
+    assert hashing._pair_windows([4], 5) == [3]           # the last pair of a 5-wide dtype
+    assert hashing._pair_windows([0, 2, 4, 6, 8], 22) == [0, 2, 4, 6, 8]
+    assert len(hashing._pair_windows(list(range(1, 10)), 22)) == 5
+
+
+WIDE_TEXT = st.text(alphabet=st.sampled_from("c01x\u00e9\u4e00\U0001F600"), max_size=9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(pool=st.lists(WIDE_TEXT, min_size=1, max_size=40), picks=st.lists(
+       st.integers(0, 10**6), min_size=2, max_size=400), width=st.integers(5, 24),
+       prefix=st.sampled_from(["", "cluster_", "\u4e00"]), sample=st.sampled_from([1, 7, 4096]),
+       odd=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 30),
+                              st.sampled_from([1, 0x30, 0xFF, 0x100, 0xFFFF, 0x10000,
+                                               0x10FFFF, 0xFFFFFFFF])), max_size=4),
+       route=st.sampled_from(["word table", "word codes"]))
+def test_packed_strings_equal_unique(pool, picks, width, prefix, sample, odd, route):
+    """Wide ``U`` labels packed into one word from the characters where a sample's labels
+    differ: codes and values equal np.unique's, and the counts equal those of the codes,
+    whatever the sample missed: labels differing at a position the sample thought fixed,
+    characters too wide for the packed bits (up to 0xFFFFFFFF, which NumPy holds),
+    labels of one character or empty, a common prefix."""
+    labels = [prefix + pool[i % len(pool)] for i in picks]
+    arr = np.array(labels, dtype=f"<U{max(width, max(map(len, labels)))}")
+    if arr.dtype.itemsize < 20:
+        arr = arr.astype("<U5")
+    chars = arr.view(np.uint32).reshape(arr.shape[0], -1)
+    for row, col, value in odd:                          # labels no sample foresaw
+        chars[row % arr.shape[0], col % chars.shape[1]] = value
+    few = 0 if route == "word codes" else hashing.WORD_TABLE_MAX_K   # (else: many labels)
+    with mock.patch.object(_validation, "HASH_MIN_N", 0), \
+            mock.patch.object(hashing, "SAMPLE", sample), \
+            mock.patch.object(hashing, "WORD_TABLE_MAX_K", few), \
+            mock.patch.object(hashing, "SAMPLED_MAX_K", few):
+        lab = _validation.check_labels(arr, "x")
+        expected_values, expected_codes = np.unique(arr, return_inverse=True)
+        assert lab.values.dtype == arr.dtype               # (raw characters: beyond
+        assert (lab.values.view(np.uint32).tolist()        # 0x10FFFF, tolist() fails)
+                == expected_values.view(np.uint32).tolist())
+        assert lab.codes.tolist() == expected_codes.ravel().tolist()
+        y = np.arange(arr.shape[0]) % 3
+        other = _validation.check_labels(arr[::-1].copy(), "z")
+        expected, _ = _table_by_unique(y, arr, arr[::-1])
+        assert (counting.dense_counts(_validation.check_labels(y, "y"),
+                                      _validation.check_labels(arr, "x"), other)
+                == expected).all()
+
+
+def test_packed_words_tell_labels_apart_exactly():
+    """Where a packed word is not masked it identifies its label: equal words, equal labels;
+    two or more pairs of characters are packed 16 or 8 bits a character and a wider
+    character is masked."""
+    rng = np.random.default_rng(6)
+    base = np.asarray([f"c{i}" for i in range(5000)])                  # <U5: pairs 1 and 3
+    arr = base[rng.integers(0, 5000, 40000)]
+    arr[17] = "c\u4e00\u4e00\u4e00\u4e00"               # CJK: beyond 8 bits, within 16
+    arr[18] = "c\U0001F600"                              # beyond 16 bits: masked
+    sample = arr[::10].copy()
+    words = hashing.one_word(arr, sample)
+    word, masked = words(0, arr.shape[0])
+    assert masked is not None and masked[18] and masked.sum() == 1
+    keep = ~masked
+    pairs = set(zip(word[keep].tolist(), arr[keep].tolist()))
+    assert len(pairs) == len({w for w, _ in pairs}) == len({a for _, a in pairs})
+    assert len(hashing._pair_windows([1, 2, 3, 4], 5)) == 2
+
+
+def test_many_wide_strings_are_coded_by_word_codes(monkeypatch):
+    """5,000 labels like "c4711" (``<U5``) and the same as ``<U22`` (what ``astype(str)``
+    makes): packed into one word each and coded by word_codes, the same Prayatul matrix
+    as the small ints they stand for; labels no sample foresaw are counted exactly."""
+    rng = np.random.default_rng(10)
+    g, p, q = (rng.integers(0, k, 50000) for k in (5000, 4000, 7))
+    called = []
+    real = hashing.word_codes
+    monkeypatch.setattr(_validation, "word_codes",
+                        lambda *a, **kw: called.append(1) or real(*a, **kw))
+    for make in (lambda x: np.asarray([f"c{i}" for i in range(5000)])[x],
+                 lambda x: np.char.add("c", x.astype(str))):
+        G, P = make(g), make(p)
+        P[33] = "c\U0001F600z"                           # beyond 16 bits: masked
+        P[35] = "d" + P[35][1:]                          # another first character
+        p2 = p.copy()
+        p2[33], p2[35] = 4000, 4001                       # two more labels
+        called.clear()
+        assert prayatul_matrix(G, P, q).matrix.tolist() == \
+            prayatul_matrix(g, p2, q).matrix.tolist()
+        assert len(called) == 2
+
+
+@pytest.mark.parametrize("shape", ["periodic", "sorted", "rare"])
+def test_word_codes_writing_every_stride_th_instance_misses_nothing(shape):
+    """With many instances a label only every 8th writes in the first round: labels whose
+    instances all sit between the writers (a period of 8, labels seen once) lose and
+    are coded in the next rounds, exactly."""
+    rng = np.random.default_rng(11)
+    n = 1 << 16
+    ids = rng.integers(-2**63, 2**63 - 1, 600, dtype=np.int64)
+    if shape == "periodic":                              # writers see 1 label of 8
+        arr = ids[np.arange(n) % 8]
+    elif shape == "sorted":
+        arr = np.sort(ids[rng.integers(0, 600, n)])
+    else:                                                # 500 labels seen once
+        arr = ids[rng.integers(0, 100, n)]
+        arr[rng.choice(n, 500, replace=False)] = rng.integers(-2**63, 2**63 - 1, 500)
+    assert max(1, min(8, n >> (10 + 1))) == 8            # the stride word_codes takes
+    for decode in (None, lambda w: w.view(np.int64)):
+        _assert_like_unique(arr, *hashing.word_codes(arr, _int_words(arr), 10, decode=decode))
