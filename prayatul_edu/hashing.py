@@ -842,7 +842,10 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
         np.right_shift(d, shift, out=codes[start:stop], casting="unsafe")
         if masked is not None or np.bitwise_or.reduce(d) & low:
             d &= low                                     # non-zero: not its slot
-            out = np.flatnonzero(d if masked is None else (d != 0) | masked)
+            out = d != 0                                 # (flatnonzero of a mask: fast)
+            if masked is not None:
+                out |= masked
+            out = np.flatnonzero(out)
             lost.append(out + start)
             lost_words.append(x[out])
             lost_masked.append(masked[out] if masked is not None else np.zeros(out.shape[0], bool))
@@ -930,8 +933,13 @@ def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = W
     rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
     rank[order] = np.arange(order.shape[0])
     offsets = np.cumsum([0] + [v.shape[0] for v in values])
-    codes = (np.take(rank[:offsets[1]], codes, mode="clip") if offsets[1]  # (none: all lost)
-             else np.zeros(n, dtype=rank.dtype))
+    first_rank, coded = rank[:offsets[1]], codes
+    if codes.dtype != rank.dtype:                        # (else in place: each code is
+        codes = np.zeros(n, dtype=rank.dtype)            # read before it is written)
+    if offsets[1]:                                       # (none when all lost)
+        for start in range(0, n, block):                 # (a gather in blocks: faster)
+            np.take(first_rank, coded[start:start + block], mode="clip",
+                    out=codes[start:start + block])
     for (instances, code), offset in zip(later, offsets[1:]):
         codes[instances] = rank[offset:][code]
     return codes, everything[order]
