@@ -98,6 +98,8 @@ class Labels:
     @ints.setter
     def ints(self, value) -> None:
         self._ints = value
+        if value is not self.borrowed:       # (the caller's array is no longer read)
+            self.borrowed = None
 
     @property
     def range_known(self) -> bool:
@@ -145,7 +147,7 @@ class Labels:
         """The sorted labels, found by counting with the word table: the dense form becomes
         codes ``0 .. k - 1`` (found when first read, by a pass over the caller's array,
         which the word table keeps until then)."""
-        self._ints, self.lo, self.span = None, 0, values.shape[0]
+        self.ints, self.lo, self.span = None, 0, values.shape[0]
         self._values = self.lookup = values
 
     def _code_all(self, arr: np.ndarray | None = None) -> None:
@@ -161,7 +163,7 @@ class Labels:
             codes, values = _factorize_strings(arr)
         else:
             codes, values = _hashed_or_sorted(arr)
-        self._ints, self.lo, self.span = codes, 0, values.shape[0]
+        self.ints, self.lo, self.span = codes, 0, values.shape[0]
         self._values = self.lookup = values
 
     def value_of(self, offsets: np.ndarray) -> np.ndarray:
@@ -251,6 +253,15 @@ class Labels:
         if self._range_sizes is None:
             self._range_sizes = np.bincount(_shifted(self.ints, self.lo), minlength=self.span)
         return self._range_sizes
+
+    #: The caller's array when ``ints`` is it (not a copy): the caller may still change it.
+    borrowed = None
+
+    @property
+    def borrows(self) -> bool:
+        """Whether :meth:`dense_form` reads the caller's array: a result that reads it
+        later (not while it is made) must not rely on it staying the same."""
+        return self._codes is None and self.borrowed is not None and self._ints is self.borrowed
 
     def dense_form(self) -> tuple[np.ndarray, int, int]:
         """``(array, offset, span)`` with ``array - offset`` in ``0 .. span - 1``.
@@ -607,6 +618,7 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     """
     if isinstance(labels, Labels):
         return labels
+    original = labels
     arr = _as_label_array(labels, name)
     if arr.shape[0] == 0:
         needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
@@ -616,6 +628,8 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
                          f"needed (a clustering of one instance has no pairs to compare)")
     if arr.dtype.kind in "iu":  # nothing to check: the range is found when needed (see Labels)
         labels = Labels(name, ints=arr)
+        if arr is original or not arr.flags.owndata:           # the caller's memory
+            labels.borrowed = arr
         if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
             labels.settle_range(*_min_max(arr))
         return labels

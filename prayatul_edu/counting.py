@@ -739,10 +739,13 @@ class ContingencyTable(Result):
     _cells_unread = False
 
     def _read_sorted(self, truth: Labels, pred: Labels) -> None:
-        """The fast path for many labels: the margins now, the cells when first read."""
+        """The fast path for many labels: the margins now, the cells when first read (or
+        now, when the labels are the caller's arrays, which may change after this)."""
         self.cluster_sizes = pred.sizes()
         self.class_sizes = truth.sizes()
         self._cells_unread = True
+        if pred.borrows or truth.borrows:
+            self._list_cells()
 
     def _list_cells(self) -> None:
         """The non-empty cells of :meth:`_read_sorted` (by cluster, then class) and their counts."""

@@ -6,8 +6,8 @@ O(N log N); this module does it in a few O(N) passes while ``k`` is small
 compared with N:
 
 1. each label becomes one or more 64-bit *words* that identify it exactly
-   (:class:`IntWords`: the integer itself; :class:`StringWords`: the bytes of a
-   fixed-width string, eight at a time);
+   (:class:`StringWords`: the bytes of a fixed-width string, eight at a time;
+   labels of one word each have a faster table of their own, :func:`word_codes`);
 2. a multiplicative hash ``h = (w * A mod 2**64) >> (64 - m)`` sends every label
    to one of ``2**m`` slots;
 3. every instance writes its words into its slot (``table[h] = w``, the last
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits", "IntWords",
+__all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits",
            "StringWords", "MULTIPLIERS", "BLOCK", "one_word", "WordTable", "count_cells",
            "word_codes", "sample_bits"]
 
@@ -51,15 +51,6 @@ MULTIPLIERS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
 
 #: Instances hashed per block: the block's words and slots stay in cache.
 BLOCK = 1 << 15
-
-
-class IntWords:
-    """Integer labels as words: the 64 bits of each integer (one word per label)."""
-
-    def __init__(self, arr: np.ndarray):
-        self.arr, self.n = arr, arr.shape[0]
-        wide = arr if arr.dtype.itemsize == 8 else arr.astype(np.int64)
-        self.columns = wide.view(np.uint64).reshape(1, self.n)
 
 
 class StringWords:
@@ -153,7 +144,8 @@ def hash_factorize(source, bits: int, *, multipliers=MULTIPLIERS,
                    block: int = BLOCK) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``0..k-1`` and the sorted distinct labels of ``source``.
 
-    ``source`` is an :class:`IntWords` or :class:`StringWords`; ``bits`` sets the
+    ``source`` is a :class:`StringWords` (or anything with its ``arr``, ``n`` and
+    ``columns``); ``bits`` sets the
     table size ``2**bits`` (a few times k keeps collisions rare; too small costs
     rounds, not correctness). The same result as ``np.unique(labels,
     return_inverse=True)``, exact whatever the hash: see the module docstring.
@@ -775,10 +767,10 @@ WORD_BLOCK = 1 << 17
 
 def _empty_word_table(bits: int) -> np.ndarray:
     """A table of ``2**bits`` words, none of which is in its own slot (a word's slot is its
-    highest ``bits`` bits): slot 0 holds the word of slot 1, every other slot 0."""
-    table = np.zeros(1 << bits, dtype=np.uint64)
-    table[0] = np.uint64(1 << (64 - bits))
-    return table
+    highest ``bits`` bits): slot ``u`` holds ``(u ^ (2**bits - 1)) << (64 - bits)``, whose
+    slot bits XOR ``u``'s are all ones."""
+    size = 1 << bits
+    return (np.arange(size, dtype=np.uint64) ^ np.uint64(size - 1)) << np.uint64(64 - bits)
 
 
 def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: bool, order_of,
@@ -789,14 +781,18 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
     its slot the key's highest ``bits`` bits. Every ``stride``-th instance not
     masked writes its key into its slot, the last write winning; the keys then
     found in their own slots are the labels of this round (an unwritten slot
-    holds no key of its own: :func:`_empty_word_table`). A label none of whose
-    instances wrote simply loses, like one whose slot another label took. Each such slot's key is then
-    XORed with its code (the label's rank among this round's labels,
+    holds no key of its own: :func:`_empty_word_table`). Each such slot's key
+    is then XORed with its code (the label's rank among this round's labels,
     ``order_of(keys, owners)`` sorts them) moved to the slot bits. A second
-    pass reads back, one gather per instance: ``d = key ^ table[slot]`` has
-    its lower ``64 - bits`` bits zero exactly when the slot holds the
-    instance's own key (two keys of one slot share their slot bits, so they
-    differ below them), and then ``d``'s slot bits are the code.
+    pass reads back, one gather per instance: ``d = key ^ table[slot]``.
+    Where the slot holds the instance's own key, ``d``'s lower ``64 - bits``
+    bits are zero and its slot bits are the code. Where it holds another
+    label's key, its lower bits are not zero (two keys of one slot share
+    their slot bits, so they differ below them). Where the slot is free (its
+    label lost it to another, or, with a stride, none of its instances
+    wrote), its slot bits are all ones, which no code is: codes are below
+    ``k``, and below ``2**(bits - 1)`` one OR over a block shows the highest
+    bit is never set. Such instances lose, and go round again.
 
     Returns the codes of every instance (meaningless where lost), this round's
     labels' keys in code order and an instance of each (when ``owners``), and
@@ -831,6 +827,9 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
     table[taken] ^= np.arange(taken.shape[0], dtype=np.uint64) << shift
     codes = np.empty(n, dtype=code_dtype(max(1, taken.shape[0])))
     low = np.uint64((1 << (64 - bits)) - 1)
+    labels = np.uint64(taken.shape[0])
+    top = np.uint64(1 << 63)            # the highest slot bit: set by no code below 2**(bits-1)
+    always = taken.shape[0] > 1 << (bits - 1)
     lost, lost_words, lost_masked = [], [], []
     for start in range(0, n, block):                     # ... then reads back
         stop = min(start + block, n)
@@ -840,9 +839,12 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
         d = np.take(table, s, mode="clip", out=slot[:stop - start])
         d ^= k
         np.right_shift(d, shift, out=codes[start:stop], casting="unsafe")
-        if masked is not None or np.bitwise_or.reduce(d) & low:
-            d &= low                                     # non-zero: not its slot
-            out = d != 0                                 # (flatnonzero of a mask: fast)
+        seen = np.bitwise_or.reduce(d)
+        free = always or seen & top                      # a key may have read a free slot
+        if masked is not None or free or seen & low:
+            out = (d & low) != 0                         # another label's slot
+            if free:                                     # a free slot: all ones, not a code
+                out |= np.right_shift(d, shift, out=d) >= labels
             if masked is not None:
                 out |= masked
             out = np.flatnonzero(out)

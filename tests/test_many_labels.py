@@ -232,10 +232,18 @@ def test_blocked_min_max_finds_extremes_in_any_block(dtype):
     assert labs[0].k == np.unique(arr).shape[0]
 
 
+def _owned(*labs):
+    """The labels as if their arrays were the package's own (as a list's are), not the
+    caller's: a table then lists its cells only when they are read."""
+    for lab in labs:
+        lab.borrowed = None
+    return labs
+
+
 def test_sorted_cells_counted_and_placed_only_when_read_and_then_equal_the_plain_path():
     rng = np.random.default_rng(11)
     truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
-    t, p = check_partitions(truth=truth, pred=pred)
+    t, p = _owned(*check_partitions(truth=truth, pred=pred))
     fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
     assert fast._cells_unread                              # the sorted path, nothing counted yet
     from prayatul_edu.pair_counting import _pair_confusion
@@ -361,7 +369,7 @@ def test_tables_beyond_the_cache_are_still_dense_where_no_sort_replaces_them(mon
     assert not counting.cells_fit_dense(1000, 900)
     expected = pairs_within(group_sizes(*check_partitions(a=a, b=b)))
     assert joint_pairs_within(*check_partitions(a=a, b=b)) == expected
-    table = ContingencyTable(*check_partitions(truth=a, pred=b))
+    table = ContingencyTable(*_owned(*check_partitions(truth=a, pred=b)))
     assert table._cells_unread and table.pairs_in_cells() == expected
 
 
@@ -435,7 +443,7 @@ def test_pair_confusion_beyond_2_to_the_32_cells_from_32_bit_pieces(kind, monkey
     pred = truth.copy()
     moved = rng.random(n) < 0.3                          # 30 % take another instance's label
     pred[moved] = _as_kind(rng.integers(0, 70_000, int(moved.sum())), kind)
-    t, p = check_partitions(truth=truth, pred=pred)
+    t, p = _owned(*check_partitions(truth=truth, pred=pred))
     assert t.dense_form()[2] * p.dense_form()[2] > 2**32
     pairs, pieces = _Calls(monkeypatch, "_pairs_of_equal"), _Calls(monkeypatch, "_sorted_pieces")
     table = ContingencyTable(t, p)
@@ -479,7 +487,7 @@ def test_pairs_in_unread_cells_equal_the_definition_and_sklearn(data):
         m.setattr(counting, "DENSE_CACHE_CELLS", 1)
         m.setattr(counting, "_DENSE_TABLE_CELLS", 0)
         m.setattr(counting, "_NARROW_RANGE", data.draw(st.sampled_from([1, 3, 50, 2**32])))
-        t, p = check_partitions(truth=truth, pred=pred)
+        t, p = _owned(*check_partitions(truth=truth, pred=pred))
         table = ContingencyTable(t, p)
         pc = _pair_confusion(table)
         assert table._cells_unread                       # the pairs did not list the cells
@@ -491,3 +499,26 @@ def test_pairs_in_unread_cells_equal_the_definition_and_sklearn(data):
         assert _cells(table) == _cells(plain)
         assert table.pairs_in_cells() == pc.tp
     assert ari == pytest.approx(adjusted_rand_score(truth, pred), abs=1e-12)
+
+
+def test_a_table_of_the_callers_arrays_keeps_its_cells_when_they_change():
+    """Cells listed lazily are read from the labels later: labels that are the caller's
+    arrays (not copies) are listed at once, so changing the arrays afterwards changes
+    nothing (found by a review: the cells then contradicted the margins); labels that
+    are the package's own (a list's array) stay lazy."""
+    rng = np.random.default_rng(21)
+    t, p = rng.integers(0, 100_000, 200_000), rng.integers(0, 100_000, 200_000)
+    expected = contingency_table(t.copy(), p.copy())
+    table = contingency_table(t, p)
+    t[:], p[:] = 0, 7
+    assert table.cell_count.tolist() == expected.cell_count.tolist()
+    assert table.cell_cluster.tolist() == expected.cell_cluster.tolist()
+    assert table.cell_count.sum() == table.cluster_sizes.sum() == 200_000
+    from prayatul_edu import pair_confusion
+    pairs = pair_confusion(t := rng.integers(0, 100_000, 200_000),
+                           p := rng.integers(0, 100_000, 200_000))
+    before = pairs.table.cell_count.tolist() if not pairs.table._cells_unread else None
+    assert before is not None                            # listed at once: borrowed arrays
+    lazy = contingency_table(t.tolist(), p.tolist())
+    assert lazy._cells_unread                            # the package's own arrays
+    assert lazy.cell_count.tolist() == pairs.table.cell_count.tolist()
