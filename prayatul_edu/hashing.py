@@ -842,9 +842,11 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
         seen = np.bitwise_or.reduce(d)
         free = always or seen & top                      # a key may have read a free slot
         if masked is not None or free or seen & low:
-            out = (d & low) != 0                         # another label's slot
-            if free:                                     # a free slot: all ones, not a code
-                out |= np.right_shift(d, shift, out=d) >= labels
+            unowned = np.right_shift(d, shift) >= labels if free else None  # (all ones)
+            d &= low
+            out = d != 0                                 # another label's slot
+            if free:                                     # a free slot: not a code
+                out |= unowned
             if masked is not None:
                 out |= masked
             out = np.flatnonzero(out)
