@@ -132,8 +132,9 @@ class Labels:
         lo = int(sample.min())
         if _fits_counting(int(sample.max()) - lo + 1, self.n):
             return
-        if _sampled_step(self._ints, lo)[0] > 1:  # maybe on a grid
-            grid = _on_a_grid(self._ints, lo)
+        sampled = _sampled_step(self._ints, lo)
+        if sampled[0] > 1:                     # maybe on a grid
+            grid = _on_a_grid(self._ints, lo, sampled=sampled)
             if grid is not None:
                 self._take_grid(grid, lo)
             else:                              # the sample misled: from the true range
@@ -516,7 +517,9 @@ def _sampled_step(arr: np.ndarray, lo: int) -> tuple[int, np.ndarray]:
     return int(np.gcd.reduce(sample)), sample
 
 
-def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndarray, int, int] | None:
+def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None, *,
+               sampled: tuple[int, np.ndarray] | None = None
+               ) -> tuple[np.ndarray, int, int] | None:
     """``(offsets, step, span)`` of integer labels that all lie on ``lo + step * j``, ``j`` small.
 
     ``offsets[i]`` is ``j`` of label ``i`` (``0 <= j < span``, in the narrowest
@@ -532,12 +535,13 @@ def _on_a_grid(arr: np.ndarray, lo: int, hi: int | None = None) -> tuple[np.ndar
 
     ``hi`` (the largest label) may be unknown: then ``lo`` is only a guess (the
     smallest sampled label), the offsets get the dtype the sample asks for, and
-    any label below ``lo`` or beyond that dtype also gives None.
+    any label below ``lo`` or beyond that dtype also gives None. ``sampled`` is
+    :func:`_sampled_step`'s answer, when the caller already has it.
     """
     n = arr.shape[0]
     if n < 2 or (hi is not None and hi - lo >= 2**63):
         return None
-    step, sample = _sampled_step(arr, lo)
+    step, sample = sampled if sampled is not None else _sampled_step(arr, lo)
     if step <= 1:
         return None
     if hi is None:                     # room for the grid points the sample suggests, twice

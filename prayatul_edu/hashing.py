@@ -238,6 +238,17 @@ def code_dtype(k: int):
     return next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if k <= np.iinfo(t).max + 1)
 
 
+def _zero_runs(positions: list) -> list:
+    """``(first, last + 1)`` of each run of consecutive ``positions`` (ascending)."""
+    runs = []
+    for j in positions:
+        if runs and runs[-1][1] == j:
+            runs[-1] = (runs[-1][0], j + 1)
+        else:
+            runs.append((j, j + 1))
+    return runs
+
+
 def _perfect_slots(rows: np.ndarray, varying, bits: int):
     """A multiplier and the slot of each row with no two rows in one slot, or None."""
     for multiplier in MULTIPLIERS:
@@ -298,14 +309,7 @@ def sampled_codes(arr: np.ndarray, block: int = BLOCK) -> tuple[np.ndarray, np.n
     varying = np.flatnonzero((rows != rows[0]).any(axis=0)).tolist()
     fixed = [j for j in range(words.shape[1]) if j not in varying]
     fixed_values = [j for j in fixed if rows[0, j]]
-    zero_runs = []                                       # (first, last + 1) of runs of zeros
-    for j in fixed:
-        if rows[0, j]:
-            continue
-        if zero_runs and zero_runs[-1][1] == j:
-            zero_runs[-1] = (zero_runs[-1][0], j + 1)
-        else:
-            zero_runs.append((j, j + 1))
+    zero_runs = _zero_runs([j for j in fixed if not rows[0, j]])
     found = None
     for bits in range(max(4, (4 * k).bit_length()), 25, 3):
         found = _perfect_slots(rows.astype(np.uint64), varying, bits)
@@ -466,14 +470,7 @@ def _packed_characters(arr: np.ndarray, sample: np.ndarray):
     covered = {j + d for j in starts for d in (0, 1)}
     fixed = [j for j in range(width) if j not in covered]
     named = [(j, np.uint32(first[j])) for j in fixed if first[j]]   # e.g. a common prefix
-    zero_runs = []                                       # [first, last + 1) of zero positions
-    for j in fixed:
-        if first[j]:
-            continue
-        if zero_runs and zero_runs[-1][1] == j:
-            zero_runs[-1][1] = j + 1
-        else:
-            zero_runs.append([j, j + 1])
+    zero_runs = _zero_runs([j for j in fixed if not first[j]])
     # the characters of the windows must fit their bits
     beyond = np.uint64((((1 << 32) - 1) & ~((1 << bits) - 1)) * ((1 << 32) + 1))
     shifts = [np.uint64(bits * i) for i in range(len(starts))]
