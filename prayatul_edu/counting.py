@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from . import dask_counts
-from .hashing import count_cells
+from .hashing import count_cells, count_cells_size
 from ._validation import Labels, check_labels, check_partitions
 from .steps import Derivation, Result
 
@@ -133,7 +133,7 @@ def cells_fit_dense(n: int, cells: int) -> bool:
 
 
 #: Values in a range this long are sorted as uint32 (:func:`joint_key` with ``narrow``; the
-#: pieces of :func:`_pairs_of_equal`).
+#: pieces of :func:`_sorted_pieces`).
 _NARROW_RANGE = 2**32
 
 
@@ -549,7 +549,7 @@ def _counts_coding(labelings, max_cells: int) -> np.ndarray | None:
     tables = [lab.word_table if not lab.range_known else None for lab in labelings]
     if any(table is None for table in tables):
         return None
-    if 1 << sum(max(1, (t.k - 1).bit_length()) for t in tables) > max_cells:
+    if count_cells_size(tables) > max_cells:
         return None
     found = count_cells(tables)
     if found is None:
@@ -621,8 +621,8 @@ def dense_pair_counts(*labelings: Labels) -> dict | None:
     ``{(i, j): table}`` for ``i < j``, each as :func:`dense_counts` of
     ``labelings[i], labelings[j]`` would give it, but the labels are read once,
     a cache-sized block at a time, for all pairs (instead of once per pair).
-    None when some pair's table would have more than ``max(N, DENSE_MIN_CELLS)``
-    cells. Each labelling takes its group sizes from the margins.
+    None when some pair's table would have more than ``dense_cell_limit(N)`` cells
+    (:func:`cells_fit_dense`). Each labelling takes its group sizes from the margins.
     """
     n = labelings[0].n
     pairs = [(i, j) for i in range(len(labelings)) for j in range(i + 1, len(labelings))]

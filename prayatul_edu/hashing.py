@@ -41,7 +41,7 @@ import numpy as np
 
 __all__ = ["hash_factorize", "sampled_codes", "word_matrix", "code_dtype", "table_bits",
            "StringWords", "MULTIPLIERS", "BLOCK", "one_word", "WordTable", "count_cells",
-           "word_codes", "sample_bits"]
+           "word_codes", "sample_bits", "count_cells_size"]
 
 #: Odd 64-bit multipliers (Fibonacci hashing and other well-mixing constants),
 #: one per round; the golden-ratio one first.
@@ -664,6 +664,16 @@ def _distinct(keys: np.ndarray, shift: int, bits: int) -> bool:
     return bool((slots[1:] != slots[:-1]).all())
 
 
+def _code_bits(table: "WordTable") -> int:
+    """The bits of one labelling's codes in :func:`count_cells`' flat cell index."""
+    return max(1, (table.k - 1).bit_length())
+
+
+def count_cells_size(tables: list) -> int:
+    """The cells of the table :func:`count_cells` fills for these word tables."""
+    return 1 << sum(_code_bits(t) for t in tables)
+
+
 def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Counts of every combination of codes of labellings given as :class:`WordTable` s.
 
@@ -685,7 +695,7 @@ def count_cells(tables: list, block: int | None = None) -> tuple[np.ndarray, np.
     every instance whose labels all match, and one OR over the block tells
     whether they all do: one gather per label, exact whatever the hash.
     """
-    code_bits = [max(1, (t.k - 1).bit_length()) for t in tables]
+    code_bits = [_code_bits(t) for t in tables]
     total = sum(code_bits)
     placed = _windows(tables, total)
     if placed is None:                  # windows too far apart: the highest bits, multiplied

@@ -24,6 +24,7 @@ Every sum runs over the non-empty cells only (the convention ``0 log 0 = 0``).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -350,13 +351,11 @@ class MutualInformation(ScalarResult):
         """The matrix ``p_ij = n_ij / n`` (rows clusters, columns classes); built on demand."""
         return self.table.counts / self.table.n
 
-    @property
+    @functools.cached_property
     def terms(self) -> np.ndarray:
         """The terms ``p_ij log(p_ij / (p_i p_j))``, one per non-empty cell of ``.table``
         (in the order of its cells); computed when first read."""
-        if "_terms" not in self.__dict__:
-            self.__dict__["_terms"] = _mi_terms(self.table, self.base)
-        return self.__dict__["_terms"]
+        return _mi_terms(self.table, self.base)
 
     def derivation(self) -> Derivation:
         t = self.table

@@ -373,18 +373,23 @@ def test_png_encoding_is_lossless():
 def test_png_encoding_with_and_without_isal_gives_the_same_image(isal, monkeypatch):
     """ISA-L deflates where installed, zlib where not: the same pixels either way."""
     import sys
+    import zlib
 
+    from prayatul_edu.widgets import rendering
     from prayatul_edu.widgets.rendering import encode_png
 
     if isal:
         pytest.importorskip("isal")
     else:
         monkeypatch.setitem(sys.modules, "isal", None)       # as if not installed
+    rendering._compressor.cache_clear()                      # looked for once: anew here
+    assert (rendering._compressor() is zlib.compress) is not isal
     app = DendrogramExplorer(n_samples=30)
     rgba = np.asarray(app._figure.canvas.buffer_rgba())
     png = encode_png(rgba)
     assert np.array_equal(_pixels(png), rgba[:, :, :3])
     assert len(png) < rgba.nbytes / 10                       # a plot packs tightly
+    rendering._compressor.cache_clear()                      # (the next test looks again)
 
 
 # ----------------------------------------------------- contingency explorer

@@ -7,6 +7,7 @@ draws only those over them. A test checks the result against a fresh figure.
 """
 from __future__ import annotations
 
+import functools
 import struct
 import zlib
 
@@ -71,16 +72,23 @@ def _agg_canvas(fig):
 # 10.1 ms / 76 kB with matplotlib.image.imsave(compress_level=1) and 17.5 ms / 73 kB at
 # savefig's default level. Lecture mode (1536 x 1075 px, 192 dpi), loaded machine: 57 ms /
 # 203 kB against 132 ms / 265 kB and 220 ms / 232 kB: the difference alone would break
-# the 100 ms an update may take. (Those are zlib's times; ISA-L deflates where installed.)
+# the 100 ms an update may take. (Those are zlib's times; ISA-L deflates them now.)
 def _deflate(data) -> bytes:
-    """``data`` deflated in zlib's format at level 1: by ISA-L (the isal package) where
-    it is installed, the same format and size about ten times faster (lecture-mode
-    dendrogram figure, 1536 x 1113 px: 1.4 ms against 13.5 ms, 131 kB against 137 kB)."""
+    """``data`` deflated in zlib's format at level 1: by ISA-L (the isal package, a
+    dependency), the same format and size about ten times faster (lecture-mode
+    dendrogram figure, 1536 x 1113 px: 1.4 ms against 13.5 ms, 131 kB against 137 kB);
+    by zlib on an install without it."""
+    return _compressor()(data, 1)
+
+
+@functools.lru_cache(maxsize=1)
+def _compressor():
+    """ISA-L's ``compress`` (looked for once), else zlib's."""
     try:
         from isal import isal_zlib
     except ImportError:
-        return zlib.compress(data, 1)
-    return isal_zlib.compress(data, 1)
+        return zlib.compress
+    return isal_zlib.compress
 
 
 def encode_png(rgba: np.ndarray) -> bytes:
