@@ -780,15 +780,26 @@ def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
             G, P, Q = f(g), f(p), f(q)
             check(pe.prayatul_matrix(G, P, Q).matrix.tolist() ==
                   pe.prayatul_matrix(g, p, q).matrix.tolist(), f"{kind} at k = {k}")
-            t_kind, t_small = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
-                                           lambda: pe.prayatul_matrix(g, p, q),
-                                           max(3, repeats // 3))
+            t_kind, t_small = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),  # (a few ms
+                                           lambda: pe.prayatul_matrix(g, p, q),  # each: many
+                                           max(9, repeats))                      # repeats)
             shown = f"{kind} ({G.dtype})" if kind == "strings from a list" else kind
             out.append(Row(f"`prayatul_matrix`, {shown}, {k:,} labels", f"{n:,}", ms(t_kind),
                            "the same labels as small ints", ms(t_small),
                            f"{t_kind / t_small:.1f}x its time", "<= 2x its time",
                            t_kind / t_small <= 2,
                            note=_HASH_NOTE.get((kind, k), "") if t_kind > 2 * t_small else ""))
+            if kind == "strings from a list":           # the same, as Python objects
+                objects = [x.astype(object) for x in (G, P, Q)]   # (e.g. a pandas column)
+                t_obj, t_fixed = side_by_side(lambda: pe.prayatul_matrix(*objects),
+                                              lambda: pe.prayatul_matrix(G, P, Q),
+                                              max(3, repeats // 3))
+                out.append(Row(f"`prayatul_matrix`, an object array of Python str (e.g. a "
+                               f"pandas column), {k:,} labels", f"{n:,}", ms(t_obj),
+                               f"the same labels as a fixed-width array ({G.dtype})",
+                               ms(t_fixed), f"{t_obj / t_fixed:.1f}x its time", "shown", None,
+                               note="one dict lookup per label, run by the interpreter in C "
+                                    "(prayatul_edu._validation._factorize_objects)"))
             if G.dtype.kind == "U":                      # what reading the strings costs
                 t_kind, t_read = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
                                               lambda: [_read_words(x) for x in (G, P, Q)],

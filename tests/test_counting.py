@@ -289,3 +289,80 @@ def test_a_pickled_table_holds_codes_not_the_callers_labels():
     back = pickle.loads(blob)
     assert np.array_equal(back.counts, table.counts)
     assert back.classes.tolist() == np.sort(ids).tolist()
+
+
+# ----------------------------------------------- object arrays: one dict lookup a label
+def _objects(items) -> np.ndarray:
+    arr = np.empty(len(items), dtype=object)
+    arr[:] = items
+    return arr
+
+
+def _dict_codes(items):
+    """The definition: a label's code is the number of distinct labels (as dict keys)
+    seen before its first instance; then ranked by the sorted values when they sort."""
+    seen: dict = {}
+    first = [seen.setdefault(v, len(seen)) for v in items]
+    keys = list(seen)
+    try:
+        order = sorted(range(len(keys)), key=lambda j: keys[j])
+    except TypeError:
+        return first, keys
+    rank = {j: r for r, j in enumerate(order)}
+    return [rank[c] for c in first], [keys[j] for j in order]
+
+
+_OBJECT_LABEL = st.one_of(st.integers(-3, 3), st.sampled_from([1.0, 0.0, 2.5, True, False]),
+                          st.sampled_from(["a", "b", "1", "", "é"]),
+                          st.tuples(st.integers(0, 2), st.sampled_from(["x", "y"])))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_OBJECT_LABEL, min_size=2, max_size=60))
+def test_object_labels_match_the_dict_definition(items):
+    codes, values = _dict_codes(items)
+    lab = check_labels(_objects(items), "x")
+    assert lab.codes.tolist() == codes
+    assert lab.values.tolist() == values
+    assert [type(v) for v in lab.values.tolist()] == [type(v) for v in values]
+
+
+def test_object_labels_equal_in_python_are_one_label():
+    lab = check_labels(_objects([1, 1.0, True, "1", (1,), 0, False]), "x")
+    assert lab.k == 4                                  # 1 == 1.0 == True; 0 == False
+    assert lab.codes[0] == lab.codes[1] == lab.codes[2] != lab.codes[3]
+    assert lab.codes[5] == lab.codes[6]
+
+
+@pytest.mark.parametrize("items, error, message", [
+    ([0, "a", None, float("nan"), [1]], ValueError, "x: labels must not be None "
+                                                    r"\(found None at position 2\)"),
+    ([0, "a", float("nan"), None], ValueError, r"x: labels must not be NaN \(found NaN at "
+                                               r"position 2\)"),
+    ([0, np.float64("nan"), "a"], ValueError, r"x: labels must not be NaN \(found NaN at "
+                                              r"position 1\)"),
+    (["a", "b", {"c": 1}, None], TypeError, "x: labels must be hashable, but position 2 "
+                                            "holds a dict"),
+    (["a", ("b", [1]), None], TypeError, "x: labels must be hashable, but position 1 holds "
+                                         "a tuple"),
+])
+def test_object_labels_report_the_first_bad_position(items, error, message):
+    with pytest.raises(error, match="^" + message):
+        check_labels(_objects(items), "x")
+
+
+def test_object_labels_at_scale_agree_with_fixed_width_strings():
+    rng = np.random.default_rng(5)
+    names = np.array([f"c{i}" for i in range(3000)], dtype=object)
+    x = rng.integers(0, 3000, 200_000)
+    obj, fixed = check_labels(names[x], "x"), check_labels(names[x].astype(str), "x")
+    assert (obj.codes == fixed.codes).all()
+    assert obj.values.tolist() == fixed.values.tolist()
+
+
+def test_lists_of_strings_keep_trailing_nul_apart():
+    # np.asarray drops a trailing NUL: such lists stay Python objects, "a\x00" != "a"
+    lab = check_labels(["a", "a\x00", "b", "a"] * 50, "x")
+    assert lab.k == 3
+    assert check_labels(["a\x00b", "a", "a\x00b"], "x").k == 2    # a NUL inside is kept
+    assert check_labels(["ab", "a", "ab"] * 10, "x").values.dtype.kind == "U"
