@@ -681,6 +681,8 @@ _WORD_CODES = ("coded by prayatul_edu.hashing.word_codes (two passes over a tabl
                "keys: every label writes its key, then one gather reads back both the key, "
                "checked exactly, and the code; the few labels that lose their slot go round "
                "again), then counted as codes like the small ints")
+_OBJECT_NOTE = ("one dict lookup per label, run by the interpreter in C "
+                "(prayatul_edu._validation._factorize_objects)")
 #: What the other kinds of labels cost beyond small ints (prayatul_edu.hashing), by kind and k.
 _HASH_NOTE = {
     ("strings (<U22)", 10): "each label is read as one 64-bit word (prayatul_edu.hashing.one_word: "
@@ -790,16 +792,19 @@ def rows_k_sweep(n: int, repeats: int, big: bool) -> list[Row]:
                            t_kind / t_small <= 2,
                            note=_HASH_NOTE.get((kind, k), "") if t_kind > 2 * t_small else ""))
             if kind == "strings from a list":           # the same, as Python objects
-                objects = [x.astype(object) for x in (G, P, Q)]   # (e.g. a pandas column)
-                t_obj, t_fixed = side_by_side(lambda: pe.prayatul_matrix(*objects),
-                                              lambda: pe.prayatul_matrix(G, P, Q),
-                                              max(3, repeats // 3))
-                out.append(Row(f"`prayatul_matrix`, an object array of Python str (e.g. a "
-                               f"pandas column), {k:,} labels", f"{n:,}", ms(t_obj),
-                               f"the same labels as a fixed-width array ({G.dtype})",
-                               ms(t_fixed), f"{t_obj / t_fixed:.1f}x its time", "shown", None,
-                               note="one dict lookup per label, run by the interpreter in C "
-                                    "(prayatul_edu._validation._factorize_objects)"))
+                for shown_as, as_python, note in [
+                        ("an object array of Python str (e.g. a pandas column)",
+                         lambda x: x.astype(object), _OBJECT_NOTE),
+                        ("a Python list of str", lambda x: x.tolist(),
+                         _OBJECT_NOTE + "; no np.asarray first")]:
+                    objects = [as_python(x) for x in (G, P, Q)]
+                    t_obj, t_fixed = side_by_side(lambda: pe.prayatul_matrix(*objects),
+                                                  lambda: pe.prayatul_matrix(G, P, Q),
+                                                  max(3, repeats // 3))
+                    out.append(Row(f"`prayatul_matrix`, {shown_as}, {k:,} labels", f"{n:,}",
+                                   ms(t_obj), f"the same labels as a fixed-width array "
+                                   f"({G.dtype})", ms(t_fixed), f"{t_obj / t_fixed:.1f}x its "
+                                   "time", "shown", None, note=note))
             if G.dtype.kind == "U":                      # what reading the strings costs
                 t_kind, t_read = side_by_side(lambda: pe.prayatul_matrix(G, P, Q),
                                               lambda: [_read_words(x) for x in (G, P, Q)],

@@ -431,22 +431,25 @@ def _factorize(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     if kind == "c":
         raise TypeError(f"{name}: complex numbers are not usable as labels")
     if kind == "O":
-        return _factorize_objects(arr, name)
+        return _factorize_objects(arr.tolist(), name)
     raise TypeError(f"{name}: labels of dtype {arr.dtype} are not supported")
 
 
-def _factorize_objects(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and distinct values of an object array (Python ``str``, tuples, mixed types):
-    the labels as dict keys, so labels that Python finds equal (``1``, ``1.0``,
+def _factorize_objects(items: list, name: str, *, fixed_width: bool = False
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and distinct values of labels given as Python objects (an object array's
+    ``tolist()``: Python ``str``, tuples, mixed types; or a list of ``str``): the
+    labels as dict keys, so labels that Python finds equal (``1``, ``1.0``,
     ``True``) are one label.
 
     Each label is looked up in a dict whose missing keys get the dict's size so
     far: the code of a label is the number of distinct labels seen before it,
     one pass that the interpreter runs in C. Only the distinct labels are then
     checked for None and NaN. The values come back sorted when they can be
-    sorted (for stable displays), else first seen first.
+    sorted (for stable displays), else first seen first; with ``fixed_width``,
+    as a ``U`` array when they are all strings that one keeps (no trailing NUL),
+    as ``np.asarray`` would make them.
     """
-    items = arr.tolist()
     first_seen = collections.defaultdict()
     first_seen.default_factory = first_seen.__len__   # a new label: the next code
     try:
@@ -458,10 +461,14 @@ def _factorize_objects(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarr
     if codes is None or any(v is None or (isinstance(v, float) and v != v)
                             for v in first_seen):
         _raise_bad_object_label(items, name)
-    values = np.empty(len(first_seen), dtype=object)
-    values[:] = list(first_seen)
+    if fixed_width and all(isinstance(v, str) and not v.endswith("\x00") for v in first_seen):
+        values = np.array(list(first_seen), dtype=str)
+    else:
+        values = np.empty(len(first_seen), dtype=object)
+        values[:] = list(first_seen)
     try:
-        order = sorted(range(len(values)), key=lambda j: values[j])
+        order = (np.argsort(values, kind="stable") if values.dtype.kind == "U"
+                 else sorted(range(len(values)), key=lambda j: values[j]))
     except TypeError:
         return codes, values
     rank = np.empty(len(order), dtype=np.intp)
@@ -646,6 +653,15 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.searchsorted(values, arr).astype(np.intp, copy=False), values
 
 
+def _check_length(n: int, name: str, min_n: int) -> None:
+    if n == 0:
+        needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
+        raise ValueError(f"{name}: is empty; at least {needed} needed")
+    if n < min_n:
+        raise ValueError(f"{name}: has {n} instance; at least {min_n} are "
+                         f"needed (a clustering of one instance has no pairs to compare)")
+
+
 def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     """Validate one labelling and factorise it.
 
@@ -655,14 +671,14 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     """
     if isinstance(labels, Labels):
         return labels
+    if isinstance(labels, list) and labels and isinstance(labels[0], str):
+        # a list of strings: coded as it is (np.asarray would cost more than the coding)
+        _check_length(len(labels), name, min_n)
+        codes, values = _factorize_objects(labels, name, fixed_width=True)
+        return Labels(name=name, codes=codes, values=values)
     original = labels
     arr = _as_label_array(labels, name)
-    if arr.shape[0] == 0:
-        needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
-        raise ValueError(f"{name}: is empty; at least {needed} needed")
-    if arr.shape[0] < min_n:
-        raise ValueError(f"{name}: has {arr.shape[0]} instance; at least {min_n} are "
-                         f"needed (a clustering of one instance has no pairs to compare)")
+    _check_length(arr.shape[0], name, min_n)
     if arr.dtype.kind in "iu":  # nothing to check: the range is found when needed (see Labels)
         labels = Labels(name, ints=arr)
         if arr is original or not arr.flags.owndata:           # the caller's memory

@@ -366,3 +366,29 @@ def test_lists_of_strings_keep_trailing_nul_apart():
     assert lab.k == 3
     assert check_labels(["a\x00b", "a", "a\x00b"], "x").k == 2    # a NUL inside is kept
     assert check_labels(["ab", "a", "ab"] * 10, "x").values.dtype.kind == "U"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet="ab\x00é", max_size=3), st.integers(0, 2)),
+                min_size=2, max_size=40).filter(lambda xs: isinstance(xs[0], str)))
+def test_a_list_of_strings_is_coded_as_its_array_would_be(items):
+    # a list starting with a str is coded as it is; the definition is the array's coding
+    # (np.asarray, or an object array where np.asarray would change a label)
+    if all(isinstance(v, str) and not v.endswith("\x00") for v in items):
+        reference = check_labels(np.asarray(items), "x")
+    else:
+        reference = check_labels(_objects(items), "x")
+    lab = check_labels(items, "x")
+    assert lab.codes.tolist() == reference.codes.tolist()
+    assert lab.values.tolist() == reference.values.tolist()
+    assert lab.values.dtype.kind == reference.values.dtype.kind
+
+
+def test_a_list_of_strings_at_scale():
+    rng = np.random.default_rng(8)
+    names = [f"cluster {i}" for i in range(5000)]
+    items = [names[j] for j in rng.integers(0, 5000, 100_000)]
+    lab, reference = check_labels(items, "x"), check_labels(np.asarray(items), "x")
+    assert (lab.codes == reference.codes).all()
+    assert lab.values.dtype == reference.values.dtype
+    assert (lab.values == reference.values).all()
