@@ -671,8 +671,9 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
     """
     if isinstance(labels, Labels):
         return labels
-    if isinstance(labels, list) and labels and isinstance(labels[0], str):
-        # a list of strings: coded as it is (np.asarray would cost more than the coding)
+    if type(labels) is list and labels and isinstance(labels[0], str):
+        # a list of strings (a list itself: its length and items are what they say): coded
+        # as it is (np.asarray would cost more than the coding)
         _check_length(len(labels), name, min_n)
         codes, values = _factorize_objects(labels, name, fixed_width=True)
         return Labels(name=name, codes=codes, values=values)

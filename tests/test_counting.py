@@ -392,3 +392,13 @@ def test_a_list_of_strings_at_scale():
     assert (lab.codes == reference.codes).all()
     assert lab.values.dtype == reference.values.dtype
     assert (lab.values == reference.values).all()
+
+
+def test_a_list_subclass_is_read_as_a_sequence():
+    class Labelled(list):                      # e.g. a list that reports its own length
+        def __len__(self):
+            return super().__len__()
+    items = ["b", "a", "b", "c"] * 300
+    lab = check_labels(Labelled(items), "x")
+    assert lab.codes.tolist() == check_labels(items, "x").codes.tolist()
+    assert lab.values.tolist() == ["a", "b", "c"]
