@@ -447,21 +447,23 @@ def _factorize_objects(items: list, name: str, *, fixed_width: bool = False
     one pass that the interpreter runs in C. Only the distinct labels are then
     checked for None and NaN. The values come back sorted when they can be
     sorted (for stable displays), else first seen first; with ``fixed_width``,
-    as a ``U`` array when they are all strings that one keeps (no trailing NUL),
-    as ``np.asarray`` would make them.
+    as a ``U`` array when they are all plain strings that one keeps (``str`` or
+    ``np.str_``, no trailing NUL), as ``np.asarray`` would make them (a ``str``
+    subclass such as a ``(str, Enum)`` member stays the object it is).
     """
     first_seen = collections.defaultdict()
     first_seen.default_factory = first_seen.__len__   # a new label: the next code
     try:
         codes = np.fromiter(map(first_seen.__getitem__, items), dtype=np.intp,
                             count=len(items))
-    except TypeError:
-        codes = None
+    except Exception:                # e.g. unhashable: look for the first bad label (so an
+        codes = None                 # earlier None or NaN is named first)
     first_seen.default_factory = None                 # (no cycle left behind)
     if codes is None or any(v is None or (isinstance(v, float) and v != v)
                             for v in first_seen):
         _raise_bad_object_label(items, name)
-    if fixed_width and all(isinstance(v, str) and not v.endswith("\x00") for v in first_seen):
+    if fixed_width and all(type(v) in (str, np.str_) and not v.endswith("\x00")
+                           for v in first_seen):              # (a str subclass stays itself)
         values = np.array(list(first_seen), dtype=str)
     else:
         values = np.empty(len(first_seen), dtype=object)

@@ -402,3 +402,29 @@ def test_a_list_subclass_is_read_as_a_sequence():
     lab = check_labels(Labelled(items), "x")
     assert lab.codes.tolist() == check_labels(items, "x").codes.tolist()
     assert lab.values.tolist() == ["a", "b", "c"]
+
+
+def test_str_subclasses_in_a_list_stay_themselves():
+    import enum
+
+    class Color(str, enum.Enum):               # str(Color.RED) is not "red"
+        RED = "red"
+        BLUE = "blue"
+    lab = check_labels([Color.RED, Color.BLUE, Color.RED], "x")
+    assert lab.values.tolist() == [Color.BLUE, Color.RED] and lab.codes.tolist() == [1, 0, 1]
+    mixed = check_labels(["red", Color.RED, Color.BLUE, "blue"], "x")
+    assert mixed.k == 2                        # a (str, Enum) member equals its value
+    from prayatul_edu.matching import raw_accuracy
+    R, B = Color.RED, Color.BLUE
+    assert float(raw_accuracy([R, R, B, B], [B, R, R, B])) == 0.5
+
+
+def test_an_error_raised_by_a_label_does_not_hide_an_earlier_none():
+    class Touchy:
+        def __hash__(self):
+            raise ValueError("do not hash me")
+    with pytest.raises(ValueError, match=r"^x: labels must not be None \(found None at "
+                                         r"position 1\)"):
+        check_labels(["a", None, Touchy()], "x")
+    with pytest.raises(ValueError, match="do not hash me"):
+        check_labels(["a", Touchy()], "x")
