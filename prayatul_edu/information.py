@@ -586,36 +586,116 @@ def _emi_terms(cluster_sizes, class_sizes, n: int):
     return rows
 
 
+#: E[I] leaves out the n_ij whose log-probability is below this: their probability is
+#: 0.0 in double precision (exp underflows to 0 below about -745.13), so the sum is the
+#: same; the margin covers the rounding of the log-factorials.
+EMI_LOG_P_CUT = -750.0
+#: Terms of E[I] summed at once (bounds its memory, whatever n is).
+EMI_BATCH = 1 << 20
+#: Up to this n, E[I] looks its log-factorials up in a table of n + 1 (at most 32 MB).
+EMI_TABLE_MAX_N = 1 << 22
+
+
+def _log_factorials(n: int):
+    """``ln x! = lgamma(x + 1)`` for integers ``0 <= x <= n`` (arrays of them): looked up
+    in a table made once when n is at most :data:`EMI_TABLE_MAX_N`, else computed for
+    the arguments given (the same numbers either way)."""
+    from scipy.special import gammaln
+
+    if n <= EMI_TABLE_MAX_N:
+        table = gammaln(np.arange(n + 1, dtype=float) + 1)
+        return lambda x: table[x]
+    return lambda x: gammaln(np.asarray(x, dtype=float) + 1)
+
+
+def _log_p(a: int, b: np.ndarray, k: np.ndarray, n: int, log_fact,
+           margins: np.ndarray | None = None) -> np.ndarray:
+    """ln P(n_ij = k) for a cluster of ``a`` and classes of ``b`` instances among ``n``:
+    ln[a! b! (n-a)! (n-b)! / (n! k! (a-k)! (b-k)! (n-a-b+k)!)] (hypergeometric).
+    ``margins``: the part that does not depend on k, ln[a! b! (n-a)! (n-b)! / n!],
+    if already known."""
+    if margins is None:
+        margins = log_fact(a) + log_fact(b) + log_fact(n - a) + log_fact(n - b) - log_fact(n)
+    return margins - log_fact(k) - log_fact(a - k) - log_fact(b - k) - log_fact(n - a - b + k)
+
+
+def _emi_windows(a: int, b: np.ndarray, n: int, log_fact) -> tuple[np.ndarray, np.ndarray]:
+    """For a cluster of ``a`` and classes of sizes ``b``: the smallest and largest n_ij
+    whose probability is not below ``exp(EMI_LOG_P_CUT)``, or a little wider.
+
+    The hypergeometric distribution is log-concave, so its probabilities fall on
+    both sides of the mode: a window around the mode whose outside neighbours are
+    below the cut holds every term above it. The window starts at 40 standard
+    deviations each side (a normal density is e^-800 there) and doubles where a
+    neighbour is still above the cut.
+    """
+    lo = np.maximum(1, a + b - n)                        # smallest possible n_ij
+    hi = np.minimum(a, b)                                # largest possible n_ij
+    mode = np.clip(np.floor((a + 1.0) * (b + 1.0) / (n + 2.0)).astype(np.int64), lo, hi)
+    sd = np.sqrt(float(a) * b * (n - a) * (n - b.astype(float)) / (float(n) ** 2 * (n - 1)))
+    width = np.ceil(40 * sd).astype(np.int64) + 8
+    while True:
+        first, last = np.maximum(lo, mode - width), np.minimum(hi, mode + width)
+        below = np.maximum(first - 1, lo)                # (only read where first > lo)
+        above = np.minimum(last + 1, hi)
+        wider = (((first > lo) & (_log_p(a, b, below, n, log_fact) >= EMI_LOG_P_CUT))
+                 | ((last < hi) & (_log_p(a, b, above, n, log_fact) >= EMI_LOG_P_CUT)))
+        if not wider.any():
+            return first, last
+        width = np.where(wider, 2 * width, width)
+
+
 def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
     """E[I] in nats, exact but fast.
 
     Clusters of equal size contribute equally, so the sum runs over the
     *distinct* sizes (weighted by how often they occur), vectorised over the
     class sizes and the possible cell counts ``max(1, a + b - n) <= n_ij <=
-    min(a, b)``; the log-factorials ``ln k! = lgamma(k + 1)`` are computed
-    once for ``k = 0 .. n`` and looked up.
+    min(a, b)``. Of those, only the n_ij around the most likely one are summed:
+    the others have a probability below ``exp(-750)``, which is 0.0 as a
+    double (:func:`_emi_windows`). With large clusters that is a small part of
+    the range (about 80 standard deviations, ``sqrt(a b / n)`` each, out of
+    ``min(a, b)``): at n = 10**7 in 10 clusters, 0.3%. The log-factorials
+    ``ln k! = lgamma(k + 1)`` come from a table for n up to 4 million
+    (:func:`_log_factorials`), else are computed for the terms summed; the terms
+    are summed in batches of at most :data:`EMI_BATCH`, so memory does not grow
+    with n beyond that table.
     """
-    from scipy.special import gammaln
-
-    log_fact = gammaln(np.arange(n + 1, dtype=float) + 1)   # ln k!, k = 0..n
+    log_fact = _log_factorials(n)
     a_values, a_mult = np.unique(np.asarray(cluster_sizes, dtype=np.int64), return_counts=True)
     b_values, b_mult = np.unique(np.asarray(class_sizes, dtype=np.int64), return_counts=True)
     total = 0.0
     for a, mult in zip(a_values.tolist(), a_mult.tolist()):
-        lo = np.maximum(1, a + b_values - n)                 # smallest possible n_ij
-        hi = np.minimum(a, b_values)                         # largest possible n_ij
-        length = np.maximum(hi - lo + 1, 0)
-        which = np.repeat(np.arange(b_values.shape[0]), length)   # class size of each term
-        start = np.repeat(np.cumsum(length) - length, length)
-        k = lo[which] + np.arange(which.shape[0]) - start         # n_ij of each term
-        b = b_values[which]
-        # ln P(n_ij) = ln[a! b! (n-a)! (n-b)! / (n! n_ij! (a-n_ij)! (b-n_ij)! (n-a-b+n_ij)!)]
-        log_p = (log_fact[a] + log_fact[b] + log_fact[n - a] + log_fact[n - b] - log_fact[n]
-                 - log_fact[k] - log_fact[a - k] - log_fact[b - k] - log_fact[n - a - b + k])
-        kf = k.astype(float)
-        share = kf / n * (np.log(n * kf) - np.log(float(a) * b))  # (n_ij/n) ln(n n_ij/(a b))
-        total += mult * float((np.exp(log_p) * share) @ b_mult[which].astype(float))
+        first, last = _emi_windows(a, b_values, n, log_fact)
+        length = np.maximum(last - first + 1, 0)
+        ends = np.cumsum(length)
+        start = 0
+        while start < b_values.shape[0]:                 # classes of at most EMI_BATCH terms
+            before = ends[start] - length[start]
+            stop = max(start + 1, int(np.searchsorted(ends, before + EMI_BATCH, "right")))
+            part = slice(start, stop)
+            total += mult * _emi_batch(a, b_values[part], b_mult[part], first[part],
+                                       length[part], n, log_fact)
+            start = stop
     return total
+
+
+def _emi_batch(a: int, b_values, b_mult, first, length, n: int, log_fact) -> float:
+    """sum_j m_j sum_{n_ij} P(n_ij) (n_ij/n) ln(n n_ij/(a b_j)) over the classes given
+    (``b_mult`` of each size) and the ``length`` n_ij from ``first`` each."""
+    which = np.repeat(np.arange(b_values.shape[0]), length)   # class size of each term
+    offset = np.repeat(np.cumsum(length) - length, length)
+    k = first[which] + np.arange(which.shape[0]) - offset    # n_ij of each term
+    b = b_values[which]
+    margins = (log_fact(a) + log_fact(b_values) + log_fact(n - a)       # once a class
+               + log_fact(n - b_values) - log_fact(n))
+    log_p = _log_p(a, b, k, n, log_fact, margins[which])
+    kf = k.astype(float)
+    log_ab = np.log(float(a) * b_values)
+    share = kf / n * (np.log(n * kf) - log_ab[which])        # (n_ij/n) ln(n n_ij/(a b))
+    terms = np.exp(log_p) * share
+    terms *= b_mult[which]                                   # classes of this size
+    return float(terms.sum())            # (not a BLAS dot: its threads cost more here)
 
 
 class AdjustedMutualInformation(ScalarResult):

@@ -2,13 +2,15 @@
 import math
 from fractions import Fraction
 
+from unittest import mock
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 
-from prayatul_edu import (adjusted_mutual_information, completeness, entropy, homogeneity,
-                          mutual_information, normalized_mutual_information, v_measure,
-                          variation_of_information)
+from prayatul_edu import (adjusted_mutual_information, completeness, contingency_table, entropy,
+                          homogeneity, information, mutual_information,
+                          normalized_mutual_information, v_measure, variation_of_information)
 from cases import EDGE_CASES, partitions, relabelings
 
 sk_metrics = pytest.importorskip("sklearn.metrics")
@@ -112,6 +114,97 @@ def test_ami_edge_cases_agree_with_sklearn(name):
         assert float(ours) == pytest.approx(
             sk_metrics.adjusted_mutual_info_score(truth, pred, average_method=average),
             abs=1e-10)
+
+
+# ------------------------------------- E[I] summed only where P(n_ij) is not 0.0
+def _emi_full_range(a_sizes, b_sizes, n):
+    """E[I] over every possible n_ij (the sum before the windows), the same
+    log-factorials (SciPy's gammaln, one at a time), terms summed exactly (math.fsum);
+    and the sum of the terms' sizes (terms of both signs cancel: the scale of the
+    rounding error of any other order of summation)."""
+    from scipy.special import gammaln
+
+    def lf(x):
+        return float(gammaln(float(x) + 1))
+    terms = []
+    for a in a_sizes:
+        for b in b_sizes:
+            margins = lf(a) + lf(b) + lf(n - a) + lf(n - b) - lf(n)
+            for k in range(max(1, a + b - n), min(a, b) + 1):
+                log_p = margins - lf(k) - lf(a - k) - lf(b - k) - lf(n - a - b + k)
+                terms.append(math.exp(log_p) * (k / n) * math.log(n * k / (a * b)))
+    return math.fsum(terms), math.fsum(abs(t) for t in terms)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4000), st.lists(st.floats(0.01, 1), min_size=1, max_size=4),
+       st.lists(st.floats(0.01, 1), min_size=1, max_size=4))
+def test_emi_windows_give_the_full_range_sum(n, wa, wb):
+    rng = np.random.default_rng(len(wa) * 7 + len(wb))
+    a_sizes = np.bincount(rng.choice(len(wa), n, p=np.asarray(wa) / sum(wa)))
+    b_sizes = np.bincount(rng.choice(len(wb), n, p=np.asarray(wb) / sum(wb)))
+    a_sizes, b_sizes = a_sizes[a_sizes > 0], b_sizes[b_sizes > 0]
+    ours = information._expected_mutual_information(a_sizes, b_sizes, n)
+    full, scale = _emi_full_range(a_sizes.tolist(), b_sizes.tolist(), n)
+    assert abs(ours - full) <= 1e-13 * scale
+
+
+@pytest.mark.parametrize("a, b, n", [(20000, 16667, 10**6), (3, 5, 10), (999, 999, 1000),
+                                     (1, 1, 2), (500, 700, 1000), (10**6, 5, 10**6 + 7),
+                                     (4 * 10**8, 5 * 10**8, 10**9)])
+def test_emi_windows_hold_every_term_above_the_cut(a, b, n):
+    log_fact = information._log_factorials(n)
+    first, last = information._emi_windows(a, np.array([b]), n, log_fact)
+    lo, hi = max(1, a + b - n), min(a, b)
+    assert lo <= first[0] <= last[0] <= hi
+    # outside the window, every log-probability is below the cut (log-concave: checked on
+    # the whole range where it is short, else on the neighbours and a stretch beyond)
+    ks = np.arange(lo, hi + 1) if hi - lo < 10**6 else np.concatenate(
+        [np.arange(max(lo, first[0] - 1000), first[0]), np.arange(last[0] + 1,
+                                                                min(hi, last[0] + 1000) + 1)])
+    outside = ks[(ks < first[0]) | (ks > last[0])]
+    log_p = information._log_p(a, np.full(outside.shape, b), outside, n, log_fact)
+    assert (log_p < information.EMI_LOG_P_CUT).all()
+    # and the window is not the whole range when the range is long
+    if hi - lo > 10**4:
+        assert last[0] - first[0] < (hi - lo) / 5
+
+
+def test_emi_is_the_same_with_and_without_the_table_and_in_small_batches():
+    rng = np.random.default_rng(3)
+    a_sizes = np.bincount(rng.integers(0, 7, 30000))
+    b_sizes = np.bincount(rng.integers(0, 9, 30000))
+    table = information._expected_mutual_information(a_sizes, b_sizes, 30000)
+    with mock.patch.object(information, "EMI_TABLE_MAX_N", 0):
+        computed = information._expected_mutual_information(a_sizes, b_sizes, 30000)
+    with mock.patch.object(information, "EMI_BATCH", 50):
+        batched = information._expected_mutual_information(a_sizes, b_sizes, 30000)
+    assert computed == table                      # the same log-factorials, the same sums
+    assert batched == pytest.approx(table, rel=1e-13)
+
+
+def test_emi_agrees_with_sklearn_at_a_million_instances():
+    from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_information
+    rng = np.random.default_rng(11)
+    truth, pred = rng.integers(0, 6, 10**6), rng.integers(0, 8, 10**6)
+    t = contingency_table(truth, pred)
+    ours = information._expected_mutual_information(t.cluster_sizes, t.class_sizes, t.n)
+    theirs = expected_mutual_information(np.asarray(t).T, t.n)
+    assert ours == pytest.approx(theirs, rel=1e-9)
+
+
+def test_emi_at_a_billion_instances_is_the_chi_square_limit_in_bounded_memory():
+    # For large n, 2 n E[I] tends to the mean of a chi-square with (R - 1)(C - 1) degrees
+    # of freedom: E[I] ~ (R - 1)(C - 1) / (2 n). The full range would be 10^9 terms a cell.
+    import tracemalloc
+    n = 10**9
+    a_sizes, b_sizes = [4 * 10**8, 6 * 10**8], [2 * 10**8, 3 * 10**8, 5 * 10**8]
+    tracemalloc.start()
+    emi = information._expected_mutual_information(a_sizes, b_sizes, n)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert emi == pytest.approx((2 - 1) * (3 - 1) / (2 * n), rel=1e-6)
+    assert peak < 400 * 2**20
 
 
 def test_ami_is_exactly_zero_where_sklearn_leaves_a_rounding_residue():
