@@ -19,8 +19,8 @@ distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from prayatul_edu import (adjusted_rand_index, cluster_entropy, contingency_table,  # noqa: E402
-                          entropy,
+from prayatul_edu import (adjusted_mutual_information, adjusted_rand_index,  # noqa: E402
+                          cluster_entropy, contingency_table, entropy,
                           fowlkes_mallows_index, jaccard_index, mutual_information,
                           normalized_mutual_information, pair_confusion, prayatul_matrix,
                           rand_index)
@@ -50,7 +50,7 @@ def _labels(rng, n, k, kind):
 PAIR_MEASURES = [adjusted_rand_index, rand_index, jaccard_index, fowlkes_mallows_index,
                  mutual_information, cluster_entropy,
                  lambda t, p: normalized_mutual_information(t, p, average="arithmetic"),
-                 normalized_mutual_information]
+                 normalized_mutual_information, adjusted_mutual_information]
 
 
 @pytest.mark.parametrize("kind", ["ints", "noise", "huge", "strings"])
