@@ -102,8 +102,8 @@ class MaximumMatching(ScalarResult):
         d.formula(r"\text{match} = \max_{\pi} \frac{1}{n} \sum_i n_{i\,\pi(i)}"
                   r"\quad(\pi \text{ one-to-one: each class matched at most once})",
                   "match = max over one-to-one matchings pi of (1/n) sum_i n_{i,pi(i)}")
-        rows = [[str(t.clusters[i]), str(t.classes[j]), int(t.counts[i, j]),
-                 int(t.cluster_sizes[i])] for i, j in self.pairs]
+        rows = [[str(t.clusters[i]), str(t.classes[j]), count, int(t.cluster_sizes[i])]
+                for (i, j), count in zip(self.pairs, self.pair_counts)]
         d.table(["cluster C_i", "matched class", "n_i,pi(i)", "n_i"], rows)
         d.step(rf"\text{{match}} = \frac{{{self.matched}}}{{{t.n}}} = {fmt(self)}",
                f"match = {self.matched} / {t.n} = {fmt(self)}")
@@ -142,7 +142,10 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     clustering after the best relabelling, so it is immune to permuted cluster
     labels (unlike raw accuracy). Solved with the Hungarian algorithm
     (``scipy.optimize.linear_sum_assignment``); for small tables the brute
-    force over all matchings gives the same value.
+    force over all matchings gives the same value; for tables of more than
+    :data:`HUNGARIAN_MAX_CELLS` cells (thousands of clusters), an assignment
+    over the non-empty cells only (:func:`_best_assignment_sparse`), which
+    never makes the table dense.
 
     Parameters
     ----------
@@ -167,20 +170,67 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     (1.0, {'a': 1, 'b': 0})
     """
     table = contingency_table(truth, pred)
-    n = table.counts
-    if n.shape[0] * n.shape[1] <= 64 and min(n.shape) <= 6:
-        pairs = _best_assignment_brute_force(n)
+    r, k = table.shape
+    if r * k <= 64 and min(r, k) <= 6:
+        pairs = _best_assignment_brute_force(table.counts)
         solver = "brute force over every one-to-one matching"
-    else:
+    elif r * k <= HUNGARIAN_MAX_CELLS:
         from scipy.optimize import linear_sum_assignment
 
-        rows, cols = linear_sum_assignment(n, maximize=True)
+        rows, cols = linear_sum_assignment(table.counts, maximize=True)
         pairs = list(zip(rows.tolist(), cols.tolist()))
         solver = "the Hungarian algorithm (scipy.optimize.linear_sum_assignment)"
-    matched = int(sum(int(n[i, j]) for i, j in pairs))
+    else:
+        pairs = _best_assignment_sparse(table)
+        solver = ("a sparse assignment over the non-empty cells "
+                  "(scipy.sparse.csgraph.min_weight_full_bipartite_matching)")
+    pair_counts = _counts_at(table, pairs)
+    matched = int(sum(pair_counts))
     matching = {_py(table.clusters[i]): _py(table.classes[j]) for i, j in pairs}
     return MaximumMatching(matched / table.n, matching=matching, matched=matched,
-                           pairs=pairs, table=table, solver=solver)
+                           pairs=pairs, pair_counts=pair_counts, table=table, solver=solver)
+
+
+#: Tables with more cells than this are matched on their non-empty cells only
+#: (:func:`_best_assignment_sparse`), never made dense.
+HUNGARIAN_MAX_CELLS = 250_000
+
+
+def _best_assignment_sparse(table: ContingencyTable) -> list[tuple[int, int]]:
+    """The pairs (cluster, class) of a maximum matching, from the non-empty cells.
+
+    Each cluster ``i`` also gets an edge of its own to a dummy class ``k + i``,
+    so every cluster can be matched (to its dummy when it is left unmatched),
+    and the weights are ``n_ij + 1`` (real cells) and 1 (dummies): every
+    matching of all clusters then weighs ``r`` plus the instances it matches,
+    so the heaviest one is a maximum matching. Integer weights: exact.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    r, k = table.shape
+    own = np.arange(r)
+    weights = csr_matrix(
+        (np.concatenate([table.cell_count + 1.0, np.ones(r)]),
+         (np.concatenate([table.cell_cluster, own]), np.concatenate([table.cell_class, k + own]))),
+        shape=(r, k + r))
+    rows, cols = min_weight_full_bipartite_matching(weights, maximize=True)
+    real = cols < k                                  # (the others are dummies: unmatched)
+    return sorted(zip(rows[real].tolist(), cols[real].tolist()))
+
+
+def _counts_at(table: ContingencyTable, pairs) -> list[int]:
+    """n_ij of each (cluster i, class j) in ``pairs`` (each cluster at most once), read
+    from the non-empty cells; 0 where the cell is empty."""
+    r = table.shape[0]
+    matched_class = np.full(r, -1, dtype=np.int64)   # cluster -> its class in the pairs
+    position = np.zeros(r, dtype=np.int64)           # cluster -> its place in the pairs
+    for place, (i, j) in enumerate(pairs):
+        matched_class[i], position[i] = j, place
+    hit = matched_class[table.cell_cluster] == table.cell_class
+    counts = np.zeros(len(pairs), dtype=np.int64)
+    counts[position[table.cell_cluster[hit]]] = table.cell_count[hit]
+    return counts.tolist()
 
 
 def _py(v):

@@ -135,6 +135,46 @@ def test_maximum_matching_large_table_uses_hungarian():
     assert len(set(m.matching.values())) == len(m.matching) == 9
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 10**6), st.floats(0.0, 1.0))
+def test_sparse_assignment_equals_the_hungarian_algorithm(r, k, seed, noise):
+    # tables of every shape (more clusters or more classes), sparse or dense
+    from unittest import mock
+
+    from scipy.optimize import linear_sum_assignment
+
+    from prayatul_edu import matching
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(max(r, k), 20 * max(r, k) + 2))
+    truth = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < noise, rng.integers(0, r, n), truth % r)
+    with mock.patch.object(matching, "HUNGARIAN_MAX_CELLS", 0):
+        m = maximum_matching(truth, pred)
+    counts = m.table.counts
+    if counts.size > 64 or min(counts.shape) > 6:
+        assert "sparse" in m.solver
+    rows, cols = linear_sum_assignment(counts, maximize=True)
+    assert m.matched == int(counts[rows, cols].sum())
+    assert m.pair_counts == [int(counts[i, j]) for i, j in m.pairs]
+    assert len({j for _, j in m.pairs}) == len({i for i, _ in m.pairs}) == len(m.pairs)
+    assert float(m) == m.matched / n
+
+
+def test_maximum_matching_of_many_clusters_never_makes_the_table_dense():
+    # 30,000 x 30,000 cells would be 7 GB; the matching reads the non-empty cells only
+    rng = np.random.default_rng(4)
+    k, n = 30_000, 200_000
+    truth = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.1, rng.integers(0, k, n), truth)
+    m = maximum_matching(truth, pred)
+    assert "sparse" in m.solver and m.table._dense is None
+    # every cluster's largest class, matched where no two clusters want the same one:
+    # a lower bound that a maximum matching must reach
+    assert m.matched >= int((truth == pred).sum())
+    assert len(set(m.matching.values())) == len(m.matching)
+    assert m.explain()                                   # the derivation reads no dense table
+
+
 def test_maximum_matching_with_more_clusters_than_classes():
     # Three clusters, two classes: the third cluster stays unmatched.
     truth = [0, 0, 0, 1, 1, 1]
