@@ -52,7 +52,7 @@ __all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", 
            "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
            "joint_counts",
            "joint_pairs_within", "joint_pairs_within_each", "cells_fit_dense",
-           "dense_cell_limit", "value_cells", "totals_by"]
+           "dense_cell_limit", "value_cells", "totals_by", "DENSE_TABLE_MAX_CELLS"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 
@@ -119,6 +119,11 @@ def group_sizes(*labelings: Labels) -> np.ndarray:
     for lab in labelings[1:]:
         codes, k = joint_codes(codes, k, lab.codes, lab.k)
     return np.bincount(codes, minlength=k)
+
+
+#: A contingency table's ``counts`` (dense r x k) are made up to this many cells (400 MB);
+#: beyond, only its non-empty cells exist (measures that need more say so).
+DENSE_TABLE_MAX_CELLS = 50_000_000
 
 
 def dense_cell_limit(n: int) -> int:
@@ -817,7 +822,7 @@ class ContingencyTable(Result):
     def counts(self) -> np.ndarray:
         if self._dense is None:
             r, k = self.shape
-            if r * k > 50_000_000:
+            if r * k > DENSE_TABLE_MAX_CELLS:
                 raise MemoryError(f"the contingency table would have {r} x {k} cells; "
                                   "use the non-zero cells (cell_cluster, cell_class, "
                                   "cell_count) instead")

@@ -13,7 +13,7 @@ from itertools import permutations
 import numpy as np
 
 from ._validation import check_choice, check_labels, check_partitions
-from .counting import ContingencyTable, contingency_table
+from .counting import DENSE_TABLE_MAX_CELLS, ContingencyTable, contingency_table
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
@@ -23,6 +23,27 @@ __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
 
 def _label_rows(table: ContingencyTable):
     return [str(c) for c in table.clusters], [str(c) for c in table.classes]
+
+
+#: Tables with more cells than this are read from their non-empty cells (purity, F-measure,
+#: maximum matching): the same numbers, without an r x k matrix.
+DENSE_MAX_CELLS = 250_000
+
+
+def _read_cells(table: ContingencyTable) -> bool:
+    r, k = table.shape
+    return r * k > DENSE_MAX_CELLS
+
+
+def _largest_cell(group: np.ndarray, other: np.ndarray, value: np.ndarray):
+    """For every group (cluster or class, each with a non-empty cell): the largest
+    ``value`` among its cells and the ``other`` index where it is, the lowest on a
+    tie (as ``argmax`` along a row of the dense table)."""
+    order = np.lexsort((other, -value, group))    # by group, largest first, then lowest
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = group[order[1:]] != group[order[:-1]]
+    at = order[first]                             # one cell a group, in group order
+    return value[at], other[at]
 
 
 # ---------------------------------------------------------------- purity
@@ -83,9 +104,13 @@ def purity(truth, pred) -> Purity:
     (0.5, [0.5, 0.5, 0.5])
     """
     table = contingency_table(truth, pred)
-    n = table.counts                      # n[i, j] = |C_i ∩ T_j|
-    best_class = n.argmax(axis=1)         # j* for every cluster
-    best_count = n.max(axis=1)            # max_j n_ij
+    if _read_cells(table):                # thousands of clusters: the non-empty cells
+        best_count, best_class = _largest_cell(table.cell_cluster, table.cell_class,
+                                               table.cell_count)
+    else:
+        n = table.counts                  # n[i, j] = |C_i ∩ T_j|
+        best_class = n.argmax(axis=1)     # j* for every cluster
+        best_count = n.max(axis=1)        # max_j n_ij
     per_cluster = best_count / table.cluster_sizes
     value = best_count.sum() / table.n    # (1/n) sum_i max_j n_ij
     return Purity(value, per_cluster=per_cluster, best_class=best_class,
@@ -143,7 +168,7 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     labels (unlike raw accuracy). Solved with the Hungarian algorithm
     (``scipy.optimize.linear_sum_assignment``); for small tables the brute
     force over all matchings gives the same value; for tables of more than
-    :data:`HUNGARIAN_MAX_CELLS` cells (thousands of clusters), an assignment
+    :data:`DENSE_MAX_CELLS` cells (thousands of clusters), an assignment
     over the non-empty cells only (:func:`_best_assignment_sparse`), which
     never makes the table dense.
 
@@ -174,7 +199,7 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     if r * k <= 64 and min(r, k) <= 6:
         pairs = _best_assignment_brute_force(table.counts)
         solver = "brute force over every one-to-one matching"
-    elif r * k <= HUNGARIAN_MAX_CELLS:
+    elif not _read_cells(table):
         from scipy.optimize import linear_sum_assignment
 
         rows, cols = linear_sum_assignment(table.counts, maximize=True)
@@ -189,11 +214,6 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     matching = {_py(table.clusters[i]): _py(table.classes[j]) for i, j in pairs}
     return MaximumMatching(matched / table.n, matching=matching, matched=matched,
                            pairs=pairs, pair_counts=pair_counts, table=table, solver=solver)
-
-
-#: Tables with more cells than this are matched on their non-empty cells only
-#: (:func:`_best_assignment_sparse`), never made dense.
-HUNGARIAN_MAX_CELLS = 250_000
 
 
 def _best_assignment_sparse(table: ContingencyTable) -> list[tuple[int, int]]:
@@ -309,6 +329,12 @@ def precision_recall_f(truth, pred) -> PrecisionRecallF:
     [0.25, 0.3333, 0.2857]
     """
     table = contingency_table(truth, pred)
+    r, k = table.shape
+    if r * k > DENSE_TABLE_MAX_CELLS:
+        raise MemoryError(f"precision_recall_f: the precision, recall and F matrices of {r} "
+                          f"clusters x {k} classes would have {r * k:,} cells each; for many "
+                          "labels f_measure, purity and maximum_matching read the non-empty "
+                          "cells only")
     return PrecisionRecallF(table, *_prf(table))
 
 
@@ -390,6 +416,8 @@ def f_measure(truth, pred, average: str = "clusters") -> FMeasure:
     """
     check_choice(average, "average", ("clusters", "classes"))
     table = contingency_table(truth, pred)
+    if _read_cells(table):
+        return _f_measure_from_cells(table, average)
     precision, recall, f = _prf(table)
     if average == "clusters":
         n = table.counts
@@ -402,6 +430,25 @@ def f_measure(truth, pred, average: str = "clusters") -> FMeasure:
                         recall=recall_i, best=best, table=table)
     best = f.argmax(axis=0)                           # best cluster for each class
     per_class = f.max(axis=0)                         # F(T_j) = max_i F(i, j)
+    value = float((table.class_sizes * per_class).sum() / table.n)
+    return FMeasure(value, average=average, per_class=per_class, best=best, table=table)
+
+
+def _f_measure_from_cells(table: ContingencyTable, average: str) -> "FMeasure":
+    """:func:`f_measure` from the non-empty cells (an empty cell has F = 0 and is never a
+    cluster's or a class's best), the same numbers without the r x k matrices."""
+    rows, cols, count = table.cell_cluster, table.cell_class, table.cell_count
+    if average == "clusters":
+        best_count, best = _largest_cell(rows, cols, count)
+        prec_i = best_count / table.cluster_sizes.astype(float)
+        recall_i = best_count / table.class_sizes[best].astype(float)
+        f_i = 2 * prec_i * recall_i / (prec_i + recall_i)
+        return FMeasure(f_i.mean(), average=average, per_cluster=f_i, precision=prec_i,
+                        recall=recall_i, best=best, table=table)
+    precision = count / table.cluster_sizes[rows].astype(float)
+    recall = count / table.class_sizes[cols].astype(float)
+    f = 2 * precision * recall / (precision + recall)
+    per_class, best = _largest_cell(cols, rows, f)
     value = float((table.class_sizes * per_class).sum() / table.n)
     return FMeasure(value, average=average, per_class=per_class, best=best, table=table)
 

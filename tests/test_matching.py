@@ -148,7 +148,7 @@ def test_sparse_assignment_equals_the_hungarian_algorithm(r, k, seed, noise):
     n = int(rng.integers(max(r, k), 20 * max(r, k) + 2))
     truth = rng.integers(0, k, n)
     pred = np.where(rng.random(n) < noise, rng.integers(0, r, n), truth % r)
-    with mock.patch.object(matching, "HUNGARIAN_MAX_CELLS", 0):
+    with mock.patch.object(matching, "DENSE_MAX_CELLS", 0):
         m = maximum_matching(truth, pred)
     counts = m.table.counts
     if counts.size > 64 or min(counts.shape) > 6:
@@ -266,3 +266,40 @@ def test_raw_measures_punish_renamed_clusters_and_name_bad_arguments():
         raw_accuracy([0, 1, 1], [0, 1])
     with pytest.raises(ValueError, match="^average"):
         raw_precision_recall([0, 1], [0, 1], average="micro")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.integers(0, 10**6), st.floats(0.0, 1.0))
+def test_purity_and_f_measure_from_the_cells_equal_the_dense_table(r, k, seed, noise):
+    # the same numbers, ties included (few instances: many ties), bit for bit
+    from unittest import mock
+
+    from prayatul_edu import matching
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 6 * max(r, k) + 2))
+    truth = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < noise, rng.integers(0, r, n), truth % r)
+    dense = [purity(truth, pred), f_measure(truth, pred, "clusters"),
+             f_measure(truth, pred, "classes")]
+    with mock.patch.object(matching, "DENSE_MAX_CELLS", 0):
+        cells = [purity(truth, pred), f_measure(truth, pred, "clusters"),
+                 f_measure(truth, pred, "classes")]
+    for d, c in zip(dense, cells):
+        assert float(d) == float(c)
+    assert dense[0].best_class.tolist() == cells[0].best_class.tolist()
+    assert dense[0].best_count.tolist() == cells[0].best_count.tolist()
+    assert dense[0].per_cluster.tolist() == cells[0].per_cluster.tolist()
+    assert dense[1].best.tolist() == cells[1].best.tolist()
+    assert dense[1].per_cluster.tolist() == cells[1].per_cluster.tolist()
+    assert dense[2].best.tolist() == cells[2].best.tolist()
+    assert dense[2].per_class.tolist() == cells[2].per_class.tolist()
+
+
+def test_many_labels_precision_recall_matrices_say_what_to_use_instead():
+    rng = np.random.default_rng(9)
+    truth = rng.integers(0, 9000, 60_000)
+    pred = np.where(rng.random(60_000) < 0.2, rng.integers(0, 9000, 60_000), truth)
+    with pytest.raises(MemoryError, match=r"^precision_recall_f: the precision, recall and F "
+                                          r"matrices of \d+ clusters x \d+ classes"):
+        precision_recall_f(truth, pred)
+    assert 0.75 < float(purity(truth, pred)) < 0.85 and 0.5 < float(f_measure(truth, pred)) < 1
