@@ -203,10 +203,12 @@ class _Slots:
         self.gone = np.zeros(D.shape[0])          # inf for the slots merged away
         self.orig = np.arange(D.shape[0])         # slot -> the instance it started with
         self.alive = D.shape[0]
+        self._row = np.empty(D.shape[0])          # the buffer row() reads into
 
     def row(self, x: int, start: int = 0) -> np.ndarray:
-        """The distances from slot x to the slots from ``start`` on (inf for those gone)."""
-        return self.M[x, start:] + self.gone[start:]
+        """The distances from slot x to the slots from ``start`` on (inf for those gone),
+        in a buffer that the next call overwrites."""
+        return np.add(self.M[x, start:], self.gone[start:], out=self._row[start:])
 
     def merge(self, x: int, y: int, d_xy: float, link: Linkage) -> None:
         _merge_into(self.M, self.size, self.gone, x, y, d_xy, link, self.hide)
@@ -221,9 +223,10 @@ class _Slots:
         """Drop the merged slots; returns the old -> new slot map (-1 for those dropped)."""
         m = len(self.size)
         keep = np.flatnonzero(self.size > 0)
-        self.M = self.M[np.ix_(keep, keep)]
+        self.M = self.M.take(keep, axis=0).take(keep, axis=1)   # faster than M[ix_]
         self.size, self.orig = self.size[keep], self.orig[keep]
         self.gone = np.zeros(len(keep))
+        self._row = np.empty(len(keep))
         new = np.full(m, -1, dtype=np.intp)
         new[keep] = np.arange(len(keep))
         return new

@@ -989,3 +989,41 @@ def test_an_update_leaves_its_inputs_alone_and_is_the_rule(name):
             "ward": np.sqrt(((nA + n_C) * a**2 + (nB + n_C) * b**2 - n_C * ab**2)
                             / (nA + nB + n_C))}[name]
     np.testing.assert_allclose(new, rule, rtol=1e-13)
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid_points(max_n=40), st.sampled_from(ALL))
+def test_a_prechecked_D_gives_the_validated_trees_tree(X, name):
+    # The apps build trees of matrices they made (exactly symmetric, zero diagonal)
+    # without validating them; the tree must be the validated one's, and SciPy's.
+    from prayatul_edu.tree import agglomerative_prechecked
+
+    y = pdist(X)
+    D = squareform(y)
+    tree = agglomerative_prechecked(D, linkage=name)
+    checked = agglomerative(D, linkage=name)
+    np.testing.assert_array_equal(tree.linkage_matrix, checked.linkage_matrix)
+    assert_same_tree(tree.linkage_matrix, scipy_linkage(y, name))
+    assert tree.source is D and tree.D is D and tree.names == checked.names
+    assert tree.method == checked.method and tree.linkage == name
+
+
+def test_a_prechecked_D_is_not_validated_and_its_cpcc_neither(monkeypatch):
+    from prayatul_edu import cophenetic, tree as tree_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validated")
+
+    monkeypatch.setattr(tree_module, "check_distance_matrix", refuse)
+    monkeypatch.setattr(cophenetic, "check_distance_matrix", refuse)
+    y = pdist(random_points(5, 1100))          # above CPCC_PAIRS_MAX_N: the tree's sums
+    D = squareform(y)
+    tree = tree_module.agglomerative_prechecked(D, linkage="complete")
+    Z = scipy_linkage(y, "complete")
+    assert_same_tree(tree.linkage_matrix, Z)
+    assert float(cophenetic_correlation(D, tree)) == pytest.approx(cophenet(Z, y)[0],
+                                                                    abs=1e-12)
+    with pytest.raises(ValueError, match="^linkage"):     # the choice is still checked
+        tree_module.agglomerative_prechecked(D, linkage="nearest")
+    with pytest.raises(AssertionError, match="validated"):  # agglomerative validates
+        agglomerative(D, linkage="complete")

@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from .. import adjusted_rand_index, agglomerative, cophenetic_correlation, cophenetic_matrix
+from .. import adjusted_rand_index, cophenetic_correlation, cophenetic_matrix
 from .._validation import check_choice
 from ..hierarchy import LINKAGES
 from ..plots import plot_clustering
@@ -29,6 +29,7 @@ from ..plots.hierarchy import (
     set_dendrogram_tree,
 )
 from ..toydata import DATASETS
+from ..tree import agglomerative_prechecked
 from .app import App, data_controls
 from .data import dataset, distances
 from .drawing import pin_axis_label, rescale, scatter_artists, update_scatter
@@ -47,9 +48,8 @@ def _tree(data: tuple, linkage: str):
     """Tree, CPCC and leaf order of a cached data set."""
     from scipy.cluster.hierarchy import leaves_list
 
-
-    D = distances(data)
-    tree = agglomerative(D, linkage=linkage)
+    D = distances(data)                  # valid by construction: not checked again
+    tree = agglomerative_prechecked(D, linkage=linkage)
     return tree, cophenetic_correlation(D, tree), leaves_list(tree.linkage_matrix)
 
 
