@@ -284,13 +284,12 @@ class AgglomerativeResult(Result):
             if not 1 <= n_clusters <= N:
                 raise ValueError(f"n_clusters: must be between 1 and N = {N}, got {n_clusters}")
             applied = np.arange(N - 1) < N - int(n_clusters)
-        cluster_of = np.arange(2 * N - 1)           # each id points at its parent, then itself
-        ids = self.linkage_matrix[:, :2].astype(np.intp)
+        cluster_of = list(range(2 * N - 1))         # each id points at its parent, then itself
+        ids = self.linkage_matrix[:, :2].astype(np.intp).tolist()
         for k in np.flatnonzero(applied)[::-1].tolist():   # top-down: children inherit
-            top = cluster_of[N + k]
-            cluster_of[ids[k, 0]] = top
-            cluster_of[ids[k, 1]] = top
-        roots = cluster_of[:N]
+            a, b = ids[k]
+            cluster_of[a] = cluster_of[b] = cluster_of[N + k]
+        roots = np.array(cluster_of[:N])
         _, first, codes = np.unique(roots, return_index=True, return_inverse=True)
         rank = np.empty(len(first), dtype=np.intp)   # number clusters by first appearance
         rank[np.argsort(first)] = np.arange(len(first))

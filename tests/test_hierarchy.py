@@ -1027,3 +1027,37 @@ def test_a_prechecked_D_is_not_validated_and_its_cpcc_neither(monkeypatch):
         tree_module.agglomerative_prechecked(D, linkage="nearest")
     with pytest.raises(AssertionError, match="validated"):  # agglomerative validates
         agglomerative(D, linkage="complete")
+
+
+def _cpcc_of(sums) -> float:
+    cd, cp, cross, ss_d, ss_p = sums
+    return cross / sqrt(ss_d * ss_p)
+
+
+@settings(max_examples=80, deadline=None)
+@given(distance_vectors(max_n=30), st.sampled_from(ALL))
+def test_the_tree_and_matrix_sums_equal_the_pair_formula(y, name):
+    # The tree's sums centre rows once (the second pass's correction taken off each
+    # merge's sum) and take sum (D_ij - d)^2 from the centring pass; the matrix sums
+    # take both squares from the centring passes. All must be the formula's sums.
+    D = squareform(y)
+    Z = agglomerative(y, linkage=name, method="fast").linkage_matrix
+    P = _cophenetic(Z, D.shape[0])
+    plain = in_units(_cpcc_sums_pairs(D, P))
+    scale = max(1.0, float(D.max())) ** 2 * len(y)
+    for sums in (_cpcc_sums_tree(D, Z), _cpcc_sums_matrix(D, P)):
+        np.testing.assert_allclose(in_units(sums), plain, rtol=1e-12, atol=1e-13 * scale)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tree_and_matrix_cpcc_of_nearly_equal_distances(seed):
+    # Distances 1 + k ulp: the tree's and the matrix sums are as exact as the pairs'.
+    rng = np.random.default_rng(seed)
+    n = 40
+    y = 1.0 + rng.integers(0, 8, size=n * (n - 1) // 2) * np.finfo(float).eps
+    D = squareform(y)
+    Z = agglomerative(y, linkage="complete", method="fast").linkage_matrix
+    P = _cophenetic(Z, n)
+    exact = _exact_cpcc(D, P)
+    assert _cpcc_of(_cpcc_sums_tree(D, Z)) == pytest.approx(exact, abs=1e-12)
+    assert _cpcc_of(_cpcc_sums_matrix(D, P)) == pytest.approx(exact, abs=1e-12)
