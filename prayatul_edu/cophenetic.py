@@ -15,7 +15,7 @@ from .tree import (FULL_TRACE_MAX_N, MERGES_SHOWN, AgglomerativeResult, cluster_
                    cluster_name, default_names, leaf_layout, matrix_table)
 
 __all__ = ["cophenetic_matrix", "cophenetic_correlation", "CopheneticMatrix",
-           "CopheneticCorrelation", "cophenetic_distances"]
+           "CopheneticCorrelation", "cophenetic_distances", "DistanceSums"]
 
 #: Above this many instances cophenetic_correlation sums merge by merge (given a tree)
 #: or over whole matrices (given P) instead of over an explicit list of pairs.
@@ -333,7 +333,27 @@ def _merge_pairs(Z: np.ndarray) -> np.ndarray:
     return size[Z[:, 0].astype(np.intp)] * size[Z[:, 1].astype(np.intp)]
 
 
-def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
+class DistanceSums:
+    """What the CPCC needs of D alone: the centring of its pairs and their sum of squares.
+
+    The same for every tree of one D: an app comparing linkages of one data set
+    makes it once and passes it to :func:`cophenetic_correlation` (``d_sums``)
+    with that very D. Computed on first use (only trees of more than
+    ``CPCC_PAIRS_MAX_N`` instances use it).
+    """
+
+    def __init__(self, D: np.ndarray):
+        self.D = D
+        self._sums = None
+
+    def sums(self):
+        """``(centring, sum_{i<j} of the centred, scaled D_ij squared)``."""
+        if self._sums is None:
+            self._sums = _matrix_centring(self.D, squares=True)
+        return self._sums
+
+
+def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray, d_sums: DistanceSums | None = None):
     """The same sums straight from the tree, never forming P (large N).
 
     Merge k of clusters A and B at height h_k sets P_ij = h_k on its
@@ -352,7 +372,7 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     cp = _centring(heights, pairs)
     dev_p = cp.apply(heights)                         # (h_k - p), scaled
     ss_p = float(np.dot(pairs, dev_p ** 2))
-    cd, ss_d = _matrix_centring(D, squares=True)
+    cd, ss_d = (d_sums or DistanceSums(D)).sums()
     first, scale = cd.first, cd.scale
 
     def leaf_row(i: int) -> np.ndarray:               # (D_i - first), scaled
@@ -442,7 +462,8 @@ def _zero_pairs(X: np.ndarray) -> int:
     return (int(np.count_nonzero(X == 0)) - int(np.count_nonzero(np.diagonal(X) == 0))) // 2
 
 
-def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
+def cophenetic_correlation(D, cophenetic, *, d_sums: DistanceSums | None = None
+                           ) -> CopheneticCorrelation:
     """Cophenetic correlation coefficient: Pearson's r between D and P over the pairs.
 
     .. math::
@@ -459,6 +480,10 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         The original distances.
     cophenetic : AgglomerativeResult, CopheneticMatrix or array_like N x N (or condensed)
         The cophenetic distances, or a tree to compute them from.
+    d_sums : DistanceSums, optional
+        ``DistanceSums(D)`` of this very ``D`` (the tree's ``.D``), made once
+        for several trees of one D so that the sums over D are not taken again
+        for each (as the dendrogram app does when the linkage changes).
 
     Returns
     -------
@@ -503,6 +528,11 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         D = tree.D                                    # validated when the tree was built
     else:
         D = check_distance_matrix(D, "D", allow_condensed=True)
+    if d_sums is not None:
+        if not isinstance(d_sums, DistanceSums):
+            raise TypeError(f"d_sums: expected DistanceSums(D), got {type(d_sums).__name__}")
+        if d_sums.D is not D:
+            raise ValueError("d_sums: made for another D (give DistanceSums of this very D)")
     N = D.shape[0]
     P = Z = None
     if tree is not None:
@@ -521,7 +551,7 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         raise ValueError(f"D and cophenetic must describe the same instances, but have "
                          f"shapes {D.shape} and {P.shape}")
     if P is None:
-        cd, cp, cross, ss_d, ss_p = _cpcc_sums_tree(D, Z)
+        cd, cp, cross, ss_d, ss_p = _cpcc_sums_tree(D, Z, d_sums)
     elif N <= CPCC_PAIRS_MAX_N:
         cd, cp, cross, ss_d, ss_p = _cpcc_sums_pairs(D, P)
     else:

@@ -1061,3 +1061,24 @@ def test_tree_and_matrix_cpcc_of_nearly_equal_distances(seed):
     exact = _exact_cpcc(D, P)
     assert _cpcc_of(_cpcc_sums_tree(D, Z)) == pytest.approx(exact, abs=1e-12)
     assert _cpcc_of(_cpcc_sums_matrix(D, P)) == pytest.approx(exact, abs=1e-12)
+
+
+def test_distance_sums_made_once_serve_every_tree_of_that_D():
+    from prayatul_edu.cophenetic import DistanceSums
+
+    y = pdist(random_points(6, 1100))          # the tree's sums (N > CPCC_PAIRS_MAX_N)
+    D = squareform(y)
+    d_sums = DistanceSums(D)
+    for name in ("single", "complete", "ward"):
+        tree = agglomerative(D, linkage=name)
+        alone = cophenetic_correlation(D, tree)
+        shared = cophenetic_correlation(D, tree, d_sums=d_sums)
+        assert float(shared) == float(alone)
+        assert (shared.cross, shared.ss_d, shared.ss_p) == (alone.cross, alone.ss_d,
+                                                          alone.ss_p)
+        assert float(shared) == pytest.approx(cophenet(scipy_linkage(y, name), y)[0],
+                                              abs=1e-12)
+    with pytest.raises(ValueError, match="^d_sums: made for another D"):
+        cophenetic_correlation(D.copy(), tree, d_sums=d_sums)
+    with pytest.raises(TypeError, match="^d_sums: expected DistanceSums"):
+        cophenetic_correlation(D, tree, d_sums=(1.0, 2.0))

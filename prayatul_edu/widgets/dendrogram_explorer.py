@@ -28,6 +28,7 @@ from ..plots.hierarchy import (
     set_dendrogram_cut,
     set_dendrogram_tree,
 )
+from ..cophenetic import DistanceSums
 from ..toydata import DATASETS
 from ..tree import agglomerative_prechecked
 from .app import App, data_controls
@@ -48,9 +49,18 @@ def _tree(data: tuple, linkage: str):
     """Tree, CPCC and leaf order of a cached data set."""
     from scipy.cluster.hierarchy import leaves_list
 
-    D = distances(data)                  # valid by construction: not checked again
+    d_sums = _distance_sums(data)
+    D = d_sums.D                         # valid by construction: not checked again
     tree = agglomerative_prechecked(D, linkage=linkage)
-    return tree, cophenetic_correlation(D, tree), leaves_list(tree.linkage_matrix)
+    return (tree, cophenetic_correlation(D, tree, d_sums=d_sums),
+            leaves_list(tree.linkage_matrix))
+
+
+@functools.lru_cache(maxsize=4)
+def _distance_sums(data: tuple) -> DistanceSums:
+    """The data set's distances with the CPCC's sums over them, shared by the trees of
+    every linkage (made on first use)."""
+    return DistanceSums(distances(data))
 
 
 @functools.lru_cache(maxsize=4)
