@@ -119,22 +119,20 @@ def _mst(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
     added just before it (same components, same tree after sorting).
     """
     N = D.shape[0]
-    outside = np.ones(N, dtype=bool)      # not yet in the tree
+    inside = np.zeros(N)                  # inf for the vertices already in the tree
     dist = np.full(N, np.inf)             # distance from each vertex to the tree
-    a = np.empty(N - 1, dtype=np.intp)
-    b = np.empty(N - 1, dtype=np.intp)
-    w = np.empty(N - 1)
-    closer = np.empty(N, dtype=bool)
+    row = np.empty(N)
+    a, b, w = [], [], []
     x = 0
-    for k in range(N - 1):
-        outside[x] = False
+    for _ in range(N - 1):
+        inside[x] = np.inf
         dist[x] = np.inf
-        row = D[x]
-        np.less(row, dist, out=closer)    # is x closer than the old tree?
-        closer &= outside
-        np.copyto(dist, row, where=closer)
+        np.add(D[x], inside, out=row)     # x's distances to the vertices outside
+        np.minimum(dist, row, out=dist)   # is x closer than the old tree?
         y = int(dist.argmin())            # the closest vertex outside the tree
-        a[k], b[k], w[k] = x, y, dist[y]
+        a.append(x)
+        b.append(y)
+        w.append(dist[y])
         x = y
     return label_merges(a, b, w, N)
 
