@@ -221,7 +221,7 @@ class _Slots:
         """Drop the merged slots; returns the old -> new slot map (-1 for those dropped)."""
         m = len(self.size)
         keep = np.flatnonzero(self.size > 0)
-        self.M = self.M.take(keep, axis=0).take(keep, axis=1)   # faster than M[ix_]
+        self.M = self.M[np.ix_(keep, keep)]
         self.size, self.orig = self.size[keep], self.orig[keep]
         self.gone = np.zeros(len(keep))
         self._row = np.empty(len(keep))
