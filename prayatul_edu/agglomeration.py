@@ -119,22 +119,20 @@ def _mst(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarray:
     added just before it (same components, same tree after sorting).
     """
     N = D.shape[0]
-    outside = np.ones(N, dtype=bool)      # not yet in the tree
+    inside = np.zeros(N)                  # inf for the vertices already in the tree
     dist = np.full(N, np.inf)             # distance from each vertex to the tree
-    a = np.empty(N - 1, dtype=np.intp)
-    b = np.empty(N - 1, dtype=np.intp)
-    w = np.empty(N - 1)
-    closer = np.empty(N, dtype=bool)
+    row = np.empty(N)
+    a, b, w = [], [], []
     x = 0
-    for k in range(N - 1):
-        outside[x] = False
+    for _ in range(N - 1):
+        inside[x] = np.inf
         dist[x] = np.inf
-        row = D[x]
-        np.less(row, dist, out=closer)    # is x closer than the old tree?
-        closer &= outside
-        np.copyto(dist, row, where=closer)
+        np.add(D[x], inside, out=row)     # x's distances to the vertices outside
+        np.minimum(dist, row, out=dist)   # is x closer than the old tree?
         y = int(dist.argmin())            # the closest vertex outside the tree
-        a[k], b[k], w[k] = x, y, dist[y]
+        a.append(x)
+        b.append(y)
+        w.append(dist[y])
         x = y
     return label_merges(a, b, w, N)
 
@@ -203,10 +201,12 @@ class _Slots:
         self.gone = np.zeros(D.shape[0])          # inf for the slots merged away
         self.orig = np.arange(D.shape[0])         # slot -> the instance it started with
         self.alive = D.shape[0]
+        self._row = np.empty(D.shape[0])          # the buffer row() reads into
 
     def row(self, x: int, start: int = 0) -> np.ndarray:
-        """The distances from slot x to the slots from ``start`` on (inf for those gone)."""
-        return self.M[x, start:] + self.gone[start:]
+        """The distances from slot x to the slots from ``start`` on (inf for those gone),
+        in a buffer that the next call overwrites."""
+        return np.add(self.M[x, start:], self.gone[start:], out=self._row[start:])
 
     def merge(self, x: int, y: int, d_xy: float, link: Linkage) -> None:
         _merge_into(self.M, self.size, self.gone, x, y, d_xy, link, self.hide)
@@ -224,6 +224,7 @@ class _Slots:
         self.M = self.M[np.ix_(keep, keep)]
         self.size, self.orig = self.size[keep], self.orig[keep]
         self.gone = np.zeros(len(keep))
+        self._row = np.empty(len(keep))
         new = np.full(m, -1, dtype=np.intp)
         new[keep] = np.arange(len(keep))
         return new

@@ -15,7 +15,7 @@ from .tree import (FULL_TRACE_MAX_N, MERGES_SHOWN, AgglomerativeResult, cluster_
                    cluster_name, default_names, leaf_layout, matrix_table)
 
 __all__ = ["cophenetic_matrix", "cophenetic_correlation", "CopheneticMatrix",
-           "CopheneticCorrelation", "cophenetic_distances"]
+           "CopheneticCorrelation", "cophenetic_distances", "DistanceSums"]
 
 #: Above this many instances cophenetic_correlation sums merge by merge (given a tree)
 #: or over whole matrices (given P) instead of over an explicit list of pairs.
@@ -266,18 +266,20 @@ def _blocks(N: int):
 
 
 def half_offdiagonal_dot(X: np.ndarray, cx: Centring, Y: np.ndarray, cy: Centring) -> float:
-    """sum_{i<j} cx(X_ij) cy(Y_ij) for symmetric matrices: (whole sum - diagonal) / 2.
+    """sum_{i<j} cx(X_ij) cy(Y_ij) for symmetric matrices: the sum over i != j, halved.
 
-    Centred a block of rows at a time, so no N x N temporary is made.
+    Centred a block of rows at a time, so no N x N temporary is made. The diagonal
+    is left out of the sum (not subtracted from it: its centred values, about
+    -mean, would swamp the sum of values that all nearly equal the mean).
     """
     starts, rows = _blocks(X.shape[0])
     whole = 0.0
     for start in starts:
         Xc = cx.apply(X[start:start + rows])
+        Xc[np.arange(Xc.shape[0]), np.arange(start, start + Xc.shape[0])] = 0.0
         Yc = Xc if Y is X and cy is cx else cy.apply(Y[start:start + rows])
         whole += float(np.einsum("ij,ij->", Xc, Yc))
-    diagonal = float(np.dot(cx.apply(np.diagonal(X)), cy.apply(np.diagonal(Y))))
-    return (whole - diagonal) / 2
+    return whole / 2
 
 
 def _pair_mean(X: np.ndarray) -> float:
@@ -286,28 +288,41 @@ def _pair_mean(X: np.ndarray) -> float:
     return float(X.sum() - np.trace(X)) / (N * (N - 1))
 
 
-def _matrix_centring(X: np.ndarray) -> Centring:
-    """The centring of a symmetric X's pairs i < j, a block of rows at a time."""
+def _matrix_centring(X: np.ndarray, squares: bool = False):
+    """The centring of a symmetric X's pairs i < j, a block of rows at a time.
+
+    With ``squares`` also sum_{i<j} of the centred, scaled values squared, from the
+    same pass: sum (c - second)^2 = sum c^2 - M second^2 over the M pairs, as
+    ``second`` is the mean of the c = X - first (only at extreme scales, where the
+    values are scaled, the squares are summed again in a second pass).
+    """
     N = X.shape[0]
     first = _pair_mean(X)
     starts, rows = _blocks(N)
-    total, largest = 0.0, 0.0
+    total, largest, sum_c2 = 0.0, 0.0, 0.0
     for start in starts:
         c = X[start:start + rows] - first
         c[np.arange(c.shape[0]), np.arange(start, start + c.shape[0])] = 0.0  # no diagonal
         total += float(c.sum())
         largest = max(largest, float(c.max()))
+        if squares:
+            sum_c2 += float(np.einsum("ij,ij->", c, c))
     # X >= 0, so every c >= -first: the largest |c| is at most max(largest, first)
     # (a bound is enough: the scale only keeps the squares in range)
     second = total / (N * (N - 1))
-    return Centring(first, second, _power_of_two_scale(max(largest, first) + abs(second)))
+    centring = Centring(first, second, _power_of_two_scale(max(largest, first) + abs(second)))
+    if not squares:
+        return centring
+    if centring.scale != 1.0:
+        return centring, half_offdiagonal_dot(X, centring, X, centring)
+    return centring, (sum_c2 - N * (N - 1) * second * second) / 2
 
 
 def _cpcc_sums_matrix(D: np.ndarray, P: np.ndarray):
     """The same sums from whole symmetric matrices, without a pair index (large N)."""
-    cd, cp = _matrix_centring(D), _matrix_centring(P)
-    return (cd, cp, half_offdiagonal_dot(D, cd, P, cp), half_offdiagonal_dot(D, cd, D, cd),
-            half_offdiagonal_dot(P, cp, P, cp))
+    cd, ss_d = _matrix_centring(D, squares=True)
+    cp, ss_p = _matrix_centring(P, squares=True)
+    return cd, cp, half_offdiagonal_dot(D, cd, P, cp), ss_d, ss_p
 
 
 def _merge_pairs(Z: np.ndarray) -> np.ndarray:
@@ -318,7 +333,27 @@ def _merge_pairs(Z: np.ndarray) -> np.ndarray:
     return size[Z[:, 0].astype(np.intp)] * size[Z[:, 1].astype(np.intp)]
 
 
-def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
+class DistanceSums:
+    """What the CPCC needs of D alone: the centring of its pairs and their sum of squares.
+
+    The same for every tree of one D: an app comparing linkages of one data set
+    makes it once and passes it to :func:`cophenetic_correlation` (``d_sums``)
+    with that very D. Computed on first use (only trees of more than
+    ``CPCC_PAIRS_MAX_N`` instances use it).
+    """
+
+    def __init__(self, D: np.ndarray):
+        self.D = D
+        self._sums = None
+
+    def sums(self):
+        """``(centring, sum_{i<j} of the centred, scaled D_ij squared)``."""
+        if self._sums is None:
+            self._sums = _matrix_centring(self.D, squares=True)
+        return self._sums
+
+
+def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray, d_sums: DistanceSums | None = None):
     """The same sums straight from the tree, never forming P (large N).
 
     Merge k of clusters A and B at height h_k sets P_ij = h_k on its
@@ -326,8 +361,9 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     sum (D_ij - d)(P_ij - p) = sum_k (h_k - p) S_k with
     S_k = sum_{i in A, j in B} (D_ij - d). S_k is read off the row sums
     R_A = sum_{i in A} (D_i - d), which merging just adds: O(N^2) in all.
-    Each row D_i is centred once, when its leaf merges; sum (D_ij - d)^2 is
-    summed from it then (every row in full, less the diagonal, halved).
+    The rows are centred by the first pass's mean alone, when their leaf
+    merges (one subtraction); the second pass's tiny correction is taken off
+    each S_k at the end, |A||B| times. sum (D_ij - d)^2 comes with the centring.
     """
     N = D.shape[0]
     ids = Z[:, :2].astype(np.intp).tolist()
@@ -336,34 +372,30 @@ def _cpcc_sums_tree(D: np.ndarray, Z: np.ndarray):
     cp = _centring(heights, pairs)
     dev_p = cp.apply(heights)                         # (h_k - p), scaled
     ss_p = float(np.dot(pairs, dev_p ** 2))
-    cd = _matrix_centring(D)
-    squares = 0.0                                     # sum_i sum_j (D_ij - d)^2, scaled
+    cd, ss_d = (d_sums or DistanceSums(D)).sums()
+    first, scale = cd.first, cd.scale
 
-    def leaf_row(i: int) -> np.ndarray:
-        nonlocal squares
-        row = cd.apply(D[i])
-        squares += float(np.dot(row, row))
+    def leaf_row(i: int) -> np.ndarray:               # (D_i - first), scaled
+        row = D[i] - first
+        if scale != 1.0:
+            row *= scale
         return row
 
-    members: dict[int, list[int]] = {}                # the clusters built so far ...
-    rows: dict[int, np.ndarray] = {}                  # ... and their R_A
+    members: list = [[i] for i in range(N)] + [None] * (N - 1)   # the clusters ...
+    rows: list = [None] * (2 * N - 1)                 # ... and their R_A (leaves: when used)
     S = np.empty(N - 1)
     for k, (a, b) in enumerate(ids):
-        A = members.pop(a) if a >= N else [a]
-        B = members.pop(b) if b >= N else [b]
+        A, B = members[a], members[b]
         if len(A) < len(B):                           # read R on the smaller side
             a, b, A, B = b, a, B, A
-        R_A = rows.pop(a) if a >= N else leaf_row(a)
-        S[k] = R_A[B[0]] if len(B) == 1 else R_A[B].sum()   # sum_{A x B} (D_ij - d)
+        R_A = rows[a] if a >= N else leaf_row(a)
+        S[k] = R_A[B[0]] if len(B) == 1 else R_A[B].sum()   # sum_{A x B} (D_ij - first)
         if k < N - 2:                                 # the root's row is never needed
-            R_A += rows.pop(b) if b >= N else leaf_row(b)
-            rows[N + k] = R_A
+            R_A += rows[b] if b >= N else leaf_row(b)
             A += B
-            members[N + k] = A
-        elif b < N:
-            leaf_row(b)                               # (for its squares)
-    diagonal = cd.apply(np.diagonal(D))
-    ss_d = (squares - float(np.dot(diagonal, diagonal))) / 2
+            members[N + k], rows[N + k] = A, R_A
+            members[a] = members[b] = rows[a] = rows[b] = None
+    S -= cd.second * scale * pairs                    # sum_{A x B} (D_ij - d)
     cross = float(np.dot(dev_p, S))
     return cd, cp, cross, ss_d, ss_p
 
@@ -430,7 +462,8 @@ def _zero_pairs(X: np.ndarray) -> int:
     return (int(np.count_nonzero(X == 0)) - int(np.count_nonzero(np.diagonal(X) == 0))) // 2
 
 
-def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
+def cophenetic_correlation(D, cophenetic, *, d_sums: DistanceSums | None = None
+                           ) -> CopheneticCorrelation:
     """Cophenetic correlation coefficient: Pearson's r between D and P over the pairs.
 
     .. math::
@@ -447,6 +480,10 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         The original distances.
     cophenetic : AgglomerativeResult, CopheneticMatrix or array_like N x N (or condensed)
         The cophenetic distances, or a tree to compute them from.
+    d_sums : DistanceSums, optional
+        ``DistanceSums(D)`` of this very ``D`` (the tree's ``.D``), made once
+        for several trees of one D so that the sums over D are not taken again
+        for each (as the dendrogram app does when the linkage changes).
 
     Returns
     -------
@@ -491,6 +528,11 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         D = tree.D                                    # validated when the tree was built
     else:
         D = check_distance_matrix(D, "D", allow_condensed=True)
+    if d_sums is not None:
+        if not isinstance(d_sums, DistanceSums):
+            raise TypeError(f"d_sums: expected DistanceSums(D), got {type(d_sums).__name__}")
+        if d_sums.D is not D:
+            raise ValueError("d_sums: made for another D (give DistanceSums of this very D)")
     N = D.shape[0]
     P = Z = None
     if tree is not None:
@@ -509,7 +551,7 @@ def cophenetic_correlation(D, cophenetic) -> CopheneticCorrelation:
         raise ValueError(f"D and cophenetic must describe the same instances, but have "
                          f"shapes {D.shape} and {P.shape}")
     if P is None:
-        cd, cp, cross, ss_d, ss_p = _cpcc_sums_tree(D, Z)
+        cd, cp, cross, ss_d, ss_p = _cpcc_sums_tree(D, Z, d_sums)
     elif N <= CPCC_PAIRS_MAX_N:
         cd, cp, cross, ss_d, ss_p = _cpcc_sums_pairs(D, P)
     else:

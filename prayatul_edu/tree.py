@@ -23,7 +23,8 @@ from .agglomeration import fast_tree, merge_loop, replay
 from .linkages import LINKAGES
 from .steps import Derivation, Result, fmt
 
-__all__ = ["agglomerative", "AgglomerativeResult", "MergeStep", "LazyMergeSteps"]
+__all__ = ["agglomerative", "agglomerative_prechecked", "AgglomerativeResult", "MergeStep",
+           "LazyMergeSteps"]
 
 METHODS = ("auto", "plain", "fast")
 #: Distances for points (``metric=``); ``"euclidean"`` is the one Ward, centroid and
@@ -283,13 +284,12 @@ class AgglomerativeResult(Result):
             if not 1 <= n_clusters <= N:
                 raise ValueError(f"n_clusters: must be between 1 and N = {N}, got {n_clusters}")
             applied = np.arange(N - 1) < N - int(n_clusters)
-        cluster_of = np.arange(2 * N - 1)           # each id points at its parent, then itself
-        ids = self.linkage_matrix[:, :2].astype(np.intp)
+        cluster_of = list(range(2 * N - 1))         # each id points at its parent, then itself
+        ids = self.linkage_matrix[:, :2].astype(np.intp).tolist()
         for k in np.flatnonzero(applied)[::-1].tolist():   # top-down: children inherit
-            top = cluster_of[N + k]
-            cluster_of[ids[k, 0]] = top
-            cluster_of[ids[k, 1]] = top
-        roots = cluster_of[:N]
+            a, b = ids[k]
+            cluster_of[a] = cluster_of[b] = cluster_of[N + k]
+        roots = np.array(cluster_of[:N])
         _, first, codes = np.unique(roots, return_index=True, return_inverse=True)
         rank = np.empty(len(first), dtype=np.intp)   # number clusters by first appearance
         rank[np.argsort(first)] = np.arange(len(first))
@@ -535,16 +535,36 @@ def agglomerative(D, *, linkage: str = "single", method: str = "auto",
                              "metric, e.g. metric='euclidean'")
         symmetric = len(shape) == 1
         D = check_distance_matrix(D, "D", allow_condensed=True)
+    return _build(D, link, method, _check_names(names, D.shape[0]), source, symmetric)
+
+
+def agglomerative_prechecked(D: np.ndarray, *, linkage: str = "single") -> AgglomerativeResult:
+    """:func:`agglomerative` of a distance matrix the library made itself, not checked again.
+
+    For the package's own callers (the apps), whose ``D`` is known to be valid:
+    a float64 N x N ndarray, finite, non-negative, with a zero diagonal and
+    *exactly* symmetric (as ``squareform(pdist(X))`` is). Only the choice of
+    linkage is checked; D's values are read as they are, so anything a user
+    gives must go through :func:`agglomerative`, which validates it. The tree
+    is the same (tests compare the two); ``.source`` is ``D``, so
+    ``cophenetic_correlation(D, tree)`` does not validate D either.
+    """
+    check_choice(linkage, "linkage", LINKAGES)
+    return _build(D, LINKAGES[linkage], "auto", default_names(D.shape[0]), D, True)
+
+
+def _build(D, link, method: str, names, source, symmetric: bool) -> AgglomerativeResult:
+    """The tree of a validated D (``symmetric``: exactly, so its upper triangle need
+    not be copied over the lower one)."""
     N = D.shape[0]
-    names = _check_names(names, N)
     if method == "auto":
         method = "plain" if N <= PLAIN_MAX_N else "fast"
     Z = fast_tree(D, link, symmetric)
     steps = None
     if method == "plain":
         Z, after = merge_loop(D, link, prefer=Z)
-        steps = _merge_steps(Z, after, linkage, names)
-    return AgglomerativeResult(D, Z, linkage, method, steps, names, source)
+        steps = _merge_steps(Z, after, link.name, names)
+    return AgglomerativeResult(D, Z, link.name, method, steps, names, source)
 
 
 def _merge_steps(Z, after, linkage: str, names) -> list[MergeStep]:

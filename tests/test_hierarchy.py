@@ -989,3 +989,96 @@ def test_an_update_leaves_its_inputs_alone_and_is_the_rule(name):
             "ward": np.sqrt(((nA + n_C) * a**2 + (nB + n_C) * b**2 - n_C * ab**2)
                             / (nA + nB + n_C))}[name]
     np.testing.assert_allclose(new, rule, rtol=1e-13)
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid_points(max_n=40), st.sampled_from(ALL))
+def test_a_prechecked_D_gives_the_validated_trees_tree(X, name):
+    # The apps build trees of matrices they made (exactly symmetric, zero diagonal)
+    # without validating them; the tree must be the validated one's, and SciPy's.
+    from prayatul_edu.tree import agglomerative_prechecked
+
+    y = pdist(X)
+    D = squareform(y)
+    tree = agglomerative_prechecked(D, linkage=name)
+    checked = agglomerative(D, linkage=name)
+    np.testing.assert_array_equal(tree.linkage_matrix, checked.linkage_matrix)
+    assert_same_tree(tree.linkage_matrix, scipy_linkage(y, name))
+    assert tree.source is D and tree.D is D and tree.names == checked.names
+    assert tree.method == checked.method and tree.linkage == name
+
+
+def test_a_prechecked_D_is_not_validated_and_its_cpcc_neither(monkeypatch):
+    from prayatul_edu import cophenetic, tree as tree_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validated")
+
+    monkeypatch.setattr(tree_module, "check_distance_matrix", refuse)
+    monkeypatch.setattr(cophenetic, "check_distance_matrix", refuse)
+    y = pdist(random_points(5, 1100))          # above CPCC_PAIRS_MAX_N: the tree's sums
+    D = squareform(y)
+    tree = tree_module.agglomerative_prechecked(D, linkage="complete")
+    Z = scipy_linkage(y, "complete")
+    assert_same_tree(tree.linkage_matrix, Z)
+    assert float(cophenetic_correlation(D, tree)) == pytest.approx(cophenet(Z, y)[0],
+                                                                    abs=1e-12)
+    with pytest.raises(ValueError, match="^linkage"):     # the choice is still checked
+        tree_module.agglomerative_prechecked(D, linkage="nearest")
+    with pytest.raises(AssertionError, match="validated"):  # agglomerative validates
+        agglomerative(D, linkage="complete")
+
+
+def _cpcc_of(sums) -> float:
+    cd, cp, cross, ss_d, ss_p = sums
+    return cross / sqrt(ss_d * ss_p)
+
+
+@settings(max_examples=80, deadline=None)
+@given(distance_vectors(max_n=30), st.sampled_from(ALL))
+def test_the_tree_and_matrix_sums_equal_the_pair_formula(y, name):
+    # The tree's sums centre rows once (the second pass's correction taken off each
+    # merge's sum) and take sum (D_ij - d)^2 from the centring pass; the matrix sums
+    # take both squares from the centring passes. All must be the formula's sums.
+    D = squareform(y)
+    Z = agglomerative(y, linkage=name, method="fast").linkage_matrix
+    P = _cophenetic(Z, D.shape[0])
+    plain = in_units(_cpcc_sums_pairs(D, P))
+    scale = max(1.0, float(D.max())) ** 2 * len(y)
+    for sums in (_cpcc_sums_tree(D, Z), _cpcc_sums_matrix(D, P)):
+        np.testing.assert_allclose(in_units(sums), plain, rtol=1e-12, atol=1e-13 * scale)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tree_and_matrix_cpcc_of_nearly_equal_distances(seed):
+    # Distances 1 + k ulp: the tree's and the matrix sums are as exact as the pairs'.
+    rng = np.random.default_rng(seed)
+    n = 40
+    y = 1.0 + rng.integers(0, 8, size=n * (n - 1) // 2) * np.finfo(float).eps
+    D = squareform(y)
+    Z = agglomerative(y, linkage="complete", method="fast").linkage_matrix
+    P = _cophenetic(Z, n)
+    exact = _exact_cpcc(D, P)
+    assert _cpcc_of(_cpcc_sums_tree(D, Z)) == pytest.approx(exact, abs=1e-12)
+    assert _cpcc_of(_cpcc_sums_matrix(D, P)) == pytest.approx(exact, abs=1e-12)
+
+
+def test_distance_sums_made_once_serve_every_tree_of_that_D():
+    from prayatul_edu.cophenetic import DistanceSums
+
+    y = pdist(random_points(6, 1100))          # the tree's sums (N > CPCC_PAIRS_MAX_N)
+    D = squareform(y)
+    d_sums = DistanceSums(D)
+    for name in ("single", "complete", "ward"):
+        tree = agglomerative(D, linkage=name)
+        alone = cophenetic_correlation(D, tree)
+        shared = cophenetic_correlation(D, tree, d_sums=d_sums)
+        assert float(shared) == float(alone)
+        assert (shared.cross, shared.ss_d, shared.ss_p) == (alone.cross, alone.ss_d,
+                                                          alone.ss_p)
+        assert float(shared) == pytest.approx(cophenet(scipy_linkage(y, name), y)[0],
+                                              abs=1e-12)
+    with pytest.raises(ValueError, match="^d_sums: made for another D"):
+        cophenetic_correlation(D.copy(), tree, d_sums=d_sums)
+    with pytest.raises(TypeError, match="^d_sums: expected DistanceSums"):
+        cophenetic_correlation(D, tree, d_sums=(1.0, 2.0))

@@ -16,7 +16,7 @@ from scipy.spatial.distance import cdist, pdist  # noqa: E402
 import prayatul_edu as pe  # noqa: E402
 from prayatul_edu import tutorial  # noqa: E402
 from prayatul_edu.steps import fmt  # noqa: E402
-from prayatul_edu.toydata import cluster, make_dataset  # noqa: E402
+from prayatul_edu.toydata import DATASETS, cluster, make_dataset  # noqa: E402
 from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa: E402
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
                                   PairCountingModel, PrayatulExplorer, PrayatulModel,
@@ -1085,3 +1085,16 @@ def test_cut_height_moves_a_fiftieth_of_the_tree_per_key(change):
     top = float(app.model.tree.heights[-1])
     assert cut.step == pytest.approx(top / 50)
     assert cut.max >= top
+
+
+@pytest.mark.parametrize("name", sorted(DATASETS))
+def test_the_apps_distances_are_exactly_symmetric_euclidean(name):
+    # The dendrogram explorer builds its trees of them without validating them.
+    from prayatul_edu.widgets.data import dataset, distances
+
+    data = (name, 120, 0.05, 3)
+    D = distances(data)
+    X, _ = dataset(*data)
+    np.testing.assert_array_equal(D, D.T)
+    assert not np.diagonal(D).any() and not D.flags.writeable
+    np.testing.assert_allclose(D, cdist(X, X), rtol=1e-14, atol=1e-14)

@@ -43,10 +43,14 @@ def clustering(data: tuple, algorithm: str, n_clusters: int, eps: float) -> np.n
 
 @functools.lru_cache(maxsize=8)
 def distances(data: tuple) -> np.ndarray:
-    """The Euclidean distance matrix of ``dataset(*data)``, cached (read-only)."""
-    from scipy.spatial.distance import cdist
+    """The Euclidean distance matrix of ``dataset(*data)``, cached (read-only).
+
+    Expanded from SciPy's condensed vector, so it is exactly symmetric with a zero
+    diagonal: the apps may build trees of it without validating it
+    (:func:`prayatul_edu.tree.agglomerative_prechecked`)."""
+    from scipy.spatial.distance import pdist, squareform
 
     X, _ = dataset(*data)
-    D = cdist(X, X)
+    D = squareform(pdist(X))
     D.flags.writeable = False
     return D

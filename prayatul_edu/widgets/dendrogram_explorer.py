@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from .. import adjusted_rand_index, agglomerative, cophenetic_correlation, cophenetic_matrix
+from .. import adjusted_rand_index, cophenetic_correlation, cophenetic_matrix
 from .._validation import check_choice
 from ..hierarchy import LINKAGES
 from ..plots import plot_clustering
@@ -28,7 +28,9 @@ from ..plots.hierarchy import (
     set_dendrogram_cut,
     set_dendrogram_tree,
 )
+from ..cophenetic import DistanceSums
 from ..toydata import DATASETS
+from ..tree import agglomerative_prechecked
 from .app import App, data_controls
 from .data import dataset, distances
 from .drawing import pin_axis_label, rescale, scatter_artists, update_scatter
@@ -47,10 +49,18 @@ def _tree(data: tuple, linkage: str):
     """Tree, CPCC and leaf order of a cached data set."""
     from scipy.cluster.hierarchy import leaves_list
 
+    d_sums = _distance_sums(data)
+    D = d_sums.D                         # valid by construction: not checked again
+    tree = agglomerative_prechecked(D, linkage=linkage)
+    return (tree, cophenetic_correlation(D, tree, d_sums=d_sums),
+            leaves_list(tree.linkage_matrix))
 
-    D = distances(data)
-    tree = agglomerative(D, linkage=linkage)
-    return tree, cophenetic_correlation(D, tree), leaves_list(tree.linkage_matrix)
+
+@functools.lru_cache(maxsize=4)
+def _distance_sums(data: tuple) -> DistanceSums:
+    """The data set's distances with the CPCC's sums over them, shared by the trees of
+    every linkage (made on first use)."""
+    return DistanceSums(distances(data))
 
 
 @functools.lru_cache(maxsize=4)
