@@ -14,6 +14,7 @@ record is computed when asked for. Both give SciPy's tree, merge for merge.
 from __future__ import annotations
 
 import numbers
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -407,10 +408,31 @@ def _points_distances(X, metric, link) -> np.ndarray:
         raise ValueError(f"D: at least 2 points are needed, got {X.shape[0]}")
     if not np.isfinite(X).all():
         raise ValueError("D: the points contain NaN or infinite values")
+    _check_room_for_distances(X.shape[0])
     try:
         return squareform(pdist(X, metric))
     except ValueError as exc:
         raise ValueError(f"metric: {exc}") from None
+
+
+def _physical_memory() -> int | None:
+    """The machine's memory in bytes, where the system says (else None)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_room_for_distances(n: int) -> None:
+    """A clear error, before NumPy's own, when the distances of ``n`` points cannot fit:
+    the tree keeps all of them (the condensed vector, the N x N matrix and its working
+    copy: about 2.5 N^2 doubles)."""
+    need, have = 20 * n * n, _physical_memory()
+    if have is not None and need > have:
+        raise MemoryError(f"D: {n:,} points need about {need / 2**30:,.0f} GiB for their "
+                          f"pairwise distances (agglomerative clustering keeps every one), "
+                          f"and this machine has {have / 2**30:,.0f} GiB: cluster a sample "
+                          "of the points")
 
 
 def agglomerative(D, *, linkage: str = "single", method: str = "auto",

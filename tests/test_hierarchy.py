@@ -1082,3 +1082,19 @@ def test_distance_sums_made_once_serve_every_tree_of_that_D():
         cophenetic_correlation(D.copy(), tree, d_sums=d_sums)
     with pytest.raises(TypeError, match="^d_sums: expected DistanceSums"):
         cophenetic_correlation(D, tree, d_sums=(1.0, 2.0))
+
+
+def test_too_many_points_for_their_distances_is_said_before_numpy_fails():
+    from unittest import mock
+
+    from prayatul_edu import tree
+    X = np.random.default_rng(0).normal(size=(300, 2))
+    with mock.patch.object(tree, "_physical_memory", lambda: 20 * 299 * 299):
+        with pytest.raises(MemoryError, match=r"^D: 300 points need about 0 GiB for their "
+                                              r"pairwise distances .* cluster a sample"):
+            agglomerative(X, linkage="single", metric="euclidean")
+    with mock.patch.object(tree, "_physical_memory", lambda: 20 * 300 * 300):
+        assert agglomerative(X, linkage="single", metric="euclidean").linkage_matrix.shape \
+            == (299, 4)
+    with mock.patch.object(tree, "_physical_memory", lambda: None):    # unknown: no guard
+        assert agglomerative(X, linkage="single", metric="euclidean").n == 300
