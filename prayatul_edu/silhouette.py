@@ -25,8 +25,10 @@ Two implementations compute the same numbers:
   Euclidean ones of 8 or more coordinates from one matrix product per tile
   (BLAS), with every near-duplicate pair recomputed from differences, so each
   distance keeps a relative error below ``(D + 2) 2**-53 / 2**-6`` (7e-12 at
-  D = 1000; see :func:`_euclidean_gram`). Tiles of ``cdist`` run on a few
-  threads; memory stays near ``_BLOCK_BYTES`` per thread whatever N is.
+  D = 1000; see :func:`_euclidean_gram`). Tiles run on a few threads, and their
+  sums are added in one fixed order (the tasks'), so the same input gives the same
+  bits whichever thread finishes first; memory stays near ``_BLOCK_BYTES`` per
+  thread whatever N is.
 
 Exactness
     Float32 input is converted to float64 first, and no distance comes from an
@@ -42,7 +44,7 @@ Exactness
 from __future__ import annotations
 
 import os
-import threading
+from collections import deque
 from functools import partial
 
 import numpy as np
@@ -90,6 +92,10 @@ _PRUNE_POINTS_PER_CLUSTER = 500
 #: D = 300, skipping was 1.4x to 16x slower than computing every distance).
 _PRUNE_MIN_D = 256
 _PRUNE_MAX_K = 32
+
+#: A task of the symmetric tiles is a row of at most this many tiles: its row sums and
+#: mirror sums wait, in the order of the tasks, to be added by the calling thread.
+_TASK_TILES = 8
 
 #: Euclidean distances come from a matrix product (BLAS) from this many coordinates on;
 #: below, ``cdist`` of the differences is as fast.
@@ -248,23 +254,38 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
-def _run_blocks(task, starts) -> None:
-    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL).
+def _run_blocks(task, starts, then=None) -> None:
+    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL),
+    and ``then(result)`` for each result on the calling thread, in the order of ``starts``
+    whatever order the threads finish in (so sums built by ``then`` never depend on timing).
 
-    BLAS itself runs on one thread meanwhile: the products of a tile are small, and
-    BLAS's own threads would wait for each other at every one of them.
+    At most two tasks per thread are ahead of the result handed to ``then``, so no more
+    results than that are held at once. BLAS itself runs on one thread meanwhile: the
+    products of a tile are small, and BLAS's own threads would wait for each other at
+    every one of them.
     """
     threads = _n_threads(len(starts))
+    then = then or (lambda result: None)
     with thread_pools().limit(limits=1, user_api="blas"):
         if threads == 1:
             for r0 in starts:
-                task(r0)
+                then(task(r0))
             return
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            for _ in pool.map(task, starts):
-                pass
+            ahead = deque()
+            try:
+                for r0 in starts:
+                    ahead.append(pool.submit(task, r0))
+                    if len(ahead) > 2 * threads:
+                        then(ahead.popleft().result())
+                while ahead:
+                    then(ahead.popleft().result())
+            except BaseException:
+                for future in ahead:                     # not started: not run
+                    future.cancel()
+                raise
 
 
 def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool,
@@ -537,7 +558,6 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         tile = block_rows or max(1, int((tile_bytes // 8) ** 0.5))
         tile = min(tile, n)
         sums = np.zeros((n, k))
-        lock = threading.Lock()
         # Euclidean: distances from a point to a cluster that cannot be its nearest are
         # skipped; tiles then never straddle two clusters (see _work_with_candidates)
         work = None
@@ -561,35 +581,45 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         tile_cluster = sorted_codes[cuts[:-1]]
 
         def tasks(j0: int, j1: int) -> list:
-            """(rows, [(c0, c1, mirror), ...]) for the columns of tiles j0:j1; rows are a
-            range (r0, r1) of sorted points, or an array of sorted positions."""
+            """(rows, [(c0, c1, mirror), ...]) for the columns of tiles j0:j1, at most
+            ``_TASK_TILES`` tiles a task; rows are a range (r0, r1) of sorted points, or an
+            array of sorted positions."""
             out = []
+
+            def chunked(rows, cols):
+                out.extend((rows, cols[t:t + _TASK_TILES])
+                           for t in range(0, len(cols), _TASK_TILES))
+
             for i in range(j1):
                 a = tile_cluster[i]
-                cols = [(int(cuts[j]), int(cuts[j + 1]), j != i)
-                        for j in range(max(i, j0), j1)
-                        if work is None or tile_cluster[j] == a or full[a, tile_cluster[j]]]
-                if cols:
-                    out.append(((int(cuts[i]), int(cuts[i + 1])), cols))
+                chunked((int(cuts[i]), int(cuts[i + 1])),
+                        [(int(cuts[j]), int(cuts[j + 1]), j != i)
+                         for j in range(max(i, j0), j1)
+                         if work is None or tile_cluster[j] == a or full[a, tile_cluster[j]]])
             if work is not None:                         # rows that need a cluster alone
                 for (a, c), pos in subsets.items():
                     cols = [(int(cuts[j]), int(cuts[j + 1]), False)
                             for j in range(j0, j1) if tile_cluster[j] == c]
                     if cols:
-                        out += [(pos[p:p + tile], cols) for p in range(0, pos.shape[0], tile)]
+                        for p in range(0, pos.shape[0], tile):
+                            chunked(pos[p:p + tile], cols)
             return out
 
-        def run(task, p0: int, right) -> None:
+        def run(task, p0: int, right) -> tuple:
+            """The sums of a task's tiles: (rows, [(c0, c1, clusters of c0:c1, rows' sums
+            to them, clusters of the rows, mirror: columns' sums to them or None), ...])."""
             rows, cols = task
+            seg_r = clu_r = None
             if isinstance(rows, tuple):
                 r0, r1 = rows
                 idx = order[r0:r1]
                 seg_r, clu_r = _segments(sorted_codes, r0, r1)
             else:
                 idx = order[rows]
-            # the rows' side, made once (Gram: straight from X, no copy of the points)
+            # the rows' side, made once a task (Gram: straight from X, no copy of the points)
             XA = None if gram or metric == "precomputed" else np.asarray(X[idx], dtype=float)
             left = _gram_side(X, centre, True, idx) if gram else None
+            out = []
             for c0, c1, mirror in cols:
                 sides = (right[0][c0 - p0:c1 - p0], right[1][c0 - p0:c1 - p0]) if gram else None
                 same = isinstance(rows, tuple) and c0 == r0 and c1 == r1
@@ -599,19 +629,26 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
                 _check_finite(to_cols, D, metric, idx)
                 to_rows = _segment_sums(D, seg_r, axis=0).T if mirror else None
                 del D                                    # before the next tile is made
-                with lock:
-                    if isinstance(rows, tuple):
-                        sums[r0:r1, clu_c] += to_cols
-                    else:
-                        sums[rows[:, None], clu_c] += to_cols
-                    if mirror:                                       # the mirror tile
-                        sums[c0:c1, clu_r] += to_rows
+                out.append((c0, c1, clu_c, to_cols, clu_r, to_rows))
+            return rows, out
+
+        def add(result) -> None:
+            """A task's sums into ``sums``, tile by tile: on the calling thread, in the
+            order of the tasks (floating-point sums depend on their order)."""
+            rows, out = result
+            for c0, c1, clu_c, to_cols, clu_r, to_rows in out:
+                if isinstance(rows, tuple):
+                    sums[rows[0]:rows[1], clu_c] += to_cols
+                else:
+                    sums[rows[:, None], clu_c] += to_cols
+                if to_rows is not None:                                # the mirror tile
+                    sums[c0:c1, clu_r] += to_rows
 
         for j0, j1 in zip(panels[:-1], panels[1:]):
             todo = tasks(j0, j1)
             p0, p1 = int(cuts[j0]), int(cuts[j1])
             right = _gram_side(X, centre, False, order[p0:p1]) if gram else None
-            _run_blocks(partial(run, p0=p0, right=right), todo)
+            _run_blocks(partial(run, p0=p0, right=right), todo, then=add)
             del right
         if work is not None:                             # sums not taken: not b_i
             sums[~complete] = np.inf
