@@ -428,14 +428,13 @@ def _work_with_candidates(candidate: np.ndarray, sizes: np.ndarray, tile: int):
     return np.array(cuts), full, subsets, complete
 
 
-def _centroid_bounds(Y, mu, nm, err) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper bounds of ``|y - m|`` for the points ``Y`` and every centroid ``m``
-    (the rows of ``mu``, squared norms ``nm``): the Gram-matrix form, widened by its
-    rounding error (as in :func:`_euclidean_gram`, doubled) and by ``err``, the
-    centroids' own."""
-    ny = np.einsum("ij,ij->i", Y, Y)
-    d2 = ny[:, None] - 2 * (Y @ mu.T) + nm
-    slack = 4 * (Y.shape[1] + 2) * 2.0**-53 * (ny[:, None] + nm)
+def _centroid_bounds(Y, ny, mu, nm, err) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds of ``|y - m|`` for the points ``Y`` (squared norms ``ny``,
+    a column) and every centroid ``m`` (the rows of ``mu``, squared norms ``nm``): the
+    Gram-matrix form, widened by its rounding error (as in :func:`_euclidean_gram`,
+    doubled) and by ``err``, the centroids' own."""
+    d2 = ny - 2 * (Y @ mu.T) + nm
+    slack = 4 * (Y.shape[1] + 2) * 2.0**-53 * (ny + nm)
     lo = np.sqrt(np.maximum(d2 - slack, 0.0)) - err
     hi = np.sqrt(np.maximum(d2 + slack, 0.0, out=d2), out=d2) + err
     return lo, hi
@@ -458,7 +457,10 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     whose lower bound is above the smallest upper bound of another cannot give
     ``b_i``. The bounds are widened by every rounding error of their computation
     (the Gram-matrix bound of :func:`_euclidean_gram` and the centroids' own), so
-    skipping never changes a result.
+    skipping never changes a result. The radii need every point's bound to its own
+    centroid first: the bounds of a block of ``_GATHER_ROWS`` rows are made in a first
+    pass for the radii (only the own one kept) and again in a second for the candidates,
+    so no N x k bounds are held.
     """
     n, dim = X.shape
     onehot = np.zeros((n, k))
@@ -470,25 +472,30 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     # a bound on each centroid's error (sums of at most n terms of at most `scale`)
     err = 2 * (n + dim + 2) * 2.0**-53 * scale * np.sqrt(dim)
     nm = np.einsum("ij,ij->i", mu, mu)
-    # the bounds of every point, computed once (the radii need all of them first)
-    lower, higher = np.empty((n, k)), np.empty((n, k))
+    ny = np.empty(n)                                     # squared norms of the points
+
+    def bounds(r0):
+        """The rows of a block, their clusters and their bounds to every centroid."""
+        own = codes[r0:r0 + _GATHER_ROWS]
+        r1 = r0 + own.shape[0]
+        return np.arange(own.shape[0]), own, *_centroid_bounds(X[r0:r1], ny[r0:r1, None],
+                                                               mu, nm, err)
+
     r2 = np.zeros(k)                                     # mean squared radius, bounded
     for r0 in range(0, n, _GATHER_ROWS):
-        r1 = min(n, r0 + _GATHER_ROWS)
-        lower[r0:r1], higher[r0:r1] = _centroid_bounds(X[r0:r1], mu, nm, err)
-        own = codes[r0:r1]
-        r2 += np.bincount(own, weights=higher[np.arange(r0, r1), own] ** 2, minlength=k)
+        Y = X[r0:r0 + _GATHER_ROWS]
+        ny[r0:r0 + Y.shape[0]] = np.einsum("ij,ij->i", Y, Y)
+        rows, own, _, hi = bounds(r0)
+        r2 += np.bincount(own, weights=hi[rows, own] ** 2, minlength=k)
     r2 /= sizes
     candidate = np.empty((n, k), dtype=bool)
     for r0 in range(0, n, _GATHER_ROWS):
-        lo, hi = lower[r0:r0 + _GATHER_ROWS], higher[r0:r0 + _GATHER_ROWS]
-        rows = np.arange(hi.shape[0])
-        own = codes[r0:r0 + hi.shape[0]]
+        rows, own, lo, hi = bounds(r0)
         upper = np.sqrt(hi * hi + r2) * (1 + 1e-9)
         upper[rows, own] = np.inf                        # b_i: the other clusters only
         block = lo * (1 - 1e-9) <= upper.min(axis=1)[:, None]
         block[rows, own] = True                          # a_i: always
-        candidate[r0:r0 + hi.shape[0]] = block
+        candidate[r0:r0 + own.shape[0]] = block
     return candidate[order]
 
 
