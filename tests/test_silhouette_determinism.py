@@ -17,11 +17,16 @@ from prayatul_edu import silhouette
 sil_module = sys.modules["prayatul_edu.silhouette"]
 
 
-def _spread_points(seed, n, dim, k):
-    """Blobs whose points sit at scales from 1e-6 to 1e6: sums of very unequal terms."""
+def _spread_points(seed, n, dim, k, apart=False):
+    """Blobs whose points sit at scales from 1e-6 to 1e6: sums of very unequal terms.
+    ``apart``: their points 1e-6 to 8 from the centre instead, so that distances to far
+    clusters can be skipped (for whole clusters, and for some rows only)."""
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, k, n)
     centres = rng.uniform(-10, 10, (k, dim))
+    if apart:
+        return centres[labels] + (rng.standard_normal((n, dim))
+                                  * 10.0 ** rng.uniform(-6, 0.9, (n, 1))), labels
     scale = 10.0 ** rng.uniform(-6, 6, (n, 1))
     return (centres[labels] + rng.standard_normal((n, dim))) * scale, labels
 
@@ -65,7 +70,7 @@ CASES = {                                        # metric, dimension, pruning
 
 def _data(case):
     metric, dim, prune = CASES[case]
-    X, labels = _spread_points(len(case), 240, dim, 4)
+    X, labels = _spread_points(len(case), 240, dim, 6 if prune else 4, apart=prune)
     if metric == "precomputed":
         from scipy.spatial.distance import cdist
 
@@ -101,6 +106,12 @@ def test_the_order_the_tasks_finish_in_changes_no_bit(case, runner, monkeypatch)
         monkeypatch.undo()
         return s
 
+    if prune:                    # whole pairs of clusters skipped, and rows of some
+        k, order = 6, np.argsort(labels, kind="stable")
+        sizes = np.bincount(labels, minlength=k)
+        work = sil_module._work_with_candidates(
+            sil_module._candidates(X, labels, order, sizes, k), sizes, 11)
+        assert not work[1].all() and work[2]
     in_order = fast(_runner(range))
     _same_bits(fast(runner), in_order)
     _same_bits(fast(), in_order)                         # the module's own threads
