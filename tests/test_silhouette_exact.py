@@ -83,14 +83,17 @@ def test_gram_tiles_gather_their_points_only_for_near_duplicates(rows_path, smal
                                                                  monkeypatch):
     # a tile gets its row's and its panel's sides made once, and its points as
     # functions, called only when a near-duplicate pair is recomputed; a block of whole
-    # rows makes its sides itself, from its points
+    # rows makes its sides itself, from its points; a tile writes into its thread's
+    # buffer, a block into a new array
     if rows_path:
         monkeypatch.setattr(sil_module, "_SUMS_BYTES", 0)
-    calls, real = [], sil_module._euclidean_gram
+    calls, buffers, real = [], set(), sil_module._euclidean_gram
 
-    def spy(XA, XB, centre, left=None, right=None, same=False):
-        calls.append((callable(XA), callable(XB), left is None, right is None))
-        return real(XA, XB, centre, left=left, right=right, same=same)
+    def spy(XA, XB, centre, left=None, right=None, same=False, out=None):
+        calls.append((callable(XA), callable(XB), left is None, right is None, out is None))
+        if out is not None:
+            buffers.add(id(out.base))
+        return real(XA, XB, centre, left=left, right=right, same=same, out=out)
 
     monkeypatch.setattr(sil_module, "_euclidean_gram", spy)
     rng = np.random.default_rng(3)
@@ -100,8 +103,9 @@ def test_gram_tiles_gather_their_points_only_for_near_duplicates(rows_path, smal
     s = silhouette(X, labels, method="fast")
     np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
     assert len(calls) > 1
-    assert set(calls) == ({(False, False, True, True)} if rows_path else
-                          {(True, True, False, False)})
+    assert set(calls) == ({(False, False, True, True, True)} if rows_path else
+                          {(True, True, False, False, False)})
+    assert len(buffers) <= (0 if rows_path else sil_module._MAX_THREADS) < len(calls)
 
 
 @pytest.mark.parametrize("tiles_per_panel", [1, 2, 3])
