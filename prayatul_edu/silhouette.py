@@ -25,8 +25,10 @@ Two implementations compute the same numbers:
   Euclidean ones of 8 or more coordinates from one matrix product per tile
   (BLAS), with every near-duplicate pair recomputed from differences, so each
   distance keeps a relative error below ``(D + 2) 2**-53 / 2**-6`` (7e-12 at
-  D = 1000; see :func:`_euclidean_gram`). Tiles of ``cdist`` run on a few
-  threads; memory stays near ``_BLOCK_BYTES`` per thread whatever N is.
+  D = 1000; see :func:`_euclidean_gram`). Tiles run on a few threads, and their
+  sums are added in one fixed order (the tasks'), so the same input gives the same
+  bits whichever thread finishes first; memory stays near ``_BLOCK_BYTES`` per
+  thread whatever N is.
 
 Exactness
     Float32 input is converted to float64 first, and no distance comes from an
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from functools import partial
 
 import numpy as np
@@ -90,6 +93,10 @@ _PRUNE_POINTS_PER_CLUSTER = 500
 #: D = 300, skipping was 1.4x to 16x slower than computing every distance).
 _PRUNE_MIN_D = 256
 _PRUNE_MAX_K = 32
+
+#: A task of the symmetric tiles is a row of at most this many tiles: its row sums and
+#: mirror sums wait, in the order of the tasks, to be added by the calling thread.
+_TASK_TILES = 8
 
 #: Euclidean distances come from a matrix product (BLAS) from this many coordinates on;
 #: below, ``cdist`` of the differences is as fast.
@@ -248,23 +255,38 @@ def _n_threads(blocks: int) -> int:
     return max(1, min(cpus, _MAX_THREADS, blocks))
 
 
-def _run_blocks(task, starts) -> None:
-    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL).
+def _run_blocks(task, starts, then=None) -> None:
+    """``task(start)`` for every start, on a few threads (NumPy, SciPy, BLAS release the GIL),
+    and ``then(result)`` for each result on the calling thread, in the order of ``starts``
+    whatever order the threads finish in (so sums built by ``then`` never depend on timing).
 
-    BLAS itself runs on one thread meanwhile: the products of a tile are small, and
-    BLAS's own threads would wait for each other at every one of them.
+    At most two tasks per thread are ahead of the result handed to ``then``, so no more
+    results than that are held at once. BLAS itself runs on one thread meanwhile: the
+    products of a tile are small, and BLAS's own threads would wait for each other at
+    every one of them.
     """
     threads = _n_threads(len(starts))
+    then = then or (lambda result: None)
     with thread_pools().limit(limits=1, user_api="blas"):
         if threads == 1:
             for r0 in starts:
-                task(r0)
+                then(task(r0))
             return
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            for _ in pool.map(task, starts):
-                pass
+            ahead = deque()
+            try:
+                for r0 in starts:
+                    ahead.append(pool.submit(task, r0))
+                    if len(ahead) > 2 * threads:
+                        then(ahead.popleft().result())
+                while ahead:
+                    then(ahead.popleft().result())
+            except BaseException:
+                for future in ahead:                     # not started: not run
+                    future.cancel()
+                raise
 
 
 def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool,
@@ -293,7 +315,8 @@ def _gram_side(P: np.ndarray, centre: np.ndarray, left: bool,
 _GATHER_ROWS = 1024
 
 
-def _euclidean_gram(XA, XB, centre, left=None, right=None, same=False) -> np.ndarray:
+def _euclidean_gram(XA, XB, centre, left=None, right=None, same=False,
+                    out=None) -> np.ndarray:
     """Euclidean distances between the rows of ``XA`` and ``XB`` by one matrix product.
 
     Shifted by a common ``centre`` (no distance changes, the norms stay small),
@@ -309,11 +332,11 @@ def _euclidean_gram(XA, XB, centre, left=None, right=None, same=False) -> np.nda
     already has them (a row of tiles shares its left side, a panel of columns its
     right sides); ``XA`` and ``XB`` may then be functions giving the points, called
     only if some pair is recomputed. ``same``: XA and XB are the same points, so the
-    diagonal is 0 (set, not recomputed).
+    diagonal is 0 (set, not recomputed). ``out``: where to write the distances.
     """
     L, na = left if left is not None else _gram_side(XA, centre, True)
     R, nb = right if right is not None else _gram_side(XB, centre, False)
-    d2 = L @ R.T
+    d2 = np.matmul(L, R.T, out=out)
     if same:
         np.fill_diagonal(d2, np.inf)                     # not a near duplicate: itself
     # rows that may hold a near duplicate (a cheap bound first, then the exact test)
@@ -407,14 +430,13 @@ def _work_with_candidates(candidate: np.ndarray, sizes: np.ndarray, tile: int):
     return np.array(cuts), full, subsets, complete
 
 
-def _centroid_bounds(Y, mu, nm, err) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper bounds of ``|y - m|`` for the points ``Y`` and every centroid ``m``
-    (the rows of ``mu``, squared norms ``nm``): the Gram-matrix form, widened by its
-    rounding error (as in :func:`_euclidean_gram`, doubled) and by ``err``, the
-    centroids' own."""
-    ny = np.einsum("ij,ij->i", Y, Y)
-    d2 = ny[:, None] - 2 * (Y @ mu.T) + nm
-    slack = 4 * (Y.shape[1] + 2) * 2.0**-53 * (ny[:, None] + nm)
+def _centroid_bounds(Y, ny, mu, nm, err) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds of ``|y - m|`` for the points ``Y`` (squared norms ``ny``,
+    a column) and every centroid ``m`` (the rows of ``mu``, squared norms ``nm``): the
+    Gram-matrix form, widened by its rounding error (as in :func:`_euclidean_gram`,
+    doubled) and by ``err``, the centroids' own."""
+    d2 = ny - 2 * (Y @ mu.T) + nm
+    slack = 4 * (Y.shape[1] + 2) * 2.0**-53 * (ny + nm)
     lo = np.sqrt(np.maximum(d2 - slack, 0.0)) - err
     hi = np.sqrt(np.maximum(d2 + slack, 0.0, out=d2), out=d2) + err
     return lo, hi
@@ -437,7 +459,10 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     whose lower bound is above the smallest upper bound of another cannot give
     ``b_i``. The bounds are widened by every rounding error of their computation
     (the Gram-matrix bound of :func:`_euclidean_gram` and the centroids' own), so
-    skipping never changes a result.
+    skipping never changes a result. The radii need every point's bound to its own
+    centroid first: the bounds of a block of ``_GATHER_ROWS`` rows are made in a first
+    pass for the radii (only the own one kept) and again in a second for the candidates,
+    so no N x k bounds are held.
     """
     n, dim = X.shape
     onehot = np.zeros((n, k))
@@ -449,25 +474,30 @@ def _candidates(X, codes, order, sizes, k) -> np.ndarray:
     # a bound on each centroid's error (sums of at most n terms of at most `scale`)
     err = 2 * (n + dim + 2) * 2.0**-53 * scale * np.sqrt(dim)
     nm = np.einsum("ij,ij->i", mu, mu)
-    # the bounds of every point, computed once (the radii need all of them first)
-    lower, higher = np.empty((n, k)), np.empty((n, k))
+    ny = np.empty(n)                                     # squared norms of the points
+
+    def bounds(r0):
+        """The rows of a block, their clusters and their bounds to every centroid."""
+        own = codes[r0:r0 + _GATHER_ROWS]
+        r1 = r0 + own.shape[0]
+        return np.arange(own.shape[0]), own, *_centroid_bounds(X[r0:r1], ny[r0:r1, None],
+                                                               mu, nm, err)
+
     r2 = np.zeros(k)                                     # mean squared radius, bounded
     for r0 in range(0, n, _GATHER_ROWS):
-        r1 = min(n, r0 + _GATHER_ROWS)
-        lower[r0:r1], higher[r0:r1] = _centroid_bounds(X[r0:r1], mu, nm, err)
-        own = codes[r0:r1]
-        r2 += np.bincount(own, weights=higher[np.arange(r0, r1), own] ** 2, minlength=k)
+        Y = X[r0:r0 + _GATHER_ROWS]
+        ny[r0:r0 + Y.shape[0]] = np.einsum("ij,ij->i", Y, Y)
+        rows, own, _, hi = bounds(r0)
+        r2 += np.bincount(own, weights=hi[rows, own] ** 2, minlength=k)
     r2 /= sizes
     candidate = np.empty((n, k), dtype=bool)
     for r0 in range(0, n, _GATHER_ROWS):
-        lo, hi = lower[r0:r0 + _GATHER_ROWS], higher[r0:r0 + _GATHER_ROWS]
-        rows = np.arange(hi.shape[0])
-        own = codes[r0:r0 + hi.shape[0]]
+        rows, own, lo, hi = bounds(r0)
         upper = np.sqrt(hi * hi + r2) * (1 + 1e-9)
         upper[rows, own] = np.inf                        # b_i: the other clusters only
         block = lo * (1 - 1e-9) <= upper.min(axis=1)[:, None]
         block[rows, own] = True                          # a_i: always
-        candidate[r0:r0 + hi.shape[0]] = block
+        candidate[r0:r0 + own.shape[0]] = block
     return candidate[order]
 
 
@@ -500,11 +530,11 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
 
     centre = X.mean(axis=0) if gram else None
 
-    def distances(idx, c0, c1, XA=None, left=None, right=None, same=False):
+    def distances(idx, c0, c1, XA=None, left=None, right=None, same=False, out=None):
         """Distances of the points ``X[idx]`` to sorted points c0:c1. A tile passes what
         its row and column already prepared: the points ``XA`` (``cdist``) or the Gram
-        sides ``left`` and ``right``, and ``same`` (the same points); a block of whole
-        rows passes none of them."""
+        sides ``left`` and ``right``, ``same`` (the same points) and ``out``, its
+        thread's buffer for them; a block of whole rows passes none of them."""
         if metric == "precomputed":
             return X[np.ix_(idx, order[c0:c1])]
         if gram:
@@ -513,9 +543,9 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
                                        centre)
             # a tile: the points are gathered only if some pair is recomputed
             return _euclidean_gram(partial(np.take, X, idx, axis=0), partial(points, c0, c1),
-                                   centre, left=left, right=right, same=same)
+                                   centre, left=left, right=right, same=same, out=out)
         XA = np.asarray(X[idx], dtype=float) if XA is None else XA
-        return cdist(XA, points(c0, c1), metric, **params)
+        return cdist(XA, points(c0, c1), metric, out=out, **params)
 
     intra = np.empty(n)                                  # sum of distances to own cluster
     b = np.empty(n)
@@ -537,7 +567,17 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         tile = block_rows or max(1, int((tile_bytes // 8) ** 0.5))
         tile = min(tile, n)
         sums = np.zeros((n, k))
-        lock = threading.Lock()
+        buffers = threading.local()
+
+        def tile_buffer(rows: int, cols: int) -> np.ndarray | None:
+            """The calling thread's buffer for the distances of a tile, made once: a
+            fresh 4 MB array for every tile made the allocator hand its pages back to the
+            system and fault them in again (1.3x the time at D = 2 on one thread)."""
+            if metric == "precomputed":
+                return None
+            if getattr(buffers, "tile", None) is None:
+                buffers.tile = np.empty(tile * tile)
+            return buffers.tile[:rows * cols].reshape(rows, cols)
         # Euclidean: distances from a point to a cluster that cannot be its nearest are
         # skipped; tiles then never straddle two clusters (see _work_with_candidates)
         work = None
@@ -561,57 +601,75 @@ def _silhouette_fast(X, codes, k, metric, params, block_rows: int | None = None)
         tile_cluster = sorted_codes[cuts[:-1]]
 
         def tasks(j0: int, j1: int) -> list:
-            """(rows, [(c0, c1, mirror), ...]) for the columns of tiles j0:j1; rows are a
-            range (r0, r1) of sorted points, or an array of sorted positions."""
+            """(rows, [(c0, c1, mirror), ...]) for the columns of tiles j0:j1, at most
+            ``_TASK_TILES`` tiles a task; rows are a range (r0, r1) of sorted points, or an
+            array of sorted positions."""
             out = []
+
+            def chunked(rows, cols):
+                out.extend((rows, cols[t:t + _TASK_TILES])
+                           for t in range(0, len(cols), _TASK_TILES))
+
             for i in range(j1):
                 a = tile_cluster[i]
-                cols = [(int(cuts[j]), int(cuts[j + 1]), j != i)
-                        for j in range(max(i, j0), j1)
-                        if work is None or tile_cluster[j] == a or full[a, tile_cluster[j]]]
-                if cols:
-                    out.append(((int(cuts[i]), int(cuts[i + 1])), cols))
+                chunked((int(cuts[i]), int(cuts[i + 1])),
+                        [(int(cuts[j]), int(cuts[j + 1]), j != i)
+                         for j in range(max(i, j0), j1)
+                         if work is None or tile_cluster[j] == a or full[a, tile_cluster[j]]])
             if work is not None:                         # rows that need a cluster alone
                 for (a, c), pos in subsets.items():
                     cols = [(int(cuts[j]), int(cuts[j + 1]), False)
                             for j in range(j0, j1) if tile_cluster[j] == c]
                     if cols:
-                        out += [(pos[p:p + tile], cols) for p in range(0, pos.shape[0], tile)]
+                        for p in range(0, pos.shape[0], tile):
+                            chunked(pos[p:p + tile], cols)
             return out
 
-        def run(task, p0: int, right) -> None:
+        def run(task, p0: int, right) -> tuple:
+            """The sums of a task's tiles: (rows, [(c0, c1, clusters of c0:c1, rows' sums
+            to them, clusters of the rows, mirror: columns' sums to them or None), ...])."""
             rows, cols = task
+            seg_r = clu_r = None
             if isinstance(rows, tuple):
                 r0, r1 = rows
                 idx = order[r0:r1]
                 seg_r, clu_r = _segments(sorted_codes, r0, r1)
             else:
                 idx = order[rows]
-            # the rows' side, made once (Gram: straight from X, no copy of the points)
+            # the rows' side, made once a task (Gram: straight from X, no copy of the points)
             XA = None if gram or metric == "precomputed" else np.asarray(X[idx], dtype=float)
             left = _gram_side(X, centre, True, idx) if gram else None
+            out = []
             for c0, c1, mirror in cols:
                 sides = (right[0][c0 - p0:c1 - p0], right[1][c0 - p0:c1 - p0]) if gram else None
                 same = isinstance(rows, tuple) and c0 == r0 and c1 == r1
-                D = distances(idx, c0, c1, XA, left, sides, same)
+                D = distances(idx, c0, c1, XA, left, sides, same,
+                              tile_buffer(idx.shape[0], c1 - c0))
                 seg_c, clu_c = _segments(sorted_codes, c0, c1)
                 to_cols = _segment_sums(D, seg_c, axis=1)         # rows -> clusters of c
                 _check_finite(to_cols, D, metric, idx)
                 to_rows = _segment_sums(D, seg_r, axis=0).T if mirror else None
-                del D                                    # before the next tile is made
-                with lock:
-                    if isinstance(rows, tuple):
-                        sums[r0:r1, clu_c] += to_cols
-                    else:
-                        sums[rows[:, None], clu_c] += to_cols
-                    if mirror:                                       # the mirror tile
-                        sums[c0:c1, clu_r] += to_rows
+                del D                                    # the next tile reuses its buffer
+                out.append((c0, c1, clu_c, to_cols, clu_r, to_rows))
+            return rows, out
+
+        def add(result) -> None:
+            """A task's sums into ``sums``, tile by tile: on the calling thread, in the
+            order of the tasks (floating-point sums depend on their order)."""
+            rows, out = result
+            for c0, c1, clu_c, to_cols, clu_r, to_rows in out:
+                if isinstance(rows, tuple):
+                    sums[rows[0]:rows[1], clu_c] += to_cols
+                else:
+                    sums[rows[:, None], clu_c] += to_cols
+                if to_rows is not None:                                # the mirror tile
+                    sums[c0:c1, clu_r] += to_rows
 
         for j0, j1 in zip(panels[:-1], panels[1:]):
             todo = tasks(j0, j1)
             p0, p1 = int(cuts[j0]), int(cuts[j1])
             right = _gram_side(X, centre, False, order[p0:p1]) if gram else None
-            _run_blocks(partial(run, p0=p0, right=right), todo)
+            _run_blocks(partial(run, p0=p0, right=right), todo, then=add)
             del right
         if work is not None:                             # sums not taken: not b_i
             sums[~complete] = np.inf

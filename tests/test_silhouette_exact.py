@@ -9,6 +9,7 @@ scikit-learn's ``silhouette_samples`` does not redo them and is off by about
 """
 import math
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -82,14 +83,17 @@ def test_gram_tiles_gather_their_points_only_for_near_duplicates(rows_path, smal
                                                                  monkeypatch):
     # a tile gets its row's and its panel's sides made once, and its points as
     # functions, called only when a near-duplicate pair is recomputed; a block of whole
-    # rows makes its sides itself, from its points
+    # rows makes its sides itself, from its points; a tile writes into its thread's
+    # buffer, a block into a new array
     if rows_path:
         monkeypatch.setattr(sil_module, "_SUMS_BYTES", 0)
-    calls, real = [], sil_module._euclidean_gram
+    calls, buffers, real = [], set(), sil_module._euclidean_gram
 
-    def spy(XA, XB, centre, left=None, right=None, same=False):
-        calls.append((callable(XA), callable(XB), left is None, right is None))
-        return real(XA, XB, centre, left=left, right=right, same=same)
+    def spy(XA, XB, centre, left=None, right=None, same=False, out=None):
+        calls.append((callable(XA), callable(XB), left is None, right is None, out is None))
+        if out is not None:
+            buffers.add(id(out.base))
+        return real(XA, XB, centre, left=left, right=right, same=same, out=out)
 
     monkeypatch.setattr(sil_module, "_euclidean_gram", spy)
     rng = np.random.default_rng(3)
@@ -99,8 +103,9 @@ def test_gram_tiles_gather_their_points_only_for_near_duplicates(rows_path, smal
     s = silhouette(X, labels, method="fast")
     np.testing.assert_allclose(s.samples, exact_silhouette(X, labels), rtol=0, atol=1e-10)
     assert len(calls) > 1
-    assert set(calls) == ({(False, False, True, True)} if rows_path else
-                          {(True, True, False, False)})
+    assert set(calls) == ({(False, False, True, True, True)} if rows_path else
+                          {(True, True, False, False, False)})
+    assert len(buffers) <= (0 if rows_path else sil_module._MAX_THREADS) < len(calls)
 
 
 @pytest.mark.parametrize("tiles_per_panel", [1, 2, 3])
@@ -177,14 +182,16 @@ def test_candidates_hold_the_nearest_cluster_and_skip_what_the_bounds_skip(data)
     assert candidate[kept].all()
 
 
-def test_the_bounds_of_each_point_are_computed_once(monkeypatch):
-    # the radii need every point's upper bounds before any point's candidates: the
-    # bounds are kept from the one pass, not computed again
+def test_the_bounds_are_made_a_block_at_a_time_twice(monkeypatch):
+    # the radii need every point's bound to its own centroid before any point's
+    # candidates: the bounds of a block are made for the radii, then again for the
+    # candidates, so no N x k bounds are held
     calls, real = [], sil_module._centroid_bounds
 
     def spy(Y, *args):
-        calls.append(Y.shape[0])
-        return real(Y, *args)
+        lo, hi = real(Y, *args)
+        calls.append(hi.shape)
+        return lo, hi
 
     monkeypatch.setattr(sil_module, "_centroid_bounds", spy)
     monkeypatch.setattr(sil_module, "_GATHER_ROWS", 64)
@@ -192,8 +199,26 @@ def test_the_bounds_of_each_point_are_computed_once(monkeypatch):
     sizes = np.bincount(labels, minlength=5)
     order = np.argsort(labels, kind="stable")
     candidate = sil_module._candidates(X, labels, order, sizes, 5)
-    assert calls == [64, 64, 64, 64, 44]                   # every point once
+    blocks = [64, 64, 64, 64, 44]
+    assert calls == [(m, 5) for m in blocks] * 2
     assert candidate.shape == (300, 5) and not candidate.all()  # far clusters skipped
+
+
+def test_the_candidates_hold_no_n_by_k_bounds(monkeypatch):
+    # peak memory of _candidates: the N x k one-hot labels giving the centroids (freed
+    # first), then its N x k booleans (and their sorted copy) and blocks of 256 rows;
+    # not the two N x k arrays of bounds (16 N k bytes) of before
+    monkeypatch.setattr(sil_module, "_GATHER_ROWS", 256)
+    n, k = 40_000, 8
+    X, labels = _blobs(5, n, 3, k, spread=0.5)
+    sizes = np.bincount(labels, minlength=k)
+    order = np.argsort(labels, kind="stable")
+    tracemalloc.start()
+    candidate = sil_module._candidates(X, labels, order, sizes, k)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert candidate.shape == (n, k) and not candidate.all()
+    assert peak < 8 * n * k * 1.25
 
 
 @settings(max_examples=40, deadline=None)
