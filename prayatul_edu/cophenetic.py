@@ -532,7 +532,8 @@ def cophenetic_correlation(D, cophenetic, *, d_sums: DistanceSums | None = None
         if not isinstance(d_sums, DistanceSums):
             raise TypeError(f"d_sums: expected DistanceSums(D), got {type(d_sums).__name__}")
         if d_sums.D is not D:
-            raise ValueError("d_sums: made for another D (give DistanceSums of this very D)")
+            raise ValueError("d_sums: made for another D (give DistanceSums of this very D; "
+                             "for a tree of a condensed D, DistanceSums(tree.D))")
     N = D.shape[0]
     P = Z = None
     if tree is not None:

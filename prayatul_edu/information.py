@@ -661,6 +661,8 @@ def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
     are summed in batches of at most :data:`EMI_BATCH`, so memory does not grow
     with n beyond that table.
     """
+    if n < 2:                                            # one instance: I = 0 always
+        return 0.0
     log_fact = _log_factorials(n)
     a_values, a_mult = np.unique(np.asarray(cluster_sizes, dtype=np.int64), return_counts=True)
     b_values, b_mult = np.unique(np.asarray(class_sizes, dtype=np.int64), return_counts=True)

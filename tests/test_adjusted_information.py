@@ -338,3 +338,7 @@ def test_ami_v_vi_are_symmetric_and_ignore_label_names(tp, rename_t, rename_p):
     assert swapped.completeness == pytest.approx(v.homogeneity, abs=1e-12)
     assert float(variation_of_information(named_t, named_p)) == pytest.approx(
         float(variation_of_information(truth, pred)), abs=1e-12)
+
+
+def test_emi_of_one_instance_is_zero():
+    assert information._expected_mutual_information([1], [1], 1) == 0.0
