@@ -784,9 +784,10 @@ def adjusted_mutual_information(truth, pred,
     is computed exactly, summed once per pair of distinct cluster and class
     sizes and only over the cell counts whose probability is not 0.0 as a
     double (about 80 standard deviations around the most likely count), so
-    large N costs little time and memory. Conventions as scikit-learn's ``adjusted_mutual_info_score``: two
-    single-group partitions give 1; a denominator that rounds to 0 is
-    replaced by the machine epsilon (with its sign). When one partition is a
+    large N costs little time and memory. Conventions as scikit-learn's
+    ``adjusted_mutual_info_score``: two single-group partitions give 1; a
+    denominator that rounds to 0 is replaced by the machine epsilon (with its
+    sign). When one partition is a
     single group or all singletons, every shuffle gives the same ``I``, so
     ``E[I] = I`` exactly and AMI is 0; with all singletons and the normalizer
     equal to ``I`` too (``average="min"``, or both all singletons) it is 0/0,

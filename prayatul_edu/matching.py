@@ -27,12 +27,12 @@ def _label_rows(table: ContingencyTable):
 
 #: Tables with more cells than this are read from their non-empty cells (purity, F-measure,
 #: maximum matching): the same numbers, without an r x k matrix.
-DENSE_MAX_CELLS = 250_000
+READ_CELLS_BEYOND = 250_000
 
 
 def _read_cells(table: ContingencyTable) -> bool:
     r, k = table.shape
-    return r * k > DENSE_MAX_CELLS
+    return r * k > READ_CELLS_BEYOND
 
 
 def _largest_cell(group: np.ndarray, other: np.ndarray, value: np.ndarray):
@@ -168,7 +168,7 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     labels (unlike raw accuracy). Solved with the Hungarian algorithm
     (``scipy.optimize.linear_sum_assignment``); for small tables the brute
     force over all matchings gives the same value; for tables of more than
-    :data:`DENSE_MAX_CELLS` cells (thousands of clusters), an assignment
+    :data:`READ_CELLS_BEYOND` cells (thousands of clusters), an assignment
     over the non-empty cells only (:func:`_best_assignment_sparse`), which
     never makes the table dense.
 

@@ -148,7 +148,7 @@ def test_sparse_assignment_equals_the_hungarian_algorithm(r, k, seed, noise):
     n = int(rng.integers(max(r, k), 20 * max(r, k) + 2))
     truth = rng.integers(0, k, n)
     pred = np.where(rng.random(n) < noise, rng.integers(0, r, n), truth % r)
-    with mock.patch.object(matching, "DENSE_MAX_CELLS", 0):
+    with mock.patch.object(matching, "READ_CELLS_BEYOND", 0):
         m = maximum_matching(truth, pred)
     counts = m.table.counts
     if counts.size > 64 or min(counts.shape) > 6:
@@ -281,7 +281,7 @@ def test_purity_and_f_measure_from_the_cells_equal_the_dense_table(r, k, seed, n
     pred = np.where(rng.random(n) < noise, rng.integers(0, r, n), truth % r)
     dense = [purity(truth, pred), f_measure(truth, pred, "clusters"),
              f_measure(truth, pred, "classes")]
-    with mock.patch.object(matching, "DENSE_MAX_CELLS", 0):
+    with mock.patch.object(matching, "READ_CELLS_BEYOND", 0):
         cells = [purity(truth, pred), f_measure(truth, pred, "clusters"),
                  f_measure(truth, pred, "classes")]
     for d, c in zip(dense, cells):

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import adjusted_rand_index, cophenetic_correlation, cophenetic_matrix
 from .._validation import check_choice
+from ..cophenetic import DistanceSums
 from ..hierarchy import LINKAGES
 from ..plots import plot_clustering
 from ..plots._matrix import shown_rows
@@ -28,7 +29,6 @@ from ..plots.hierarchy import (
     set_dendrogram_cut,
     set_dendrogram_tree,
 )
-from ..cophenetic import DistanceSums
 from ..toydata import DATASETS
 from ..tree import agglomerative_prechecked
 from .app import App, data_controls
