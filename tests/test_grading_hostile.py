@@ -252,7 +252,7 @@ def test_key_and_solution_are_refused_and_reported(batch):
     assert any("raised NotReleased" in p for p in key.problems)
     assert key.calls == {q: {"key": 1, "key_shown": 0} for q in QIDS}
     assert sol.calls == {q: {"solution": 1, "solution_shown": 0} for q in QIDS}
-    md = (batch["env"]["out"] / "feedback" / "a25.md").read_text()
+    md = (batch["env"]["out"] / "feedback" / "a25_03_pair_counting.md").read_text()
     assert "1 solution\\(\\)" in md
 
 
@@ -278,7 +278,7 @@ def test_formulas_and_markup_are_neutralised(batch):
     assert ",'=1+2.ipynb" in csv_text and ",=1+2" not in csv_text
     a29 = batch["reports"]["a29.ipynb"]
     assert rows(a29) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
-    md = (out / "feedback" / "a29.md").read_text()
+    md = (out / "feedback" / "a29_03_pair_counting.md").read_text()
     assert "<img" not in md and "<script" not in md and "](http" not in md
     assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
     assert "&lt;script&gt;" in md and "\\*\\*bold\\*\\*" in md

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
 from ..exercises.assignment import Policy
 from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,

@@ -28,7 +28,7 @@ import shutil
 from pathlib import Path
 
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV, Policy
-from .identity import display_name, exercise_name, valid_id
+from .identity import display_name, exercise_name, roster_rows
 from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
 
@@ -72,24 +72,12 @@ def read_course_key(path) -> bytes:
 def read_class_roster(path) -> list[str]:
     """The student ids of a class roster: a CSV with a column ``student`` (other columns,
     such as ``name``, ``email`` or a grading roster's ``file``, are ignored)."""
-    path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
-    if not rows or "student" not in rows[0]:
-        raise ValueError("roster: expected a CSV with a column student (one row per student)")
     seen: dict[str, int] = {}
-    for k, row in enumerate(rows, 2):
-        sid = (row.get("student") or "").strip()
-        if not valid_id(sid):
-            raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid student "
-                             "id (letters, digits, _ . @ + -; at most 64)")
-        if sid in seen:
-            raise ValueError(f"roster: line {k}: student {sid} is listed twice (line "
-                             f"{seen[sid]})")
-        seen[sid] = k
+    for k, row in roster_rows(path, ("student",)):
+        if row["student"] in seen:
+            raise ValueError(f"roster: line {k}: student {row['student']} is listed twice "
+                             f"(line {seen[row['student']]})")
+        seen[row["student"]] = k
     return list(seen)
 
 

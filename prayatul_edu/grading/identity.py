@@ -18,8 +18,8 @@ from pathlib import Path
 from ..exercises import TOPICS, topic_questions
 
 __all__ = ["valid_id", "display_name", "exercise_name", "exercise_names", "exercise_from_name",
-           "exercise_questions", "read_roster", "roster_key", "Identity", "identify",
-           "ID_PATTERN"]
+           "exercise_questions", "read_roster", "roster_rows", "roster_key", "Identity",
+           "identify", "ID_PATTERN"]
 
 #: A student id: a letter or digit, then letters, digits, ``_ . @ + -``; 64 at most.
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}")
@@ -81,26 +81,38 @@ def roster_key(file: str) -> str:
     return "/".join(parts)
 
 
-def read_roster(path) -> dict[str, str]:
-    """file -> student id, from a CSV with the columns ``file`` (a path relative to the
-    folder graded, or a base name) and ``student``."""
+def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """(line number, row) of every row of the roster CSV ``path``, which must have
+    ``columns`` (one of them ``student``, a valid id, stripped); ValueError saying what is
+    wrong otherwise."""
     path = Path(path)
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"roster: cannot read {path.name} ({exc})") from None
-    if not rows or not {"file", "student"} <= set(rows[0]):
-        raise ValueError("roster: expected a CSV with the columns file and student")
-    roster = {}
+        raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
+    if not rows or not set(columns) <= set(rows[0]):
+        raise ValueError(f"roster: expected a CSV with the column{'s' * (len(columns) > 1)} "
+                         + " and ".join(columns))
+    found = []
     for k, row in enumerate(rows, 2):
-        file, sid = roster_key(row.get("file") or ""), (row.get("student") or "").strip()
+        sid = (row.get("student") or "").strip()
         if not valid_id(sid):
             raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid "
                              "student id (letters, digits, _ . @ + -; at most 64)")
+        found.append((k, dict(row, student=sid)))
+    return found
+
+
+def read_roster(path) -> dict[str, str]:
+    """file -> student id, from a CSV with the columns ``file`` (a path relative to the
+    folder graded, or a base name) and ``student``."""
+    roster = {}
+    for k, row in roster_rows(path, ("file", "student")):
+        file = roster_key(row.get("file") or "")
         if file in roster:
             raise ValueError(f"roster: line {k}: {display_name(file)!r} is listed twice")
-        roster[file] = sid
+        roster[file] = row["student"]
     return roster
 
 
