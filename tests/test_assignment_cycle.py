@@ -144,9 +144,16 @@ def test_release_hands_out_the_solutions(handed, tmp_path):
     rel = tmp_path / "rel"
     assert (rel / f"{EXERCISE}_solutions.ipynb").read_bytes() == (
         ROOT / "solutions" / f"{EXERCISE}.ipynb").read_bytes()
-    setup = _cells(rel / "notebooks" / "s01_03_pair_counting.ipynb")[2].source
+    cells = _cells(rel / "notebooks" / "s01_03_pair_counting.ipynb")
+    setup = cells[2].source
     assert "'{\"released\": true, \"attempts_per_hint\": 1}'" in setup
     assert handout.student_variant(KEY, "s01") in setup
+    assert "The solutions are released" in cells[1].source and "Hand in" not in cells[1].source
+    probe = setup + "\nprint(ex.question('03.2').solution().text.splitlines()[0])\n"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRAYATUL_EDU")}
+    shown = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert shown.stdout.startswith("Solution of Question 03.2"), shown.stderr
 
 
 # ------------------------------------------------------------------ the whole cycle

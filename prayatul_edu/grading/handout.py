@@ -105,25 +105,28 @@ def _instructions(student: str, exercise: str, *, title: str | None, due: str | 
     head = f"## Your assignment: {title}" if title else f"## Your assignment: {exercise}"
     lines = [head, "",
              f"* **Your id:** `{student}`, already set in the first code cell. Do not change "
-             "it: your data and your grade are those of this id.",
-             f"* **Due:** {due}." if due else "* **Due:** as your instructor announced.",
-             f"* **Hand in:** this notebook, saved, under its own name `{name}` (do not "
-             "rename it; one file). Run every cell from the top before you save it.",
-             "* **What counts:** each question's `check` cell. Your instructor runs your "
-             "notebook again and re-checks every answer you checked; the last check of a "
-             "question counts. A cell that does not finish or fails costs that cell only.",
-             ("* **Help:** `q.hint()` and `q.solution()` are open: the solutions are "
-              "released." if released else
-              "* **Help:** `q.hint()` gives hints one by one as you make checked attempts; "
-              "`q.solution()` stays closed until your instructor releases the solutions. "
-              "Checks, hints and solutions asked for are recorded when your notebook is "
-              "graded."),
-             "",
-             "**Installing prayatul-edu** (once; you do not need the course's repository). "
-             "It is not on PyPI: install the wheel file your instructor gives you, with "
-             "Python 3.10 or newer:", "",
-             f"    pip install {wheel}", "",
-             "then start `jupyter lab` and open this notebook."]
+             "it: your data and your grade are those of this id."]
+    if released:
+        lines += ["* **The solutions are released:** `q.solution()` shows the derivation "
+                  "on your own data, `q.hint()` every hint. Nothing here is handed in."]
+    else:
+        lines += [
+            f"* **Due:** {due}." if due else "* **Due:** as your instructor announced.",
+            f"* **Hand in:** this notebook, saved, under its own name `{name}` (do not "
+            "rename it; one file). Run every cell from the top before you save it.",
+            "* **What counts:** each question's `check` cell. Your instructor runs your "
+            "notebook again and re-checks every answer you checked; the last check of a "
+            "question counts. A cell that does not finish or fails costs that cell only.",
+            "* **Help:** `q.hint()` gives hints one by one as you make checked attempts; "
+            "`q.solution()` stays closed until your instructor releases the solutions. "
+            "Checks, hints and solutions asked for are recorded when your notebook is "
+            "graded."]
+    lines += ["",
+              "**Installing prayatul-edu** (once; you do not need the course's repository). "
+              "It is not on PyPI: install the wheel file your instructor gives you, with "
+              "Python 3.10 or newer:", "",
+              f"    pip install {wheel}", "",
+              "then start `jupyter lab` and open this notebook."]
     return "\n".join(lines)
 
 
@@ -250,7 +253,7 @@ def release(exercise: str, out, *, roster=None, course_key: bytes | None = None,
         for sid in students:
             nb = handout_notebook(published_nb, exercise, sid,
                                   student_variant(course_key, sid),
-                                  policy=Policy(released=True), title="solutions released")
+                                  policy=Policy(released=True), title=f"{exercise}, solutions")
             path = out / "notebooks" / handout_name(sid, exercise)
             _write_notebook(path, nb)
             written.append(path)
