@@ -33,17 +33,19 @@ def answers(student):
                      adjusted_rand_score(q4.classes, q4.clusters)]}
 
 
-def notebook(student, answered=None, after=None, drop=(), check_source=None):
-    """The exercise with ``STUDENT_ID = student``, some answers filled in, extra cells
-    after some cells (``after``: cell id -> source), cells dropped, and optionally the
-    source of every check cell given (``check_source``: qid -> source)."""
-    nb = nbformat.read(TEMPLATE, as_version=4)
+def notebook(student, answered=None, after=None, drop=(), check_source=None, template=None):
+    """The exercise (or the notebook ``template``, e.g. a handout) with ``STUDENT_ID =
+    student``, some answers filled in, extra cells after some cells (``after``: cell id ->
+    source), cells dropped, and optionally the source of every check cell given
+    (``check_source``: qid -> source)."""
+    nb = nbformat.read(template or TEMPLATE, as_version=4)
     cells = []
     for cell in nb.cells:
         if cell.id in drop:
             continue
         if cell.id == "setup":
-            cell.source = cell.source.replace("STUDENT_ID = None", f"STUDENT_ID = {student!r}")
+            cell.source = re.sub(r"^STUDENT_ID = [^#\n]*", f"STUDENT_ID = {student!r}  ",
+                                 cell.source, count=1, flags=re.M)
         qid = (cell.id[1:].removesuffix("-check").replace("-", ".")
                if cell.id.endswith("-check") else None)
         if qid and check_source and qid in check_source:

@@ -75,9 +75,10 @@ def _attacks(env):
                 "os.kill(1, signal.SIGSTOP)", FULL, []),
         "a10": ("import os, signal\nos.kill(-1, signal.SIGKILL)", FULL,
                 ["cell 3 raised ProcessLookupError"]),
-        "a11": ("import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)", OPEN,
+        # (a cut cell costs itself: the cells after it run in a fresh kernel)
+        "a11": ("import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)", FULL,
                 ["cell 3 did not finish within 4 s"]),
-        "a12": ("import os\nos._exit(3)", OPEN, ["the kernel died in cell 3"]),
+        "a12": ("import os\nos._exit(3)", FULL, ["the kernel died in cell 3"]),
         # -- ids
         "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
         # (an id the library cannot encode only breaks the attacker's own questions)
@@ -98,7 +99,7 @@ def _attacks(env):
         "a36": ("for k in range(100):\n    open(f'/tmp/f{k}', 'wb').write(b'x' * 2**20)", FULL,
                 ["cell 3 raised OSError: [Errno 28] No space left on device"]),
         "a19": ("print('x' * 5_000_000)", FULL, ["the output was cut after 20000 characters"]),
-        "a20": ("while True:\n    pass", OPEN, ["cell 3 did not finish within 4 s"]),
+        "a20": ("while True:\n    pass", FULL, ["cell 3 did not finish within 4 s"]),
         "a21": (f"import socket\nsocket.create_connection(('127.0.0.1', {env['port']}), "
                 "timeout=2)", FULL, ["cell 3 raised"]),
         # -- grading tricks
@@ -251,7 +252,7 @@ def test_key_and_solution_are_refused_and_reported(batch):
     assert any("raised NotReleased" in p for p in key.problems)
     assert key.calls == {q: {"key": 1, "key_shown": 0} for q in QIDS}
     assert sol.calls == {q: {"solution": 1, "solution_shown": 0} for q in QIDS}
-    md = (batch["env"]["out"] / "feedback" / "a25.md").read_text()
+    md = (batch["env"]["out"] / "feedback" / "a25_03_pair_counting.md").read_text()
     assert "1 solution\\(\\)" in md
 
 
@@ -277,7 +278,7 @@ def test_formulas_and_markup_are_neutralised(batch):
     assert ",'=1+2.ipynb" in csv_text and ",=1+2" not in csv_text
     a29 = batch["reports"]["a29.ipynb"]
     assert rows(a29) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
-    md = (out / "feedback" / "a29.md").read_text()
+    md = (out / "feedback" / "a29_03_pair_counting.md").read_text()
     assert "<img" not in md and "<script" not in md and "](http" not in md
     assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
     assert "&lt;script&gt;" in md and "\\*\\*bold\\*\\*" in md

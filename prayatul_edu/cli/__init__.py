@@ -9,7 +9,10 @@ argument parsing. This file only wires them up (and imports them lazily, so
 * ``compare``  - the Prayatul comparison of clusterings (:mod:`prayatul_edu.cli.compare`,
   on :mod:`prayatul_edu.compare`);
 * ``grade``    - grade students' exercise notebooks (:mod:`prayatul_edu.cli.grade`, on
-  :mod:`prayatul_edu.grading`).
+  :mod:`prayatul_edu.grading`);
+* ``assign``   - hand out an exercise, one notebook per student, and ``release`` its
+  solutions (:mod:`prayatul_edu.cli.assign`, :mod:`prayatul_edu.cli.release`, on
+  :mod:`prayatul_edu.grading.handout`).
 
 A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
@@ -28,6 +31,8 @@ SUBCOMMANDS = {
     "compare": ("prayatul_edu.cli.compare",
                 "compare clusterings pair by pair with the Prayatul matrix"),
     "grade": ("prayatul_edu.cli.grade", "grade students' exercise notebooks"),
+    "assign": ("prayatul_edu.cli.assign", "hand out an exercise: one notebook per student"),
+    "release": ("prayatul_edu.cli.release", "hand out an exercise's solutions"),
 }
 #: What runs when no subcommand is given.
 DEFAULT = "compare"

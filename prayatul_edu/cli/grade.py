@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
 from ..exercises.assignment import Policy
 from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,
                        Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
                        sandbox_problem)
+from ..grading.batch import collect
 from ..grading.identity import exercise_name
 from ..grading.limits import format_size
 
@@ -19,7 +19,8 @@ _DEFAULT = Limits()
 
 def add_arguments(parser) -> None:
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
-                        help="students' notebooks (.ipynb) or folders of them")
+                        help="students' notebooks (.ipynb) or folders of them (searched at "
+                           "any depth)")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="folder for grades.csv, grades.json, feedback/ and the exports")
     parser.add_argument("--exercise", metavar="NN_topic",
@@ -30,7 +31,8 @@ def add_arguments(parser) -> None:
                      help="the student is the file name (s1234.ipynb -> s1234), graded "
                           "against that student's variant (default)")
     who.add_argument("--roster", metavar="FILE",
-                     help="CSV with columns file,student: who submitted which file")
+                     help="CSV with columns file,student: who submitted which file (file: a "
+                          "path relative to the folder graded, or a base name)")
     who.add_argument("--variant", choices=("student", "course"), default="student",
                      help="grade each student's own variant (default) or everyone against "
                           "the course's own data")
@@ -69,25 +71,16 @@ def add_arguments(parser) -> None:
                       help="grade on a Dask cluster (address such as tcp://host:8786; "
                            "needs prayatul-edu[dask])")
     run_.add_argument("--format", action="append", choices=FORMATS, dest="formats",
-                      help="also write canvas.csv and/or gradescope/STUDENT/results.json "
+                      help="also write canvas.csv and/or gradescope_scores.csv with "
+                           "gradescope/STUDENT/results.json "
                            "(repeatable; grades.csv and grades.json are always written)")
     run_.add_argument("--assignment", metavar="NAME",
                       help="the assignment's column name in canvas.csv (default: the exercise)")
     run_.add_argument("--canvas-questions", action="store_true",
-                      help="canvas.csv gets a column per question too")
+                      help="also canvas_questions.csv: a column per question and no "
+                           "total (import it instead of canvas.csv, not beside it)")
     run_.add_argument("--published", metavar="DIR",
                       help="folder of the published exercises (default: exercises/)")
-
-
-def _collect(items) -> list[Path]:
-    paths = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            paths += sorted(q for q in p.glob("*.ipynb") if ".ipynb_checkpoints" not in q.parts)
-        else:
-            paths.append(p)
-    return paths
 
 
 def _fail(message: str) -> int:
@@ -96,12 +89,12 @@ def _fail(message: str) -> int:
 
 
 def run(args) -> int:
-    paths = _collect(args.submissions)
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        return _fail(f"submissions: not found: {', '.join(missing)}")
-    if not paths:
-        return _fail("submissions: no notebook found")
+    try:
+        entries = collect(args.submissions)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if not entries:
+        return _fail("submissions: no notebook (*.ipynb) found, at any depth")
     if args.exercise:
         try:
             args.exercise = exercise_name(args.exercise)
@@ -136,10 +129,14 @@ def run(args) -> int:
                       cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                       limits=asdict(limits), sandbox=args.sandbox,
                       solution_shown=args.solution_shown, policy=policy.to_json())
-    reports = grade_batch(paths, args.out, options=options, jobs=args.jobs, dask=args.dask,
-                          formats=tuple(args.formats or ()), assignment=args.assignment,
-                          canvas_questions=args.canvas_questions,
-                          published_folder=args.published)
+    try:
+        reports = grade_batch(args.submissions, args.out, options=options, jobs=args.jobs,
+                              dask=args.dask, formats=tuple(args.formats or ()),
+                              assignment=args.assignment,
+                              canvas_questions=args.canvas_questions,
+                              published_folder=args.published)
+    except ValueError as exc:  # e.g. files naming different exercises: nothing graded
+        return _fail(str(exc))
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/", file=sys.stderr)

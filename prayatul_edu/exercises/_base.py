@@ -26,6 +26,7 @@ recorded answer in its own process, against the key of the student's variant.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
@@ -131,8 +132,8 @@ def _pts(x: float) -> str:
 
 
 # ------------------------------------------------------- student identity
-_SESSION: dict[str, Any] = {"student_id": None, "questions": {}, "outcomes": {},
-                            "answers": {}}
+_SESSION: dict[str, Any] = {"student_id": None, "seed": None, "questions": {},
+                            "outcomes": {}, "answers": {}}
 
 
 def setup(student_id: str | None = None) -> Feedback:
@@ -148,6 +149,9 @@ def setup(student_id: str | None = None) -> Feedback:
         raise TypeError("student_id: expected a non-empty string (e.g. 's1234') or None, "
                         f"got {student_id!r}")
     _SESSION["student_id"] = None if student_id is None else str(student_id)
+    # a handed-out notebook names the student's variant (a course key's token)
+    _SESSION["seed"] = None if student_id is None else (
+        os.environ.get(assignment.VARIANT_ENV) or str(student_id))
     _emit({"event": "setup", "student_id": _SESSION["student_id"]})
     if student_id is None:
         msg = "Using the course's own data (the tutorial's and the lecture's numbers)."
@@ -286,7 +290,7 @@ class Question:
         """The question for ``seed`` (``"session"``: :func:`setup`'s id; None: the
         course's data). With ``data`` the question is built on those data instead
         (a candidate variant being judged), and is not part of the session."""
-        self.seed = _SESSION["student_id"] if seed == "session" else (
+        self.seed = _SESSION["seed"] if seed == "session" else (
             None if seed is None else str(seed))
         self._hint_count = 0
         if data is not None:

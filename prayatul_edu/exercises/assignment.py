@@ -11,9 +11,10 @@ policy applies (the grader always sets one; at home, a course file does):
   say, per question, what help was used.
 
 The policy is JSON, taken from the environment variable :data:`POLICY_ENV` (the
-grader sets it) or else from a course file ``prayatul-course.json`` in the
-working folder (the instructor ships it with the assignment, and ships a new
-one to release the solutions). Without either, nothing is gated (the library
+grader sets it; a notebook handed out by ``prayatul-edu assign`` sets it in its
+first code cell, whatever folder it is opened from) or else from a course file
+``prayatul-course.json`` in the working folder (the instructor ships it with the
+assignment, and ships a new one to release the solutions). Without either, nothing is gated (the library
 used outside an assignment). ``{}`` is the default assignment policy::
 
     {"released": false, "attempts_per_hint": 1}
@@ -40,7 +41,7 @@ import sys
 from dataclasses import dataclass, field
 
 __all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
-           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "NotReleased"]
+           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV", "NotReleased"]
 
 #: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
 CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
@@ -48,6 +49,9 @@ CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
 POLICY_ENV = "PRAYATUL_EDU_ASSIGNMENT"
 #: Else the policy is read from this file in the working folder.
 COURSE_FILE = "prayatul-course.json"
+#: A handed-out notebook (``prayatul-edu assign``) puts its student's variant here: the
+#: seed of every question after ``setup(student_id)`` (without it: the id itself).
+VARIANT_ENV = "PRAYATUL_EDU_VARIANT"
 
 _ATTEMPTS: dict[tuple, int] = {}
 

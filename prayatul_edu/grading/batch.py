@@ -6,6 +6,15 @@ runs there, so the output is the same. A worker that overruns its time is
 killed and only that student's row says so. Rows are appended to
 ``grades.partial.csv`` as students finish (a crash mid-batch keeps them); the
 final files are written atomically at the end.
+
+The submission set (:func:`collect`) is every ``*.ipynb`` in the folders given, at
+any depth. Each entry is checked before anything reads it: a symbolic link, a
+named pipe, a folder named ``*.ipynb`` or anything else that is not a regular file
+costs its own row and is never opened; a regular file is opened without following
+links and checked again on the open file. One student handing in twice is graded
+once: the newest file (its modification time; a tie: the first path in order) is
+graded, the others are listed in its problems. Without ``--exercise``, files whose
+names name different exercises are refused, not mixed.
 """
 from __future__ import annotations
 
@@ -13,11 +22,13 @@ import json
 import os
 import selectors
 import signal
+import stat
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..exercises import TOPICS
@@ -29,7 +40,8 @@ from .notebook import Options, error_rows
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
 
-__all__ = ["grade_batch", "grade_isolated", "Worker", "default_jobs", "WORKER_MARGIN"]
+__all__ = ["grade_batch", "grade_isolated", "Worker", "default_jobs", "WORKER_MARGIN",
+           "collect", "Entry", "feedback_name"]
 
 #: Seconds a worker gets beyond the notebook's time limit (kernel start, grading).
 WORKER_MARGIN = 90
@@ -42,8 +54,8 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _failed(name: str, options: Options, why: str) -> StudentReport:
-    ident = identify(name, exercise=options.exercise, roster=options.roster,
+def _failed(name: str, options: Options, why: str, folder: str = "") -> StudentReport:
+    ident = identify(name, exercise=options.exercise, roster=options.roster, folder=folder,
                      variant=options.variant)
     r = StudentReport(student=ident.student, file=display_name(name),
                       variant=ident.variant if ident.ok else "",
@@ -139,15 +151,123 @@ def _kill(proc) -> None:
         proc.wait()
 
 
-def _read(path: Path, limits: Limits) -> bytes | None:
-    """The file's bytes, or None when it is larger than the limit (not read)."""
+@dataclass
+class Entry:
+    """One entry of the submission set: ``path`` as found, ``name`` its path relative to
+    the folder graded (``folder``; a file given by itself: its base name), ``odd`` why it
+    is not read (None: a regular file) and its modification time (not followed)."""
+
+    path: Path
+    name: str
+    folder: str
+    odd: str | None = None
+    mtime: float = 0.0
+
+
+def _kind(mode: int) -> str | None:
+    """None for a regular file, else what it is."""
+    if stat.S_ISREG(mode):
+        return None
+    return ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+            else "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a regular file")
+
+
+def _entry(path: Path, name: str, folder: str) -> Entry:
+    st = os.lstat(path)
+    return Entry(path, name, folder, _kind(st.st_mode), st.st_mtime)
+
+
+def collect(items) -> list[Entry]:
+    """The submission set of ``items`` (notebooks and folders): every ``*.ipynb`` in a
+    folder at any depth (not following links; ``.ipynb_checkpoints`` skipped), in path
+    order. Entries are looked at (``lstat``), never read. ValueError naming the items
+    that do not exist."""
+    entries, missing = [], []
+    for item in items:
+        top = Path(item)
+        if not os.path.lexists(top):
+            missing.append(str(item))
+        elif top.is_dir() and not top.name.endswith(".ipynb"):  # a folder the instructor named
+            for here, dirs, files in os.walk(top):
+                dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+                for d in [d for d in dirs if d.endswith(".ipynb")]:
+                    dirs.remove(d)  # a folder named like a notebook: an entry, not searched
+                    files.append(d)
+                for f in sorted(files):
+                    if f.endswith(".ipynb"):
+                        path = Path(here) / f
+                        entries.append(_entry(path, path.relative_to(top).as_posix(),
+                                              str(top)))
+        else:
+            entries.append(_entry(top, top.name, str(top.parent)))
+    if missing:
+        raise ValueError(f"submissions: not found: {', '.join(missing)}")
+    return entries
+
+
+def _read(entry: Entry, limits: Limits) -> tuple[bytes | None, str | None]:
+    """(the file's bytes, None); (None, None) when it is larger than the limit; (None,
+    why) when it is not read at all. Opened without following a link and checked on the
+    open file (it may have changed since it was listed)."""
+    if entry.odd:
+        return None, entry.odd
     try:
-        if path.stat().st_size > limits.notebook:
-            return None
-        with open(path, "rb") as fh:
-            return fh.read(limits.notebook + 1)
-    except OSError:
-        return b""
+        fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return None, ("a symbolic link" if os.path.islink(entry.path)
+                      else f"it could not be opened ({type(exc).__name__})")
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        odd = _kind(st.st_mode)
+        if odd:
+            return None, odd
+        if st.st_size > limits.notebook:
+            return None, None
+        return fh.read(limits.notebook + 1), None
+
+
+def feedback_name(r: StudentReport) -> str:
+    """``STUDENT_EXERCISE.md``: one file per student and exercise."""
+    return f"{r.student}_{r.exercise or 'no-exercise'}.md"
+
+
+def _resolve_duplicates(entries, options: Options):
+    """(entries to grade, {index graded: [names not graded]}): one entry per student and
+    exercise; a regular file before an odd entry, then the newest, then path order."""
+    groups: dict[tuple, list[int]] = {}
+    for k, e in enumerate(entries):
+        ident = identify(e.name, exercise=options.exercise, roster=options.roster,
+                         folder=e.folder, variant=options.variant)
+        groups.setdefault((ident.student, ident.exercise), []).append(k)
+    keep, dropped = [], {}
+    for ks in groups.values():
+        ks = sorted(ks, key=lambda k: (entries[k].odd is not None, -entries[k].mtime, k))
+        keep.append(ks[0])
+        if len(ks) > 1:
+            dropped[ks[0]] = [entries[k].name for k in ks[1:]]
+    return sorted(keep), dropped
+
+
+def _exercises_named(entries) -> dict[str, int]:
+    named: dict[str, int] = {}
+    for e in entries:
+        ex = exercise_from_name(Path(e.folder) / e.name)
+        if ex:
+            named[ex] = named.get(ex, 0) + 1
+    return named
+
+
+def _roster_matches(entries, options: Options) -> dict[str, int]:
+    """How many files the roster named by their path, by their base name, or not at all."""
+    counts = {"path": 0, "name": 0, "not on the roster": 0}
+    for e in entries:
+        ident = identify(e.name, exercise=options.exercise, roster=options.roster,
+                         folder=e.folder, variant=options.variant)
+        counts[ident.matched or "not on the roster"] += 1
+    return counts
 
 
 class _Progress:
@@ -171,10 +291,10 @@ class _Progress:
                   flush=True)
 
 
-def _options(paths, options: Options, folder) -> Options:
+def _options(entries, options: Options, folder) -> Options:
     """``options`` with the published cells of every exercise in the batch."""
-    exercises = {exercise_name(options.exercise)} if options.exercise else {
-        exercise_from_name(p) for p in paths} - {None}
+    exercises = {exercise_name(options.exercise)} if options.exercise else set(
+        _exercises_named(entries))
     published = dict(options.published)
     for ex in exercises:
         if ex not in published and ex in {f"{k}_{v}" for k, v in TOPICS.items()}:
@@ -188,61 +308,90 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 dask: str | None = None, progress=True, formats=("canvas", "gradescope"),
                 assignment: str | None = None, canvas_questions: bool = False,
                 published_folder=None, **kw) -> list[StudentReport]:
-    """Grade every notebook in ``paths``; write grades.csv, grades.json, feedback/ and the
-    exports in ``out``. ``kw`` set fields of :class:`~.notebook.Options`;
-    ``published_folder``: where the published exercises are (default: ``exercises/``)."""
-    paths = [Path(p) for p in paths]
-    options = _options(paths, options or Options(**kw), published_folder)
+    """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
+    grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
+    :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
+    (default: ``exercises/``). ValueError (nothing graded) when a path does not exist, or
+    when, without an exercise given, the files name different exercises."""
+    options = options or Options(**kw)
+    found = collect(paths)
+    named = _exercises_named(found)
+    if not options.exercise and len(named) > 1:
+        raise ValueError("submissions: the files name different exercises ("
+                         + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
+                         + "); grade one exercise at a time (--exercise, or one folder each)")
+    options = _options(found, options, published_folder)
+    keep, dropped = _resolve_duplicates(found, options)
+    entries = [found[k] for k in keep]
+    dropped = {keep.index(k): names for k, names in dropped.items()}
     limits = Limits(**options.limits)
     jobs = jobs or default_jobs()
     stream = sys.stderr if progress is True else (progress or None)
+    matches = _roster_matches(entries, options) if options.roster is not None else None
+    if stream and matches:
+        print(f"roster: {matches['path']} file(s) matched by their path, {matches['name']} by "
+              f"their name, {matches['not on the roster']} not on the roster", file=stream,
+              flush=True)
+    if stream and dropped:
+        print(f"duplicates: {sum(map(len, dropped.values()))} older submission(s) not graded "
+              "(the newest file of each student is graded; see their problems)", file=stream,
+              flush=True)
     out = Path(out)
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     partial = out / "grades.partial.csv"
     partial.write_text(csv_text([]), encoding="utf-8")
-    meter = _Progress(stream, len(paths))
+    meter = _Progress(stream, len(entries))
     reports: dict[int, StudentReport] = {}
-    used: set[str] = set()
     lock = threading.Lock()
 
     def finish(k: int, result: dict) -> None:
         r = StudentReport.from_dict(result)
+        r.problems += [f"also handed in: {display_name(n)} (older, or not a regular file; "
+                       "not graded: the newest file counts)" for n in dropped.get(k, [])]
         with lock:
             reports[k] = r
-            name = r.student
-            while name in used:
-                name += "_"
-            used.add(name)
-            write_atomic(out / "feedback" / f"{name}.md", feedback_markdown(r))
+            write_atomic(out / "feedback" / feedback_name(r), feedback_markdown(r))
             with open(partial, "a", encoding="utf-8", newline="") as fh:
                 fh.write(csv_text([r]).split("\n", 1)[1])
                 fh.flush()
         meter.line(r)
 
-    jobs_args = [(p.name, _read(p, limits), options.to_json(), str(p.parent)) for p in paths] \
-        if dask else None
+    def unread(e: Entry, why: str) -> dict:
+        return _failed(e.name, options, f"the entry is {why}; it was not read",
+                       e.folder).to_dict()
+
     if dask:
-        _run_dask(dask, jobs_args, finish)
+        todo = []
+        for k, e in enumerate(entries):
+            data, odd = _read(e, limits)
+            if odd:
+                finish(k, unread(e, odd))
+            else:
+                todo.append((k, (e.name, data, options.to_json(), e.folder)))
+        _run_dask(dask, todo, finish)
     else:
         local, workers = threading.local(), []
 
-        def grade(p: Path) -> dict:
+        def grade(e: Entry) -> dict:
+            data, odd = _read(e, limits)
+            if odd:
+                return unread(e, odd)
             if not hasattr(local, "worker"):
                 local.worker = Worker()
                 workers.append(local.worker)
-            return local.worker.grade(p.name, _read(p, limits), options.to_json(),
-                                      str(p.parent))
+            return local.worker.grade(e.name, data, options.to_json(), e.folder)
 
         try:
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(grade, p): k for k, p in enumerate(paths)}
+                futures = {pool.submit(grade, e): k for k, e in enumerate(entries)}
                 for fut in as_completed(futures):
                     k = futures[fut]
                     try:
                         result = fut.result()
                     except Exception as exc:  # the batch goes on whatever happens to one
-                        result = _failed(paths[k].name, options,
-                                         f"grading failed ({type(exc).__name__})").to_dict()
+                        result = _failed(entries[k].name, options,
+                                         f"grading failed ({type(exc).__name__})",
+                                         entries[k].folder).to_dict()
                     finish(k, result)
         finally:
             for worker in workers:
@@ -252,7 +401,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     settings = {"sandbox": options.sandbox, "solution_shown": options.solution_shown,
                 "variant": options.variant, "cell_timeout": options.cell_timeout,
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
-                "exercise": options.exercise}
+                "exercise": options.exercise, "roster_matched": matches,
+                "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())}}
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions)
@@ -260,12 +410,16 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     return ordered
 
 
-def _run_dask(scheduler: str, args, finish) -> None:
+def _run_dask(scheduler: str, todo, finish) -> None:
+    """Grade ``todo`` ((index, grade_isolated's arguments) pairs) on the cluster."""
     from distributed import Client, as_completed as dask_completed
 
+    if not todo:
+        return
+    args = dict(todo)
     with Client(scheduler) as client:
         futures = {}
-        for k, a in enumerate(args):
+        for k, a in todo:
             fut = client.submit(grade_isolated, *a, pure=False)
             futures[fut] = k
         for fut in dask_completed(futures):
@@ -274,7 +428,7 @@ def _run_dask(scheduler: str, args, finish) -> None:
                 result = fut.result()
             except Exception as exc:  # a lost worker loses one row, not the batch
                 result = _failed(args[k][0], Options.from_json(args[k][2]),
-                                 f"grading failed on the cluster ({type(exc).__name__})"
-                                 ).to_dict()
+                                 f"grading failed on the cluster ({type(exc).__name__})",
+                                 args[k][3]).to_dict()
             finish(k, result)
 

@@ -2,7 +2,9 @@
 
 The student and the variant come from the file name (``s1234.ipynb``,
 ``s1234_03_pair_counting.ipynb``) or from a roster (a CSV with the columns
-``file`` and ``student``), never from what the notebook declares. The exercise
+``file`` and ``student``; ``file`` is a path relative to the folder graded,
+``section_a/s1234.ipynb``, or a base name, ``s1234.ipynb``: a path is matched
+first, then the base name), never from what the notebook declares. The exercise
 comes from ``--exercise`` or the file's or its folder's name, never from the
 notebook's metadata. Ids and names are checked: short and printable.
 """
@@ -15,8 +17,9 @@ from pathlib import Path
 
 from ..exercises import TOPICS, topic_questions
 
-__all__ = ["valid_id", "display_name", "exercise_name", "exercise_from_name", "exercise_questions",
-           "read_roster", "Identity", "identify", "ID_PATTERN"]
+__all__ = ["valid_id", "display_name", "exercise_name", "exercise_names", "exercise_from_name",
+           "exercise_questions", "read_roster", "roster_rows", "roster_key", "Identity",
+           "identify", "ID_PATTERN"]
 
 #: A student id: a letter or digit, then letters, digits, ``_ . @ + -``; 64 at most.
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}")
@@ -47,11 +50,19 @@ def exercise_questions(exercise: str) -> list[str]:
     return topic_questions(topic)
 
 
+def exercise_names() -> list[str]:
+    """Every exercise: ``["01_matching", ...]``."""
+    return [f"{k}_{v}" for k, v in sorted(TOPICS.items())]
+
+
 def exercise_name(exercise: str) -> str:
-    """``"03"`` or ``"03_pair_counting"`` -> ``"03_pair_counting"`` (ValueError if unknown)."""
-    topic = str(exercise).split("_")[0]
-    if topic not in TOPICS:
-        raise ValueError(f"exercise: no questions for {exercise!r}")
+    """``"03"`` or ``"03_pair_counting"`` -> ``"03_pair_counting"``; ValueError naming the
+    exercises there are for anything else (``"03_matching"`` too)."""
+    text = str(exercise)
+    topic = text.split("_")[0]
+    if topic not in TOPICS or text not in (topic, f"{topic}_{TOPICS[topic]}"):
+        raise ValueError(f"exercise: there is no exercise {display_name(text)!r}; the "
+                         f"exercises are {', '.join(exercise_names())}")
     return f"{topic}_{TOPICS[topic]}"
 
 
@@ -64,40 +75,65 @@ def exercise_from_name(path: Path) -> str | None:
     return None
 
 
-def read_roster(path) -> dict[str, str]:
-    """file name -> student id, from a CSV with the columns ``file`` and ``student``."""
+def roster_key(file: str) -> str:
+    """A roster's ``file`` as the grader matches it: ``/`` between folders, no ``./``."""
+    parts = [p for p in str(file).strip().replace("\\", "/").split("/") if p not in ("", ".")]
+    return "/".join(parts)
+
+
+def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """(line number, row) of every row of the roster CSV ``path``, which must have
+    ``columns`` (one of them ``student``, a valid id, stripped); ValueError saying what is
+    wrong otherwise."""
     path = Path(path)
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"roster: cannot read {path.name} ({exc})") from None
-    if not rows or not {"file", "student"} <= set(rows[0]):
-        raise ValueError("roster: expected a CSV with the columns file and student")
-    roster = {}
+        raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
+    if not rows or not set(columns) <= set(rows[0]):
+        raise ValueError(f"roster: expected a CSV with the column{'s' * (len(columns) > 1)} "
+                         + " and ".join(columns))
+    found = []
     for k, row in enumerate(rows, 2):
-        file, sid = (row.get("file") or "").strip(), (row.get("student") or "").strip()
+        sid = (row.get("student") or "").strip()
         if not valid_id(sid):
             raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid "
                              "student id (letters, digits, _ . @ + -; at most 64)")
+        found.append((k, dict(row, student=sid)))
+    return found
+
+
+def read_roster(path) -> dict[str, str]:
+    """file -> student id, from a CSV with the columns ``file`` (a path relative to the
+    folder graded, or a base name) and ``student``."""
+    roster = {}
+    for k, row in roster_rows(path, ("file", "student")):
+        file = roster_key(row.get("file") or "")
         if file in roster:
             raise ValueError(f"roster: line {k}: {display_name(file)!r} is listed twice")
-        roster[file] = sid
+        roster[file] = row["student"]
     return roster
 
 
 class Identity:
     """``student`` (a valid id), ``variant`` (the seed graded; None: the course's data),
-    ``exercise`` (``NN_topic`` or None) and the ``problems`` found on the way."""
+    ``exercise`` (``NN_topic`` or None), the ``problems`` found on the way and
+    ``matched``: how the roster named the file (``"path"``, ``"name"``; None: no roster
+    or not on it)."""
 
-    def __init__(self, student: str, variant, exercise, problems: list[str], ok: bool = True):
+    def __init__(self, student: str, variant, exercise, problems: list[str], ok: bool = True,
+                 matched: str | None = None):
         self.student, self.variant, self.exercise = student, variant, exercise
-        self.problems, self.ok = problems, ok
+        self.problems, self.ok, self.matched = problems, ok, matched
 
 
 def identify(name: str, *, exercise: str | None, roster: dict | None,
              folder: str = "", variant: str = "student") -> Identity:
     """Identity of the submission called ``name`` (in ``folder``), as the instructor set it.
+
+    ``name`` may be a path relative to the folder graded (``section_a/s1234.ipynb``): a
+    roster is matched on that path first, then on the base name.
 
     ``variant``: ``"student"`` grades each student's own variant, ``"course"`` everyone
     against the course's own data. ``ok`` is False when the file cannot be graded.
@@ -108,19 +144,31 @@ def identify(name: str, *, exercise: str | None, roster: dict | None,
     if ex is None:
         problems.append("no exercise: the file's name does not say which one (e.g. "
                         "s1234_03_pair_counting.ipynb) and none was given with --exercise")
-    stem = name[:-6] if name.endswith(".ipynb") else name
+    base = path.name
+    stem = base[:-6] if base.endswith(".ipynb") else base
+    named = exercise_from_name(Path(base))
+    if ex is not None and named is not None and named != ex:
+        problems.append(f"the file's name says exercise {named}, but it was graded as {ex} "
+                        "(--exercise)")
+    matched = None
     if roster is not None:
-        sid = roster.get(name)
+        key = roster_key(name)
+        sid, matched = roster.get(key), "path"
+        if sid is None and key != base:
+            sid, matched = roster.get(base), "name"
         if sid is None:
-            problems.append(f"the file {display_name(name)} is not on the roster")
+            problems.append(f"the file {display_name(key)} is not on the roster (neither its "
+                            "path nor its name)")
             return Identity(_stand_in(name), None, ex, problems, ok=False)
     else:
         sid = stem
-        if ex is not None and ex in stem and stem != ex:  # s1234_03_pair_counting -> s1234
-            sid = stem.replace(ex, "").strip("_-. ") or stem
+        for e in (ex, named):  # s1234_03_pair_counting -> s1234
+            if e is not None and e in sid and sid != e:
+                sid = sid.replace(e, "").strip("_-. ") or sid
         if not valid_id(sid):
-            problems.append(f"the file name {display_name(name)!r} is not a valid student "
+            problems.append(f"the file name {display_name(base)!r} is not a valid student "
                             "id (letters, digits, _ . @ + -; at most 64): rename it or use "
                             "--roster")
             return Identity(_stand_in(name), None, ex, problems, ok=False)
-    return Identity(sid, None if variant == "course" else sid, ex, problems, ok=ex is not None)
+    return Identity(sid, None if variant == "course" else sid, ex, problems, ok=ex is not None,
+                    matched=matched)

@@ -133,8 +133,9 @@ def grade_source(name: str, data: bytes | None, options: Options,
             if not isinstance(nb.get("cells"), list):
                 raise ValueError("no list of cells")
         except Exception as exc:  # any unreadable file is reported, never raised
-            report.problems.append(f"not a valid notebook ({type(exc).__name__}: "
-                                   f"{display_name(exc, 200)})")
+            # the exception's message can quote the file (or what a link pointed to): not shown
+            report.problems.append(f"not a valid notebook ({type(exc).__name__}; not JSON, "
+                                   "or not a Jupyter notebook of format 4)")
             nb = None
     if nb is None:
         error_rows(report, qids, "The file could not be read as a notebook: "
@@ -172,7 +173,12 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                    "answer": rec["answer"]}
     report.declared = declared
     said = [d for d in declared if d is not None]
-    if said and said[-1] != ident.student:
+    if declared and declared[-1] is None and ident.variant is not None:
+        report.problems.append(f"the notebook declared STUDENT_ID = None (the course's own "
+                               f"data), but {ident.student} is graded on their own variant: "
+                               "answers checked on the course's data score as answers to "
+                               "other data (set STUDENT_ID to your id)")
+    elif said and said[-1] != ident.student:
         shown = said[-1] if valid_id(said[-1]) else repr(said[-1])
         report.problems.append(f"the notebook declared STUDENT_ID {shown}, but the file "
                                f"belongs to {ident.student}: graded as {ident.student}")

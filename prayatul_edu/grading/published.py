@@ -1,7 +1,9 @@
 """The published exercise: the cells a submission must still have, unchanged.
 
 A student edits the answer cells (those with a template line ``answer = ...`` or
-``answer = [..., ...]``, or ``# your code here``) and the ``STUDENT_ID`` line; every other cell of
+``answer = [..., ...]``, or ``# your code here``) and the ``STUDENT_ID`` line (a handed-out
+notebook also has the lines ``prayatul-edu assign`` wrote, marked
+:data:`HANDOUT_MARK`, in its setup cell); every other cell of
 ``exercises/NN_topic.ipynb`` must be there with its published source. The
 comparison is against the published file, never against the submission's own
 metadata (which the student can edit).
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from .. import __file__ as _package_init
 
-__all__ = ["published_cells", "compare_cells", "default_folder"]
+__all__ = ["published_cells", "compare_cells", "default_folder", "HANDOUT_MARK"]
 
 _EDITABLE = ("# your answer here", "# your code here")
 
@@ -47,9 +49,14 @@ def published_cells(exercise: str, folder: Path | None = None) -> dict[str, tupl
     return cells
 
 
+#: The lines ``prayatul-edu assign`` adds to the setup cell end with this comment.
+HANDOUT_MARK = "# set by prayatul-edu assign"
+
+
 def _strip_student_id(source: str) -> str:
     return "\n".join(line for line in source.splitlines()
-                     if not line.lstrip().startswith("STUDENT_ID ="))
+                     if not line.lstrip().startswith("STUDENT_ID =")
+                     and not line.rstrip().endswith(HANDOUT_MARK))
 
 
 def compare_cells(nb, published: dict[str, tuple[str, bool]]) -> list[str]:

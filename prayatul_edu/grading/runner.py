@@ -21,7 +21,7 @@ from ..exercises.assignment import CHANNEL_ENV, POLICY_ENV
 from .limits import Limits
 from .sandbox import kernel_command
 
-__all__ = ["run_notebook", "read_channel", "CHANNEL_CAP"]
+__all__ = ["run_notebook", "read_channel", "CHANNEL_CAP", "MAX_RESTARTS"]
 
 #: At most this many bytes of the answer channel are read (its end: the last answers).
 CHANNEL_CAP = 2_000_000
@@ -158,9 +158,29 @@ def _reconnect_iopub(kc) -> None:
     kc.start_channels(shell=False, iopub=True, stdin=False, hb=False, control=False)
 
 
+#: At most this many fresh kernels after a cell hung or killed its kernel (each costs a
+#: kernel start; the notebook's time limit holds over all of them).
+MAX_RESTARTS = 5
+
+
+def _is_setup(cell) -> bool:
+    """A cell that prepares the session (``ex.setup(...)``, or an assignment's first cell):
+    re-run in a fresh kernel before the cells after a cut one."""
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else str(source)
+    return str(cell.get("id")) in ("setup", "assignment") or "ex.setup(" in source
+
+
 def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
                  cell_timeout: float, notebook_timeout: float, policy: str) -> list[str]:
-    """Execute ``nb`` cell by cell in a fresh sandboxed kernel; return the problems met."""
+    """Execute ``nb`` cell by cell in a fresh sandboxed kernel; return the problems met.
+
+    A cell that does not finish in time, or whose kernel dies, is cut: the kernel is
+    replaced by a fresh one, the setup cells (:func:`_is_setup`) are run again in it, and
+    the cells after the cut one run there (at most :data:`MAX_RESTARTS` times), so one
+    hung cell does not cost the questions after it."""
+    import copy
+
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     problems = []
@@ -174,48 +194,82 @@ def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
     client.output_cap = limits.output
     deadline = time.monotonic() + notebook_timeout
     client.reset_execution_trackers()
-    # the kernel's own chatter (e.g. ipykernel's warnings) would drown the progress lines
-    with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), \
-            ProcessWatch(client.km.provisioner.process.pid, limits.processes) as watch:
-        for index, cell in enumerate(nb.cells):
-            if cell.get("cell_type") != "code":
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining < 1:
-                problems.append(f"the notebook did not finish within {notebook_timeout:g} s; "
-                                f"cells from {index + 1} on were not run")
-                break
-            client.timeout = max(1, int(min(cell_timeout, remaining)))
-            try:
-                client.execute_cell(cell, index)
-            except CellTimeoutError as exc:
-                if "IOPub" in str(exc) and not watch.stopped:
-                    # a message over the size limit was dropped, and the connection with it
-                    client.cut = True
-                    _reconnect_iopub(client.kc)
-                    continue
-                if watch.stopped:
-                    problems.append(watch.message(index + 1))
+    code = [(index, cell) for index, cell in enumerate(nb.cells)
+            if cell.get("cell_type") == "code"]
+    setup = [(index, cell) for index, cell in code if _is_setup(cell)]
+    pos, restarts, stop = 0, 0, False
+    while pos < len(code) and not stop:
+        fresh = pos > 0
+        # the kernel's own chatter (e.g. ipykernel's warnings) would drown the progress lines
+        with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), \
+                ProcessWatch(client.km.provisioner.process.pid, limits.processes) as watch:
+            if fresh:  # after a cut cell: the session again, its outputs not kept
+                for index, cell in setup:
+                    if index < code[pos][0]:
+                        client.timeout = max(1, int(min(cell_timeout,
+                                                        deadline - time.monotonic())))
+                        try:
+                            client.execute_cell(copy.deepcopy(cell), index)
+                        except (CellTimeoutError, DeadKernelError):
+                            break
+            while pos < len(code):
+                index, cell = code[pos]
+                pos += 1
+                remaining = deadline - time.monotonic()
+                if remaining < 1:
+                    problems.append(f"the notebook did not finish within {notebook_timeout:g} "
+                                    f"s; cells from {index + 1} on were not run")
+                    stop = True
                     break
-                limit = ("notebook" if client.timeout < cell_timeout else "cell")
-                problems.append(f"cell {index + 1} did not finish within {client.timeout} s "
-                                f"(the {limit} time limit: an endless loop?); the cells "
-                                "after it were not run")
-                break
-            except DeadKernelError:
-                if watch.stopped:
-                    problems.append(watch.message(index + 1))
+                client.timeout = max(1, int(min(cell_timeout, remaining)))
+                try:
+                    client.execute_cell(cell, index)
+                except CellTimeoutError as exc:
+                    if "IOPub" in str(exc) and not watch.stopped:
+                        # a message over the size limit was dropped, and the connection with it
+                        client.cut = True
+                        _reconnect_iopub(client.kc)
+                        continue
+                    if watch.stopped:
+                        problems.append(watch.message(index + 1))
+                        stop = True
+                        break
+                    limit = ("notebook" if client.timeout < cell_timeout else "cell")
+                    restarts += 1
+                    stop = restarts > MAX_RESTARTS or limit == "notebook"
+                    problems.append(f"cell {index + 1} did not finish within "
+                                    f"{client.timeout} s (the {limit} time limit: an endless "
+                                    f"loop?) and was cut; {_after_cut(pos, code, stop)}")
                     break
-                problems.append(f"the kernel died in cell {index + 1} (a resource limit?); "
-                                "the cells after it were not run")
-                break
-            for out in cell.get("outputs", []):
-                if out.get("output_type") == "error":
-                    problems.append(f"cell {index + 1} raised {str(out.get('ename'))[:60]}: "
-                                    f"{str(out.get('evalue'))[:200]}")
+                except DeadKernelError:
+                    if watch.stopped:
+                        problems.append(watch.message(index + 1))
+                        stop = True
+                        break
+                    restarts += 1
+                    stop = restarts > MAX_RESTARTS
+                    problems.append(f"the kernel died in cell {index + 1} (a resource "
+                                    f"limit?) and the cell was cut; "
+                                    f"{_after_cut(pos, code, stop)}")
+                    break
+                for out in cell.get("outputs", []):
+                    if out.get("output_type") == "error":
+                        problems.append(f"cell {index + 1} raised {str(out.get('ename'))[:60]}: "
+                                        f"{str(out.get('evalue'))[:200]}")
     if client.cut:
         problems.append(f"the output was cut after {limits.output} characters")
     return problems
+
+
+def _after_cut(pos: int, code, stop: bool) -> str:
+    """What happened to the cells after a cut one."""
+    if pos >= len(code):
+        return "it was the last cell"
+    if stop:
+        return (f"the cells after it were not run (no time left, or {MAX_RESTARTS} fresh "
+                "kernels already used)")
+    return ("the cells after it ran in a fresh kernel, after the setup cell (what the "
+            "cells before it defined was lost)")
 
 
 def read_channel(channel: Path) -> list[dict]:

@@ -1,0 +1,260 @@
+"""Hand out an assignment and, later, its solutions: ``prayatul-edu assign`` and ``release``.
+
+:func:`assign` writes one notebook per student of a class roster from the published
+exercise (``exercises/NN_topic.ipynb``, never ``solutions/``). Its first code cell (the
+setup cell) turns assignment mode on inside the notebook itself, whatever folder it
+is opened from (the policy goes to the environment variable the library reads,
+unless the grader has already set one), fills in the student's ``STUDENT_ID`` and
+carries the student's variant (:func:`student_variant`); an instructions cell says
+how to install the library and what to hand in. The lines it adds end with
+:data:`~.published.HANDOUT_MARK`, so the grader's comparison with the published
+exercise does not count them as altered. Beside the notebooks: ``roster.csv``
+(``file,student``: the roster ``prayatul-edu grade --roster`` reads) and a
+``README.md`` for the instructor's records.
+
+:func:`release` hands out the worked solutions (``solutions/NN_topic.ipynb``, on the
+course's own data) and, with a roster, each student's notebook again with the
+solutions of their own variant open.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import hashlib
+import hmac
+import io
+import json
+import shutil
+from pathlib import Path
+
+from ..exercises.assignment import POLICY_ENV, VARIANT_ENV, Policy
+from .identity import display_name, exercise_name, roster_rows
+from .published import HANDOUT_MARK, default_folder
+from .report import write_atomic
+
+__all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
+           "handout_notebook", "handout_name", "MIN_KEY_BYTES"]
+
+#: A course key shorter than this is refused (it could be guessed).
+MIN_KEY_BYTES = 16
+#: What a solution in a notebook looks like (a solutions notebook must never be handed out).
+_SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
+
+
+def student_variant(key: bytes | None, student: str) -> str:
+    """The variant (the seed of the student's data) of ``student``.
+
+    Without a course key: the id itself (the public variants of self-study). With the
+    instructor's course key: a token only the key's holder can compute from the id,
+    HMAC-SHA256(key, id) in hex, its first 16 characters.
+    (The one place the derivation is called: when the library derives variants from a
+    course key itself, this function calls that.)
+    """
+    if key is None:
+        return student
+    return hmac.new(key, student.encode("utf-8"), hashlib.sha256).hexdigest()[:16]
+
+
+def read_course_key(path) -> bytes:
+    """The course key in the file ``path`` (its bytes, surrounding whitespace removed)."""
+    try:
+        key = Path(path).read_bytes().strip()
+    except OSError as exc:
+        raise ValueError(f"course-key: cannot read {display_name(path)} "
+                         f"({type(exc).__name__})") from None
+    if len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"course-key: {display_name(Path(path).name)} holds {len(key)} "
+                         f"bytes; a key needs at least {MIN_KEY_BYTES} (e.g. the output of "
+                         "python -c \"import secrets; print(secrets.token_hex(32))\")")
+    return key
+
+
+def read_class_roster(path) -> list[str]:
+    """The student ids of a class roster: a CSV with a column ``student`` (other columns,
+    such as ``name``, ``email`` or a grading roster's ``file``, are ignored)."""
+    seen: dict[str, int] = {}
+    for k, row in roster_rows(path, ("student",)):
+        if row["student"] in seen:
+            raise ValueError(f"roster: line {k}: student {row['student']} is listed twice "
+                             f"(line {seen[row['student']]})")
+        seen[row["student"]] = k
+    return list(seen)
+
+
+def handout_name(student: str, exercise: str) -> str:
+    """The file name a student hands in: ``s1234_03_pair_counting.ipynb``."""
+    return f"{student}_{exercise}.ipynb"
+
+
+def _setup_source(source: str, student: str, variant: str, policy: Policy) -> str:
+    lines = [f"import os  {HANDOUT_MARK}",
+             f"os.environ.setdefault({POLICY_ENV!r}, {policy.to_json()!r})  {HANDOUT_MARK}",
+             f"os.environ[{VARIANT_ENV!r}] = {variant!r}  {HANDOUT_MARK}"]
+    for line in source.splitlines():
+        if line.lstrip().startswith("STUDENT_ID ="):
+            line = (f"STUDENT_ID = {student!r}  # your student id, set by your instructor: "
+                    "do not change it")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _instructions(student: str, exercise: str, *, title: str | None, due: str | None,
+                  wheel: str | None, released: bool) -> str:
+    name = handout_name(student, exercise)
+    wheel = wheel or "prayatul_edu-VERSION-py3-none-any.whl"
+    head = f"## Your assignment: {title}" if title else f"## Your assignment: {exercise}"
+    lines = [head, "",
+             f"* **Your id:** `{student}`, already set in the first code cell. Do not change "
+             "it: your data and your grade are those of this id."]
+    if released:
+        lines += ["* **The solutions are released:** `q.solution()` shows the derivation "
+                  "on your own data, `q.hint()` every hint. Nothing here is handed in."]
+    else:
+        lines += [
+            f"* **Due:** {due}." if due else "* **Due:** as your instructor announced.",
+            f"* **Hand in:** this notebook, saved, under its own name `{name}` (do not "
+            "rename it; one file). Run every cell from the top before you save it.",
+            "* **What counts:** each question's `check` cell. Your instructor runs your "
+            "notebook again and re-checks every answer you checked; the last check of a "
+            "question counts. A cell that does not finish or fails costs that cell only.",
+            "* **Help:** `q.hint()` gives hints one by one as you make checked attempts; "
+            "`q.solution()` stays closed until your instructor releases the solutions. "
+            "Checks, hints and solutions asked for are recorded when your notebook is "
+            "graded."]
+    lines += ["",
+              "**Installing prayatul-edu** (once; you do not need the course's repository). "
+              "It is not on PyPI: install the wheel file your instructor gives you, with "
+              "Python 3.10 or newer:", "",
+              f"    pip install {wheel}", "",
+              "then start `jupyter lab` and open this notebook."]
+    return "\n".join(lines)
+
+
+def _read_notebook(path: Path, what: str) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise ValueError(f"{what}: {path.name} not found or not a notebook in "
+                         f"{display_name(path.parent)}") from None
+
+
+def handout_notebook(published: dict, exercise: str, student: str, variant: str, *,
+                     policy: Policy, title: str | None = None, due: str | None = None,
+                     wheel: str | None = None) -> dict:
+    """The published exercise made ``student``'s (see the module doc); ValueError if it
+    holds a solution or has no setup cell."""
+    nb = json.loads(json.dumps(published))
+    cells = nb.get("cells", [])
+    for cell in cells:
+        source = "".join(cell.get("source", ""))
+        if any(mark in source for mark in _SOLUTION_MARKS):
+            raise ValueError(f"assign: the notebook of {exercise} holds solutions (cell "
+                             f"{cell.get('id')}); hand out the published exercise "
+                             "(exercises/), never solutions/")
+    setup = [k for k, c in enumerate(cells) if c.get("cell_type") == "code"
+             and "STUDENT_ID =" in "".join(c.get("source", ""))]
+    if not setup:
+        raise ValueError(f"assign: the notebook of {exercise} has no setup cell "
+                         "(STUDENT_ID = ...)")
+    cell = cells[setup[0]]
+    cell["source"] = _setup_source("".join(cell["source"]), student, variant, policy)
+    cell["outputs"], cell["execution_count"] = [], None
+    text = _instructions(student, exercise, title=title, due=due, wheel=wheel,
+                         released=policy.released is True)
+    cells.insert(setup[0], {"cell_type": "markdown", "id": "handout", "metadata": {},
+                            "source": text})
+    return nb
+
+
+def _write_notebook(path: Path, nb: dict) -> None:
+    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def _fingerprint(key: bytes) -> str:
+    return hashlib.sha256(key).hexdigest()[:12]
+
+
+def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
+           due: str | None = None, title: str | None = None, published=None,
+           wheel=None, attempts_per_hint: int = 1) -> list[Path]:
+    """Write the handout of ``exercise`` for every student of the class ``roster`` (a
+    CSV file, or a list of ids) in ``out``; return the notebooks written."""
+    exercise = exercise_name(exercise)
+    students = read_class_roster(roster) if isinstance(roster, (str, Path)) else list(roster)
+    out = Path(out)
+    if (out / "roster.csv").exists():
+        raise ValueError(f"out: {display_name(out)} already holds an assignment "
+                         "(roster.csv); choose a new folder")
+    published_nb = _read_notebook(Path(published or default_folder()) / f"{exercise}.ipynb",
+                                  "published")
+    wheel_name = Path(wheel).name if wheel else None
+    policy = Policy(released=False, attempts_per_hint=attempts_per_hint)
+    (out / "notebooks").mkdir(parents=True, exist_ok=True)
+    written = []
+    for sid in students:
+        nb = handout_notebook(published_nb, exercise, sid, student_variant(course_key, sid),
+                              policy=policy, title=title, due=due, wheel=wheel_name)
+        path = out / "notebooks" / handout_name(sid, exercise)
+        _write_notebook(path, nb)
+        written.append(path)
+    if wheel:
+        shutil.copyfile(wheel, out / "notebooks" / wheel_name)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["file", "student"])
+    w.writerows([handout_name(sid, exercise), sid] for sid in students)
+    write_atomic(out / "roster.csv", buf.getvalue())
+    write_atomic(out / "README.md", _records(exercise, students, title=title, due=due,
+                                             key=course_key, wheel=wheel_name,
+                                             policy=policy))
+    return written
+
+
+def _records(exercise, students, *, title, due, key, wheel, policy) -> str:
+    today = datetime.date.today().isoformat()
+    key_line = (f"a course key (SHA-256 fingerprint {_fingerprint(key)}): keep the key file; "
+                "grading and release need the same one" if key is not None else
+                "none: each student's variant is their id (anyone can compute it)")
+    return "\n".join([
+        f"# {title or exercise}: handed out {today}", "",
+        f"* exercise: {exercise}", f"* due: {due or 'not given'}",
+        f"* students: {len(students)} (roster.csv: file, student)",
+        f"* variants: {key_line}",
+        f"* assignment mode in each notebook: {policy.to_json()}",
+        f"* installation named in the notebooks: {wheel or 'the wheel you hand out'}", "",
+        "Hand out `notebooks/` (one file per student, plus the wheel). Collect the files "
+        "under the names they were handed out with, in any folders, then:", "",
+        f"    prayatul-edu grade COLLECTED/ --out grades --exercise {exercise} "
+        "--roster roster.csv --format canvas --format gradescope"
+        + (" --course-key KEYFILE" if key is not None else ""), "",
+        "and, when you decide, the solutions:", "",
+        f"    prayatul-edu release {exercise} --out released --roster roster.csv"
+        + (" --course-key KEYFILE" if key is not None else ""), ""])
+
+
+def release(exercise: str, out, *, roster=None, course_key: bytes | None = None,
+            solutions=None, published=None) -> list[Path]:
+    """Hand out the solutions of ``exercise`` in ``out``: ``NN_topic_solutions.ipynb`` (the
+    worked solutions on the course's data) and, with a class ``roster``, each student's
+    notebook with the solutions of their variant open; return the files written."""
+    exercise = exercise_name(exercise)
+    folder = Path(solutions) if solutions else default_folder().parent / "solutions"
+    source = folder / f"{exercise}.ipynb"
+    _read_notebook(source, "solutions")  # refuse a missing or broken file before writing
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / f"{exercise}_solutions.ipynb"]
+    shutil.copyfile(source, written[0])
+    if roster is not None:
+        students = read_class_roster(roster) if isinstance(roster, (str, Path)) else list(roster)
+        published_nb = _read_notebook(Path(published or default_folder())
+                                      / f"{exercise}.ipynb", "published")
+        (out / "notebooks").mkdir(exist_ok=True)
+        for sid in students:
+            nb = handout_notebook(published_nb, exercise, sid,
+                                  student_variant(course_key, sid),
+                                  policy=Policy(released=True), title=f"{exercise}, solutions")
+            path = out / "notebooks" / handout_name(sid, exercise)
+            _write_notebook(path, nb)
+            written.append(path)
+    return written
