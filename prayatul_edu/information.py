@@ -438,10 +438,10 @@ def mutual_information(truth, pred, base=2) -> MutualInformation:
                              p_classes=table.class_sizes / table.n, base=base, table=table)
 
 
-def _entropies_and_mi(table: ContingencyTable, base: float = math.e):
+def _entropies_and_mi(table: ContingencyTable, base: float = 2.0):
     """H(C), H(T) and I(C, T) as results: the ingredients of NMI, AMI and V.
 
-    AMI and V use nats (E[I] is computed in nats); their values do not depend on it.
+    In bits, the course's one base (AMI and V do not depend on it).
     """
     h_c = _entropy_result(table.cluster_sizes, table.clusters, table.n, base,
                           symbol="H(C)", of="the clusters")
@@ -501,9 +501,9 @@ class NormalizedMutualInformation(ScalarResult):
             d.text("The lecture's NMI: the geometric mean of I/H(C) and I/H(T).")
         d.text(f"NMI does not depend on the base of the logarithm (it cancels); "
                f"the entropies above are in {unit}.")
-        d.text("H(C), H(T) and I(C, T) are derived step by step by `entropy` and "
-               "`mutual_information` (the same numbers; here also `nmi.h_clusters`, "
-               "`nmi.h_classes` and `nmi.mi`, each with its `.derivation()`).")
+        d.text("H(C), H(T) and I(C, T) are the entropy of the clusters, the entropy of "
+               "the classes and their mutual information, each derived step by step on "
+               "its own (the same numbers).")
         return d
 
 
@@ -574,14 +574,14 @@ def normalized_mutual_information(truth, pred,
 def _emi_terms(cluster_sizes, class_sizes, n: int):
     """The teaching version of E[I]: one term per cluster i, class j and possible n_ij.
 
-    Returns rows ``(i, j, n_ij, probability, contribution)`` in nats.
+    Returns rows ``(i, j, n_ij, probability, contribution)`` in bits.
     """
     rows = []
     for i, a in enumerate(int(x) for x in cluster_sizes):
         for j, b in enumerate(int(x) for x in class_sizes):
             for n_ij in range(max(1, a + b - n), min(a, b) + 1):
                 prob = math.comb(b, n_ij) * math.comb(n - b, a - n_ij) / math.comb(n, a)
-                share = n_ij / n * math.log(n * n_ij / (a * b))
+                share = n_ij / n * math.log2(n * n_ij / (a * b))
                 rows.append((i, j, n_ij, prob, prob * share))
     return rows
 
@@ -705,7 +705,7 @@ class AdjustedMutualInformation(ScalarResult):
 
     def emi_terms(self) -> list[tuple]:
         """E[I] term by term: ``(i, j, n_ij, P(n_ij), contribution)`` for every cluster
-        ``i``, class ``j`` and possible count ``n_ij`` (nats). Small tables only: the
+        ``i``, class ``j`` and possible count ``n_ij`` (bits). Small tables only: the
         number of rows grows with the product of the margins."""
         t = self.table
         return _emi_terms(t.cluster_sizes, t.class_sizes, t.n)
@@ -717,10 +717,10 @@ class AdjustedMutualInformation(ScalarResult):
         d.formula(rf"\text{{AMI}} = \frac{{I(\mathcal{{C}}, \mathcal{{T}}) - E[I]}}"
                   rf"{{{tex} - E[I]}}", f"AMI = (I(C, T) - E[I]) / ({txt} - E[I])")
         d.formula(r"E[I] = \sum_i \sum_j \sum_{n_{ij}} \frac{n_{ij}}{n}"
-                  r"\ln\frac{n\,n_{ij}}{n_i m_j}\cdot"
+                  r"\log_2\frac{n\,n_{ij}}{n_i m_j}\cdot"
                   r"\frac{\binom{m_j}{n_{ij}}\binom{n - m_j}{n_i - n_{ij}}}{\binom{n}{n_i}}",
                   "E[I] = sum_i sum_j sum_{n_ij = max(1, n_i + m_j - n)}^{min(n_i, m_j)} "
-                  "(n_ij/n) ln(n n_ij / (n_i m_j)) "
+                  "(n_ij/n) log2(n n_ij / (n_i m_j)) "
                   "* C(m_j, n_ij) C(n - m_j, n_i - n_ij) / C(n, n_i)")
         d.text("E[I] is the mutual information expected when the instances are shuffled "
                "at random while every cluster and class keeps its size (the "
@@ -728,7 +728,7 @@ class AdjustedMutualInformation(ScalarResult):
         if t.n <= 30 and t.shape[0] * t.shape[1] <= 16:
             rows = self.emi_terms()
             d.table(["cluster C_i", "class T_j", "n_ij", "P(n_ij)",
-                     "(n_ij/n) ln(n n_ij/(n_i m_j)) P"],
+                     "(n_ij/n) log2(n n_ij/(n_i m_j)) P"],
                     [[str(t.clusters[i]), str(t.classes[j]), k, p, c]
                      for i, j, k, p, c in rows],
                     caption="Every possible cell count with its probability:")
@@ -736,9 +736,9 @@ class AdjustedMutualInformation(ScalarResult):
             d.text("The table is too large to list every possible cell count.")
         mi, emi = float(self.mi), self.emi
         d.step(rf"H(\mathcal{{C}}) = {fmt(self.h_clusters)},\ H(\mathcal{{T}}) = "
-               rf"{fmt(self.h_classes)},\ I = {fmt(mi)},\ E[I] = {fmt(emi)}\ \text{{(nats)}}",
+               rf"{fmt(self.h_classes)},\ I = {fmt(mi)},\ E[I] = {fmt(emi)}\ \text{{(bits)}}",
                f"H(C) = {fmt(self.h_clusters)}, H(T) = {fmt(self.h_classes)}, "
-               f"I = {fmt(mi)}, E[I] = {fmt(emi)} (nats)")
+               f"I = {fmt(mi)}, E[I] = {fmt(emi)} (bits)")
         if self.case == "single":
             d.note("Both partitions are a single group: nothing is split, the quotient "
                    "is 0/0, and two identical partitions give AMI = 1 (as scikit-learn).")
@@ -776,7 +776,7 @@ def adjusted_mutual_information(truth, pred,
 
     .. math::
         E[I] = \\sum_{i}\\sum_{j}\\sum_{n_{ij}=\\max(1, n_i + m_j - n)}^{\\min(n_i, m_j)}
-        \\frac{n_{ij}}{n} \\log\\frac{n\\, n_{ij}}{n_i m_j}
+        \\frac{n_{ij}}{n} \\log_2\\frac{n\\, n_{ij}}{n_i m_j}
         \\frac{\\binom{m_j}{n_{ij}} \\binom{n - m_j}{n_i - n_{ij}}}{\\binom{n}{n_i}}.
 
     ``average`` is the mean of the two entropies (``"arithmetic"``, the
@@ -802,8 +802,8 @@ def adjusted_mutual_information(truth, pred,
     Returns
     -------
     AdjustedMutualInformation
-        A float at most 1 with ``.mi`` (nats), ``.emi``, ``.h_clusters``,
-        ``.h_classes``, ``.normalizer``, ``.average`` and ``.table``.
+        A float at most 1 with ``.mi`` and ``.emi`` (E[I]), both in bits,
+        ``.h_clusters``, ``.h_classes``, ``.normalizer``, ``.average`` and ``.table``.
 
     References
     ----------
@@ -837,7 +837,8 @@ def adjusted_mutual_information(truth, pred,
         if 1 not in (r, k) and (average == "min" or r == k):
             return AdjustedMutualInformation(1.0, emi=mi_value, case="undefined", **parts)
         return AdjustedMutualInformation(0.0, emi=mi_value, case="fixed", **parts)
-    emi = _expected_mutual_information(table.cluster_sizes, table.class_sizes, table.n)
+    emi = _expected_mutual_information(table.cluster_sizes, table.class_sizes,
+                                       table.n) / math.log(2)                  # bits
     eps = float(np.finfo(float).eps)
     denominator = normalizer - emi
     denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
@@ -861,8 +862,8 @@ class VMeasure(ScalarResult):
                   "V = (1 + beta) h c / (beta h + c)")
         mi, h_c, h_t = float(self.mi), float(self.h_clusters), float(self.h_classes)
         d.step(rf"H(\mathcal{{C}}) = {fmt(h_c)},\ H(\mathcal{{T}}) = {fmt(h_t)},\ "
-               rf"I = {fmt(mi)}\ \text{{(nats)}}",
-               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I = {fmt(mi)} (nats)")
+               rf"I = {fmt(mi)}\ \text{{(bits)}}",
+               f"H(C) = {fmt(h_c)}, H(T) = {fmt(h_t)}, I = {fmt(mi)} (bits)")
         d.step(rf"h = {fmt(h)},\quad c = {fmt(c)}", f"h = {fmt(h)}, c = {fmt(c)}")
         if h_t == 0:
             d.note("A single class: every cluster is trivially homogeneous, h = 1.")

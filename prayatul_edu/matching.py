@@ -136,7 +136,8 @@ class MaximumMatching(ScalarResult):
         if unmatched:
             d.note(f"{unmatched} cluster(s) have no class left to match (more clusters "
                    "than classes); their instances count as errors.")
-        d.text(f"Found by {self.solver}. Unlike purity, two clusters cannot share a class.")
+        d.text("The best of all one-to-one matchings. Unlike purity, two clusters cannot share "
+               "a class.")
         return d
 
 

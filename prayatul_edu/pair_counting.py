@@ -118,12 +118,11 @@ class PairConfusion(Result):
             _list_pairs(d, *self.labels)
             d.text("The same counts without visiting the pairs, from the contingency table:")
         _add_pair_counts(d, self)
-        d.text("`np.asarray` of this result is the 2 x 2 table above, "
-               "`[[TP, FP], [FN, TN]]` (rows predicted, columns true).")
+        d.text("As a 2 x 2 table: [[TP, FP], [FN, TN]] (rows predicted, columns true).")
         d.note("scikit-learn's `pair_confusion_matrix` counts *ordered* pairs ((a, b) and "
                "(b, a) separately), so its entries are twice these, arranged "
                "`[[2 TN, 2 FP], [2 FN, 2 TP]]` (rows truth, columns pred, 0 = different, "
-               "1 = same); `.to_sklearn()` gives that matrix.")
+               "1 = same).")
         return d
 
 
@@ -549,14 +548,15 @@ def adjusted_rand_index(truth, pred) -> AdjustedRandIndex:
 
 # --------------------------------------------------------------- Hubert
 class HubertStatistic(PairScore):
-    """Normalized Hubert statistic Gamma: correlation of the ideal similarity matrices."""
+    """Normalized Hubert statistic Gamma_n: correlation of the ideal similarity matrices."""
 
     def derivation(self) -> Derivation:
         d = Derivation(f"Normalized Hubert statistic = {fmt(self)}")
         d.text("Ideal similarity matrices: T(a, b) = 1 if x_a and x_b share a class, "
                "C(a, b) = 1 if they share a cluster, 0 otherwise. Over the M = C(N, 2) "
-               "pairs a < b they give two 0/1 vectors t and c; Gamma is their Pearson "
-               "correlation.")
+               "pairs a < b they give two 0/1 vectors t and c. The raw Hubert statistic "
+               "is Gamma = TP / M (the mean of t_ab c_ab over the pairs); the normalized "
+               "one, Gamma_n, is their Pearson correlation.")
         truth_l, pred_l = self._labels
         if truth_l.n <= SHOW_MATRIX_N:
             names = [f"x{a + 1}" for a in range(truth_l.n)]
@@ -565,37 +565,36 @@ class HubertStatistic(PairScore):
                 mat = _ideal_similarity(lab.codes)
                 d.table([""] + names, [[names[a]] + [int(v) for v in mat[a]]
                                        for a in range(lab.n)], caption=title)
-        d.formula(r"\Gamma = \frac{\sum_{a<b}(t_{ab} - \bar t)(c_{ab} - \bar c)}"
+        d.formula(r"\Gamma_n = \frac{\sum_{a<b}(t_{ab} - \bar t)(c_{ab} - \bar c)}"
                   r"{\sqrt{\sum_{a<b}(t_{ab} - \bar t)^2\,\sum_{a<b}(c_{ab} - \bar c)^2}}"
                   r" = \frac{M\,TP - m_1 m_2}{\sqrt{m_1 m_2 (M - m_1)(M - m_2)}},"
                   r"\quad m_1 = TP + FN,\ m_2 = TP + FP",
-                  "Gamma = sum_{a<b} (t_ab - mean t)(c_ab - mean c) / "
+                  "Gamma_n = sum_{a<b} (t_ab - mean t)(c_ab - mean c) / "
                   "sqrt(sum (t_ab - mean t)^2 * sum (c_ab - mean c)^2) "
                   "= (M TP - m1 m2) / sqrt(m1 m2 (M - m1)(M - m2)),  "
                   "m1 = TP + FN, m2 = TP + FP")
         _add_pair_counts(d, self.pairs)
         m, m1, m2, tp = self.n_pairs, self.m1, self.m2, self.tp
         if math.isnan(self):
-            d.step(rf"\Gamma = \frac{{{m}\cdot{tp} - {m1}\cdot{m2}}}"
+            d.step(rf"\Gamma_n = \frac{{{m}\cdot{tp} - {m1}\cdot{m2}}}"
                    rf"{{\sqrt{{{m1}\cdot{m2}\cdot{m - m1}\cdot{m - m2}}}}}"
                    rf" = \frac{{{self.numerator}}}{{0}}",
-                   f"Gamma = ({m}*{tp} - {m1}*{m2}) / sqrt({m1}*{m2}*{m - m1}*{m - m2}) "
+                   f"Gamma_n = ({m}*{tp} - {m1}*{m2}) / sqrt({m1}*{m2}*{m - m1}*{m - m2}) "
                    f"= {self.numerator} / 0")
-            d.note(f"Gamma is undefined (nan): {self.reason}, so that vector is constant, "
+            d.note(f"Gamma_n is undefined (nan): {self.reason}, so that vector is constant, "
                    "has variance 0, and a correlation with it divides by 0.")
         else:
-            d.step(rf"\Gamma = \frac{{{m}\cdot{tp} - {m1}\cdot{m2}}}"
+            d.step(rf"\Gamma_n = \frac{{{m}\cdot{tp} - {m1}\cdot{m2}}}"
                    rf"{{\sqrt{{{m1}\cdot{m2}\cdot{m - m1}\cdot{m - m2}}}}} = {fmt(self)}",
-                   f"Gamma = ({m}*{tp} - {m1}*{m2}) / sqrt({m1}*{m2}*{m - m1}*{m - m2}) "
+                   f"Gamma_n = ({m}*{tp} - {m1}*{m2}) / sqrt({m1}*{m2}*{m - m1}*{m - m2}) "
                    f"= {fmt(self)}")
-        d.text(f"Computed by {self.method!r}: "
-               + ("the two N x N matrices were built and their upper triangles correlated."
-                  if self.method == "matrices" else
-                  "the correlation of two 0/1 vectors needs only their sums and their "
-                  "dot product, i.e. the pair counts (the lecture: 'compute using the "
-                  "2 x 2 confusion matrix')."))
+        d.text("The two N x N matrices were built and their upper triangles correlated."
+               if self.method == "matrices" else
+               "The correlation of two 0/1 vectors needs only their sums and their dot "
+               "product, i.e. the pair counts (the lecture: 'compute using the 2 x 2 "
+               "confusion matrix').")
         d.note("The lecture writes cos(theta) of t and c. The cosine of the raw 0/1 vectors "
-               "is TP / sqrt(m1 m2), the Fowlkes-Mallows index; Gamma is the cosine after "
+               "is TP / sqrt(m1 m2), the Fowlkes-Mallows index; Gamma_n is the cosine after "
                "centring (subtracting the means), i.e. the Pearson (phi) correlation of "
                "the 2 x 2 pair table: (TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)).")
         return d

@@ -222,8 +222,9 @@ class PrayatulMatrix(Result):
         if self.method == "pairs":
             d.text("Counted by Algorithm 1 (the D-matrix algorithm): every pair visited once.")
         else:
-            d.text("Counted in O(N) from the sizes of the groups of the joint labellings "
-                   "(inclusion-exclusion); Algorithm 1 gives the same integers.")
+            d.text("Counted from the sizes of the groups (a group of n instances holds "
+                   "n(n-1)/2 pairs together) rather than pair by pair; Algorithm 1, which "
+                   "visits every pair, gives the same integers.")
         return d
 
     def _add_measures(self, d: Derivation) -> None:

@@ -162,7 +162,6 @@ class Silhouette(ScalarResult):
                    "convention (Rousseeuw 1987; scikit-learn does the same).")
         if bool(((self.a == 0) & (self.b == 0)).any()):
             d.note("Some points have a_i = b_i = 0 (duplicate points): 0/0 is taken as s_i = 0.")
-        d.note(f"Computed with method={self.method!r}.")
         return d
 
     def _worked_point(self, d: Derivation) -> None:

@@ -140,7 +140,8 @@ class MergeStep(Result):
             matrix_table(d, self.matrix, labels, f"{self.linkage.capitalize()}-linkage "
                          "distances between the clusters after the merge")
         else:
-            d.text(f"{len(self.clusters)} clusters remain; `.matrix` holds their distances.")
+            d.text(f"{len(self.clusters)} clusters remain: too many to list their "
+                   "distances.")
         return d
 
 
@@ -366,8 +367,7 @@ class AgglomerativeResult(Result):
                     self._merge_rows(shown), caption=f"The first {shown} merges",
                     max_rows=shown)
             if N - 1 > shown:
-                d.text(f"... and {N - 1 - shown} more merges (all in `.linkage_matrix`; "
-                       "`.steps[k]` shows the distances after merge k + 1).")
+                d.text(f"... and {N - 1 - shown} more merges.")
         inversions = self.inversions()
         if inversions:
             listed = ", ".join(str(k) for k in inversions[:10])
@@ -375,14 +375,9 @@ class AgglomerativeResult(Result):
                    "lower than the merge before. With centroid and median linkage a merged "
                    "cluster can be closer to a third cluster than its two parts were, so the "
                    "dendrogram has a link drawn below its children.")
-        d.note(f"Ties: when several pairs are at the smallest distance, the pair SciPy "
-               f"merges is taken, so the tree is SciPy's merge for merge. "
-               f"`.linkage_matrix` is SciPy's Z, where instance {names[0]} has id 0 and "
-               f"{names[-1]} has id {N - 1}.")
-        if self.method == "fast":
-            d.note(f"The tree of these {N} instances was built without a trace, by SciPy's "
-                   "O(N^2) algorithm; each `.steps[k]` is computed when asked for, by "
-                   "replaying the merges.")
+        d.note("Ties: when several pairs are at the smallest distance, which one merges "
+               "first is a convention; the one here is SciPy's, so the merges agree with "
+               "SciPy's one for one.")
         return d
 
 

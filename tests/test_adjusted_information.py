@@ -20,30 +20,31 @@ AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 # ----------------------------------------------------------------- AMI
 def _emi_exact_probabilities(a_sizes, b_sizes, n):
-    """E[I] with every hypergeometric probability as an exact fraction."""
+    """E[I] in bits with every hypergeometric probability as an exact fraction."""
     total = 0.0
     for a in a_sizes:
         for b in b_sizes:
             for k in range(max(1, a + b - n), min(a, b) + 1):
                 p = Fraction(math.comb(b, k) * math.comb(n - b, a - k), math.comb(n, a))
-                total += float(p) * (k / n) * math.log(n * k / (a * b))
+                total += float(p) * (k / n) * math.log2(n * k / (a * b))
     return total
 
 
 def test_emi_by_hand_for_three_pairs():
     # n = 6, clusters of 2, 2, 2, classes of 3, 3. A cell n_ij in {0, 1, 2} has
     # P(1) = C(3,1) C(3,1) / C(6,2) = 9/15 and P(2) = C(3,2) / 15 = 3/15.
-    # n_ij = 1 gives log(6 / 6) = 0; n_ij = 2 gives (2/6) ln 2. Six cells:
-    # E[I] = 6 * (3/15) * (1/3) ln 2 = (2/5) ln 2.
+    # n_ij = 1 gives log2(6 / 6) = 0; n_ij = 2 gives (2/6) log2 2 = 1/3 bit. Six cells:
+    # E[I] = 6 * (3/15) * (1/3) = 2/5 bit.
     a = adjusted_mutual_information([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
-    assert a.emi == pytest.approx(0.4 * math.log(2), abs=1e-15)
+    assert a.emi == pytest.approx(0.4, abs=1e-15)
     text = a.explain()
     assert "0.2" in text and "P(n_ij)" in text        # the term-by-term table
-    # I = H(C) - H(C | T): class 0 holds clusters (2, 1), so H(C | T) = ln 3 - (2/3) ln 2
-    # and I = (2/3) ln 2; H(C) = ln 3, H(T) = ln 2.
-    h_c, h_t = math.log(3), math.log(2)
-    mi = (2 / 3) * math.log(2)
-    expected = (mi - 0.4 * math.log(2)) / ((h_c + h_t) / 2 - 0.4 * math.log(2))
+    # I = H(C) - H(C | T): class 0 holds clusters (2, 1), so H(C | T) = log2 3 - 2/3
+    # and I = 2/3 bit; H(C) = log2 3, H(T) = 1 bit.
+    h_c, h_t = math.log2(3), 1.0
+    mi = 2 / 3
+    assert float(a.mi) == pytest.approx(mi, abs=1e-15)
+    expected = (mi - 0.4) / ((h_c + h_t) / 2 - 0.4)
     assert float(a) == pytest.approx(expected, abs=1e-14)
 
 
@@ -222,7 +223,7 @@ def test_ami_zero_over_zero_is_reported_as_one():
     a = adjusted_mutual_information([0, 1, 2], [0, 0, 1], average="min")
     assert float(a) == 1.0 and "0/0" in a.explain()
     b = adjusted_mutual_information([0, 0, 1, 1], [0, 1, 2, 3], average="min")
-    assert float(b) == 1.0 and b.emi == float(b.mi) == pytest.approx(math.log(2), abs=1e-15)
+    assert float(b) == 1.0 and b.emi == float(b.mi) == pytest.approx(1.0, abs=1e-15)  # 1 bit
 
 
 def test_ami_identical_and_permuted_partitions_give_one():
@@ -342,3 +343,34 @@ def test_ami_v_vi_are_symmetric_and_ignore_label_names(tp, rename_t, rename_p):
 
 def test_emi_of_one_instance_is_zero():
     assert information._expected_mutual_information([1], [1], 1) == 0.0
+
+
+def _bits_printed(text, symbol):
+    """The number printed after ``symbol = `` in a derivation's plain text."""
+    import re
+    return float(re.search(re.escape(symbol) + r" = (-?[0-9.]+)", text).group(1))
+
+
+@pytest.mark.parametrize("measure", [adjusted_mutual_information, v_measure])
+def test_ami_and_v_derivations_print_bits_like_entropy(measure):
+    # The course's one base is bits: the H(C), H(T) and I an AMI or V derivation prints
+    # are the numbers entropy() and mutual_information() print for the same labels.
+    truth = [0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2]
+    pred = [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3]
+    text = measure(truth, pred).explain()
+    assert "nats" not in text and "(bits)" in text and " ln" not in text
+    assert _bits_printed(text, "H(C)") == pytest.approx(float(entropy(pred)), abs=1e-4)
+    assert _bits_printed(text, "H(T)") == pytest.approx(float(entropy(truth)), abs=1e-4)
+    assert _bits_printed(text, "I") == pytest.approx(float(mutual_information(truth, pred)),
+                                                     abs=1e-4)
+
+
+def test_emi_printed_in_bits_is_the_nats_sum_over_ln2():
+    truth = [0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2]
+    pred = [0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3]
+    a = adjusted_mutual_information(truth, pred)
+    t = a.table
+    nats = information._expected_mutual_information(t.cluster_sizes, t.class_sizes, t.n)
+    assert a.emi == pytest.approx(nats / math.log(2), rel=1e-14)
+    assert _bits_printed(a.explain(), "E[I]") == pytest.approx(a.emi, abs=1e-4)
+    assert "log2(n n_ij / (n_i m_j))" in a.explain()
