@@ -17,14 +17,15 @@ sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
 def _data(seed, n=None, d=None, k=None, offset=3.0):
     """Random points with a scale and an offset (``offset`` times the scale), and labels
-    using every cluster."""
+    with at least two members in every cluster (a singleton's centroid is the point itself,
+    where scikit-learn's Gram-matrix distance is about 1e-5 instead of 0: tested apart)."""
     rng = np.random.default_rng(seed)
     n = n or int(rng.integers(6, 400))
     d = d or int(rng.integers(1, 12))
-    k = k or int(rng.integers(2, min(n - 1, 15) + 1))
+    k = k or int(rng.integers(2, min(n // 2, 15) + 1))
     scale = rng.uniform(0.01, 100)
     X = (rng.normal(size=(n, d)) + rng.normal(0, offset, d)) * scale
-    y = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    y = np.r_[np.arange(k), np.arange(k), rng.integers(0, k, n - 2 * k)]
     rng.shuffle(y)
     return X, y
 
@@ -92,6 +93,14 @@ def test_far_from_the_origin_stays_exact(seed):
     (from |x|^2 - 2 x.c + |c|^2) lose digits there (2.5e-8 relative at seed 44830); ours
     come from differences and stay within 1e-10 of an exact reference."""
     X, y = _data(seed, offset=30.0)
+    assert float(davies_bouldin(X, y)) == pytest.approx(_davies_bouldin_exact(X, y), rel=1e-10)
+
+
+def test_singleton_cluster_stays_exact():
+    """A cluster of one point: its s_i is exactly 0 (scikit-learn: about 1e-5 here)."""
+    X, y = _data(9999999, n=15, d=4, k=4)
+    y = np.where(np.arange(15) == 0, 4, y)                      # x1 alone in cluster 4
+    assert davies_bouldin(X, y).spread[4] == 0.0
     assert float(davies_bouldin(X, y)) == pytest.approx(_davies_bouldin_exact(X, y), rel=1e-10)
 
 
