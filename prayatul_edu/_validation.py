@@ -858,7 +858,9 @@ def check_features(X, name: str = "X") -> np.ndarray:
     arr = np.ascontiguousarray(arr, dtype=float)
     if arr.shape[1] == 0:
         raise ValueError(f"{name}: has no features (shape {arr.shape})")
-    if np.isfinite(np.add.reduce(arr, axis=None)):   # a finite sum: every entry is finite
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(arr, axis=None)
+    if np.isfinite(total):                           # a finite sum: every entry is finite
         return arr                                   # (one pass, no N x d mask)
     finite = np.isfinite(arr)
     if not finite.all():                             # (a sum may overflow: look entry by entry)
