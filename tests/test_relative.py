@@ -48,10 +48,10 @@ def test_table_holds_the_measures_of_the_procedures_labels():
 
 def test_one_cluster_is_undefined_for_the_internal_criteria():
     X, _ = _blobs(2)
-    ck = choose_k(X, _kmeans, ks=[1, 2, 3], criteria=["silhouette", "gap"], n_references=5,
-                  seed=0)
-    assert np.isnan(ck.table["silhouette"][0])
-    assert ck.preferred["silhouette"] == 3 and ck.preferred["gap"] == 3
+    ck = choose_k(X, _kmeans, ks=[1, 2, 3], criteria=["silhouette", "stability", "gap"],
+                  n_resamples=3, n_references=5, seed=0)
+    assert np.isnan(ck.table["silhouette"][0]) and np.isnan(ck.table["stability"][0])
+    assert ck.preferred == {"silhouette": 3, "stability": 3, "gap": 3}
 
 
 def test_stability_column_is_the_stability_of_the_procedure():
