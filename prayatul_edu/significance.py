@@ -39,6 +39,9 @@ __all__ = ["permutation_test", "stability", "PermutationTest", "Stability", "TAB
 #: so that a shuffle giving the observed table is counted whatever the rounding.
 TIE_RTOL = 1e-12
 
+#: The tables of at most this many cells (int64) are held at once (32 MB).
+_CHUNK_CELLS = 1 << 22
+
 #: ``numpy``'s hypergeometric draws need fewer than this many instances.
 _TABLES_MAX_N = 10**9 - 1
 
@@ -236,7 +239,8 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
         with a bincount; ``"tables"`` draws the tables of random shuffles
         directly (same distribution, O(k^2) per shuffle). The last two need a
         measure of ``TABLE_MEASURES`` (ARI, Rand, Jaccard, Fowlkes-Mallows,
-        purity); ``"auto"`` takes ``"tables"`` for those and ``"plain"`` otherwise.
+        purity); ``"auto"`` takes ``"tables"`` for those (``"codes"`` when the
+        table has more cells than there are instances) and ``"plain"`` otherwise.
 
     Returns
     -------
@@ -265,8 +269,12 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
     n = truth_l.n
     from_tables = TABLE_MEASURES.get(measure)
+    cells = truth_l.k * pred_l.k
     if method == "auto":
-        method = "tables" if from_tables is not None and n <= _TABLES_MAX_N else "plain"
+        if from_tables is None:
+            method = "plain"
+        else:                          # a table costs O(cells) to draw, a shuffle O(N)
+            method = "tables" if cells <= max(n, 1024) and n <= _TABLES_MAX_N else "codes"
     if method != "plain" and from_tables is None:
         raise ValueError(f"method: {method!r} needs a measure of the contingency table "
                          f"({', '.join(f.__name__ for f in TABLE_MEASURES)}), got "
@@ -278,11 +286,18 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     observed = _score(observed_result)
     if method == "plain":
         null = _null_plain(truth, pred, measure, n_perm, rng, n)
-    elif method == "codes":
-        null = from_tables(_tables_of_shuffles(truth_l.codes, truth_l.k, pred_l.codes,
-                                               pred_l.k, n_perm, rng), n)
-    else:
-        null = from_tables(random_tables(pred_l.sizes(), truth_l.sizes(), n_perm, rng), n)
+    else:                              # tables of a chunk of shuffles at a time (32 MB)
+        chunk = max(1, min(n_perm, _CHUNK_CELLS // cells))
+        parts = []
+        for done in range(0, n_perm, chunk):
+            size = min(chunk, n_perm - done)
+            if method == "codes":
+                tables = _tables_of_shuffles(truth_l.codes, truth_l.k, pred_l.codes,
+                                             pred_l.k, size, rng)
+            else:
+                tables = random_tables(pred_l.sizes(), truth_l.sizes(), size, rng)
+            parts.append(from_tables(tables, n))
+        null = np.concatenate(parts)
     null = np.asarray(null, dtype=float)
     at_least = int((null >= observed - TIE_RTOL * max(1.0, abs(observed))).sum())
     return PermutationTest(observed=observed, observed_result=observed_result, null=null,
