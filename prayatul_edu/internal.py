@@ -256,10 +256,9 @@ def davies_bouldin(X, labels) -> DaviesBouldin:
 
     Parameters
     ----------
-    X : array of shape (N, D)
-        The instances (finite numbers).
-    labels : sequence of hashable labels, length N
-        The clustering; it needs between 2 and N - 1 clusters.
+    X, labels
+        As for :func:`calinski_harabasz`: N instances (finite numbers) and their
+        labels, with between 2 and N - 1 clusters.
 
     Returns
     -------
