@@ -21,7 +21,7 @@ import numpy as np
 
 from ._validation import Labels, check_choice, check_distance_matrix, check_features, check_labels
 from .silhouette import METRICS
-from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
+from .steps import Derivation, ScalarResult, fmt
 
 __all__ = ["calinski_harabasz", "davies_bouldin", "dunn_index", "within_dispersion",
            "DUNN_METRICS", "BLOCK_BYTES"]

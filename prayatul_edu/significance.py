@@ -27,7 +27,8 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_choice, check_features, check_labels, check_partitions, check_real
+from ._validation import (check_choice, check_count, check_features, check_labels,
+                          check_measure, check_partitions, check_real, check_seed)
 from .matching import purity
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_index,
                             rand_index)
@@ -44,35 +45,6 @@ _CHUNK_CELLS = 1 << 22
 
 #: ``numpy``'s hypergeometric draws need fewer than this many instances.
 _TABLES_MAX_N = 10**9 - 1
-
-
-# ------------------------------------------------------------------ small checks
-def check_count(value, name: str, *, minimum: int = 1) -> int:
-    """A whole number >= ``minimum`` (not a bool, not a float)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}: expected a whole number, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name}: must be at least {minimum}, got {value}")
-    return int(value)
-
-
-def check_seed(seed) -> np.random.Generator:
-    """None, a whole number >= 0 or a ``numpy.random.Generator``."""
-    if seed is None or isinstance(seed, np.random.Generator):
-        return np.random.default_rng(seed)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed: expected None, a whole number or a numpy Generator, got "
-                        f"{type(seed).__name__} {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed: must be >= 0, got {seed}")
-    return np.random.default_rng(int(seed))
-
-
-def check_measure(measure, name: str = "measure"):
-    if not callable(measure):
-        raise TypeError(f"{name}: expected a function measure(truth, pred), such as "
-                        f"adjusted_rand_index, got {type(measure).__name__} {measure!r}")
-    return measure
 
 
 def _measure_name(measure) -> str:
