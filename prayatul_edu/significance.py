@@ -257,7 +257,7 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     observed_result = measure(truth, pred)
     observed = _score(observed_result)
     if method == "plain":
-        null = _null_plain(truth, pred, measure, n_perm, rng, n)
+        null = _null_plain(truth, pred_l.values[pred_l.codes], measure, n_perm, rng, n)
     else:                              # tables of a chunk of shuffles at a time (32 MB)
         chunk = max(1, min(n_perm, _CHUNK_CELLS // cells))
         parts = []
@@ -284,12 +284,15 @@ def _score(value) -> float:
     return float(value)
 
 
-def _null_plain(truth, pred, measure, n_perm: int, rng, n: int) -> np.ndarray:
-    """The lecture's definition: the measure on ``pred`` shuffled, B times."""
-    pred_arr = np.asarray(pred, dtype=object) if isinstance(pred, list) else np.asarray(pred)
+def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int) -> np.ndarray:
+    """The lecture's definition: the measure on ``pred`` shuffled, B times.
+
+    ``pred`` is the array of the labels (from the validated labels, so that labels
+    such as tuples stay one label each).
+    """
     null = np.empty(n_perm)
     for b in range(n_perm):
-        shuffled = pred_arr[rng.permutation(n)]         # the same labels, in a random order
+        shuffled = pred[rng.permutation(n)]             # the same labels, in a random order
         null[b] = _score(measure(truth, shuffled))
     return null
 

@@ -247,3 +247,12 @@ def test_chunks_of_shuffles_give_the_same_null(monkeypatch):
     np.testing.assert_array_equal(chunked.null, whole.null)
     tables = permutation_test(truth, pred, n_permutations=50, seed=3, method="tables")
     assert tables.null.shape == (50,) and tables.p_value == (1 + tables.n_at_least) / 51
+
+
+def test_labels_that_are_tuples_stay_one_label_each():
+    truth = [("a", 1)] * 6 + [("b", 2)] * 6
+    pred = [(0, 0)] * 5 + [(1, 1)] * 7
+    plain = permutation_test(truth, pred, n_permutations=40, seed=2, method="plain")
+    codes = permutation_test(truth, pred, n_permutations=40, seed=2, method="codes")
+    np.testing.assert_allclose(plain.null, codes.null, atol=1e-12)
+    assert plain.observed == pytest.approx(float(adjusted_rand_index(truth, pred)))
