@@ -96,6 +96,22 @@ def _every_public_result():
                 yield tree.steps[0]
         yield pe.cophenetic_matrix(pe.agglomerative(d))
         yield pe.cophenetic_correlation(d, pe.agglomerative(d))
+    # judging a clustering: internal criteria, chance, stability and the choice of k
+    for x, labels in ((X, pred), (big_X, rng.integers(0, 3, 300))):
+        yield pe.calinski_harabasz(x, labels)
+        yield pe.davies_bouldin(x, labels)
+        yield pe.dunn_index(x, labels)
+    for method in ("plain", "codes", "tables"):
+        yield pe.permutation_test(big_t, big_p, n_permutations=19, seed=0, method=method)
+
+    def kmeans(data, k=3):
+        from sklearn.cluster import KMeans
+
+        return KMeans(k, n_init=2, random_state=0).fit_predict(data)
+
+    yield pe.stability(big_X, kmeans, n_resamples=3, seed=0)
+    yield pe.choose_k(big_X, kmeans, ks=range(2, 4), n_resamples=2, n_references=2, seed=0)
+    yield pe.gap_statistic(big_X, kmeans, ks=range(1, 4), n_references=2, seed=0)
 
 
 def test_no_implementation_talk_in_a_derivation():
@@ -108,7 +124,8 @@ def test_no_implementation_talk_in_a_derivation():
     # every result class of a measure module took part
     measures = {"prayatul_edu." + m for m in ("matching", "information", "pair_counting",
                                               "prayatul", "silhouette", "graph", "tree",
-                                              "cophenetic", "counting")}
+                                              "cophenetic", "counting", "internal",
+                                              "significance", "relative")}
 
     def subclasses(cls):
         for sub in cls.__subclasses__():
