@@ -131,25 +131,32 @@ def _pts(x: float) -> str:
 
 
 # ------------------------------------------------------- student identity
-_SESSION: dict[str, Any] = {"student_id": None, "questions": {}, "outcomes": {},
-                            "answers": {}}
+_SESSION: dict[str, Any] = {"student_id": None, "seed": None, "questions": {},
+                            "outcomes": {}, "answers": {}}
 
 
-def setup(student_id: str | None = None) -> Feedback:
+def setup(student_id: str | None = None, variant: str | None = None) -> Feedback:
     """Choose the variant of every question created from now on.
 
     ``student_id=None`` (the default) gives the course's own data: the
     tutorial's and the lecture's numbers. Any other value (your student id)
     gives your own variant: new data of the same shape and difficulty, the
-    same every time for the same id.
+    same every time for the same id. ``variant``: the variant your instructor
+    assigned you (written in an assigned notebook; see
+    :mod:`prayatul_edu.exercises.coursekey`), used instead of the id.
     """
+    if variant is not None and (not isinstance(variant, str) or variant == ""):
+        raise TypeError(f"variant: expected the text your instructor gave, got {variant!r}")
     if student_id is not None and (not isinstance(student_id, (str, int))
                                    or isinstance(student_id, bool) or str(student_id) == ""):
         raise TypeError("student_id: expected a non-empty string (e.g. 's1234') or None, "
                         f"got {student_id!r}")
     _SESSION["student_id"] = None if student_id is None else str(student_id)
+    _SESSION["seed"] = variant if variant is not None else _SESSION["student_id"]
     _emit({"event": "setup", "student_id": _SESSION["student_id"]})
-    if student_id is None:
+    if variant is not None:
+        msg = "Using the variant your instructor assigned you: your own data, your own answers."
+    elif student_id is None:
         msg = "Using the course's own data (the tutorial's and the lecture's numbers)."
     else:
         msg = f"Using the variant of student `{student_id}`: your own data, your own answers."
@@ -286,7 +293,7 @@ class Question:
         """The question for ``seed`` (``"session"``: :func:`setup`'s id; None: the
         course's data). With ``data`` the question is built on those data instead
         (a candidate variant being judged), and is not part of the session."""
-        self.seed = _SESSION["student_id"] if seed == "session" else (
+        self.seed = _SESSION["seed"] if seed == "session" else (
             None if seed is None else str(seed))
         self._hint_count = 0
         if data is not None:

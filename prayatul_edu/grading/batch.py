@@ -22,10 +22,9 @@ from pathlib import Path
 
 from ..exercises import TOPICS
 from .export import write_exports
-from .identity import (display_name, exercise_from_name, exercise_name, exercise_questions,
-                       identify)
-from .limits import Limits
-from .notebook import Options, error_rows
+from .identity import exercise_from_name, exercise_name
+from .limits import Limits, isolated
+from .notebook import Options, failed_report as _failed
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
 
@@ -42,17 +41,6 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _failed(name: str, options: Options, why: str) -> StudentReport:
-    ident = identify(name, exercise=options.exercise, roster=options.roster,
-                     variant=options.variant)
-    r = StudentReport(student=ident.student, file=display_name(name),
-                      variant=ident.variant if ident.ok else "",
-                      exercise=ident.exercise, problems=[why])
-    error_rows(r, exercise_questions(ident.exercise) if ident.exercise else [],
-                "Not graded: " + why + ".")
-    return r
-
-
 class Worker:
     """A worker process (:mod:`.worker`) that grades notebooks one after another; killed
     and replaced when a notebook overruns its time."""
@@ -64,7 +52,9 @@ class Worker:
         self.proc = None
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "prayatul_edu.grading.worker"],
+        # -I: nothing of the current folder, HOME or PYTHON* variables on its path
+        self.proc = subprocess.Popen(isolated([sys.executable, "-I", "-m",
+                                               "prayatul_edu.grading.worker"]),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
 
@@ -249,7 +239,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 worker.close()
     ordered = [reports[k] for k in sorted(reports)]
     write_atomic(out / "grades.csv", csv_text(ordered))
-    settings = {"sandbox": options.sandbox, "solution_shown": options.solution_shown,
+    settings = {"sandbox": options.sandbox, "course_key": options.course_key is not None,
+                "solution_shown": options.solution_shown,
                 "variant": options.variant, "cell_timeout": options.cell_timeout,
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
                 "exercise": options.exercise}
