@@ -46,7 +46,9 @@ def add_arguments(parser) -> None:
                       help="bwrap (default; Linux with bubblewrap) or none (students' code "
                            "runs with your rights)")
     sand.add_argument("--memory", default=format_size(_DEFAULT.memory), metavar="SIZE",
-                      help="memory per kernel process (default %(default)s)")
+                      help="memory of a notebook: all its processes together where a "
+                           "control group is available (as root), else each process "
+                           "(default %(default)s)")
     sand.add_argument("--processes", type=int, default=_DEFAULT.processes, metavar="N",
                       help="processes and threads a notebook may start (default %(default)s)")
     sand.add_argument("--file-size", default=format_size(_DEFAULT.file_size), metavar="SIZE",
