@@ -250,6 +250,10 @@ def test_grading_with_a_course_key(tmp_path, capsys):
     assert by["s1"]["variant"] == variant_token(key, "s1") and by["s1"]["total"] == 4
     assert by["s2"]["variant"] == variant_token(key, "s2") and by["s2"]["total"] < 4
     assert key.hex() not in (out / "grades.json").read_text()
+    assert got["settings"]["course_key"] is True
+    assert got["settings"]["enforced"] == sandbox.enforced_limits(SANDBOX, grading.Limits())
+    assert [f"limits: {line}" for line in got["settings"]["enforced"]] == [
+        line for line in err.splitlines() if line.startswith("limits: ")]
 
 
 @pytest.mark.skipif(SANDBOX != "bwrap" or cgroup.cgroup_problem() is not None,
@@ -271,3 +275,33 @@ def test_memory_is_limited_for_the_whole_notebook(tmp_path):
                                   limits=asdict(grading.Limits(memory=1024 ** 3)))
     assert [(rows(r), r.problems) for r in reports] == [
         (FULL, ["cell 3 raised RuntimeError: killed"]), (FULL, [])]
+
+
+def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
+    """On cgroup v2 (a stand-in folder tree here) the notebook's group is made below the
+    grader's group (or its parent when the grader sits in its own leaf), with memory.max,
+    no swap and pids.max."""
+    base = tmp_path / "grp"
+    (base / cgroup.GRADER_LEAF).mkdir(parents=True)
+    (base / "cgroup.controllers").write_text("cpu memory pids\n")
+    (base / "cgroup.subtree_control").write_text("memory pids\n")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(cgroup, "_mounts", lambda: {"v2": str(tmp_path)})
+    monkeypatch.setattr(cgroup, "_own", lambda: {"": f"/grp/{cgroup.GRADER_LEAF}"})
+    original_mkdir = type(base).mkdir
+
+    def mkdir(self, *a, **k):   # what the kernel does in a new group
+        original_mkdir(self, *a, **k)
+        (self / "memory.swap.max").write_text("max\n")
+
+    monkeypatch.setattr(type(base), "mkdir", mkdir)
+    group = cgroup.NotebookGroup.create(grading.Limits(memory=2 ** 30, processes=10))
+    assert group.version == "v2" and [f.parent for f in group.folders] == [base]
+    folder = group.folders[0]
+    assert (folder / "memory.max").read_text() == str(2 ** 30)
+    assert (folder / "memory.swap.max").read_text() == "0"
+    assert (folder / "pids.max").read_text() == str(10 + cgroup.KERNEL_TASKS)
+    assert group.prefix()[-1] == str(folder / "cgroup.procs")
+    (base / "cgroup.controllers").write_text("cpu\n")
+    (base / "cgroup.subtree_control").write_text("\n")
+    assert cgroup._base_folders()[0] is None   # no memory controller to hand down

@@ -24,6 +24,7 @@ from ..exercises import TOPICS
 from .export import write_exports
 from .identity import exercise_from_name, exercise_name
 from .limits import Limits, isolated
+from .sandbox import enforced_limits
 from .notebook import Options, failed_report as _failed
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
@@ -243,7 +244,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 "solution_shown": options.solution_shown,
                 "variant": options.variant, "cell_timeout": options.cell_timeout,
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
-                "exercise": options.exercise}
+                "exercise": options.exercise,
+                "enforced": enforced_limits(options.sandbox, limits)}
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions)

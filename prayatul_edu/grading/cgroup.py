@@ -68,6 +68,45 @@ def _write(path: Path, value) -> None:
         fh.write(str(value))
 
 
+#: The leaf group the grader moves itself into on cgroup v2, so that its own group may
+#: hand the memory and pids controllers to the notebooks' groups (a group with
+#: processes of its own cannot: cgroup v2's "no internal processes" rule).
+GRADER_LEAF = "prayatul-grader"
+_V2 = {"memory", "pids"}
+
+
+def _v2_base(base: Path) -> Path | None:
+    """The v2 group under which notebooks' groups get the memory and pids controllers
+    (this process's group, or its parent when this process is in :data:`GRADER_LEAF`),
+    enabling them if needed; None where that is not possible."""
+    if base.name == GRADER_LEAF:
+        base = base.parent
+
+    def enabled(name: str) -> set:
+        try:
+            return set((base / name).read_text().split())
+        except OSError:
+            return set()
+
+    if _V2 <= enabled("cgroup.subtree_control"):
+        return base
+    if not _V2 <= enabled("cgroup.controllers") or not os.access(base, os.W_OK):
+        return None
+    for attempt in range(2):
+        try:
+            _write(base / "cgroup.subtree_control", "+memory +pids")
+            break
+        except OSError:
+            if attempt:
+                return None
+            try:   # this process out of the way, into a leaf of its own; then once more
+                (base / GRADER_LEAF).mkdir(exist_ok=True)
+                _write(base / GRADER_LEAF / "cgroup.procs", os.getpid())
+            except OSError:
+                return None
+    return base if _V2 <= enabled("cgroup.subtree_control") else None
+
+
 def _base_folders() -> tuple[str, dict] | tuple[None, str]:
     """('v1' or 'v2', controller -> folder under which a notebook's group is made), or
     (None, why not)."""
@@ -79,15 +118,11 @@ def _base_folders() -> tuple[str, dict] | tuple[None, str]:
         if all(os.access(f, os.W_OK) for f in folders.values()):
             return "v1", folders
     if "v2" in mounts and "" in own:
-        base = Path(mounts["v2"]) / own[""].lstrip("/")
-        try:
-            available = (base / "cgroup.controllers").read_text().split()
-        except OSError:
-            available = []
-        if {"memory", "pids"} <= set(available) and os.access(base, os.W_OK):
+        base = _v2_base(Path(mounts["v2"]) / own[""].lstrip("/"))
+        if base is not None:
             return "v2", {"": base}
-        return None, ("cgroup v2 is mounted but its memory and pids controllers are not "
-                      "available to the grader's group (delegate them, e.g. run the grader "
+        return None, ("cgroup v2 is mounted but its memory and pids controllers cannot be "
+                      "given to the grader's notebooks (delegate them, e.g. run the grader "
                       "in a systemd scope with Delegate=yes)")
     return None, "no cgroup with the memory and pids controllers is mounted writable"
 
