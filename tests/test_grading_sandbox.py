@@ -187,7 +187,7 @@ def test_no_control_group_without_root(monkeypatch):
 def test_a_variant_token_needs_the_key():
     k1, k2 = bytes(range(32)), bytes(range(1, 33))
     t = variant_token(k1, "s1")
-    assert t == variant_token(k1, "s1") and len(t) == 33 and t.startswith("v")
+    assert t == variant_token(k1, "s1") and len(t) == 16 and int(t, 16) >= 0
     assert len({t, variant_token(k1, "s2"), variant_token(k2, "s1")}) == 3
     with pytest.raises(ValueError, match="key: expected at least 16 bytes"):
         variant_token(b"short", "s1")
@@ -197,12 +197,12 @@ def test_a_variant_token_needs_the_key():
 
 def test_a_course_key_file(tmp_path):
     path = write_key(tmp_path / "course.key")
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and len(read_key(path)) == 32
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and len(read_key(path)) == 64
     assert read_key(path) != read_key(write_key(tmp_path / "other.key"))
     with pytest.raises(ValueError, match="exists already; it is kept"):
         write_key(path)
-    (tmp_path / "bad.key").write_text("not hex\n")
-    with pytest.raises(ValueError, match="does not hold a course key"):
+    (tmp_path / "bad.key").write_text("short  \n")
+    with pytest.raises(ValueError, match="holds 5 bytes; a key needs at least 16"):
         read_key(tmp_path / "bad.key")
     with pytest.raises(ValueError, match="cannot read"):
         read_key(tmp_path / "missing.key")
@@ -249,7 +249,7 @@ def test_grading_with_a_course_key(tmp_path, capsys):
     by = {s["student"]: s for s in got["students"]}
     assert by["s1"]["variant"] == variant_token(key, "s1") and by["s1"]["total"] == 4
     assert by["s2"]["variant"] == variant_token(key, "s2") and by["s2"]["total"] < 4
-    assert key.hex() not in (out / "grades.json").read_text()
+    assert key.decode() not in (out / "grades.json").read_text()
     assert got["settings"]["course_key"] is True
     assert got["settings"]["enforced"] == sandbox.enforced_limits(SANDBOX, grading.Limits())
     assert [f"limits: {line}" for line in got["settings"]["enforced"]] == [
@@ -305,3 +305,22 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
     (base / "cgroup.controllers").write_text("cpu\n")
     (base / "cgroup.subtree_control").write_text("\n")
     assert cgroup._base_folders()[0] is None   # no memory controller to hand down
+
+
+@pytest.mark.parametrize("source, asked", [
+    ("q1.check(q1.compute_key())", ["compute_key()"]),
+    ("q1.check(q1.key.__wrapped__(q1))", ["__wrapped__"]),
+    ("import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')\nq1.check(q1.key())",
+     ["key()", "the environment changed"]),
+    ("import os\nos.environ['PRAYATUL_EDU_ASSIGNMENT'] = '{\"released\": true}'",
+     ["the environment changed"]),
+    # what a hand-out's setup cell does: harmless (the grader's policy is set first)
+    ("import os\nos.environ.setdefault('PRAYATUL_EDU_ASSIGNMENT', '{}')\n"
+     "os.environ['PRAYATUL_EDU_VARIANT'] = '6f3a2032666cc367'", []),
+    ("answer = sorted([3, 1], key=abs)\nq1.check(answer)", []),
+])
+def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
+    from prayatul_edu.grading.notebook import asked_for_answers
+
+    nb = notebook("s1", check_source={"03.1": source})
+    assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})

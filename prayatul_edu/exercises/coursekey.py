@@ -9,9 +9,13 @@ instructor's ``assign`` step writes ``ex.setup(student_id=..., variant=TOKEN)``)
 never the key; the grader, given the key file (``prayatul-edu grade --course-key
 FILE``), derives the same token from the student id and grades that variant.
 
->>> key = bytes(range(32))
+The key file holds one line of text (:func:`write_key`: 64 random hex digits); the
+key is that line's bytes, so any secret of at least 16 characters serves, e.g. the
+output of ``python -c "import secrets; print(secrets.token_hex(32))"``.
+
+>>> key = b"0123456789abcdef0123456789abcdef"
 >>> variant_token(key, "s1234")
-'v54c5006e66a04512779720463b4e120b'
+'6f3a2032666cc367'
 >>> variant_token(key, "s1234") != variant_token(key, "s1235")
 True
 """
@@ -23,29 +27,30 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["variant_token", "make_key", "write_key", "read_key", "KEY_BYTES"]
+__all__ = ["variant_token", "make_key", "write_key", "read_key", "KEY_BYTES",
+           "MIN_KEY_BYTES"]
 
-#: Bytes of a course key (256 bits).
+#: Random bytes of a new course key (written as 64 hex digits).
 KEY_BYTES = 32
-_HEADER = "prayatul-edu course key"
+#: A course key shorter than this (in bytes) is refused: it could be guessed.
+MIN_KEY_BYTES = 16
 
 
 def variant_token(key: bytes, student_id: str) -> str:
-    """The variant seed of ``student_id`` under the course ``key``: ``"v"`` and 32 hex
-    digits of HMAC-SHA256(key, "prayatul-edu variant|" + student_id)."""
-    if not isinstance(key, bytes) or len(key) < 16:
-        raise ValueError(f"key: expected at least 16 bytes, got {type(key).__name__} "
-                         f"of length {len(key) if isinstance(key, bytes) else '?'}")
+    """The variant seed of ``student_id`` under the course ``key``: the first 16 hex
+    digits of HMAC-SHA256(key, student_id)."""
+    if not isinstance(key, bytes) or len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"key: expected at least {MIN_KEY_BYTES} bytes, got "
+                         f"{type(key).__name__} of length "
+                         f"{len(key) if isinstance(key, bytes) else '?'}")
     if not isinstance(student_id, str) or not student_id:
         raise ValueError(f"student_id: expected a non-empty string, got {student_id!r}")
-    mac = hmac.new(key, f"prayatul-edu variant|{student_id}".encode("utf-8"),
-                   hashlib.sha256)
-    return "v" + mac.hexdigest()[:32]
+    return hmac.new(key, student_id.encode("utf-8"), hashlib.sha256).hexdigest()[:16]
 
 
 def make_key() -> bytes:
-    """A new random course key."""
-    return secrets.token_bytes(KEY_BYTES)
+    """A new random course key: 64 hex digits (as text, so it fits in a file's line)."""
+    return secrets.token_hex(KEY_BYTES).encode("ascii")
 
 
 def write_key(path) -> Path:
@@ -57,25 +62,18 @@ def write_key(path) -> Path:
     except FileExistsError:
         raise ValueError(f"course key: {path} exists already; it is kept (every student's "
                          "variant depends on it)") from None
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(f"# {_HEADER}: keep it secret, never give it to students\n"
-                 f"{make_key().hex()}\n")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(make_key() + b"\n")
     return path
 
 
 def read_key(path) -> bytes:
-    """The course key in the file ``path`` (as written by :func:`write_key`)."""
+    """The course key in the file ``path``: its bytes, surrounding whitespace removed."""
     try:
-        text = Path(path).read_text(encoding="ascii", errors="replace")
+        key = Path(path).read_bytes().strip()
     except OSError as exc:
         raise ValueError(f"course key: cannot read {path} ({exc.strerror})") from None
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
-    try:
-        key = bytes.fromhex(lines[0]) if len(lines) == 1 else b""
-    except ValueError:
-        key = b""
-    if len(key) < 16:
-        raise ValueError(f"course key: {path} does not hold a course key (one line of at "
-                         "least 32 hex digits; make one with prayatul-edu grade --make-key "
-                         "FILE)")
+    if len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"course key: {path} holds {len(key)} bytes; a key needs at least "
+                         f"{MIN_KEY_BYTES} (make one with prayatul-edu grade --make-key FILE)")
     return key

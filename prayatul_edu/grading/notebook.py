@@ -247,9 +247,11 @@ def grade_source(name: str, data: bytes | None, options: Options,
 #: Code that asks the library for an answer (or switches the assignment's rules off),
 #: as the grader reads it in the submitted notebook, outside the kernel.
 _ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
-                     r"environ\s*\.\s*(pop|popitem|clear|update|setdefault|__delitem__)\b|"
-                     r"\bdel\s+[\w.]*environ\b|environ\s*\[[^\]\n]*\]\s*=(?!=)|"
-                     r"\b(putenv|unsetenv)\b")
+                     r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__)\b|"
+                     r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
+                     # setting a variable, except the variant a hand-out names (no gain)
+                     r"environ\s*\[(?!\s*['\"]PRAYATUL_EDU_VARIANT['\"]\s*\])[^\]\n]*\]"
+                     r"\s*=(?!=)")
 _SECTION = re.compile(r"^q(\d+)-(\d+)-")
 
 
