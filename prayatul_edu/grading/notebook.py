@@ -78,9 +78,9 @@ def _identify(name: str, options: Options, folder: str = ""):
     return ident
 
 
-def failed_report(name: str, options: Options, why: str) -> StudentReport:
+def failed_report(name: str, options: Options, why: str, folder: str = "") -> StudentReport:
     """The report of a notebook that could not be graded: ``why``, error rows."""
-    ident = _identify(name, options)
+    ident = _identify(name, options, folder)
     r = StudentReport(student=ident.student, file=display_name(name),
                       variant=ident.variant if ident.ok else "",
                       exercise=ident.exercise, problems=[why])
