@@ -11,7 +11,10 @@ Rows:
 * the sandbox's cost per notebook: the same ``--cost`` notebooks graded one at a
   time by two warm workers, one with ``--sandbox bwrap`` and one with ``--sandbox
   none``, alternating; the difference of the medians (target < 0.3 s); and the bare
-  cost of starting and ending an empty bubblewrap sandbox.
+  cost of starting and ending an empty bubblewrap sandbox;
+* where the grader is root: the cost of a notebook's control group (made, a process
+  run in it, removed) and of its in-memory work folder (mounted, unmounted). Both
+  apply with ``--sandbox none`` too, so the sandbox-cost row does not include them.
 
 Every batch is checked to give every notebook full marks before its time counts.
 Timings depend on the machine (on a shared machine, on its load); no test
@@ -35,6 +38,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 import nbformat  # noqa: E402
 
 from grading_helpers import answers, notebook  # noqa: E402
+from run import alone  # noqa: E402
 from prayatul_edu import grading  # noqa: E402
 
 
@@ -81,11 +85,46 @@ def _bare_bwrap(repeat: int = 9) -> float:
     return statistics.median(times)
 
 
+def _root_rows() -> None:
+    """The control group's and the in-memory work folder's cost per notebook."""
+    from prayatul_edu.grading.cgroup import NotebookGroup, cgroup_problem
+    from prayatul_edu.grading.limits import own_mount_namespace
+
+    if cgroup_problem() is None:
+        def group():
+            g = NotebookGroup.create(grading.Limits())
+            subprocess.run(g.prefix() + ["/bin/true"], check=True)
+            g.remove()
+
+        print(f"| a control group: made, a process run in it, removed | "
+              f"{alone(group, 9):.3f} s | |")
+    else:
+        print(f"| a control group | not here: {cgroup_problem()} | |")
+    code = ("import sys, tempfile, time, statistics\n"
+            "sys.path[:0] = [sys.argv[1]]\n"
+            "from prayatul_edu.grading import sandbox\n"
+            "sandbox.may_mount(True)\nt = []\n"
+            "with tempfile.TemporaryDirectory() as d:\n"
+            "    for _ in range(9):\n        s = time.perf_counter()\n"
+            "        with sandbox.work_folder(d, 2**28) as capped:\n"
+            "            assert capped\n"
+            "        t.append(time.perf_counter() - s)\n"
+            "print(statistics.median(t))")
+    if os.geteuid() == 0:
+        res = subprocess.run(grading.limits.isolated([sys.executable, "-c", code,
+                                                      str(HERE.parent)]),
+                             capture_output=True, text=True)
+        print(f"| an in-memory work folder: mounted, unmounted | "
+              f"{float(res.stdout):.4f} s | |")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=40, help="notebooks per batch (default 40)")
     parser.add_argument("--cost", type=int, default=6,
                         help="notebooks for the sandbox's cost (default 6)")
+    parser.add_argument("--cost-only", action="store_true",
+                        help="only the sandbox's cost rows (no batches)")
     args = parser.parse_args(argv)
     problem = grading.sandbox_problem("bwrap")
     if problem:
@@ -95,13 +134,17 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "subs").mkdir()
-        paths = _write(tmp / "subs", args.n)
-        one = _batch(paths, tmp / "out1", 1, "bwrap")
-        two = _batch(paths, tmp / "out2", 2, "bwrap")
-        print(f"| {args.n} notebooks, 1 job | {one:.1f} s | {args.n / one:.2f} notebooks/s |")
-        print(f"| {args.n} notebooks, 2 jobs | {two:.1f} s | {args.n / two:.2f} notebooks/s |")
-        print(f"| speed-up, 2 jobs over 1 | {one / two:.2f}x | target >= 1.7x: "
-              f"{'met' if one / two >= 1.7 else 'not met'} |")
+        paths = _write(tmp / "subs", max(args.n, args.cost) if not args.cost_only
+                       else args.cost)
+        if not args.cost_only:
+            one = _batch(paths, tmp / "out1", 1, "bwrap")
+            two = _batch(paths, tmp / "out2", 2, "bwrap")
+            print(f"| {args.n} notebooks, 1 job | {one:.1f} s | {args.n / one:.2f} "
+                  "notebooks/s |")
+            print(f"| {args.n} notebooks, 2 jobs | {two:.1f} s | {args.n / two:.2f} "
+                  "notebooks/s |")
+            print(f"| speed-up, 2 jobs over 1 | {one / two:.2f}x | target >= 1.7x: "
+                  f"{'met' if one / two >= 1.7 else 'not met'} |")
         sand, none = [], []
         workers = {"bwrap": grading.Worker(), "none": grading.Worker()}
         try:
@@ -121,6 +164,7 @@ def main(argv=None) -> None:
         print(f"| sandbox cost per notebook | {cost:.3f} s | target < 0.3 s: "
               f"{'met' if cost < 0.3 else 'not met'} |")
         print(f"| an empty bubblewrap sandbox, start to end | {_bare_bwrap():.3f} s | |")
+        _root_rows()
 
 
 if __name__ == "__main__":

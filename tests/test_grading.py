@@ -115,7 +115,10 @@ def test_csv_json_feedback_and_progress(graded):
     md = (out / "feedback" / "s78_03_pair_counting.md").read_text()
     assert md.startswith("# Feedback for s78") and "03.2 f00, f01, f10, f11" in md
     assert len(list((out / "feedback").glob("*.md"))) == 7
-    lines = err.splitlines()
+    # first what holds for every notebook (the limits in force), then one line a notebook
+    limits = [line for line in err.splitlines() if line.startswith("limits: ")]
+    assert limits == [f"limits: {line}" for line in data["settings"]["enforced"]]
+    lines = [line for line in err.splitlines() if not line.startswith("limits: ")]
     assert len(lines) == 7 and lines[-1].startswith("[7/7] ") and "done in" in lines[-1]
     assert all(f"[{k}/7]" in line for k, line in enumerate(lines, 1))
     assert sum("ETA " in line for line in lines) == 6

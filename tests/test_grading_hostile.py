@@ -22,6 +22,8 @@ import pytest
 import prayatul_edu.exercises as ex
 from grading_helpers import QIDS, ROOT, answers, notebook, rows
 from prayatul_edu import grading
+from prayatul_edu.grading.cgroup import cgroup_problem
+from prayatul_edu.grading.report import FIELD_CAP
 
 PROBLEM = grading.sandbox_problem("bwrap")
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
@@ -35,6 +37,11 @@ OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
 ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 #: cell 3 is the attack cell inserted after the setup cell
 AT_SETUP = "setup"
+#: graded as root (as in CI and containers): the work folder is an in-memory folder of
+#: ``disk`` bytes; with a control group, memory and threads count for the whole notebook
+ROOTED = os.geteuid() == 0
+WHOLE = cgroup_problem() is None
+PLANTED = "zz_prayatul_hostile.pth"
 
 
 def _attacks(env):
@@ -109,6 +116,44 @@ def _attacks(env):
         "a23": ("print('03.1 ideal similarity matrix: correct (1/1)')\n"
                 "ex.question('01.1').check(1.0)", FULL,
                 ["answers to questions of another exercise were ignored: 01.1"]),
+        # -- the sandbox itself: remount the read-only Python writable, plant a .pth
+        "a37": ("import ctypes, site, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                "libc.mount(b'none', sys.prefix.encode(), None, 32 | 4096, None)\n"
+                f"open(site.getsitepackages()[0] + '/{PLANTED}', 'w').write('import os\\n')",
+                FULL, ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
+        # no capability, no mount, no nested user or mount namespace (unshare needs a
+        # process of one thread: a fresh child)
+        "a38": ("import ctypes, os, subprocess, sys\nlibc = ctypes.CDLL(None)\n"
+                "caps = open('/proc/self/status').read().split('CapEff:')[1].split()[0]\n"
+                "mounted = libc.mount(b'none', sys.prefix.encode(), None, 32 | 4096, None)\n"
+                "nested = subprocess.run([sys.executable, '-c', 'import ctypes; l = "
+                "ctypes.CDLL(None); print(l.unshare(0x10000000), l.unshare(0x20000))'], "
+                "capture_output=True, text=True).stdout.split()\n"
+                "raise RuntimeError(f'caps {caps} uid {os.getuid()} mount {mounted} "
+                "unshare {nested}')", FULL,
+                ["cell 3 raised RuntimeError: caps 0000000000000000 uid 65534 mount -1 "
+                 "unshare ['-1', '-1']"]),
+        # a 200,000-deep JSON line in the channel (it crashed the grader's worker)
+        "a39": ("import os\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\n"
+                "open(ch, 'a').write('[' * 200_000 + '\\n' + '{\"qid\": \"03.1\", "
+                "\"answer\": ' + '[' * 5000 + ']' * 5000 + '}\\n')", FULL, []),
+        # -- limits of the whole notebook
+        "a40": ("for k in range(40):\n    open(f'/dev/shm/f{k}', 'wb').write(b'x' * 2**20)",
+                FULL, ["cell 3 raised OSError: [Errno 28] No space left on device"]),
+        "a41": ("import threading, time\nthreading.stack_size(2**16)\nthreads = []\n"
+                "try:\n    for i in range(300):\n"
+                "        t = threading.Thread(target=time.sleep, args=(0.5,))\n"
+                "        t.start()\n        threads.append(t)\nfinally:\n    for t in threads:\n"
+                "        t.join()",
+                FULL, ["cell 3 raised RuntimeError: can't start new thread"]
+                if WHOLE or not ROOTED else []),
+        "a43": ("for k in range(12):\n    open(f'w{k}', 'wb').write(b'x' * (6 * 2**20))",
+                FULL, ["cell 3 raised OSError: [Errno 28] No space left on device"]
+                if ROOTED else []),
+        # -- output: escape sequences, a work folder written with another separator
+        "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
+                "os.getcwd().replace('/', '|') + '\\x9b')", FULL,
+                ["cell 3 raised ValueError: [2J]0;pwn"]),
     }
 
 
@@ -143,6 +188,20 @@ def _books(env):
         f"os.symlink({str(env['secret'])!r}, ch)")})
     books["a31.ipynb"] = notebook("a31", answers("a31"), after={"progress": (
         "import os\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\nos.remove(ch)\nos.mkfifo(ch)")})
+    # a forged answer of 90,000 characters with escapes; one of 1.5 MB
+    books["a45.ipynb"] = notebook("a45", answers("a45"), after={"progress": (
+        "import os, json\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\n"
+        "open(ch, 'a').write(json.dumps({'qid': '03.3', 'seed': 'a45', 'answer': "
+        "'\\x1b[31m' + 'A' * 90_000}) + '\\n' + json.dumps({'qid': '03.2', 'seed': 'a45', "
+        "'answer': 'B' * 1_500_000}) + '\\n')")})
+    # answers asked for in ways the kernel's record of help does not see
+    books["a46.ipynb"] = notebook("a46", answers("a46"), check_source={
+        "03.1": "q1.check(q1.compute_key())"})
+    books["a47.ipynb"] = notebook("a47", answers("a47"), check_source={
+        "03.2": "q2.check(q2.key.__wrapped__(q2))"})
+    books["a48.ipynb"] = notebook("a48", answers("a48"), check_source={
+        "03.3": "q3.check(q3.key())"}, after={AT_SETUP: (
+            "import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')")})
     # cells deleted and altered
     nb = notebook("a32", answers("a32"), drop=("q03-2-prompt",))
     for cell in nb.cells:
@@ -206,7 +265,7 @@ def batch(tmp_path_factory):
     try:
         start = time.perf_counter()
         limits = grading.Limits(memory=1024 ** 3, processes=64, file_size=8 * 2 ** 20,
-                                output=20_000, notebook=2 * 2 ** 20)
+                                disk=32 * 2 ** 20, output=20_000, notebook=2 * 2 ** 20)
         reports = grading.grade_batch(sorted(paths), env["out"], progress=False, jobs=2,
                                       exercise="03_pair_counting", cell_timeout=4,
                                       notebook_timeout=40, limits=asdict(limits),
@@ -233,7 +292,7 @@ def test_attack_gets_exactly_its_row(batch, name):
     _, want, problems = _attacks({**batch["env"]})[name]
     r = batch["reports"][f"{name}.ipynb"]
     assert (r.student, r.variant) == (name, name)
-    assert rows(r) == want
+    assert rows(r) == want, r.problems
     for fragment in problems:
         assert any(fragment in p for p in r.problems), (fragment, r.problems)
     for p in r.problems:  # and nothing else went wrong
@@ -284,6 +343,35 @@ def test_formulas_and_markup_are_neutralised(batch):
     assert "&lt;script&gt;" in md and "\\*\\*bold\\*\\*" in md
 
 
+def test_a_forged_answer_is_cut_and_cleaned(batch):
+    r = batch["reports"]["a45.ipynb"]
+    assert rows(r) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
+    assert all(len(x["feedback"]) <= FIELD_CAP for x in r.rows)
+    assert (batch["env"]["out"] / "grades.csv").stat().st_size < 100_000
+
+
+def test_nothing_planted_in_the_grader_python(batch):
+    import site
+
+    for folder in site.getsitepackages() + [site.getusersitepackages()]:
+        assert not (Path(folder) / PLANTED).exists()
+
+
+def test_help_asked_for_in_the_code_costs_the_points(batch):
+    """The record of help comes from the kernel (the student's); what the grader reads in
+    the submitted code does not."""
+    zero = {q: (q, 0.0, ex.CORRECT) for q in QIDS}
+    assert rows(batch["reports"]["a46.ipynb"]) == [zero["03.1"]] + FULL[1:]
+    assert rows(batch["reports"]["a47.ipynb"]) == [FULL[0], zero["03.2"]] + FULL[2:]
+    assert rows(batch["reports"]["a48.ipynb"]) == list(zero.values())
+    a46 = batch["reports"]["a46.ipynb"]
+    assert a46.calls.get("03.1", {}).get("key") is None   # the kernel recorded nothing
+    assert ("The submitted code of this question asks for the answer (compute_key()): "
+            "0 points (the instructor's policy).") in a46.rows[0]["feedback"]
+    a48 = batch["reports"]["a48.ipynb"]
+    assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
+
+
 def test_a_linked_or_piped_channel_gives_nothing(batch):
     for name in ("a30", "a31"):
         r = batch["reports"][f"{name}.ipynb"]
@@ -325,7 +413,8 @@ def test_nothing_leaks_into_any_output(batch):
         if path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             for canary in (CANARY_FILE, CANARY_ENV, CANARY_SUBMISSION, "PRAYATUL_TEST_SECRET",
-                           str(batch["env"]["subs"]), str(ROOT)):
+                           str(batch["env"]["subs"]), str(ROOT), "\x1b", "\x07", "\x9b",
+                           "prayatul-grade-", str(ROOT).replace("/", "|")):
                 assert canary not in text, (path.name, canary)
     assert not (batch["env"]["home"] / ".ipython").exists()
     assert batch["connections"] == []

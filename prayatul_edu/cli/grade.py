@@ -5,6 +5,7 @@ import sys
 from dataclasses import asdict
 
 from ..exercises.assignment import Policy
+from ..exercises.coursekey import read_key, write_key
 from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,
                        Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
                        sandbox_problem)
@@ -18,10 +19,10 @@ _DEFAULT = Limits()
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+    parser.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                         help="students' notebooks (.ipynb) or folders of them (searched at "
-                           "any depth)")
-    parser.add_argument("--out", required=True, metavar="DIR",
+                             "any depth)")
+    parser.add_argument("--out", metavar="DIR",
                         help="folder for grades.csv, grades.json, feedback/ and the exports")
     parser.add_argument("--exercise", metavar="NN_topic",
                         help="the exercise graded (default: from each file's or folder's "
@@ -36,16 +37,26 @@ def add_arguments(parser) -> None:
     who.add_argument("--variant", choices=("student", "course"), default="student",
                      help="grade each student's own variant (default) or everyone against "
                           "the course's own data")
+    who.add_argument("--course-key", metavar="FILE",
+                     help="the course key: each student's variant comes from the key and "
+                          "the id, so no student can compute another's (see --make-key)")
+    who.add_argument("--make-key", metavar="FILE",
+                     help="write a new course key to FILE and stop (keep it secret)")
     sand = parser.add_argument_group("sandbox and limits")
     sand.add_argument("--sandbox", choices=SANDBOX_MODES, default="bwrap",
                       help="bwrap (default; Linux with bubblewrap) or none (students' code "
                            "runs with your rights)")
     sand.add_argument("--memory", default=format_size(_DEFAULT.memory), metavar="SIZE",
-                      help="memory per kernel process (default %(default)s)")
+                      help="memory of a notebook: all its processes together where a "
+                           "control group is available (as root), else each process "
+                           "(default %(default)s)")
     sand.add_argument("--processes", type=int, default=_DEFAULT.processes, metavar="N",
                       help="processes and threads a notebook may start (default %(default)s)")
     sand.add_argument("--file-size", default=format_size(_DEFAULT.file_size), metavar="SIZE",
                       help="largest file a notebook may write (default %(default)s)")
+    sand.add_argument("--disk", default=format_size(_DEFAULT.disk), metavar="SIZE",
+                      help="bytes a notebook may write to /tmp, and to its work folder when "
+                           "grading as root (default %(default)s)")
     sand.add_argument("--cpu", type=int, default=_DEFAULT.cpu, metavar="S",
                       help="CPU seconds per kernel process (default %(default)s)")
     sand.add_argument("--output-cap", type=int, default=_DEFAULT.output, metavar="CHARS",
@@ -89,6 +100,18 @@ def _fail(message: str) -> int:
 
 
 def run(args) -> int:
+    if args.make_key:
+        try:
+            write_key(args.make_key)
+        except (ValueError, OSError) as exc:
+            return _fail(str(exc))
+        print(f"course key written to {args.make_key}: keep it secret; grade with "
+              f"--course-key {args.make_key}", file=sys.stderr)
+        return 0
+    if not args.submissions:
+        return _fail("submissions: give at least one notebook or folder")
+    if not args.out:
+        return _fail("out: give the folder for the grades (--out DIR)")
     try:
         entries = collect(args.submissions)
     except ValueError as exc:
@@ -110,9 +133,11 @@ def run(args) -> int:
     try:
         limits = Limits(memory=parse_size(args.memory, "memory"), processes=args.processes,
                         file_size=parse_size(args.file_size, "file-size"), cpu=args.cpu,
+                        disk=parse_size(args.disk, "disk"),
                         output=args.output_cap,
                         notebook=parse_size(args.max_notebook, "max-notebook"))
         roster = read_roster(args.roster) if args.roster else None
+        key = read_key(args.course_key).hex() if args.course_key else None
     except (ValueError, TypeError) as exc:
         return _fail(str(exc))
     problem = sandbox_problem(args.sandbox)
@@ -128,7 +153,8 @@ def run(args) -> int:
     options = Options(exercise=args.exercise, roster=roster, variant=args.variant,
                       cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                       limits=asdict(limits), sandbox=args.sandbox,
-                      solution_shown=args.solution_shown, policy=policy.to_json())
+                      solution_shown=args.solution_shown, policy=policy.to_json(),
+                      course_key=key)
     try:
         reports = grade_batch(args.submissions, args.out, options=options, jobs=args.jobs,
                               dask=args.dask, formats=tuple(args.formats or ()),

@@ -136,24 +136,32 @@ _SESSION: dict[str, Any] = {"student_id": None, "seed": None, "questions": {},
                             "outcomes": {}, "answers": {}}
 
 
-def setup(student_id: str | None = None) -> Feedback:
+def setup(student_id: str | None = None, variant: str | None = None) -> Feedback:
     """Choose the variant of every question created from now on.
 
     ``student_id=None`` (the default) gives the course's own data: the
     tutorial's and the lecture's numbers. Any other value (your student id)
     gives your own variant: new data of the same shape and difficulty, the
-    same every time for the same id.
+    same every time for the same id. ``variant``: the variant your instructor
+    assigned you (written in an assigned notebook; see
+    :mod:`prayatul_edu.exercises.coursekey`), used instead of the id.
     """
+    if variant is not None and (not isinstance(variant, str) or variant == ""):
+        raise TypeError(f"variant: expected the text your instructor gave, got {variant!r}")
     if student_id is not None and (not isinstance(student_id, (str, int))
                                    or isinstance(student_id, bool) or str(student_id) == ""):
         raise TypeError("student_id: expected a non-empty string (e.g. 's1234') or None, "
                         f"got {student_id!r}")
     _SESSION["student_id"] = None if student_id is None else str(student_id)
-    # a handed-out notebook names the student's variant (a course key's token)
-    _SESSION["seed"] = None if student_id is None else (
-        os.environ.get(assignment.VARIANT_ENV) or str(student_id))
+    # the variant: given (a course key's token), else the one a handed-out notebook names,
+    # else the id itself (the public variants of self-study)
+    _SESSION["seed"] = None if student_id is None and variant is None else (
+        variant if variant is not None
+        else os.environ.get(assignment.VARIANT_ENV) or _SESSION["student_id"])
     _emit({"event": "setup", "student_id": _SESSION["student_id"]})
-    if student_id is None:
+    if variant is not None:
+        msg = "Using the variant your instructor assigned you: your own data, your own answers."
+    elif student_id is None:
         msg = "Using the course's own data (the tutorial's and the lecture's numbers)."
     else:
         msg = f"Using the variant of student `{student_id}`: your own data, your own answers."

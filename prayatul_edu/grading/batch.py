@@ -33,10 +33,10 @@ from pathlib import Path
 
 from ..exercises import TOPICS
 from .export import write_exports
-from .identity import (display_name, exercise_from_name, exercise_name, exercise_questions,
-                       identify)
-from .limits import Limits
-from .notebook import Options, error_rows
+from .identity import display_name, exercise_from_name, exercise_name, identify
+from .limits import Limits, isolated
+from .sandbox import enforced_limits
+from .notebook import Options, failed_report as _failed
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
 
@@ -54,17 +54,6 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _failed(name: str, options: Options, why: str, folder: str = "") -> StudentReport:
-    ident = identify(name, exercise=options.exercise, roster=options.roster, folder=folder,
-                     variant=options.variant)
-    r = StudentReport(student=ident.student, file=display_name(name),
-                      variant=ident.variant if ident.ok else "",
-                      exercise=ident.exercise, problems=[why])
-    error_rows(r, exercise_questions(ident.exercise) if ident.exercise else [],
-                "Not graded: " + why + ".")
-    return r
-
-
 class Worker:
     """A worker process (:mod:`.worker`) that grades notebooks one after another; killed
     and replaced when a notebook overruns its time."""
@@ -76,7 +65,9 @@ class Worker:
         self.proc = None
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "prayatul_edu.grading.worker"],
+        # -I: nothing of the current folder, HOME or PYTHON* variables on its path
+        self.proc = subprocess.Popen(isolated([sys.executable, "-I", "-m",
+                                               "prayatul_edu.grading.worker"]),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
 
@@ -327,6 +318,9 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     limits = Limits(**options.limits)
     jobs = jobs or default_jobs()
     stream = sys.stderr if progress is True else (progress or None)
+    if stream:                           # what holds for every notebook of this batch
+        for line in enforced_limits(options.sandbox, limits):
+            print(f"limits: {line}", file=stream, flush=True)
     matches = _roster_matches(entries, options) if options.roster is not None else None
     if stream and matches:
         print(f"roster: {matches['path']} file(s) matched by their path, {matches['name']} by "
@@ -398,11 +392,13 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 worker.close()
     ordered = [reports[k] for k in sorted(reports)]
     write_atomic(out / "grades.csv", csv_text(ordered))
-    settings = {"sandbox": options.sandbox, "solution_shown": options.solution_shown,
+    settings = {"sandbox": options.sandbox, "course_key": options.course_key is not None,
+                "solution_shown": options.solution_shown,
                 "variant": options.variant, "cell_timeout": options.cell_timeout,
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
                 "exercise": options.exercise, "roster_matched": matches,
-                "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())}}
+                "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())},
+                "enforced": enforced_limits(options.sandbox, limits)}
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions)

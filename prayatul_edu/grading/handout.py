@@ -21,52 +21,39 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
-import hmac
 import io
 import json
 import shutil
 from pathlib import Path
 
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV, Policy
+from ..exercises.coursekey import read_key, variant_token
 from .identity import display_name, exercise_name, roster_rows
 from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
-           "handout_notebook", "handout_name", "MIN_KEY_BYTES"]
+           "handout_notebook", "handout_name"]
 
-#: A course key shorter than this is refused (it could be guessed).
-MIN_KEY_BYTES = 16
 #: What a solution in a notebook looks like (a solutions notebook must never be handed out).
 _SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
 
 
 def student_variant(key: bytes | None, student: str) -> str:
-    """The variant (the seed of the student's data) of ``student``.
-
-    Without a course key: the id itself (the public variants of self-study). With the
-    instructor's course key: a token only the key's holder can compute from the id,
-    HMAC-SHA256(key, id) in hex, its first 16 characters.
-    (The one place the derivation is called: when the library derives variants from a
-    course key itself, this function calls that.)
-    """
-    if key is None:
-        return student
-    return hmac.new(key, student.encode("utf-8"), hashlib.sha256).hexdigest()[:16]
+    """The variant (the seed of the student's data) of ``student``: without a course key
+    the id itself (the public variants of self-study); with the instructor's key, the
+    token only the key's holder can compute from the id
+    (:func:`~prayatul_edu.exercises.coursekey.variant_token`, which the grader uses too)."""
+    return student if key is None else variant_token(key, student)
 
 
 def read_course_key(path) -> bytes:
-    """The course key in the file ``path`` (its bytes, surrounding whitespace removed)."""
+    """The course key in the file ``path`` (:func:`~prayatul_edu.exercises.coursekey.read_key`;
+    errors name the option ``course-key``)."""
     try:
-        key = Path(path).read_bytes().strip()
-    except OSError as exc:
-        raise ValueError(f"course-key: cannot read {display_name(path)} "
-                         f"({type(exc).__name__})") from None
-    if len(key) < MIN_KEY_BYTES:
-        raise ValueError(f"course-key: {display_name(Path(path).name)} holds {len(key)} "
-                         f"bytes; a key needs at least {MIN_KEY_BYTES} (e.g. the output of "
-                         "python -c \"import secrets; print(secrets.token_hex(32))\")")
-    return key
+        return read_key(path)
+    except ValueError as exc:
+        raise ValueError("course-key: " + str(exc).removeprefix("course key: ")) from None
 
 
 def read_class_roster(path) -> list[str]:

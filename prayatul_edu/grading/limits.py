@@ -4,6 +4,11 @@ Inside the sandbox the kernel is started as
 ``python -I .../limits.py MEMORY NPROC FSIZE CPU -- python -m ipykernel_launcher ...``:
 this module sets the limits with ``setrlimit`` and replaces itself with the kernel,
 which inherits them (so do the kernel's children).
+
+Run as ``python -I .../limits.py --own-mounts -- COMMAND...`` (the grader's worker,
+as root) it gives COMMAND a mount namespace of its own first, while it is still a
+process of one thread (a Python that has loaded NumPy is not), and adds
+``--own-mounts`` to COMMAND's arguments when that worked.
 """
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 
-__all__ = ["Limits", "parse_size", "format_size"]
+__all__ = ["Limits", "parse_size", "format_size", "own_mount_namespace", "isolated"]
 
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
 
@@ -48,6 +53,8 @@ class Limits:
     processes   processes and threads the kernel may start, beyond those its user
                 already runs (RLIMIT_NPROC counts per user)
     file_size   bytes of the largest file it may write (RLIMIT_FSIZE)
+    disk        bytes it may write in each of its writable folders (/tmp, and the work
+                folder when the grader is root): in-memory folders of this size
     cpu         seconds of CPU time per process (RLIMIT_CPU)
     output      characters of output kept per notebook (the rest is cut)
     notebook    bytes of the submitted file, checked before it is read
@@ -56,6 +63,7 @@ class Limits:
     memory: int = 2 * 1024 ** 3
     processes: int = 256
     file_size: int = 64 * 1024 ** 2
+    disk: int = 256 * 1024 ** 2
     cpu: int = 600
     output: int = 100_000
     notebook: int = 16 * 1024 ** 2
@@ -72,6 +80,12 @@ class Limits:
         return [sys.executable, "-I", os.path.abspath(__file__),
                 str(self.memory), str(processes_now + self.processes), str(self.file_size),
                 str(self.cpu), "--"]
+
+
+def isolated(command: list[str]) -> list[str]:
+    """``command`` (a grader's worker) started in a mount namespace of its own where it
+    can be (see the module doc)."""
+    return [sys.executable, "-I", os.path.abspath(__file__), "--own-mounts", "--"] + command
 
 
 def user_tasks() -> int:
@@ -91,9 +105,27 @@ def user_tasks() -> int:
     return count
 
 
+_MS_REC, _MS_PRIVATE, _CLONE_NEWNS = 16384, 1 << 18, 0x00020000
+
+
+def own_mount_namespace() -> bool:
+    """Put this process (of one thread) in a mount namespace of its own, private: what it
+    mounts is seen by nobody else and vanishes with it. False where it cannot (not root)."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return (libc.unshare(_CLONE_NEWNS) == 0 and
+            libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0)
+
+
 def _main(argv: list[str]) -> None:
     import resource
 
+    if argv[0] == "--own-mounts":
+        cmd = argv[2:] + (["--own-mounts"] if own_mount_namespace() else [])
+        os.execv(cmd[0], cmd)
     memory, nproc, fsize, cpu = (int(a) for a in argv[:4])
     for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_NPROC, nproc),
                          (resource.RLIMIT_FSIZE, fsize), (resource.RLIMIT_CPU, cpu),

@@ -11,21 +11,25 @@ changes nothing.
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .. import __file__ as _PACKAGE_INIT
 from ..exercises import ATOL, QUESTIONS, RTOL, Outcome
-from ..exercises.assignment import Policy
+from ..exercises.assignment import VARIANT_ENV, Policy
+from ..exercises.coursekey import variant_token
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
 from .report import NOTEBOOK_ERROR, StudentReport, variant_name
 from .runner import read_channel, run_notebook
+from .sandbox import work_folder
 
-__all__ = ["Options", "grade_source", "error_rows", "SOLUTION_SHOWN", "CELL_TIMEOUT",
-           "NOTEBOOK_TIMEOUT"]
+__all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
+           "SOLUTION_SHOWN", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT"]
 
 #: Defaults (seconds).
 CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 60, 300
@@ -51,6 +55,7 @@ class Options:
     solution_shown: str = "zero"
     published: dict = field(default_factory=dict)   # exercise -> {cell id: [source, editable]}
     policy: str = field(default_factory=lambda: Policy().to_json())   # assignment mode
+    course_key: str | None = None   # hex; variants are variant_token(key, student)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -61,6 +66,27 @@ class Options:
 
     def tolerance(self) -> dict:
         return {"atol": ATOL, "rtol": RTOL}
+
+
+def _identify(name: str, options: Options, folder: str = ""):
+    """Who submitted ``name`` and the variant graded: with a course key, the student's
+    :func:`~prayatul_edu.exercises.coursekey.variant_token`."""
+    ident = identify(name, exercise=options.exercise, roster=options.roster, folder=folder,
+                     variant=options.variant)
+    if options.course_key and ident.ok and ident.variant is not None:
+        ident.variant = variant_token(bytes.fromhex(options.course_key), ident.student)
+    return ident
+
+
+def failed_report(name: str, options: Options, why: str, folder: str = "") -> StudentReport:
+    """The report of a notebook that could not be graded: ``why``, error rows."""
+    ident = _identify(name, options, folder)
+    r = StudentReport(student=ident.student, file=display_name(name),
+                      variant=ident.variant if ident.ok else "",
+                      exercise=ident.exercise, problems=[why])
+    error_rows(r, exercise_questions(ident.exercise) if ident.exercise else [],
+               "Not graded: " + why + ".")
+    return r
 
 
 def error_rows(report: StudentReport, qids, message: str) -> None:
@@ -80,12 +106,36 @@ def _row(report: StudentReport, qid: str, outcome: Outcome) -> dict:
 
 
 _PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*[\w.@+-]+")
+#: What may stand for a folder separator in a disguised path (``|``, ``\``, ``:``...).
+_SEPARATOR = r"[^\w\s().'\"-]"
+
+
+def _known_folders(work: Path) -> list[tuple[str, str]]:
+    """(folder, what it becomes) of every folder of the grader a message could name."""
+    named = [(work, "."), (work.parent, "<path>")]
+    named += [(Path(p), "<path>") for p in (tempfile.gettempdir(), Path.home(), Path.cwd(),
+                                            sys.prefix, sys.base_prefix, sys.exec_prefix,
+                                            Path(_PACKAGE_INIT).parent)]
+    found = {}
+    for folder, neutral in named:
+        for spelled in {str(folder), str(Path(folder).resolve())}:
+            if len(Path(spelled).parts) > 1:
+                found.setdefault(spelled, neutral)
+    return sorted(found.items(), key=lambda kv: -len(kv[0]))
 
 
 def _scrub(text: str, work: Path) -> str:
     """Paths in a message made neutral: the work folder is ``.``, any other ``<path>``
-    (the grader's folders are nobody's business, whoever typed them)."""
-    text = text.replace(str(work) + "/", "").replace(str(work), ".")
+    (the grader's folders are nobody's business, whoever typed them). The grader's own
+    folders are found whatever separator they are written with (``|tmp|...``)."""
+    for folder, neutral in _known_folders(work):
+        head = _SEPARATOR + _SEPARATOR.join(re.escape(p) for p in Path(folder).parts[1:])
+        if neutral == ".":   # the work folder: names in it become relative
+            text = re.sub(head + _SEPARATOR, "", text)
+            text = re.sub(head + r"(?![\w.@+-])", ".", text)
+        else:                # any other: the folder and whatever follows it
+            text = re.sub(head + r"(?:" + _SEPARATOR + r"[\w.@+-]+)*(?![\w.@+-])", neutral,
+                          text)
     return _PATH.sub("<path>", text)
 
 
@@ -114,8 +164,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
 
     start = time.perf_counter()
     limits = Limits(**options.limits)
-    ident = identify(name, exercise=options.exercise, roster=options.roster, folder=folder,
-                     variant=options.variant)
+    ident = _identify(name, options, folder)
     qids = exercise_questions(ident.exercise) if ident.exercise else []
     report = StudentReport(student=ident.student, file=display_name(name),
                            variant=ident.variant, exercise=ident.exercise,
@@ -147,17 +196,18 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                      ignore_cleanup_errors=True) as tmp:
         work = Path(tmp) / "work"
         work.mkdir()
-        (work / "submission.ipynb").write_bytes(data)
-        channel = work / ".answers.jsonl"
-        try:
-            found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
-                                 cell_timeout=options.cell_timeout,
-                                 notebook_timeout=options.notebook_timeout,
-                                 policy=options.policy)
-        except Exception as exc:  # a notebook the kernel cannot even start
-            found = [f"could not run the notebook ({type(exc).__name__}: "
-                     f"{display_name(exc, 200)})"]
-        records = read_channel(channel)
+        with work_folder(work, limits.disk):  # as root: in memory, capped
+            (work / "submission.ipynb").write_bytes(data)
+            channel = work / ".answers.jsonl"
+            try:
+                found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
+                                     cell_timeout=options.cell_timeout,
+                                     notebook_timeout=options.notebook_timeout,
+                                     policy=options.policy)
+            except Exception as exc:  # a notebook the kernel cannot even start
+                found = [f"could not run the notebook ({type(exc).__name__}: "
+                         f"{display_name(exc, 200)})"]
+            records = read_channel(channel)
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
         report.problems += [_scrub(p, work) for p in found]
@@ -189,16 +239,57 @@ def grade_source(name: str, data: bytes | None, options: Options,
         report.problems.append("answers to questions of another exercise were ignored: "
                                + ", ".join(display_name(q, 20) for q in extra[:10]))
     report.calls = _calls(records, set(qids))
+    asked = asked_for_answers(nb, qids)
     for qid in qids:
         report.rows.append(_row(report, qid, _grade_question(qid, ident.variant,
                                                              answers.get(qid),
                                                              report.calls.get(qid, {}),
-                                                             options.solution_shown)))
+                                                             options.solution_shown,
+                                                             asked.get(qid, ()))))
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
 
-def _grade_question(qid, variant, got, calls, solution_shown) -> Outcome:
+#: Code that asks the library for an answer (or switches the assignment's rules off),
+#: as the grader reads it in the submitted notebook, outside the kernel.
+_ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
+                     r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__)\b|"
+                     r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
+                     # setting a variable, except the variant a hand-out names (no gain)
+                     r"environ\s*\[(?!\s*['\"]" + re.escape(VARIANT_ENV)
+                     + r"['\"]\s*\])[^\]\n]*\]\s*=(?!=)")
+_SECTION = re.compile(r"^q(\d+)-(\d+)-")
+
+
+def _asking_label(m) -> str:
+    if m.group(1):
+        return "__wrapped__" if m.group(1) == "__wrapped__" else m.group(1) + "()"
+    return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
+
+
+def asked_for_answers(nb, qids) -> dict:
+    """qid -> the calls in its part of the notebook that ask for an answer (``key(``,
+    ``solution(``, ``compute_key(``, ``__wrapped__``, the environment changed), read
+    from the submitted code by the grader itself. A question's part runs from its first
+    published cell to the next question's; code before every question counts for all."""
+    found: dict = {}
+    current = None
+    for cell in nb.cells:
+        m = _SECTION.match(str(cell.get("id", "")))
+        if m and f"{m.group(1)}.{m.group(2)}" in qids:
+            current = f"{m.group(1)}.{m.group(2)}"
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        hits = {_asking_label(m) for m in _ASKING.finditer(
+            source if isinstance(source, str) else "")}
+        for qid in [current] if current else qids:
+            if hits:
+                found.setdefault(qid, set()).update(hits)
+    return {q: sorted(v) for q, v in found.items()}
+
+
+def _grade_question(qid, variant, got, calls, solution_shown, asked=()) -> Outcome:
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
@@ -210,12 +301,15 @@ def _grade_question(qid, variant, got, calls, solution_shown) -> Outcome:
                 f"(Checked in the notebook against {variant_name(got['seed'])}; graded "
                 f"against {variant_name(variant)}.)")
     shown = calls.get("solution_shown", 0) + calls.get("key_shown", 0)
-    if shown and variant is not None:
+    notes = []   # what the grader read in the code, then what the kernel recorded
+    if asked:
+        notes.append("The submitted code of this question asks for the answer ("
+                     + ", ".join(asked) + ")")
+    if shown:
+        notes.append("The solution or key of this question was shown in the graded run")
+    if notes and variant is not None:
         if solution_shown == "zero" and outcome.points:
             outcome.points = 0.0
-            outcome.messages.append("The solution or key of this question was shown in the "
-                                    "graded run: 0 points (the instructor's policy).")
-        else:
-            outcome.messages.append("The solution or key of this question was shown in the "
-                                    "graded run.")
+            notes[-1] += ": 0 points (the instructor's policy)"
+        outcome.messages += [note + "." for note in notes]
     return outcome

@@ -1,7 +1,11 @@
 """What the grader writes: one report per student, rows, feedback, safe CSV and JSON.
 
 Everything a student controls (their output, exception messages, unreadable
-answers) is escaped in the Markdown feedback; CSV cells starting with
+answers) loses its control characters (ESC and all of C0 and C1 but newline and
+tab: no terminal escape sequence reaches a file) and is cut at
+:data:`FIELD_CAP` characters per field as a report is made or read back
+(:meth:`StudentReport.to_dict`, :meth:`StudentReport.from_dict`); it is escaped in
+the Markdown feedback; CSV cells starting with
 ``= + - @``, a tab or a carriage return are neutralised (a leading ``'``) so a
 spreadsheet does not run them; the final files are written atomically.
 """
@@ -16,7 +20,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-__all__ = ["StudentReport", "CSV_COLUMNS", "NOTEBOOK_ERROR", "csv_safe", "md_escape",
+__all__ = ["StudentReport", "CSV_COLUMNS", "NOTEBOOK_ERROR", "FIELD_CAP", "clean_text",
+           "csv_safe", "md_escape",
            "feedback_markdown", "csv_text", "write_atomic", "variant_name"]
 
 #: Status of every question of a notebook that could not be graded at all.
@@ -24,6 +29,27 @@ NOTEBOOK_ERROR = "notebook error"
 CSV_COLUMNS = ["student", "variant", "question", "points", "max_points", "status",
                "feedback", "file"]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Characters kept of any text field of a report (feedback, a problem, a name).
+FIELD_CAP = 2000
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean_text(text: str, cap: int = FIELD_CAP) -> str:
+    """``text`` without control characters (newline and tab kept), at most ``cap``
+    characters (the cut marked with an ellipsis)."""
+    text = _CONTROL.sub("", text)
+    return text if len(text) <= cap else text[:cap - 1] + "…"
+
+
+def _clean(value):
+    """Every string in ``value`` (dicts, lists, keys too) cleaned (:func:`clean_text`)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
 
 
 @dataclass
@@ -51,14 +77,14 @@ class StudentReport:
         return round(sum(r["max_points"] for r in self.rows), 2)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = _clean(asdict(self))
         d.update(total=self.total, max_total=self.max_total)
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "StudentReport":
         names = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        return cls(**{k: _clean(v) for k, v in d.items() if k in names})
 
 
 def variant_name(seed) -> str:

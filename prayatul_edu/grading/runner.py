@@ -18,13 +18,20 @@ import time
 from pathlib import Path
 
 from ..exercises.assignment import CHANNEL_ENV, POLICY_ENV
+from .cgroup import NotebookGroup, cgroup_problem
 from .limits import Limits
 from .sandbox import kernel_command
 
-__all__ = ["run_notebook", "read_channel", "CHANNEL_CAP", "MAX_RESTARTS"]
+__all__ = ["run_notebook", "read_channel", "CHANNEL_CAP", "CHANNEL_LINE", "CHANNEL_DEPTH",
+           "MAX_RESTARTS"]
 
 #: At most this many bytes of the answer channel are read (its end: the last answers).
 CHANNEL_CAP = 2_000_000
+#: A line of the channel longer than this many bytes is skipped unread (an answer is a
+#: few numbers; the largest, a 5 x 5 matrix, is a few hundred bytes).
+CHANNEL_LINE = 100_000
+#: A record nested deeper than this is skipped (an answer is a list of lists at most).
+CHANNEL_DEPTH = 8
 
 
 def _capped_client_class():
@@ -60,7 +67,8 @@ def _capped_client_class():
     return CappedClient
 
 
-def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict):
+def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
+                   group: list[str] = ()):
     import zmq
     from jupyter_client import AsyncKernelManager
 
@@ -78,7 +86,8 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict):
             return self._argv
 
         async def _async_pre_start_kernel(self, **kw):
-            self._argv, env = kernel_command(mode, work, connection_file, limits, channel_env)
+            self._argv, env = kernel_command(mode, work, connection_file, limits, channel_env,
+                                             group)
             if env is not None:
                 kw["env"] = env
             return await super()._async_pre_start_kernel(**kw)
@@ -173,12 +182,26 @@ def _is_setup(cell) -> bool:
 
 def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
                  cell_timeout: float, notebook_timeout: float, policy: str) -> list[str]:
-    """Execute ``nb`` cell by cell in a fresh sandboxed kernel; return the problems met.
+    """Execute ``nb`` cell by cell in a fresh sandboxed kernel, in a control group of its
+    own where the machine offers one; return the problems met.
 
     A cell that does not finish in time, or whose kernel dies, is cut: the kernel is
-    replaced by a fresh one, the setup cells (:func:`_is_setup`) are run again in it, and
-    the cells after the cut one run there (at most :data:`MAX_RESTARTS` times), so one
-    hung cell does not cost the questions after it."""
+    replaced by a fresh one (in the same control group), the setup cells
+    (:func:`_is_setup`) are run again in it, and the cells after the cut one run there
+    (at most :data:`MAX_RESTARTS` times), so one hung cell does not cost the questions
+    after it."""
+    group = NotebookGroup.create(limits) if cgroup_problem() is None else None
+    try:
+        return _run(nb, work, channel, mode=mode, limits=limits, cell_timeout=cell_timeout,
+                    notebook_timeout=notebook_timeout, policy=policy,
+                    group=group.prefix() if group else ())
+    finally:
+        if group:
+            group.remove()
+
+
+def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_timeout, policy,
+         group) -> list[str]:
     import copy
 
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -190,7 +213,7 @@ def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
                           startup_timeout=60, iopub_timeout=2, raise_on_iopub_timeout=True,
                           resources={"metadata": {"path": str(work)}})
     client.kernel_manager_class = _manager_class(mode, work, limits, {
-        CHANNEL_ENV: str(channel), POLICY_ENV: policy})
+        CHANNEL_ENV: str(channel), POLICY_ENV: policy}, group)
     client.output_cap = limits.output
     deadline = time.monotonic() + notebook_timeout
     client.reset_execution_trackers()
@@ -272,8 +295,34 @@ def _after_cut(pos: int, code, stop: bool) -> str:
             "cells before it defined was lost)")
 
 
+def _depth(value) -> int:
+    """How deeply ``value`` nests lists and dicts (iteratively: no recursion to exhaust)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            if d > CHANNEL_DEPTH:
+                return d
+            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return deepest
+
+
+def _record(line: bytes) -> dict | None:
+    """One line of the channel as a record, or None: too long, too deep, not JSON, not
+    an object. Nothing a line holds can raise (a 200,000-deep line is refused unread)."""
+    if len(line) > CHANNEL_LINE:
+        return None
+    try:
+        rec = json.loads(line.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return rec if isinstance(rec, dict) and _depth(rec) <= CHANNEL_DEPTH else None
+
+
 def read_channel(channel: Path) -> list[dict]:
-    """The records the kernel wrote (the last :data:`CHANNEL_CAP` bytes), oldest first."""
+    """The records the kernel wrote (the last :data:`CHANNEL_CAP` bytes), oldest first;
+    lines longer than :data:`CHANNEL_LINE` or deeper than :data:`CHANNEL_DEPTH` skipped."""
     records = []
     try:  # the kernel could have made it a link to another file, or a pipe
         fd = os.open(channel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -285,12 +334,9 @@ def read_channel(channel: Path) -> list[dict]:
         fh.seek(0, os.SEEK_END)
         size = fh.tell()
         fh.seek(max(0, size - CHANNEL_CAP))
-        data = fh.read(CHANNEL_CAP).decode("utf-8", errors="replace")
-    for line in data.splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict):
+        data = fh.read(CHANNEL_CAP)
+    for line in data.split(b"\n"):
+        rec = _record(line)
+        if rec is not None:
             records.append(rec)
     return records

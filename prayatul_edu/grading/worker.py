@@ -6,27 +6,43 @@ stdin; the report as one JSON line on stdout. It stays alive between notebooks
 (starting Python with Jupyter's libraries takes seconds); the batch kills it when a
 notebook overruns its time and starts a new one, so whatever happens to a worker
 (stopped, killed, stuck), only that notebook's row is affected.
+
+Nothing a student sends can end it: whatever grading one notebook raises becomes
+that notebook's row. It is started isolated (``python -I``: no current folder, no
+user site, no ``PYTHON*`` variables on its path), and as root in a mount namespace
+of its own (:func:`.limits.isolated`; ``--own-mounts``) where it mounts the
+notebooks' in-memory work folders.
 """
 from __future__ import annotations
 
 import json
 import sys
 
-from .notebook import Options, grade_source
+from .notebook import Options, failed_report, grade_source
+from .sandbox import may_mount
+
+
+def _grade(header: dict, data: bytes | None) -> dict:
+    options = Options.from_json(header["options"])
+    try:
+        report = grade_source(header["name"], data, options, folder=header.get("folder", ""))
+    except (Exception, RecursionError, MemoryError) as exc:  # one row, never the worker
+        report = failed_report(header["name"], options,
+                               f"grading failed ({type(exc).__name__})")
+    return report.to_dict()
 
 
 def main() -> None:
+    may_mount("--own-mounts" in sys.argv[1:])
     stdin, stdout = sys.stdin.buffer, sys.stdout
     while True:
         line = stdin.readline()
         if not line:
             return
-        header = json.loads(line)
+        header = json.loads(line)   # from the grader's batch process, not from a student
         size = header.get("size")
         data = stdin.read(size) if size is not None else None
-        report = grade_source(header["name"], data, Options.from_json(header["options"]),
-                              folder=header.get("folder", ""))
-        stdout.write(json.dumps(report.to_dict()) + "\n")
+        stdout.write(json.dumps(_grade(header, data)) + "\n")
         stdout.flush()
 
 

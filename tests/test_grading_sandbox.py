@@ -1,0 +1,326 @@
+"""The sandbox's own defences, piece by piece: the answer channel read with bounded size
+and depth, student text cleaned and cut, the grader's folders scrubbed whatever the
+separator, control groups for a whole notebook, the worker that nothing a student
+sends can end, and course keys (variants no student can compute for another)."""
+import json
+import os
+import stat
+from dataclasses import asdict
+
+import nbformat
+import pytest
+
+import prayatul_edu.exercises as ex
+from grading_helpers import QIDS, answers, notebook, rows
+from prayatul_edu import cli, grading
+from prayatul_edu.exercises.coursekey import read_key, variant_token, write_key
+from prayatul_edu.grading import cgroup, report, runner, sandbox, worker
+from prayatul_edu.grading.notebook import _scrub
+
+SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
+FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
+
+
+def test_the_channel_skips_deep_long_and_odd_lines(tmp_path):
+    good = {"qid": "03.2", "seed": "s1", "answer": [[1, 2], [3, 4]]}
+    lines = ["[" * 200_000, "{" * 100_000, json.dumps({"qid": "03.1", "answer": "B" * 1_500_000}),
+             json.dumps({"qid": "03.1", "answer": [[[[[[[[[1]]]]]]]]]}), "[1, 2]", "not json",
+             "\udcff".encode("utf-8", "surrogatepass").decode("latin-1"), json.dumps(good)]
+    channel = tmp_path / "channel.jsonl"
+    channel.write_bytes("\n".join(lines).encode("utf-8", "surrogateescape") + b"\n")
+    assert runner.read_channel(channel) == [good]
+
+
+def test_the_channel_nesting_limit_is_exact():
+    def nested(depth):
+        value = 1
+        for _ in range(depth - 1):
+            value = [value]
+        return json.dumps({"answer": value}).encode()
+
+    assert runner._record(nested(runner.CHANNEL_DEPTH)) is not None
+    assert runner._record(nested(runner.CHANNEL_DEPTH + 1)) is None
+
+
+@pytest.mark.parametrize("text, clean", [
+    ("\x1b[31mred\x1b[0m", "[31mred[0m"),
+    ("bell\x07 osc\x1b]0;title\x07", "bell osc]0;title"),
+    ("c1 \x9b2J \x85 del\x7f", "c1 2J  del"),
+    ("keep\nnew lines\tand tabs", "keep\nnew lines\tand tabs"),
+    ("nul\x00 cr\r", "nul cr"),
+])
+def test_control_characters_are_stripped(text, clean):
+    assert report.clean_text(text) == clean
+
+
+def test_every_field_is_cut_and_cleaned_in_every_output():
+    r = report.StudentReport(student="s1", file="s1.ipynb", variant="s1",
+                             problems=["\x1b[2J" + "p" * 5000])
+    r.rows.append({"student": "s1", "variant": "s1", "question": "03.1", "title": "t",
+                   "points": 0.0, "max_points": 1.0, "status": ex.INVALID,
+                   "feedback": "\x1b[31m" + "A" * 1_500_000, "file": "s1.ipynb"})
+    back = report.StudentReport.from_dict(r.to_dict())
+    assert len(back.rows[0]["feedback"]) == report.FIELD_CAP
+    assert back.rows[0]["feedback"].startswith("[31mAAA") and back.rows[0]["feedback"][-1] == "…"
+    assert len(back.problems[0]) == report.FIELD_CAP
+    for text in (report.csv_text([back]), report.feedback_markdown(back),
+                 report.json_text([back], {}, {})):
+        assert "\x1b" not in text and len(text) < 3 * report.FIELD_CAP + 2000
+
+
+WORK = "/tmp/prayatul-grade-x1y2/work"
+
+
+@pytest.mark.parametrize("text, scrubbed", [
+    (f"{WORK}/data.csv", "data.csv"),
+    (WORK, "."),
+    (WORK.replace("/", "|") + "|k-1", "k-1"),
+    (WORK.replace("/", "\\"), "."),
+    (WORK.replace("/", ":") + " and more", ". and more"),
+    ("|tmp|prayatul-grade-x1y2|other", "<path>"),
+    ("a (root) and 1/2", "a (root) and 1/2"),
+])
+def test_the_work_folder_is_scrubbed_whatever_the_separator(text, scrubbed):
+    from pathlib import Path
+
+    assert _scrub(text, Path(WORK)) == scrubbed
+
+
+@pytest.mark.parametrize("folder", ["home", "cwd", "prefix", "package"])
+def test_the_graders_folders_are_scrubbed_whatever_the_separator(folder):
+    import sys
+    from pathlib import Path
+
+    where = {"home": Path.home(), "cwd": Path.cwd(), "prefix": Path(sys.prefix),
+             "package": Path(grading.__file__).parent}[folder]
+    for sep in "/|\\":
+        text = "at " + str(where / "secret.txt").replace("/", sep) + " now"
+        assert _scrub(text, Path(WORK)) == "at <path> now", (sep, _scrub(text, Path(WORK)))
+
+
+def test_the_worker_survives_whatever_grading_raises(monkeypatch):
+    def explode(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(worker, "grade_source", explode)
+    opts = asdict(grading.Options(exercise="03"))
+    r = grading.StudentReport.from_dict(worker._grade({"name": "s5.ipynb", "options": opts},
+                                                      b"{}"))
+    assert r.student == "s5" and r.problems == ["grading failed (RecursionError)"]
+    assert [x["status"] for x in r.rows] == [grading.NOTEBOOK_ERROR] * 4
+
+
+def test_the_worker_is_started_isolated():
+    """python -I (nothing of the current folder, HOME or PYTHON* on its path); as root in
+    a mount namespace of its own (its notebooks' work folders are mounted there)."""
+    import time
+
+    w = grading.Worker()
+    try:
+        w._start()
+        cmdline = b""
+        for _ in range(200):
+            cmdline = open(f"/proc/{w.proc.pid}/cmdline", "rb").read()
+            if cmdline and b"limits.py" not in cmdline:
+                break
+            time.sleep(0.05)
+        args = cmdline.split(b"\0")[1:-1]
+        own = os.geteuid() == 0
+        assert args == [b"-I", b"-m", b"prayatul_edu.grading.worker"] + [b"--own-mounts"] * own
+        mine, its = (os.readlink(f"/proc/{p}/ns/mnt") for p in ("self", w.proc.pid))
+        assert (mine != its) == own
+    finally:
+        w.close()
+
+
+def test_the_kernel_is_confined_whoever_runs_the_grader(tmp_path):
+    argv, env = sandbox.kernel_command("bwrap", tmp_path, tmp_path / "k.json",
+                                       grading.Limits(disk=2 ** 25), {}, ["GROUP"])
+    assert argv[0] == "GROUP" and env is None
+    text = " ".join(argv)
+    for flag in ("--unshare-user --uid 65534 --gid 65534", "--disable-userns",
+                 "--cap-drop ALL", f"--size {sandbox.SHM_SIZE} --tmpfs /dev/shm",
+                 "--remount-ro /dev", f"--size {2 ** 25} --tmpfs /tmp"):
+        assert flag in text
+
+
+@pytest.mark.skipif(cgroup.cgroup_problem() is not None,
+                    reason=f"no control group here: {cgroup.cgroup_problem()}")
+def test_a_control_group_counts_threads_and_memory_of_every_process():
+    import subprocess
+    import sys
+
+    group = cgroup.NotebookGroup.create(grading.Limits(memory=64 * 2 ** 20, processes=8))
+    code = ("import threading, time, subprocess, sys\nthreading.stack_size(2**16)\nn = 0\n"
+            "try:\n    for n in range(200):\n"
+            "        threading.Thread(target=time.sleep, args=(1,), daemon=True).start()\n"
+            "except RuntimeError:\n    pass\nprint(n, flush=True)\ntime.sleep(1.5)\n"
+            "p = [subprocess.Popen([sys.executable, '-c', 'b = bytes(1) * (40 * 2**20); "
+            "import time; time.sleep(1)']) for _ in range(2)]\n"
+            "print(sorted(x.wait() for x in p))")
+    try:
+        res = subprocess.run(group.prefix() + [sys.executable, "-c", code],
+                             capture_output=True, text=True, timeout=60)
+        threads, codes = res.stdout.split("\n", 1)
+        # 8 + 32 tasks in all: the main thread and the threads started before the limit
+        assert 0 < int(threads) < 8 + cgroup.KERNEL_TASKS
+        assert "-9" in codes   # two children of 40 MB against 64 MB for the group
+    finally:
+        group.remove()
+    assert not any(f.exists() for f in group.folders)
+
+
+def test_no_control_group_without_root(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(cgroup, "_PROBLEM", {})
+    assert cgroup.cgroup_problem() == "the grader is not root"
+    assert cgroup.NotebookGroup.create(grading.Limits()) is None
+    lines = sandbox.enforced_limits("bwrap", grading.Limits())
+    assert lines[1].startswith("no control group (the grader is not root): memory 2G per "
+                               "process, 256 processes per user")
+    assert lines[-1] == "work folder: on disk, not capped in total (needs root)"
+
+
+# -- course keys
+
+
+def test_a_variant_token_needs_the_key():
+    k1, k2 = bytes(range(32)), bytes(range(1, 33))
+    t = variant_token(k1, "s1")
+    assert t == variant_token(k1, "s1") and len(t) == 16 and int(t, 16) >= 0
+    assert len({t, variant_token(k1, "s2"), variant_token(k2, "s1")}) == 3
+    with pytest.raises(ValueError, match="key: expected at least 16 bytes"):
+        variant_token(b"short", "s1")
+    with pytest.raises(ValueError, match="student_id: expected a non-empty string"):
+        variant_token(k1, "")
+
+
+def test_a_course_key_file(tmp_path):
+    path = write_key(tmp_path / "course.key")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and len(read_key(path)) == 64
+    assert read_key(path) != read_key(write_key(tmp_path / "other.key"))
+    with pytest.raises(ValueError, match="exists already; it is kept"):
+        write_key(path)
+    (tmp_path / "bad.key").write_text("short  \n")
+    with pytest.raises(ValueError, match="holds 5 bytes; a key needs at least 16"):
+        read_key(tmp_path / "bad.key")
+    with pytest.raises(ValueError, match="cannot read"):
+        read_key(tmp_path / "missing.key")
+
+
+def test_setup_with_a_variant_seeds_every_question():
+    token = variant_token(bytes(range(32)), "s1")
+    try:
+        ex.setup(student_id="s1", variant=token)
+        q = ex.question("03.2")
+        assert q.seed == token
+        same = ex.question("03.2", seed=token)
+        public = ex.question("03.2", seed="s1")
+        def labels(x):
+            return (x.classes.tolist(), x.clusters.tolist())
+
+        assert labels(q) == labels(same) and labels(q) != labels(public)
+        with pytest.raises(TypeError, match="variant: expected the text"):
+            ex.setup("s1", variant="")
+    finally:
+        ex.setup(None)
+
+
+def test_grading_with_a_course_key(tmp_path, capsys):
+    key_file = tmp_path / "course.key"
+    assert cli.main(["grade", "--make-key", str(key_file)]) == 0
+    key = read_key(key_file)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for student in ("s1", "s2"):
+        token = variant_token(key, student)
+        # s1 works on the assigned variant; s2 on the public one of its id
+        seed = token if student == "s1" else student
+        setup = (f"ex.setup(student_id={student!r}, variant={token!r})\nq1 = ex.question('03.1')"
+                 if student == "s1" else "pass")
+        nbformat.write(notebook(student, answers(seed), after={"setup": setup}),
+                       subs / f"{student}_03_pair_counting.ipynb")
+    out = tmp_path / "out"
+    assert cli.main(["grade", str(subs), "--out", str(out), "--course-key", str(key_file),
+                     "--sandbox", SANDBOX, "--cell-timeout", "20", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "limits: sandbox: " in err and "limits: per process: memory 2G" in err
+    got = json.loads((out / "grades.json").read_text())
+    by = {s["student"]: s for s in got["students"]}
+    assert by["s1"]["variant"] == variant_token(key, "s1") and by["s1"]["total"] == 4
+    assert by["s2"]["variant"] == variant_token(key, "s2") and by["s2"]["total"] < 4
+    assert key.decode() not in (out / "grades.json").read_text()
+    assert got["settings"]["course_key"] is True
+    assert got["settings"]["enforced"] == sandbox.enforced_limits(SANDBOX, grading.Limits())
+    assert [f"limits: {line}" for line in got["settings"]["enforced"]] == [
+        line for line in err.splitlines() if line.startswith("limits: ")]
+
+
+@pytest.mark.skipif(SANDBOX != "bwrap" or cgroup.cgroup_problem() is not None,
+                    reason="needs the sandbox and a control group")
+def test_memory_is_limited_for_the_whole_notebook(tmp_path):
+    """Three children of 350 MB against 1 GB for the notebook: one is killed (each is
+    under the per-process limit); the honest student beside it keeps full marks."""
+    attack = ("import subprocess, sys\nprocs = [subprocess.Popen([sys.executable, '-c', "
+              "'import time; b = bytes(1) * (350 * 2**20); time.sleep(1)']) "
+              "for _ in range(3)]\ncodes = sorted(p.wait() for p in procs)\n"
+              "raise RuntimeError('killed' if codes[0] < 0 else 'all held')")
+    paths = []
+    for student, extra in (("m1", attack), ("m2", None)):
+        paths.append(tmp_path / f"{student}.ipynb")
+        nbformat.write(notebook(student, answers(student),
+                                after={"setup": extra} if extra else None), paths[-1])
+    reports = grading.grade_batch(paths, tmp_path / "out", progress=False, jobs=2,
+                                  exercise="03", cell_timeout=30, notebook_timeout=90,
+                                  limits=asdict(grading.Limits(memory=1024 ** 3)))
+    assert [(rows(r), r.problems) for r in reports] == [
+        (FULL, ["cell 3 raised RuntimeError: killed"]), (FULL, [])]
+
+
+def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
+    """On cgroup v2 (a stand-in folder tree here) the notebook's group is made below the
+    grader's group (or its parent when the grader sits in its own leaf), with memory.max,
+    no swap and pids.max."""
+    base = tmp_path / "grp"
+    (base / cgroup.GRADER_LEAF).mkdir(parents=True)
+    (base / "cgroup.controllers").write_text("cpu memory pids\n")
+    (base / "cgroup.subtree_control").write_text("memory pids\n")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(cgroup, "_mounts", lambda: {"v2": str(tmp_path)})
+    monkeypatch.setattr(cgroup, "_own", lambda: {"": f"/grp/{cgroup.GRADER_LEAF}"})
+    original_mkdir = type(base).mkdir
+
+    def mkdir(self, *a, **k):   # what the kernel does in a new group
+        original_mkdir(self, *a, **k)
+        (self / "memory.swap.max").write_text("max\n")
+
+    monkeypatch.setattr(type(base), "mkdir", mkdir)
+    group = cgroup.NotebookGroup.create(grading.Limits(memory=2 ** 30, processes=10))
+    assert group.version == "v2" and [f.parent for f in group.folders] == [base]
+    folder = group.folders[0]
+    assert (folder / "memory.max").read_text() == str(2 ** 30)
+    assert (folder / "memory.swap.max").read_text() == "0"
+    assert (folder / "pids.max").read_text() == str(10 + cgroup.KERNEL_TASKS)
+    assert group.prefix()[-1] == str(folder / "cgroup.procs")
+    (base / "cgroup.controllers").write_text("cpu\n")
+    (base / "cgroup.subtree_control").write_text("\n")
+    assert cgroup._base_folders()[0] is None   # no memory controller to hand down
+
+
+@pytest.mark.parametrize("source, asked", [
+    ("q1.check(q1.compute_key())", ["compute_key()"]),
+    ("q1.check(q1.key.__wrapped__(q1))", ["__wrapped__"]),
+    ("import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')\nq1.check(q1.key())",
+     ["key()", "the environment changed"]),
+    ("import os\nos.environ['PRAYATUL_EDU_ASSIGNMENT'] = '{\"released\": true}'",
+     ["the environment changed"]),
+    # what a hand-out's setup cell does: harmless (the grader's policy is set first)
+    ("import os\nos.environ.setdefault('PRAYATUL_EDU_ASSIGNMENT', '{}')\n"
+     "os.environ['PRAYATUL_EDU_VARIANT'] = '6f3a2032666cc367'", []),
+    ("answer = sorted([3, 1], key=abs)\nq1.check(answer)", []),
+])
+def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
+    from prayatul_edu.grading.notebook import asked_for_answers
+
+    nb = notebook("s1", check_source={"03.1": source})
+    assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})
