@@ -323,8 +323,9 @@ class LectureF(NumberQuestion):
         keys = self.keys()
         if len(keys) > 1:
             n = np.asarray(self.table)
-            tied = [f"C{i + 1} (T{' and T'.join(str(j + 1) for j in np.flatnonzero(row == row.max()))})"
-                    for i, row in enumerate(n) if (row == row.max()).sum() > 1]
+            tops = [np.flatnonzero(row == row.max()) + 1 for row in n]
+            tied = [f"C{i + 1} (T{' and T'.join(map(str, top))})"
+                    for i, top in enumerate(tops) if len(top) > 1]
             d.note(f"A tie: the largest cell of {', '.join(tied)} is shared, so the majority "
                    "class is not unique. The derivation takes the first; each choice is "
                    f"accepted: F = {', '.join(fmt(k) for k in keys)}.")
