@@ -3,8 +3,10 @@
 A question derives from the class of its answer's kind, which owns reading the
 answer (what a student may type, and what to say when it cannot be read),
 comparing it with the key (floats within ``ATOL + RTOL |key|``) and the
-diagnosis (a recognised mistake, "close: give 4 decimals", or a pointer to
-the ideas to revisit), never printing the expected value:
+diagnosis (a recognised mistake; the right numbers in the wrong order; "give 4
+decimals" only for an answer typed with fewer; or a pointer to the ideas to
+revisit), never printing the expected value. A question whose data leave a free
+choice (01.7's tied majority classes) accepts every answer in ``keys()``:
 
 ========================  =============================  ============================
 kind                      a student types                partial credit
