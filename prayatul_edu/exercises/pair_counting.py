@@ -193,7 +193,10 @@ class RandVsARI(NumbersQuestion):
         if isinstance(answer, (list, tuple, np.ndarray)):
             raise InvalidAnswer(f"answer: expected 3 parts [Rand, ARI, letter], got "
                                 f"{len(answer)}")
-        return super().read(answer)
+        if isinstance(answer, dict):
+            return super().read(answer)             # the grader's record of an unreadable one
+        raise InvalidAnswer(f"answer: expected a list [Rand, ARI, letter], got "
+                            f"{type(answer).__name__}")
 
     def to_json(self, answer):
         value = super().to_json(answer)

@@ -182,12 +182,11 @@ class SilhouetteSummary(NumbersQuestion):
     def explain(self, d):
         s = _sil(self)
         lab, v = np.asarray(self.labels), np.asarray(s.samples, dtype=float)
-        for c, name in ((1, "s_C1"), (2, "s_C2")):
-            idx = np.flatnonzero(lab == c)
-            terms = " + ".join(fmt(v[i]) for i in idx)
-            d.step(f"{name} = ({terms}) / {len(idx)} = {fmt(v[idx].mean())}".replace("+ -", "- "))
-        d.step(f"s_C = ({' + '.join(fmt(x) for x in v)}) / {len(v)} = {fmt(float(s))}"
-               .replace("+ -", "- "))
+        rows = [(f"s_{{C_{c}}}", f"s_C{c}", np.flatnonzero(lab == c)) for c in (1, 2)]
+        for tex, name, idx in rows + [(r"s_{\mathcal{C}}", "s_C", np.arange(len(v)))]:
+            mean = f"({' + '.join(fmt(v[i]) for i in idx)}) / {len(idx)} = {fmt(v[idx].mean())}"
+            mean = mean.replace("+ -", "- ")
+            d.step(f"{tex} = {mean}", f"{name} = {mean}")
         d.text("Each s_i as in 04.3. The overall s_C averages all the points' s_i (not the "
                "two cluster values; with clusters of equal size it is the same).")
 
