@@ -219,3 +219,21 @@ def test_no_implementation_talk_in_what_a_student_reads(seed):
         for text in texts:
             hit = IMPLEMENTATION.search(text)
             assert not hit, (qid, seed, text[max(0, hit.start() - 60):hit.end() + 60])
+
+
+def test_no_implementation_talk_in_the_saved_exercise_notebooks():
+    import nbformat
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted(root.glob("solutions/*.ipynb")) + sorted(root.glob("exercises/*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            texts = [cell.source] if cell.cell_type == "markdown" else []
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                texts += [data.get("text/plain", ""), data.get("text/markdown", ""),
+                          out.get("text", "")]
+            for text in texts:
+                text = "".join(text) if isinstance(text, list) else text
+                hit = IMPLEMENTATION.search(text)
+                assert not hit, (path.name, text[max(0, hit.start() - 60):hit.end() + 60])
