@@ -150,9 +150,8 @@ class CopheneticIsMetric(ChoiceQuestion):
              "merges, so at the height max(...) x, y and z are already in one cluster.", True,
              "Follow x, y, z up the tree."),
             ("The same argument holds for every linkage, centroid and median included.", False,
-             "Centroid and median linkage can merge later at a lower height (an inversion, "
-             "shown in notebook 05): a merged-later pair can then have the smaller P, and the "
-             "step 'merged no later, so no higher' fails."),
+             "Does every linkage merge at ever higher heights? Recall the inversions of "
+             "centroid linkage in notebook 05: is 'merged no later, so no higher' still true?"),
             ("max(a, b) <= a + b for a, b >= 0, so the triangle inequality follows.", True,
              "Is the maximum of two non-negative numbers at most their sum?"),
             ("P(x, z) = D(x, z) for every pair, so P inherits the triangle inequality of D.",

@@ -363,10 +363,9 @@ class ChoiceQuestion(Question):
         named = bad and len(word) > 2 and any(word.lower() in text.lower()
                                               for text in self.choices.values())
         if named or (len(bad) > 1 and word.replace(" ", "").isalpha()):
-            what = "the words of an option" if named else "a word, not option letters"
-            raise InvalidAnswer(f"answer: {word!r} is {what}; answer with the letter"
-                                f"{'' if self.single else 's'} of the statement"
-                                f"{'' if self.single else 's'} you choose, as listed "
+            what = ("is text from an option" if named else "is a word, not option letters")
+            letters_of = "the option's letter" if self.single else "the options' letters"
+            raise InvalidAnswer(f"answer: {word!r} {what}; give {letters_of} instead "
                                 f"(one of {', '.join(sorted(valid))})")
         if bad:
             raise InvalidAnswer(f"answer: {', '.join(bad)} is not an option "
