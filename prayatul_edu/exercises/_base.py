@@ -26,7 +26,6 @@ recorded answer in its own process, against the key of the student's variant.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
@@ -35,6 +34,7 @@ import numpy as np
 from ..steps import Derivation, plain_prose
 from . import _data, assignment
 from ._data import rng_for
+from ._language import lecture_language
 
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
@@ -497,22 +497,6 @@ class Question:
         values = [m.value for m in self.mistakes()]
         return (all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
                 and all(apart(key, m) for key in keys for m in values))
-
-
-#: Sentences about how the library computes (its methods, shortcuts, other tools, running
-#: times, its objects' attributes): the library's documentation may say them; a student's
-#: solution speaks the lecture's language only.
-IMPLEMENTATION_TALK = re.compile(
-    r"method\s*=|method '|fast path|scipy|\bO\(|complexity|\.derivation\(\)|np\.\w"
-    r"|numpy|inclusion.exclusion|computed (with|by) '|\b\w+\.h_clusters|float\(", re.I)
-
-
-def lecture_language(d: Derivation) -> Derivation:
-    """``d`` without its sentences of implementation talk (notes and prose only: the
-    formulas, steps and tables stay)."""
-    d.blocks = [b for b in d.blocks if not (b.kind in ("text", "note")
-                                            and IMPLEMENTATION_TALK.search(str(b.payload)))]
-    return d
 
 
 #: What a student who submits the course's answer on a variant is told.
