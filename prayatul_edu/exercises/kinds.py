@@ -71,7 +71,7 @@ def decimals(x: float) -> int:
     text = repr(float(x))
     if "e" in text or "n" in text:
         return 16
-    whole, _, frac_part = text.partition(".")
+    frac_part = text.partition(".")[2]
     return 0 if frac_part == "0" else len(frac_part)
 
 
