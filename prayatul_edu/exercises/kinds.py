@@ -413,7 +413,6 @@ class ChoiceQuestion(Question):
         d.table(["", "statement", "true?", "why"],
                 [[letter, text, "yes" if true else "no", why]
                  for letter, text, true, why in self.options()], max_rows=50)
-        d.text(f"Answer: {''.join(sorted(self.compute_key()))}.")
 
     def explain_choice(self, d: Derivation) -> None:
         """Numbers behind the statements (optional)."""
