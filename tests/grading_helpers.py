@@ -30,7 +30,8 @@ def answers(student):
     q4 = ex.question("03.4", seed=student)
     return {"03.1": ideal, "03.2": counts, "03.3": [rand, jac],
             "03.4": [rand_score(q4.classes, q4.clusters),
-                     adjusted_rand_score(q4.classes, q4.clusters)]}
+                     adjusted_rand_score(q4.classes, q4.clusters),
+                     "B"]}          # the statement "The ARI: a random clustering ... scores 0"
 
 
 def notebook(student, answered=None, after=None, drop=(), check_source=None, template=None):

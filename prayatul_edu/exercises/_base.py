@@ -35,11 +35,13 @@ import numpy as np
 from ..steps import Derivation, plain_prose
 from . import _data, assignment
 from ._data import rng_for
+from ._language import lecture_language
 
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
-           "COURSE_ANSWER", "rng_for", "close", "apart", "is_placeholder", "table_rows",
+           "COURSE_ANSWER", "rng_for", "close", "apart", "distinguishable", "is_placeholder",
+           "table_rows",
            "topic_questions"]
 
 #: A float answer ``x`` is accepted for key ``k`` when ``|x - k| <= ATOL + RTOL |k|``.
@@ -48,8 +50,12 @@ __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "Invali
 #: 0.267094...) pass, and so does a student's.
 ATOL = 1e-4
 RTOL = 1e-4
-#: Diagnosed mistakes and variants need values this far apart from the key.
+#: Variants need every diagnosed mistake this far apart from the key (and each other).
 SEPARATION = 1e-3
+#: On the course's data a mistake is still diagnosed when its value is this far from the
+#: key: an answer within the tolerance of it is then at least 2e-4 from the key (the
+#: arithmetic-mean NMI of the lecture's table is 9.3e-4 from the geometric one).
+DISTINGUISHABLE = 3e-4
 
 NOT_ATTEMPTED = "not attempted"
 CORRECT = "correct"
@@ -250,15 +256,31 @@ def close(a: float, k: float) -> bool:
     return abs(a - k) <= ATOL + RTOL * abs(k) + 1e-12
 
 
+def numeric(value) -> np.ndarray:
+    """A key or mistake as an array of floats; an option letter in it (a choice that is one
+    part of a numbers answer, such as 03.4's) counts as its position, A = 0."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, str) for v in value):
+        value = [float(ord(v) - ord("A")) if isinstance(v, str) else v for v in value]
+    return np.asarray(value, dtype=float)
+
+
 def apart(a, b) -> bool:
     """True when some entry of ``a`` and ``b`` differs by more than SEPARATION."""
     if isinstance(a, frozenset) or isinstance(b, frozenset):
         return a != b
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    a, b = numeric(a), numeric(b)
     return a.shape != b.shape or bool(np.any(np.abs(a - b) > SEPARATION))
 
 
 _apart = apart          # the name the tests of earlier versions use
+
+
+def distinguishable(a, b) -> bool:
+    """True when some entry of ``a`` and ``b`` differs by more than DISTINGUISHABLE."""
+    if isinstance(a, frozenset) or isinstance(b, frozenset):
+        return a != b
+    a, b = numeric(a), numeric(b)
+    return a.shape != b.shape or bool(np.any(np.abs(a - b) > DISTINGUISHABLE))
 
 
 # --------------------------------------------------------------- question
@@ -324,6 +346,11 @@ class Question:
         checking uses internally; students and the grader call :meth:`key`)."""
         raise NotImplementedError
 
+    def keys(self) -> list:
+        """Every answer accepted: the key, and others where the data leave a free choice
+        (a tie the question's formula breaks either way); the first is :meth:`compute_key`."""
+        return [self.compute_key()]
+
     def mistakes(self) -> list[Mistake]:
         """The common mistakes this question recognises (values by the wrong formula)."""
         return []
@@ -335,6 +362,9 @@ class Question:
     def explain(self, d: Derivation) -> None:
         """Add the step-by-step solution to ``d`` (derivations from the library)."""
         raise NotImplementedError
+
+    def headline(self, d: Derivation) -> None:
+        """Add the asked quantity and its value, first in the solution (set by the kind)."""
 
     # -- the kind of answer (implemented in .kinds) ----------------------
     def answer_format(self) -> str:
@@ -364,9 +394,15 @@ class Question:
         return value
 
     # -- the student's side --------------------------------------------
+    def ours(self, course: str, variant: str) -> str:
+        """``course`` on the course's data, ``variant`` on a student's variant (a variant
+        has other numbers: "your table", not "the lecture's table")."""
+        return course if self.seed is None else variant
+
     def _heading(self) -> str:
         variant = "the course's data" if self.seed is None else f"variant {self.seed}"
-        return f"Question {self.qid}: {self.title} ({variant})"
+        title = self.ours(self.title, self.title.replace("the lecture's table", "your table"))
+        return f"Question {self.qid}: {title} ({variant})"
 
     def prompt(self) -> Feedback:
         d = Derivation(self._heading())
@@ -405,8 +441,9 @@ class Question:
         if (refused := assignment.gate("solution", self)) is not None:
             return Feedback(f"🔒 {refused}", refused.replace("`", ""))
         d = Derivation(f"Solution of {self._heading()}")
+        self.headline(d)
         self.explain(d)
-        return _from_derivation(d)
+        return _from_derivation(lecture_language(d))
 
     def check(self, answer) -> Feedback:
         """Check ``answer``; record it for the grader; say what is right or wrong."""
@@ -430,7 +467,7 @@ class Question:
             value = self.read(answer)
         except InvalidAnswer as exc:
             return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
-        if self.matches(value, self.compute_key()):
+        if any(self.matches(value, key) for key in self.keys()):
             return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
         outcome = self.compare(value)
         if self.seed is not None and self._is_the_courses_answer(value):
@@ -440,18 +477,19 @@ class Question:
 
     def _is_the_courses_answer(self, value) -> bool:
         course = type(self)(None, data=_data.get(self.dataset, None))
-        return self.matches(value, course.compute_key())
+        return any(self.matches(value, key) for key in course.keys())
 
     # -- diagnosis and fair variants ---------------------------------------
     def diagnosable(self) -> list[Mistake]:
         """The mistakes that can be told apart on these data: those whose value differs
         from the key, with mistakes of the same value merged into one (on the course's
         data two slips can give the same number; a variant never lets that happen)."""
-        key, out = self.compute_key(), []
+        keys, out = self.keys(), []
         for m in self.mistakes():
-            if not apart(m.value, key):
+            if not all(distinguishable(m.value, key) for key in keys):
                 continue
-            same = next((k for k, o in enumerate(out) if not apart(o.value, m.value)), None)
+            same = next((k for k, o in enumerate(out)
+                         if not distinguishable(o.value, m.value)), None)
             if same is None:
                 out.append(m)
             else:
@@ -464,12 +502,13 @@ class Question:
     def acceptable(self) -> bool:
         """Whether the data make a fair variant: a finite key, every mistake told apart
         from the key and from every other mistake."""
-        key = self.compute_key()
-        if not isinstance(key, frozenset) and not np.all(np.isfinite(
-                np.asarray(key, dtype=float))):
+        keys = self.keys()
+        if not isinstance(keys[0], frozenset) and not all(np.all(np.isfinite(
+                numeric(key))) for key in keys):
             return False
-        values = [key] + [m.value for m in self.mistakes()]
-        return all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
+        values = [m.value for m in self.mistakes()]
+        return (all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
+                and all(apart(key, m) for key in keys for m in values))
 
 
 #: What a student who submits the course's answer on a variant is told.

@@ -63,6 +63,7 @@ class MergeHeights(NumbersQuestion):
 
 class CopheneticMatrix(TableQuestion):
     qid, title, dataset = "05.2", "the cophenetic matrix", "exercise_4"
+    asked = "cophenetic matrix P (x1..x5)"
     hints = ("P_ij is the height of the merge that first puts x_i and x_j in one cluster.",
              "Read it off the dendrogram of 05.1 (single linkage); the diagonal is 0.")
 
@@ -130,9 +131,11 @@ class CopheneticIsMetric(ChoiceQuestion):
              "what does that say about P(x, z)?")
 
     def describe(self, d):
-        d.text("Show that the cophenetic distance $P$ of an agglomerative clustering is a "
-               "distance metric (distinct examples at positive distances). Which "
-               "statements are steps of a correct argument?")
+        d.text("Show that the cophenetic distance $P$ of an agglomerative clustering "
+               "**without inversions** (each merge at least as high as the one before, as "
+               "with single, complete and average linkage) is a distance metric (distinct "
+               "examples at positive distances). Which statements are steps of a correct "
+               "argument?")
         self.describe_options(d)
 
     def statements(self):
@@ -143,8 +146,12 @@ class CopheneticIsMetric(ChoiceQuestion):
              "At which heights do merges of distinct examples happen?"),
             ("P(x, y) = P(y, x): the merge that joins x with y also joins y with x.", True,
              "Is 'x and y are in the same cluster' symmetric?"),
-            ("P(x, z) <= max(P(x, y), P(y, z)): at the height max(...) x, y and z are in one "
-             "cluster.", True, "Follow x, y, z up the tree."),
+            ("P(x, z) <= max(P(x, y), P(y, z)): without inversions, heights grow with the "
+             "merges, so at the height max(...) x, y and z are already in one cluster.", True,
+             "Follow x, y, z up the tree."),
+            ("The same argument holds for every linkage, centroid and median included.", False,
+             "Does every linkage merge at ever higher heights? Recall the inversions of "
+             "centroid linkage in notebook 05: is 'merged no later, so no higher' still true?"),
             ("max(a, b) <= a + b for a, b >= 0, so the triangle inequality follows.", True,
              "Is the maximum of two non-negative numbers at most their sum?"),
             ("P(x, z) = D(x, z) for every pair, so P inherits the triangle inequality of D.",

@@ -10,8 +10,9 @@ import math
 
 import numpy as np
 
-from .. import (entropy, labels_from_table, mutual_information, normalized_mutual_information,
-                purity)
+from .. import (contingency_table, entropy, labels_from_table, mutual_information,
+                normalized_mutual_information, purity)
+from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import NumberQuestion, NumbersQuestion
 from .matching import describe_exercise_2
@@ -32,6 +33,15 @@ def _garbled_mi(truth, pred, base=2.0):
     return total
 
 
+def _unweighted_mi(truth, pred, base=2.0):
+    """The lecture's MI as written: the logs log(p_ij / (p_i p_j)) summed without p_ij."""
+    t = contingency_table(truth, pred)
+    p = t.counts / t.n
+    pi, pj = p.sum(axis=1, keepdims=True), p.sum(axis=0, keepdims=True)
+    cells = p > 0
+    return float(np.sum(np.log((p / (pi * pj))[cells])) / math.log(base))
+
+
 class Entropies(NumbersQuestion):
     qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
@@ -50,16 +60,24 @@ class Entropies(NumbersQuestion):
         hc, ht = self.compute_key()
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
+                Mistake("log10", np.array([float(entropy(self.clusters, base=10)),
+                                           float(entropy(self.classes, base=10))]),
+                        "You used log10 (decimal digits); the course measures entropy in bits "
+                        "with log2."),
                 Mistake("swapped", np.array([ht, hc]),
                         "H(C) and H(T) are swapped: C are the clusters, T the classes.")]
 
     def explain(self, d):
-        d.extend(entropy(self.clusters).derivation())
-        d.extend(entropy(self.classes).derivation())
+        for name, labels, sizes in (("H(C)", self.clusters, "cluster sizes"),
+                                    ("H(T)", self.classes, "class sizes")):
+            h = entropy(labels)
+            d.text(f"*{name} = {fmt(h)} bits*, from the {sizes}:")
+            d.extend(h.derivation(), heading=False)
 
 
 class MutualInformation(NumberQuestion):
     qid, title, dataset = "02.2", "the mutual information I(C, T)", "exercise_2"
+    asked = "I(C, T)"
     hints = ("p_ij = n_ij / n, p_i = n_i / n, p_j = m_j / n: start from the contingency table.",
              "I(C, T) = sum_ij p_ij log2( p_ij / (p_i p_j) ), over the cells with n_ij > 0.",
              "The lecture's transcription drops the p_ij weight in front of the log: put it back.")
@@ -75,6 +93,13 @@ class MutualInformation(NumberQuestion):
     def mistakes(self):
         return [Mistake("natural log", self.compute_key() * math.log(2),
                         "That is the mutual information in nats (natural log); use log2."),
+                Mistake("log10", float(mutual_information(self.classes, self.clusters,
+                                                          base=10)),
+                        "You used log10 (decimal digits); the course measures information in "
+                        "bits with log2."),
+                Mistake("no p_ij weight", _unweighted_mi(self.classes, self.clusters),
+                        "You added up the logs log2(p_ij / (p_i p_j)) alone, as the lecture "
+                        "writes it; each log must be weighted by p_ij."),
                 Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
                         "You followed the lecture's transcription, which weights each log by "
                         "p_ij / (p_i p_j). The weight is p_ij.")]
@@ -85,11 +110,13 @@ class MutualInformation(NumberQuestion):
 
 class LectureNMI(NumberQuestion):
     qid, title, dataset = "02.3", "NMI (the lecture's table)", "lecture_table"
+    asked = "NMI"
     hints = ("NMI = I(C, T) / sqrt(H(C) H(T)): the geometric mean of I/H(C) and I/H(T).",
              "The base of the logarithms cancels in the ratio.")
 
     def describe(self, d):
-        d.text("The lecture's contingency table (rows clusters, columns classes):")
+        d.text(self.ours("The lecture's contingency table", "Your contingency table")
+               + " (rows clusters, columns classes):")
         head, rows = table_rows(self.table, ["C1", "C2", "C3"], ["T1", "T2", "T3"])
         d.table(head, rows)
         d.text("Compute the normalized mutual information "

@@ -3,8 +3,10 @@
 A question derives from the class of its answer's kind, which owns reading the
 answer (what a student may type, and what to say when it cannot be read),
 comparing it with the key (floats within ``ATOL + RTOL |key|``) and the
-diagnosis (a recognised mistake, "close: give 4 decimals", or a pointer to
-the ideas to revisit), never printing the expected value:
+diagnosis (a recognised mistake; the right numbers in the wrong order; "give 4
+decimals" only for an answer typed with fewer; or a pointer to the ideas to
+revisit), never printing the expected value. A question whose data leave a free
+choice (01.7's tied majority classes) accepts every answer in ``keys()``:
 
 ========================  =============================  ============================
 kind                      a student types                partial credit
@@ -24,16 +26,19 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..steps import Derivation
-from ._base import INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close
+from ..steps import Derivation, fmt
+from ._base import INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close, numeric
 from ._data import rng_for
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
-           "ChoiceQuestion", "NOT_USUAL", "CLOSE"]
+           "ChoiceQuestion", "NOT_USUAL", "CLOSE", "NEAR"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
 CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
          "intermediate results unrounded.")
+#: An answer typed with 4 decimals or more that is near the key but no known slip.
+NEAR = ("Close, but not within 1e-4, and not one of the usual slips: an intermediate "
+        "result rounded too early, or one term off, can do this; `hint()` may help.")
 
 
 def read_number(x, what: str) -> float:
@@ -61,13 +66,25 @@ def _unreadable(answer) -> None:
         raise InvalidAnswer(f"the answer could not be read: {answer['unreadable']}")
 
 
+def decimals(x: float) -> int:
+    """How many decimals ``x`` was typed with (0.333 -> 3, 1/3 -> 16, 2.0 -> 0)."""
+    text = repr(float(x))
+    if "e" in text or "n" in text:
+        return 16
+    frac_part = text.partition(".")[2]
+    return 0 if frac_part == "0" else len(frac_part)
+
+
+def too_few_decimals(got: float, want: float) -> bool:
+    """The key typed with fewer than 4 decimals (0.333 for 1/3, 0.85 for 0.8461): the
+    answer has at most 3 decimals and is within one unit of its last decimal."""
+    places = decimals(got)
+    return places < 4 and abs(got - want) < 10.0 ** -places
+
+
 def near(got: float, want: float) -> bool:
-    """A value that is the key with too few decimals (0.333 for 1/3, 0.85 for 0.8461)."""
-    gap = abs(got - want)
-    if gap < 1e-3:
-        return True
-    decimals = next((d for d in (1, 2) if abs(got - round(got, d)) < 1e-12), None)
-    return decimals is not None and gap < 10.0 ** -decimals
+    """A value within 1e-3 of the key (but not accepted)."""
+    return abs(got - want) < 1e-3
 
 
 # ------------------------------------------------------------------ numbers
@@ -75,7 +92,7 @@ class _NumericQuestion(Question):
     """Answers made of numbers compared entry by entry (the shared comparison)."""
 
     def entries(self, value) -> np.ndarray:
-        return np.ravel(np.asarray(value, dtype=float))
+        return np.ravel(numeric(value))
 
     def matches(self, value, key) -> bool:
         got, want = self.entries(value), self.entries(key)
@@ -84,6 +101,10 @@ class _NumericQuestion(Question):
     def summary(self, ok: np.ndarray) -> tuple[str, float]:
         """The first sentence of the feedback, and the points."""
         return "Not yet.", 0.0
+
+    def order_slip(self, got: np.ndarray, want: np.ndarray) -> str | None:
+        """What to say when the answer holds the right numbers in another order."""
+        return None
 
     def compare(self, value) -> Outcome:
         got, want = self.entries(value), self.entries(self.compute_key())
@@ -98,10 +119,15 @@ class _NumericQuestion(Question):
                    for g, x, k in zip(got[wrong], mv[wrong], want[wrong])):
                 diagnosed += m.names
                 messages.append(m.message)
+        if not diagnosed and (order := self.order_slip(got, want)):
+            diagnosed.append("wrong order")
+            messages.append(order)
         if not diagnosed:
-            if all(near(g, k) for g, k in zip(got[wrong], want[wrong])):
+            if all(too_few_decimals(g, k) for g, k in zip(got[wrong], want[wrong])):
                 diagnosed.append("too few decimals")
                 messages.append(CLOSE)
+            elif all(near(g, k) for g, k in zip(got[wrong], want[wrong])):
+                messages.append(NEAR)
             else:
                 messages.append(NOT_USUAL)
         lead, points = self.summary(ok)
@@ -110,9 +136,16 @@ class _NumericQuestion(Question):
 
 
 class NumberQuestion(_NumericQuestion):
-    """One number."""
+    """One number, named ``asked`` in the solution's first line."""
 
     kind = "number"
+    asked: ClassVar[str] = "the answer"
+
+    def headline(self, d):
+        keys = self.keys()
+        also = (f" (a tie leaves a choice: {', '.join(fmt(k) for k in keys[1:])} is accepted "
+                "too)" if len(keys) > 1 else "")
+        d.text(f"**{self.asked} = {fmt(keys[0])}**{also}. How:")
 
     def answer_format(self) -> str:
         return "Answer: a number (e.g. 0.25 or '1/4')."
@@ -152,6 +185,11 @@ class NumbersQuestion(_NumericQuestion):
     kind = "vector"
     parts: ClassVar[tuple] = ()
 
+    def headline(self, d):
+        d.text("**" + ", ".join(f"{p} = {v if isinstance(v, str) else fmt(v)}"
+                                for p, v in zip(self.parts, self.key()))
+               + "**. How:")
+
     def answer_format(self) -> str:
         return (f"Answer: {len(self.parts)} numbers in this order: "
                 f"{', '.join(self.parts)} (a list, or a dict with these names).")
@@ -172,6 +210,24 @@ class NumbersQuestion(_NumericQuestion):
                                 f"({', '.join(self.parts)}), got {len(answer)}")
         return np.array([read_number(a, p) for a, p in zip(answer, self.parts)])
 
+    def order_slip(self, got, want):
+        """The right numbers in another order: say which part holds which number."""
+        if len(got) != len(want):
+            return None
+        free, holds = list(range(len(want))), {}
+        for i, g in enumerate(got):
+            j = next((j for j in free if close(g, want[j])), None)
+            if j is None:
+                return None
+            free.remove(j)
+            holds[i] = j
+        moved = [f"as {self.parts[i]} you gave {self.parts[j]}"
+                 for i, j in holds.items() if i != j and not close(got[i], want[i])]
+        if not moved:
+            return None
+        return (f"These are the right numbers in the wrong order: {'; '.join(moved)}. "
+                f"Give them in the order {', '.join(self.parts)}.")
+
     def summary(self, ok):
         names = [p for p, good in zip(self.parts, ok) if not good]
         lead = (f"Not yet: {', '.join(names)} {'is' if len(names) == 1 else 'are'} off"
@@ -183,6 +239,7 @@ class TableQuestion(_NumericQuestion):
     """A table of numbers (no partial credit: the table is one object)."""
 
     kind = "matrix"
+    asked: ClassVar[str] = "table"
 
     def answer_format(self) -> str:
         r, c = np.shape(self.compute_key())
@@ -204,6 +261,13 @@ class TableQuestion(_NumericQuestion):
 
     def summary(self, ok):
         return f"Not yet: {int((~ok).sum())} of {ok.size} entries are off.", 0.0
+
+    def headline(self, d):
+        key = np.asarray(self.compute_key())
+        d.text(f"**The {self.asked}:**")
+        d.table(["", *[str(j + 1) for j in range(key.shape[1])]],
+                [[str(i + 1), *row] for i, row in enumerate(key.tolist())])
+        d.text("How:")
 
 
 # ------------------------------------------------------------------ choices
@@ -295,6 +359,14 @@ class ChoiceQuestion(Question):
                                 f"{type(answer).__name__}")
         valid = set(self.choices)
         bad = sorted(set(letters) - valid)
+        word = answer.strip() if isinstance(answer, str) else ""
+        named = bad and len(word) > 2 and any(word.lower() in text.lower()
+                                              for text in self.choices.values())
+        if named or (len(bad) > 1 and word.replace(" ", "").isalpha()):
+            what = ("is text from an option" if named else "is a word, not option letters")
+            letters_of = "the option's letter" if self.single else "the options' letters"
+            raise InvalidAnswer(f"answer: {word!r} {what}; give {letters_of} instead "
+                                f"(one of {', '.join(sorted(valid))})")
         if bad:
             raise InvalidAnswer(f"answer: {', '.join(bad)} is not an option "
                                 f"(options: {', '.join(sorted(valid))})")
@@ -333,12 +405,14 @@ class ChoiceQuestion(Question):
         statements (one letter fewer is still a letter) and, for ``single``, one."""
         return len(self.compute_key()) >= (1 if self.single else 2)
 
+    def headline(self, d: Derivation) -> None:
+        d.text(f"**Answer: {''.join(sorted(self.compute_key()))}.** Why:")
+
     def explain(self, d: Derivation) -> None:
         self.explain_choice(d)
         d.table(["", "statement", "true?", "why"],
                 [[letter, text, "yes" if true else "no", why]
                  for letter, text, true, why in self.options()], max_rows=50)
-        d.text(f"Answer: {''.join(sorted(self.compute_key()))}.")
 
     def explain_choice(self, d: Derivation) -> None:
         """Numbers behind the statements (optional)."""

@@ -9,6 +9,7 @@ the accuracy of the best one-to-one mapping of clusters to classes) when C != K.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from .. import (cluster_entropy, clustering_error, clustering_ratio, contingency_table,
                 f_measure, labels_from_table, maximum_matching, precision_recall_f, purity)
 from ..steps import fmt, frac
-from ._base import Mistake, table_rows
+from ._base import Mistake, apart, table_rows
 from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
@@ -35,6 +36,7 @@ def describe_exercise_2(q, d):
 
 class ConfusionMatrix(TableQuestion):
     qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
+    asked = "contingency table (rows clusters, columns classes)"
     hints = ("Cell (i, j) counts the examples that are in cluster i *and* in class j.",
              "Rows are clusters C_1..C_3, columns classes T_1..T_3; every row sums to the "
              "size of its cluster, every column to the size of its class.",
@@ -120,6 +122,7 @@ class PrecisionRecallF(NumbersQuestion):
 
 class ClusterEntropy(NumberQuestion):
     qid, title, dataset = "01.3", "the entropy e_2 of cluster 2", "exercise_2"
+    asked = "e_2"
     hints = ("e_i = - sum_j precision(i, j) log2 precision(i, j): it uses the class mix "
              "*inside cluster i* (row i of the table).",
              "Logarithms are base 2 (bits). Terms with precision 0 contribute 0.")
@@ -142,11 +145,18 @@ class ClusterEntropy(NumberQuestion):
                 Mistake("class instead of cluster", e_class,
                         "You took class 2 (a column) instead of cluster 2 (a row): e_i "
                         "describes the classes inside cluster i."),
+                Mistake("log10", float(cluster_entropy(self.classes, self.clusters,
+                                                       base=10).per_cluster[1]),
+                        "You used log10 (decimal digits); the course measures entropy in bits "
+                        "with log2."),
                 Mistake("sign", -e, "Entropy is never negative: mind the minus sign in front "
                         "of the sum.")]
 
     def explain(self, d):
-        d.extend(cluster_entropy(self.classes, self.clusters).derivation())
+        e = cluster_entropy(self.classes, self.clusters)
+        d.text("The entropy of every cluster from its row of the table; e_2 is row 2 (the "
+               "last lines, the total e, are not asked here):")
+        d.extend(e.derivation(), heading=False)
 
 
 class ClusterPurity(NumbersQuestion):
@@ -181,6 +191,15 @@ class ClusterPurity(NumbersQuestion):
         d.extend(purity(self.classes, self.clusters).derivation())
 
 
+def fraction_slips(key: float, n: int, counted: str, measure: str) -> list[Mistake]:
+    """A fraction of n given as the count itself, or as a percentage."""
+    return [Mistake("count not divided by n", key * n,
+                    f"That is the number of instances in {counted}; the {measure} is their "
+                    f"fraction of all n = {int(n)} instances (a number between 0 and 1)."),
+            Mistake("percentage", key * 100,
+                    f"That is a percentage; give the {measure} as a fraction between 0 and 1.")]
+
+
 def _lecture_labels(q):
     return labels_from_table(q.table)
 
@@ -193,11 +212,12 @@ def _describe_table(q, d):
 
 class LecturePurity(NumberQuestion):
     qid, title, dataset = "01.5", "purity (the lecture's table)", "lecture_table"
+    asked = "purity"
     hints = ("purity = (1/n) sum_i max_j n_ij.",
              "For each row (cluster) take its largest cell; add them up; divide by n.")
 
     def describe(self, d):
-        d.text("The lecture's contingency table:")
+        d.text(self.ours("The lecture's contingency table:", "Your contingency table:"))
         _describe_table(self, d)
         d.text("Compute the purity.")
 
@@ -211,7 +231,9 @@ class LecturePurity(NumberQuestion):
                         "largest cell of each row (cluster)."),
                 Mistake("unweighted mean", (n.max(axis=1) / n.sum(axis=1)).mean(),
                         "That is the plain mean of the purity_i; each cluster must be "
-                        "weighted by its size n_i / n.")]
+                        "weighted by its size n_i / n."),
+                *fraction_slips(self.compute_key(), n.sum(), "the majority cells",
+                                "purity")]
 
     def explain(self, d):
         d.extend(purity(*_lecture_labels(self)).derivation())
@@ -219,6 +241,7 @@ class LecturePurity(NumberQuestion):
 
 class LectureMaximumMatching(NumberQuestion):
     qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
+    asked = "maximum matching"
     hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
              "Try the 6 one-to-one matchings of 3 clusters to 3 classes; keep the one with the "
              "largest total of matched cells; divide by n.")
@@ -238,7 +261,9 @@ class LectureMaximumMatching(NumberQuestion):
                         "matching is one-to-one: every class can be matched once."),
                 Mistake("diagonal", np.trace(n) / n.sum(),
                         "You matched C_i with T_i. The names of clusters mean nothing: look "
-                        "for the best matching, not the diagonal.")]
+                        "for the best matching, not the diagonal."),
+                *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
+                                "maximum matching")]
 
     def explain(self, d):
         d.extend(maximum_matching(*_lecture_labels(self)).derivation())
@@ -246,6 +271,7 @@ class LectureMaximumMatching(NumberQuestion):
 
 class LectureF(NumberQuestion):
     qid, title, dataset = "01.7", "the F-measure (the lecture's table)", "lecture_table"
+    asked = "F"
     hints = ("Each cluster C_i is matched to its majority class j* = argmax_j n_ij.",
              "prec_i = n_ij* / n_i (the row's size), recall_i = n_ij* / m_j* (the column's "
              "size), F_i their harmonic mean.",
@@ -253,11 +279,28 @@ class LectureF(NumberQuestion):
 
     def describe(self, d):
         _describe_table(self, d)
-        d.text("Compute the lecture's F-measure $F = \\frac{1}{r}\\sum_i F_i$, each cluster "
-               "matched to its majority class.")
+        d.text("Compute the lecture's F-measure $F = (1/r) \\sum_i F_i$ (the mean of the "
+               "$F_i$ over the $r$ clusters), each cluster matched to its majority class.")
 
     def compute_key(self):
         return float(f_measure(*_lecture_labels(self)))
+
+    def tie_choices(self) -> list[tuple[int, ...]]:
+        """Every way of matching each cluster to one of its majority classes (a row whose
+        maximum is tied leaves a choice the lecture's formula does not make)."""
+        n = np.asarray(self.table)
+        return list(itertools.product(*[np.flatnonzero(row == row.max()) for row in n]))
+
+    def keys(self):
+        """F for every choice among tied majority classes, the library's first."""
+        _, _, f = precision_recall_f(*_lecture_labels(self))
+        rows = np.arange(len(f))
+        out = [self.compute_key()]
+        for choice in self.tie_choices():
+            value = float(np.mean(f[rows, list(choice)]))
+            if all(apart(value, k) for k in out):
+                out.append(value)
+        return out
 
     def mistakes(self):
         f = f_measure(*_lecture_labels(self))
@@ -277,6 +320,15 @@ class LectureF(NumberQuestion):
 
     def explain(self, d):
         d.extend(f_measure(*_lecture_labels(self)).derivation())
+        keys = self.keys()
+        if len(keys) > 1:
+            n = np.asarray(self.table)
+            tops = [np.flatnonzero(row == row.max()) + 1 for row in n]
+            tied = [f"C{i + 1} (T{' and T'.join(map(str, top))})"
+                    for i, top in enumerate(tops) if len(top) > 1]
+            d.note(f"A tie: the largest cell of {', '.join(tied)} is shared, so the majority "
+                   "class is not unique. The derivation takes the first; each choice is "
+                   f"accepted: F = {', '.join(fmt(k) for k in keys)}.")
 
 
 class AccuracyPermutation(ChoiceQuestion):
@@ -332,6 +384,7 @@ def _describe_ratio_error(q, d):
 
 class ClusteringRatio(NumberQuestion):
     qid, title, dataset = "01.9", "the clustering ratio eta", "ratio_error"
+    asked = "η"
     hints = ("C is the number of clusters the algorithm found, K the number of true classes: "
              "count the *distinct* labels in each row.",
              "eta = C / K: clusters per class. eta > 1 means the algorithm split classes, "
@@ -363,6 +416,7 @@ class ClusteringRatio(NumberQuestion):
 
 class ClusteringError(NumberQuestion):
     qid, title, dataset = "01.10", "the clustering error when C != K", "ratio_error"
+    asked = "clustering error"
     hints = ("Write the contingency table n_ij (rows = clusters, columns = classes). The "
              "clustering error is 1 - (largest total of a one-to-one matching) / n.",
              "One-to-one: each class is matched to at most one cluster and each cluster to at "

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import (adjusted_rand_index, hubert_statistic, jaccard_index, pair_confusion,
-                rand_index)
-from ._base import Mistake
+from .. import adjusted_rand_index, jaccard_index, pair_confusion, rand_index
+from ..steps import fmt
+from ._base import InvalidAnswer, Mistake
 from .kinds import NumbersQuestion, TableQuestion
 from .matching import describe_exercise_2
 
@@ -24,6 +24,7 @@ def _ideal(labels):
 
 class IdealClusterMatrix(TableQuestion):
     qid, title, dataset = "03.1", "the ideal cluster similarity matrix", "exercise_3"
+    asked = "ideal cluster similarity matrix (x1..x5)"
     hints = ("Entry (i, j) is 1 when x_i and x_j are in the same cluster, 0 otherwise.",
              "Every example is in the same cluster as itself: the diagonal is 1.")
 
@@ -49,7 +50,12 @@ class IdealClusterMatrix(TableQuestion):
         return super().acceptable() and self.compute_key().sum() > len(self.clusters)
 
     def explain(self, d):
-        d.extend(hubert_statistic(self.classes, self.clusters).derivation())
+        labels = np.asarray(self.clusters)
+        groups = ["{" + ", ".join(f"x{i + 1}" for i in np.flatnonzero(labels == c)) + "}"
+                  for c in np.unique(labels)]
+        d.text(f"The clusters are {', '.join(groups)}. Entry (a, b) is 1 when x_a and x_b are "
+               "in the same cluster (every example with itself too: the diagonal is 1), and 0 "
+               "otherwise; the matrix is symmetric.")
 
 
 class PairCounts(NumbersQuestion):
@@ -122,31 +128,101 @@ class RandJaccard(NumbersQuestion):
         d.extend(jaccard_index(self.classes, self.clusters).derivation())
 
 
+#: 03.4's conceptual part: which number compares the clustering with chance.
+WHICH = {
+    "A": ("The Rand index: a random clustering scores 0 on it.", False,
+          "The Rand index of a random clustering is not 0: with several clusters most pairs "
+          "are apart in both, so chance alone gives a high Rand. Only an adjusted index "
+          "subtracts what chance gives."),
+    "B": ("The ARI: a random clustering with these cluster and class sizes scores 0 on it "
+          "on average.", True, ""),
+    "C": ("Both: each of them is 0 for a random clustering.", False,
+          "Both are not 0 for a random clustering: the Rand index of chance is high (most "
+          "pairs are apart in both); the ARI subtracts that expected value."),
+}
+
+
 class RandVsARI(NumbersQuestion):
     qid, title, dataset = "03.4", "Rand vs adjusted Rand (all ten examples)", \
         "exercise_2"
-    parts = ("Rand", "ARI")
+    parts = ("Rand", "ARI", "which")
     hints = ("Start from the contingency table of the ten examples.",
              "ARI = (sum_ij C(n_ij,2) - E) / ((sum_i C(n_i,2) + sum_j C(m_j,2)) / 2 - E) with "
              "E = sum_i C(n_i,2) sum_j C(m_j,2) / C(n,2).",
-             "A clustering no better than chance has ARI near 0, even when its Rand is high.")
+             "What does a clustering no better than chance score on each? Think of the pairs "
+             "that are apart in both: with three clusters they are most pairs.")
 
     def describe(self, d):
-        d.text("Now all ten examples of Exercise 2:")
+        d.text(self.ours("Now all ten examples of Exercise 2:", "Now all ten examples of "
+                         "your data (the data of 01.1):"))
         describe_exercise_2(self, d)
-        d.text("Compute the Rand index and the adjusted Rand index (ARI). Which one tells you "
-               "that this clustering is about as good as chance?")
+        d.text("Compute the Rand index and the adjusted Rand index (ARI). Then **which** one "
+               "tells you how this clustering compares with chance (0 = no better than a "
+               "random clustering)? Pick a letter:")
+        d.table(["", "statement"], [[letter, text] for letter, (text, _, _) in WHICH.items()])
+
+    def answer_format(self) -> str:
+        return ("Answer: Rand, ARI and the letter of your choice, as a list "
+                "[Rand, ARI, letter] (or a dict with the names Rand, ARI, which).")
+
+    def _numbers(self):
+        return (float(rand_index(self.classes, self.clusters)),
+                float(adjusted_rand_index(self.classes, self.clusters)))
 
     def compute_key(self):
-        return np.array([float(rand_index(self.classes, self.clusters)),
-                         float(adjusted_rand_index(self.classes, self.clusters))])
+        # the letter compares as its position (A = 0), entry by entry with the numbers
+        return [*self._numbers(), self._true_letter()]
+
+    @staticmethod
+    def _true_letter():
+        return next(letter for letter, (_, true, _) in WHICH.items() if true)
+
+    def read(self, answer):
+        if isinstance(answer, dict) and set(answer) != {"unreadable"}:
+            missing = [p for p in self.parts if p not in answer]
+            if missing:
+                raise InvalidAnswer(f"answer: missing {', '.join(missing)}")
+            answer = [answer[p] for p in self.parts]
+        if isinstance(answer, (list, tuple, np.ndarray)) and len(answer) == 3:
+            letter = answer[2]
+            if not (isinstance(letter, str) and letter.strip().upper() in WHICH):
+                raise InvalidAnswer(f"which: expected the letter of a statement "
+                                    f"({', '.join(WHICH)}), got {letter!r}")
+            numbers = super().read([*list(answer)[:2], 0])
+            return np.array([numbers[0], numbers[1], _code(letter.strip().upper())])
+        if isinstance(answer, (list, tuple, np.ndarray)):
+            raise InvalidAnswer(f"answer: expected 3 parts [Rand, ARI, letter], got "
+                                f"{len(answer)}")
+        if isinstance(answer, dict):
+            return super().read(answer)             # the grader's record of an unreadable one
+        raise InvalidAnswer(f"answer: expected a list [Rand, ARI, letter], got "
+                            f"{type(answer).__name__}")
+
+    def to_json(self, answer):
+        value = super().to_json(answer)
+        if isinstance(value, list):
+            value[2] = list(WHICH)[int(value[2])]
+        return value
 
     def mistakes(self):
-        rand = self.compute_key()[0]
-        return [Mistake("ARI = Rand", np.array([rand, rand]),
+        rand, ari = self._numbers()
+        return [Mistake("ARI = Rand", [rand, rand, self._true_letter()],
                         "The ARI subtracts the Rand index expected by chance and rescales; "
-                        "it is not the Rand index.")]
+                        "it is not the Rand index."),
+                *[Mistake(f"which: {letter}", [rand, ari, letter], why)
+                  for letter, (_, true, why) in WHICH.items() if not true]]
 
     def explain(self, d):
+        rand, ari = self._numbers()
         d.extend(rand_index(self.classes, self.clusters).derivation())
         d.extend(adjusted_rand_index(self.classes, self.clusters).derivation())
+        d.text(f"Which one: {self._true_letter()}. A random clustering with these sizes has "
+               "an ARI of 0 on average, whatever the sizes; its Rand index is high (most "
+               f"pairs are apart in both). Here ARI = {fmt(ari)}: "
+               + ("about as good as chance" if abs(ari) < 0.1 else
+                  "better than chance" if ari > 0 else "worse than chance")
+               + f", although Rand = {fmt(rand)}.")
+
+
+def _code(letter: str) -> float:
+    return float(ord(letter) - ord("A"))          # as _base.numeric reads a letter

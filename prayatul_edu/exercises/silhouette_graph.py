@@ -141,7 +141,13 @@ class SilhouetteS(NumbersQuestion):
                         "well placed point.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        s = _sil(self)
+        d.formula(r"s_i = \frac{b_i - a_i}{\max(a_i, b_i)}", "s_i = (b_i - a_i) / max(a_i, b_i)")
+        for i, (a, b, v) in enumerate(zip(s.a, s.b, s.samples)):
+            d.step(rf"s_{i + 1} = \frac{{{fmt(b)} - {fmt(a)}}}{{\max({fmt(a)}, {fmt(b)})}} "
+                   rf"= {fmt(v)}",
+                   f"s_{i + 1} = ({fmt(b)} - {fmt(a)}) / max({fmt(a)}, {fmt(b)}) = {fmt(v)}")
+        d.text("a_i and b_i as in 04.1 and 04.2.")
 
 
 class SilhouetteSummary(NumbersQuestion):
@@ -174,7 +180,15 @@ class SilhouetteSummary(NumbersQuestion):
                         "Compute every s_i, then average the s_i.")]
 
     def explain(self, d):
-        d.extend(_sil(self).derivation())
+        s = _sil(self)
+        lab, v = np.asarray(self.labels), np.asarray(s.samples, dtype=float)
+        rows = [(f"s_{{C_{c}}}", f"s_C{c}", np.flatnonzero(lab == c)) for c in (1, 2)]
+        for tex, name, idx in rows + [(r"s_{\mathcal{C}}", "s_C", np.arange(len(v)))]:
+            mean = f"({' + '.join(fmt(v[i]) for i in idx)}) / {len(idx)} = {fmt(v[idx].mean())}"
+            mean = mean.replace("+ -", "- ")
+            d.step(f"{tex} = {mean}", f"{name} = {mean}")
+        d.text("Each s_i as in 04.3. The overall s_C averages all the points' s_i (not the "
+               "two cluster values; with clusters of equal size it is the same).")
 
 
 class SuitabilityC1(ChoiceQuestion):
@@ -207,11 +221,15 @@ class SuitabilityC1(ChoiceQuestion):
         ]
 
     def explain_choice(self, d):
-        d.extend(_sil(self).derivation())
+        s = _sil(self)
+        d.table(["", "a_i", "b_i", "s_i"],
+                [[f"x{i + 1}", s.a[i], s.b[i], s.samples[i]] for i in range(len(self.D))])
+        d.text(f"s_C1 = {fmt(s.per_cluster[0])}, s_C2 = {fmt(s.per_cluster[1])}.")
 
 
 class NormalizedCut(NumberQuestion):
     qid, title, dataset = "04.6", "the normalized cut", "exercise_1"
+    asked = "NC"
     hints = ("W(S, R) = sum over i in S, j in R of w_ij, with the distances as weights.",
              "NC = sum_i W(C_i, not C_i) / W(C_i, V): V is all the examples, so W(C_i, V) "
              "includes the pairs inside C_i (in both orders) and those leaving it.",
@@ -227,19 +245,26 @@ class NormalizedCut(NumberQuestion):
 
     def mistakes(self):
         D, lab = np.asarray(self.D), np.asarray(self.labels)
-        cuts, vols, ins = [], [], []
+        cuts, ins, sizes = [], [], []
         for c in np.unique(lab):
             m = lab == c
             cuts.append(D[m][:, ~m].sum())
-            vols.append(D[m].sum())
             ins.append(D[m][:, m].sum())
-        cuts, vols, ins = map(np.array, (cuts, vols, ins))
+            sizes.append(m.sum())
+        cuts, ins, sizes = map(np.array, (cuts, ins, sizes))
         return [Mistake("divided by n", cuts.sum() / len(lab),
                         "You divided by n, as the lecture's muddled line does; divide each "
                         "cut by the cluster's volume W(C_i, V)."),
                 Mistake("divided by W(C_i, C_i)", (cuts / ins).sum(),
                         "The denominator is W(C_i, V), all the weight at C_i (inside *and* "
-                        "leaving), not only the weight inside.")]
+                        "leaving), not only the weight inside."),
+                Mistake("pairs inside counted once", (cuts / (cuts + ins / 2)).sum(),
+                        "Your W(C_i, V) counts each pair inside C_i once; W(C_i, V) sums w_ij "
+                        "over every i in C_i and every j in V, so a pair inside C_i counts in "
+                        "both orders."),
+                Mistake("divided by n_i", (cuts / sizes).sum(),
+                        "You divided each cut by the cluster's size n_i; the denominator is "
+                        "its volume W(C_i, V), a sum of weights.")]
 
     def explain(self, d):
         d.extend(normalized_cut(self.D, self.labels).derivation())
@@ -247,6 +272,7 @@ class NormalizedCut(NumberQuestion):
 
 class ChooseK(IntegerQuestion):
     qid, title, dataset = "04.7", "choose k by silhouette", "choose_k"
+    asked = "k"
     hints = ("Compute the overall silhouette of each candidate clustering "
              "(`silhouette(q.X, labels)`).",
              "A larger silhouette means tighter, better separated clusters.")
