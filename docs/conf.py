@@ -51,10 +51,25 @@ numpydoc_xref_param_type = False
 # ----------------------------------------------------------------- math, offline
 MATHJAX = Path(jupyter_server_mathjax.__file__).parent / "static"
 html_static_path = [str(MATHJAX)]        # MathJax.js, jax/, fonts/ ... into _static/
-mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML"
-mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]],
-                               "displayMath": [["\\[", "\\]"]], "processEscapes": True},
-                   "showMathMenu": False, "messageStyle": "none"}
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"   # one file, in the package
+mathjax2_config = {
+    "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                "processEscapes": True,
+                # MyST marks its pages "tex2jax_ignore" and its formulas "math" (MathJax
+                # 3's processHtmlClass, for MathJax 2 here)
+                "processClass": "tex2jax_process|mathjax_process|math|output_area"},
+    "showMathMenu": False, "messageStyle": "none",
+    "HTML-CSS": {
+        # the package ships the STIX web fonts only (as Jupyter's classic notebook used
+        # them): never ask for the TeX fonts it lacks
+        "availableFonts": [], "imageFont": None, "preferredFont": None,
+        "webFont": "STIX-Web",
+        # MathJax's stand-in font points at about:blank, which Chromium refuses with a
+        # console error; a local() name that no machine has fetches nothing
+        "styles": {"@font-face": {"font-family": "MathJax_Blank",
+                                  "src": "local('MathJax_Blank')"}},
+    },
+}
 
 # ----------------------------------------------------------------- checks
 nitpicky = True                          # every cross-reference must resolve
@@ -76,6 +91,7 @@ html_theme_options = {"description": "Evaluating clustering algorithms, step by 
                       "page_width": "1100px", "sidebar_width": "240px",
                       "show_powered_by": False}
 html_show_sphinx = False                 # no links out of the site in the footer
+html_favicon = "favicon.svg"             # browsers ask for one (a 404 otherwise)
 html_show_sourcelink = False
 html_copy_source = False
 

@@ -93,6 +93,9 @@ def test_nothing_is_fetched_from_the_network(site):
     page = _parse(site / "notebooks" / "02_information.html")
     mathjax = [s for s in page.sources if "MathJax.js" in s]
     assert mathjax and (site / "notebooks" / urlsplit(mathjax[0]).path).resolve().is_file()
+    config = re.search(r"config=([\w-]+)", mathjax[0]).group(1)     # MathJax loads it next
+    assert (site / "_static" / "config" / f"{config}.js").is_file(), config
+    assert (site / "_static" / "fonts" / "HTML-CSS" / "STIX-Web" / "woff").is_dir()
     html = (site / "notebooks" / "02_information.html").read_text(encoding="utf-8")
     assert html.count('class="math') >= 10      # LaTeX left for MathJax, not as text
 
