@@ -7,8 +7,10 @@ without opening a browser), opens the page in Debian's Chromium through
 Playwright, moves a slider with the keyboard as a person would, and checks that
 the numbers shown become the ones the library computes for the new setting and
 that the figure is redrawn. Every page must load with no console error or
-warning, no failed request and no request leaving 127.0.0.1 (an offline lecture
-hall). Reloading the page must not leave kernels behind, and a kernel whose page
+warning (but exactly the version warnings of Voila's front end against the widgets'
+ones, :func:`_front_end_version_warnings` says why), no failed request and no request
+leaving 127.0.0.1 (an offline lecture hall). One page of the documentation site is
+opened too: its formulas typeset and its figures shown from the site alone. Reloading the page must not leave kernels behind, and a kernel whose page
 vanished is culled. Screenshots of every app at 1280x720 and 1920x1080 go to
 ``test-output/e2e/``; the time from a key press (or a dropdown change) to the new
 figure in the page is written to ``test-output/e2e/figure_latency.json``
