@@ -3,6 +3,7 @@
 
     python3 dev.py start    # set up .venv and run the main job
     python3 dev.py test     # set up .venv and run every test (unit, property, notebook)
+    python3 dev.py docs     # set up .venv and build the documentation site (build/docs/)
 
 Only the standard library is used here, so this works on a fresh machine that
 has nothing but Python and pip. The virtual environment lives in ``.venv``
@@ -14,6 +15,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -29,6 +31,19 @@ TEST_ARGS = ["-m", "pytest", "--nbval", "--nbval-current-env", "--doctest-module
              "-p", "no:cacheprovider", "prayatul_edu", "tests", "notebooks", "solutions"]
 TEST_PATHS = {"prayatul_edu", "tests", "notebooks", "solutions"}
 
+# The documentation site: Sphinx reads docs/conf.py; the source is the repository (the
+# Markdown pages in docs/ and the notebooks); warnings are errors, every reference must
+# resolve. tests/test_docs.py builds it with the same arguments.
+DOCS_OUT = Path("build") / "docs"
+DOCS_ARGS = ["-m", "sphinx", "-W", "-n", "--keep-going", "-q", "-b", "html", "-c", "docs",
+             "."]
+
+#: What the first run installs, for the message (pyproject.toml is the list itself)
+INSTALLING = ("prayatul-edu with NumPy, SciPy, scikit-learn, matplotlib, JupyterLab, "
+              "ipywidgets and nbclient; for the tests pytest, hypothesis, nbval, Voila, "
+              "Playwright (it drives the system's Chromium), Dask and pyarrow; for the "
+              "documentation Sphinx, myst-nb and numpydoc")
+
 
 def _say(message: str) -> None:
     print(f"[dev.py] {message}", flush=True)
@@ -39,10 +54,16 @@ def _wanted_stamp() -> str:
     return hashlib.sha256(text + sys.version.encode()).hexdigest()
 
 
+def _took(start: float) -> str:
+    seconds = round(time.monotonic() - start)
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
+
+
 def setup() -> None:
     """Create .venv and install the package with its test extras (idempotent)."""
+    start = time.monotonic()
     if not PYTHON.exists():
-        _say(f"creating a virtual environment in {VENV.name}/")
+        _say(f"step 1/3: creating a virtual environment in {VENV.name}/")
         try:
             venv.EnvBuilder(with_pip=True).create(VENV)
         except Exception as exc:  # pragma: no cover - depends on the machine
@@ -51,12 +72,17 @@ def setup() -> None:
     _install_templates()
     if STAMP.exists() and STAMP.read_text() == _wanted_stamp():
         return
-    _say("installing prayatul-edu and its dependencies (first run takes a minute)")
+    _say(f"installing {INSTALLING}. This is done once (again only when pyproject.toml "
+         "changes): a few minutes with a warm pip cache, longer on a slow network or a "
+         "busy machine (4-5 min on a loaded 2-core machine). pip's progress follows.")
+    _say("step 2/3: upgrading pip")
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                    check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", ".[test]"],
-                   check=True, cwd=ROOT)
+    _say("step 3/3: installing the package and its dependencies (pip install -e .[test])")
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--progress-bar", "off", "-e",
+                    ".[test]"], check=True, cwd=ROOT)
     STAMP.write_text(_wanted_stamp())
+    _say(f"set up in {_took(start)}; later runs reuse {VENV.name}/")
 
 
 def _install_templates() -> None:
@@ -85,7 +111,7 @@ def run(args: list[str]) -> int:
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "start"
     rest = argv[1:]
-    if command not in {"start", "test", "setup"}:
+    if command not in {"start", "test", "setup", "docs"}:
         print(__doc__)
         return 2
     setup()
@@ -93,6 +119,13 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "start":
         return run(["-m", "prayatul_edu", *rest])
+    if command == "docs":
+        start = time.monotonic()
+        _say(f"building the documentation site into {DOCS_OUT}/ (Sphinx, offline)")
+        code = run([*DOCS_ARGS, str(DOCS_OUT), *rest])
+        if code == 0:
+            _say(f"built in {_took(start)}: open {DOCS_OUT / 'docs' / 'index.html'}")
+        return code
     # Notebook folders are tested once they exist (git keeps no empty folder).
     args = [a for a in TEST_ARGS if a not in TEST_PATHS or (ROOT / a).exists()]
     return run([*args, *rest])

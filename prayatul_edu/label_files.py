@@ -7,24 +7,48 @@ an error that names the role, the column and the row.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet"]
+__all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet",
+           "DEFAULT_NA", "parse_na", "MISSING_LOOKALIKES", "label_columns"]
 
 _FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
-_MISSING = {"", "nan", "NaN", "NAN", "NA", "N/A", "null", "None"}
+#: What a CSV field must be to count as missing, unless told otherwise (``--na``): only
+#: the empty field. "NA" or "None" can be a cluster's name; a number column's "nan" is
+#: NaN (a float) anyway.
+DEFAULT_NA = ("",)
+#: Fields that often stand for a missing value; never treated so unless named in ``na``,
+#: but a column holding them is pointed out (:func:`label_columns`).
+MISSING_LOOKALIKES = ("NA", "N/A", "n/a", "null", "NULL", "None", "nan", "NaN", "NAN", "-")
+#: A column is taken as a clustering unless more than this share of its rows are
+#: distinct values (coordinates, ids): a clustering has far fewer clusters than instances.
+MOSTLY_DISTINCT = 0.5
 
 
-def read_columns(path) -> dict:
+def parse_na(text: str) -> tuple:
+    """``--na`` as given on the command line: comma-separated tokens, ``""`` the empty field.
+
+    >>> parse_na('NA,""')
+    ('NA', '')
+    >>> parse_na("")
+    ('',)
+    """
+    return tuple(dict.fromkeys("" if t.strip() in ('""', "''") else t.strip()
+                               for t in text.split(",")))
+
+
+def read_columns(path, na=DEFAULT_NA) -> dict:
     """The columns of a CSV/TSV (with a header row), .npy or .npz file: name -> 1-D array.
 
     CSV columns whose every value is an integer (or a number) become int (float)
-    arrays, others stay strings. A 2-D .npy array gives columns "0", "1", ...; a
-    .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0", "X:1", ....
-    Raises ``ValueError`` (unknown format, ragged rows, different lengths, no
-    header) or ``OSError`` (missing or unreadable file).
+    arrays, others stay strings; a field equal to one of ``na`` (default: only the
+    empty field) is missing (NaN or None). A 2-D .npy array gives columns "0",
+    "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
+    "X:1", .... Raises ``ValueError`` (unknown format, ragged rows, different
+    lengths, no header) or ``OSError`` (missing or unreadable file).
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -61,7 +85,7 @@ def read_columns(path) -> dict:
                                  "expected 1-D columns or a 2-D table")
         _same_length(columns, path.name)
         return columns
-    return _read_csv(path, "\t" if suffix == ".tsv" else None)
+    return _read_csv(path, "\t" if suffix == ".tsv" else None, na)
 
 
 def is_parquet(path) -> bool:
@@ -111,23 +135,23 @@ def _from_arrow(col) -> np.ndarray:
     return arr
 
 
-def _read_csv(path: Path, delimiter) -> dict:
+def _read_csv(path: Path, delimiter, na=DEFAULT_NA) -> dict:
     try:
         with open(path, "rb") as f:
             content = f.read()
     except OSError as exc:
         raise OSError(f"FILE: cannot read {path}: {exc.strerror or exc}") from None
-    return parse_table(content, path.name, delimiter)
+    return parse_table(content, path.name, delimiter, na=na)
 
 
 def parse_table(content, where: str = "the text", delimiter: str | None = None,
-                name: str = "FILE") -> dict:
+                name: str = "FILE", na=DEFAULT_NA) -> dict:
     """The columns of a CSV/TSV table given as text or bytes: header name -> 1-D array.
 
     What :func:`read_columns` does with a CSV/TSV file, for a table that is not
     a file (pasted in an app, uploaded in a browser). The delimiter (comma,
     semicolon or tab) is guessed unless given; values are typed as in
-    :func:`read_columns`. Errors are ``ValueError`` starting with ``name``
+    :func:`read_columns` (``na``: the fields read as missing). Errors are ``ValueError`` starting with ``name``
     and saying ``where`` the table came from.
 
     >>> cols = parse_table("truth,kmeans\\n1,a\\n2,b\\n", "pasted text", name="text")
@@ -160,19 +184,20 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
         if len(row) != len(header):
             raise ValueError(f"{name}: line {line} of {where} has {len(row)} fields, but the "
                              f"header has {len(header)}")
-    return {h: _typed([r[j].strip() for r in rows[1:]]) for j, h in enumerate(header)}
+    missing = set(na)
+    return {h: _typed([r[j].strip() for r in rows[1:]], missing) for j, h in enumerate(header)}
 
 
-def _typed(values: list[str]) -> np.ndarray:
+def _typed(values: list[str], missing: set) -> np.ndarray:
     """Strings as ints if all are, else as floats (missing -> NaN) if all are, else strings."""
     try:
         return np.array([int(v) for v in values], dtype=np.int64)
     except ValueError:
         pass
     try:
-        return np.array([math.nan if v in _MISSING else float(v) for v in values])
+        return np.array([math.nan if v in missing else float(v) for v in values])
     except ValueError:
-        return np.array([None if v in _MISSING else v for v in values], dtype=object)
+        return np.array([None if v in missing else v for v in values], dtype=object)
 
 
 def _same_length(columns: dict, where: str) -> None:
@@ -199,3 +224,48 @@ def column(columns: dict, name: str, where: str, role: str) -> np.ndarray:
         raise ValueError(f"{role}: column {name!r} has a missing or NaN value in data row "
                          f"{missing + 1}")
     return col
+
+
+def label_columns(columns: dict, exclude=()) -> tuple[list, dict]:
+    """Which columns look like clusterings, and why: ``(taken, reasons)``.
+
+    A column is left out when it holds numbers with decimals (coordinates,
+    measurements) or when more than :data:`MOSTLY_DISTINCT` of its rows, and
+    more than 20, are distinct values (coordinates, ids): a clustering has far
+    fewer clusters than instances. ``reasons`` says, for every column not in
+    ``exclude``, what was found (and points out values such as "NA" that are
+    read as labels, see :data:`MISSING_LOOKALIKES`).
+
+    >>> cols = {"id": np.arange(100), "km": np.arange(100) % 3, "x": np.linspace(0, 1, 100)}
+    >>> taken, why = label_columns(cols)
+    >>> taken
+    ['km']
+    >>> why["id"]
+    'left out: 100 distinct values in 100 rows (coordinates or ids?)'
+    """
+    taken, reasons = [], {}
+    for name, col in columns.items():
+        if name in exclude:
+            continue
+        col = np.asarray(col)
+        n = col.shape[0]
+        if col.dtype.kind == "f":
+            finite = col[np.isfinite(col)]
+            if np.any(finite != np.round(finite)):
+                reasons[name] = "left out: numbers with decimals (coordinates or measurements?)"
+                continue
+        counts = Counter(col.tolist()) if col.dtype.kind in "OU" else None
+        distinct = len(counts) if counts is not None else np.unique(col).shape[0]
+        if distinct > 20 and distinct > MOSTLY_DISTINCT * n:
+            reasons[name] = f"left out: {distinct:,} distinct values in {n:,} rows " \
+                            "(coordinates or ids?)"
+            continue
+        taken.append(name)
+        reasons[name] = f"taken: {distinct:,} clusters"
+        if counts is not None:
+            for token in MISSING_LOOKALIKES:
+                count = counts.get(token, 0)
+                if count:
+                    reasons[name] += (f"; {count:,} value(s) {token!r} read as a cluster's name "
+                                      f"(--na {token} reads them as missing)")
+    return taken, reasons

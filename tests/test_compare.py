@@ -174,7 +174,7 @@ def test_compare_a_csv_primary_vs_alternative(tmp_path, capsys):
     assert code == 0, err
     m = pe.prayatul_matrix(read_columns(path)["truth"], read_columns(path)["km"],
                            read_columns(path)["db"])
-    line = next(s for s in out.splitlines() if s.strip().startswith("km"))
+    line = next(s for s in out.splitlines() if s.split()[:2] == ["km", "db"])
     assert line.split()[:6] == ["km", "db", str(m.br), str(m.rw), str(m.wr), str(m.bw)]
     assert f"{m.comparative_deviation:.4f}" in line
     assert "db             km" not in out          # only the asked ordered pair
@@ -218,7 +218,11 @@ def test_figures_are_written_and_named(tmp_path, capsys):
     (CSV, "runs.csv", ["--truth", "truth", "--primary", "km", "--alternative", "nope"],
      "--alternative: no column 'nope'"),
     ("a,b,c\n0,1,1\n1,,0\n", "nan.csv", ["--truth", "a"],
+     "FILE: column 'b' has a missing or NaN value in data row 2"),
+    ("a,b,c\n0,1,1\n1,,0\n", "nan.csv", ["--truth", "a", "--algorithms", "b", "c"],
      "--algorithms: column 'b' has a missing or NaN value in data row 2"),
+    ("a,b,c\n0,1,1\n1,NA,0\n", "na.csv", ["--truth", "a", "--na", 'NA,""'],
+     "FILE: column 'b' has a missing or NaN value in data row 2"),
     ("a,b,c\n0,1,1\nnan,1,0\n", "nan.csv", ["--truth", "a"],
      "--truth: column 'a' has a missing or NaN value in data row 2"),
     ("a,b,c\n0,1,1\n1,0\n", "ragged.csv", ["--truth", "a"],
@@ -307,3 +311,140 @@ def test_help_and_examples_still_work(capsys):
         assert option in out
     code, out, _ = _run(capsys, "examples")
     assert code == 0 and "worked examples" in out
+
+
+# ------------------------------------------------- a researcher's own file
+def _researcher_csv(tmp_path, n=400):
+    """ids, two coordinate columns, the truth and three clusterings (one with a label "NA")."""
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, n)
+    good = np.where(rng.random(n) < 0.9, truth, rng.integers(0, 3, n))
+    poor = np.where(rng.random(n) < 0.5, truth, rng.integers(0, 3, n))
+    named = np.array(["NA", "c1", "c2"])[np.where(rng.random(n) < 0.7, truth,
+                                                   rng.integers(0, 3, n))]
+    x, y = rng.normal(size=n).round(5), rng.integers(0, 10**6, n)
+    rows = [f"{i},{x[i]},{y[i]},{truth[i]},{good[i]},{poor[i]},{named[i]}" for i in range(n)]
+    path = tmp_path / "runs.csv"
+    path.write_text("id,x,y,class,good,poor,named\n" + "\n".join(rows) + "\n")
+    return path, truth, {"good": good, "poor": poor, "named": named}
+
+
+def test_columns_of_distinct_values_are_not_clusterings_unless_named(tmp_path, capsys):
+    path, truth, labs = _researcher_csv(tmp_path)
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                          "--quiet", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["datasets"][0]["algorithms"] == ["good", "poor", "named"]
+    why = data["columns"]
+    assert why["id"] == "left out: 400 distinct values in 400 rows (coordinates or ids?)"
+    assert why["x"].startswith("left out: numbers with decimals")
+    distinct_y = len(set(np.loadtxt(path, delimiter=",", skiprows=1, usecols=2).tolist()))
+    assert why["y"] == f"left out: {distinct_y} distinct values in 400 rows (coordinates or ids?)"
+    assert why["class"] == "the truth (--truth)" and why["good"] == "taken: 3 clusters"
+    # the text says the same, in the file's order, and how to take a column anyway
+    code, text, _ = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                         "--quiet")
+    head = text.split("\n\n")[0].splitlines()
+    assert head[0] == 'Columns of runs.csv (read as missing: ""):'
+    assert [line.split()[0] for line in head[1:8]] == ["id", "x", "y", "class", "good", "poor",
+                                                       "named"]
+    assert "name a column left out with --algorithms" in text
+    # named, a column of ids is compared (every instance its own cluster)
+    code, out, _ = _run(capsys, "compare", str(path), "--truth", "class", "--algorithms", "id",
+                        "good", "--no-figures", "--quiet", "--format", "json")
+    data = json.loads(out)
+    assert data["datasets"][0]["algorithms"] == ["id", "good"]
+    assert data["columns"]["id"] == "taken: named with --algorithms"
+    assert data["columns"]["poor"] == "not used"
+
+
+def test_label_columns_thresholds():
+    from prayatul_edu.label_files import label_columns
+
+    n = 100
+    cols = {"half": np.arange(n) % 50, "more": np.arange(n) % 51, "small": np.arange(10),
+            "floats": np.arange(n) % 3 + 0.5, "whole": (np.arange(n) % 3).astype(float)}
+    taken, why = label_columns(cols)
+    assert taken == ["half", "small", "whole"]     # 50 of 100 distinct is still a clustering
+    assert why["more"].startswith("left out: 51 distinct values in 100 rows")
+    assert why["small"] == "taken: 10 clusters"      # 10 singletons: at most 20 is never left out
+
+
+def test_legend_and_one_verdict_per_pair(tmp_path, capsys):
+    path, truth, labs = _researcher_csv(tmp_path)
+    code, text, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                           "--quiet")
+    assert code == 0, err
+    for symbol, direction in [("sigma_c comparative deviation", "> 0"),
+                              ("phi_e effective superiority", "higher than in the swapped row")]:
+        line = next(l for l in text.splitlines() if l.strip().startswith(symbol))
+        assert direction in line
+    verdicts = [l[2:] for l in text.splitlines() if l.startswith("- ")]
+    assert len(verdicts) == 3                       # 3 algorithms: 3 pairs, one line each
+    m = pe.prayatul_matrix(truth, labs["good"], labs["poor"])
+    assert m.rw > m.wr
+    assert verdicts[0] == (f"good better than poor: right on {m.rw:,} of the {m.rw + m.wr:,} "
+                           f"pairs where exactly one is right ({m.rw / (m.rw + m.wr):.1%}, "
+                           f"σ_c = {m.comparative_deviation:.4f})")
+    assert "No interval: resample the instances" in text
+
+
+def test_verdict_reads_the_bootstrap_interval():
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 2, 60)
+    a = np.where(rng.random(60) < 0.7, truth, 1 - truth)
+    b = np.where(rng.random(60) < 0.7, truth, 1 - truth)
+    best = np.where(rng.random(60) < 0.98, truth, 1 - truth)
+    labs = {"a": a, "b": b, "best": best}
+    t, boot = tournament(truth, labs), bootstrap(truth, labs, 100, seed=1)
+    verdicts = {tuple(sorted(v["pair"])): v for v in t.verdicts(boot)}
+    for (p, q), v in verdicts.items():
+        better, worse = v["pair"]
+        low, high = boot.interval(better, worse, "comparative_deviation")
+        assert v["interval"] == pytest.approx((low, high))
+        assert v["crosses_zero"] == (low <= 0 <= high)
+        assert v["comparative_deviation"] >= 0
+        assert v["text"].endswith("crosses 0: no evidence of a difference" if v["crosses_zero"]
+                                  else "excludes 0")
+    assert verdicts["a", "best"]["better"] == "best" and not verdicts["a", "best"]["crosses_zero"]
+    # only one order of a pair computed: the verdict turns it round
+    one = tournament(truth, labs, pairs=[("a", "best")])
+    (v,) = one.verdicts(bootstrap(truth, labs, 100, seed=1, pairs=[("a", "best")]))
+    assert v["better"] == "best" and v["interval"] == pytest.approx(
+        verdicts["a", "best"]["interval"])
+    # a tie: the same labels under other names
+    (tie,) = tournament(truth, {"p": truth, "q": 1 - truth}, [("p", "q")]).verdicts()
+    assert tie["better"] is None and "neither is better" in tie["text"]
+
+
+def test_na_tokens_are_stated_and_settable(tmp_path, capsys):
+    from prayatul_edu.label_files import parse_na
+
+    assert parse_na('NA,""') == ("NA", "") and parse_na("NA,") == ("NA", "")
+    path, truth, labs = _researcher_csv(tmp_path)
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                          "--quiet", "--format", "json")
+    data = json.loads(out)
+    assert data["na"] == [""]                         # the default: only the empty field
+    n_na = int((labs["named"] == "NA").sum())
+    assert data["columns"]["named"] == (f"taken: 3 clusters; {n_na} value(s) 'NA' read as a "
+                                        "cluster's name (--na NA reads them as missing)")
+    scores = {r["algorithm"]: r for r in data["datasets"][0]["table_3"]}
+    assert scores["named"]["ari"] == pytest.approx(pe.adjusted_rand_index(truth, labs["named"]))
+    cols = read_columns(path, na=("NA",))
+    assert sum(v is None for v in cols["named"]) == n_na
+    with pytest.raises(SystemExit):
+        cli.main(["compare", "--help"])
+    assert 'default: only the empty field, ""' in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("command", ["compare", "grade", "examples"])
+def test_help_starts_with_a_plain_sentence(capsys, command):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    description = out.split("\n\n")[1]            # after the usage lines
+    assert description[0].isupper() and description.rstrip().endswith(".")
+    for markup in ("``", ":mod:", ":func:", "`"):
+        assert markup not in description

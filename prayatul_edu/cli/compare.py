@@ -1,6 +1,6 @@
-"""``prayatul-edu compare``: the command line of :mod:`prayatul_edu.compare`.
+"""Compare clusterings pair by pair with the Prayatul matrix (and ARI, NMI, AMI, accuracy).
 
-Options, reading the user's file, progress on stderr, text or JSON on stdout,
+The command line of :mod:`prayatul_edu.compare`. Options, reading the user's file, progress on stderr, text or JSON on stdout,
 figures in ``--out``; the analysis itself is :mod:`prayatul_edu.compare`.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..information import normalized_mutual_information
 from ..label_files import column as _column
-from ..label_files import is_parquet, read_columns, read_parquet
+from ..label_files import (DEFAULT_NA, is_parquet, label_columns, parse_na, read_columns,
+                           read_parquet)
 from ..pair_counting import adjusted_rand_index
 from ..paper import compare_with_paper, load_labels
 from ..plots.compare import save_figures
@@ -49,9 +50,17 @@ def add_arguments(parser) -> None:
                       help="the algorithm(s) it is compared with")
     mine.add_argument("--algorithms", metavar="COL", nargs="+",
                       help="compare these columns in a full tournament (every ordered pair). "
-                           "Default, without --primary: every column except truth and --xy")
+                           "Default, without --primary: every column except truth and --xy "
+                           "that looks like a clustering (columns with decimals, or with more "
+                           "than half of their rows distinct, such as coordinates and ids, are "
+                           "left out: name them here to compare them)")
     mine.add_argument("--xy", metavar="COL", nargs=2,
                       help="two coordinate columns, to draw the points in the figures")
+    mine.add_argument("--na", metavar="TOKENS", default=",".join(f'"{t}"' if not t else t
+                                                                  for t in DEFAULT_NA),
+                      help='CSV fields read as missing values, comma-separated (default: only '
+                           'the empty field, ""); e.g. --na NA,"" reads NA as missing too. A '
+                           "column of true classes or labels with a missing value is refused")
     paper = parser.add_argument_group("the paper's experiment (without FILE)")
     paper.add_argument("--paper", action="store_true",
                        help="use the labels the paper got (scikit-learn 1.1.3, shipped) and "
@@ -108,26 +117,46 @@ def _check_file_args(args) -> None:
         raise ValueError("--truth: give the column of true classes (--truth COL) with FILE")
 
 
-def _user_experiment(args) -> Experiment:
+def _role(args, name: str) -> str:
+    """The option that named column ``name``, or FILE for a column taken by default."""
+    if name == args.primary:
+        return "--primary"
+    if args.alternative and name in args.alternative:
+        return "--alternative"
+    return "--algorithms" if args.algorithms else "FILE"
+
+
+def _user_experiment(args) -> tuple[Experiment, dict]:
+    """The comparison of the user's file, and what each column was used for (and why)."""
     _check_file_args(args)
-    columns = read_columns(args.file)
+    columns = read_columns(args.file, na=parse_na(args.na))
     where = Path(args.file).name
     truth = _column(columns, args.truth, where, "--truth")
-    names, pairs = _algorithm_columns(args, columns, where)
-    role = {n: "--primary" if n == args.primary else
-            "--alternative" if args.alternative and n in args.alternative else "--algorithms"
-            for n in names}
-    labelings = {n: _column(columns, n, where, role[n]) for n in names}
+    names, pairs, reasons = _algorithm_columns(args, columns, where)
+    labelings = {n: _column(columns, n, where, _role(args, n)) for n in names}
     X = None
     if args.xy:
         X = np.column_stack([_column(columns, c, where, "--xy").astype(float) for c in args.xy])
-    return compare_labelings(truth, labelings, X, name=where, pairs=pairs,
-                             n_resamples=args.bootstrap, seed=args.seed,
-                             confidence=args.confidence, average=args.average)
+    experiment = compare_labelings(truth, labelings, X, name=where, pairs=pairs,
+                                   n_resamples=args.bootstrap, seed=args.seed,
+                                   confidence=args.confidence, average=args.average)
+    return experiment, reasons
+
+
+def _print_columns(where: str, reasons: dict, na: tuple) -> None:
+    shown = ", ".join('""' if not t else t for t in na)
+    print(f"Columns of {where} (read as missing: {shown}):")
+    width = max(len(c) for c in reasons)
+    for name, reason in reasons.items():
+        print(f"  {name:<{width}}  {reason}")
+    if any(r.startswith("left out") for r in reasons.values()):
+        print("  (name a column left out with --algorithms to compare it)")
+    print()
 
 
 def _algorithm_columns(args, columns, where: str):
-    """The algorithm columns to compare, and the (primary, alternative) pairs (None: all)."""
+    """The algorithm columns, the (primary, alternative) pairs (None: all), and for every
+    column of the file what it is used for and why."""
     if args.primary and args.algorithms:
         raise ValueError("--algorithms: use either --primary/--alternative or --algorithms")
     if args.alternative and not args.primary:
@@ -142,13 +171,23 @@ def _algorithm_columns(args, columns, where: str):
         if not pairs:
             raise ValueError("--alternative: must differ from --primary")
     else:
-        names = list(args.algorithms or [c for c in columns
-                                         if c != args.truth and c not in xy_cols])
+        names = list(args.algorithms or [])
         pairs = None
+    reasons = {args.truth: "the truth (--truth)", **{c: "coordinates (--xy)" for c in xy_cols}}
+    if names:
+        reasons.update({n: f"taken: named with {_role(args, n)}" for n in names})
+        reasons.update({c: "not used" for c in columns if c not in reasons})
+    else:
+        names, found = label_columns(columns, exclude=reasons)
+        reasons.update(found)
+    reasons = {c: reasons[c] for c in [*columns, *reasons] if c in reasons}   # the file's order
     if len(names) < 2:
+        left = [c for c, r in reasons.items() if r.startswith("left out")]
         raise ValueError(f"FILE: {where} has {len(names)} algorithm column(s) besides the truth; "
-                         "at least two are needed")
-    return names, pairs
+                         "at least two are needed" + (
+                             f" (left out as not clusterings: {', '.join(left)}; name them "
+                             "with --algorithms)" if left else ""))
+    return names, pairs, reasons
 
 
 def _connect(scheduler: str):
@@ -179,11 +218,16 @@ def _dask_report(args, progress) -> dict:
     where = Path(args.file).name
     if args.truth not in columns:
         _column(columns, args.truth, where, "--truth")   # the error names the columns
-    names, pairs = _algorithm_columns(args, columns, where)
+    if args.primary or args.algorithms:
+        names, pairs, _ = _algorithm_columns(args, columns, where)
+    else:           # counting distinct values would cost a pass over the data: every column
+        names, pairs = [c for c in columns if c != args.truth], None
+        if len(names) < 2:
+            raise ValueError(f"FILE: {where} has {len(names)} algorithm column(s) besides the "
+                             "truth; at least two are needed")
     for name in names:
         if name not in columns:
-            _column(columns, name, where, "--primary" if name == args.primary else
-                    "--algorithms")
+            _column(columns, name, where, _role(args, name))
     pairs = pairs or [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     truth = columns[args.truth]
     progress.say(f"connecting to {'a local cluster' if args.dask == 'local' else args.dask}")
@@ -259,10 +303,10 @@ def run(args) -> int:
         return 0
     try:
         _check_options(args)
-        comparison = None
+        comparison = columns = None
         if args.file is not None:
             progress.say(f"reading {args.file}")
-            experiment = _user_experiment(args)
+            experiment, columns = _user_experiment(args)
         elif args.paper:
             progress.say("loading the paper's labels")
             experiment = run_experiment("paper", n_resamples=args.bootstrap, seed=args.seed,
@@ -290,6 +334,9 @@ def run(args) -> int:
         out["figures"] = figures
         if comparison is not None:
             out["paper"] = comparison.to_dict()
+        if columns is not None:
+            out["columns"] = columns
+            out["na"] = list(parse_na(args.na))
         json.dump(_jsonable(out), sys.stdout, indent=1, allow_nan=False)
         print()
     else:
@@ -298,6 +345,8 @@ def run(args) -> int:
             print()
             print(experiment.derivation(tables=("III",)).to_text())
         else:
+            if columns is not None:
+                _print_columns(Path(args.file).name, columns, parse_na(args.na))
             print(experiment.explain())
         if args.file is None and not args.paper:
             print("\nThe paper's own labels (scikit-learn 1.1.3) are shipped with the package: "

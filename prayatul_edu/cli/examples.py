@@ -1,4 +1,4 @@
-"""``prayatul-edu examples``: print the seed documents' worked examples, step by step."""
+"""Print the worked examples of the tutorial and the lecture, each computed step by step."""
 from __future__ import annotations
 
 from ..tutorial import print_worked_examples

@@ -1,4 +1,7 @@
-"""``prayatul-edu grade``: the command line of :mod:`prayatul_edu.grading`."""
+"""Grade students' exercise notebooks, each in a sandbox: grades, feedback and exports.
+
+The command line of :mod:`prayatul_edu.grading`.
+"""
 from __future__ import annotations
 
 import sys

@@ -49,7 +49,8 @@ class DatasetResult(Result):
                            for a, s in self.scores.items()],
                "table_3": [{"algorithm": a, "nmi": s["nmi"], "ari": s["ari"], "ami": s["ami"]}
                            for a, s in self.scores.items()],
-               "average": self.average}
+               "average": self.average,
+               "verdicts": self.tournament.verdicts(self.bootstrap)}
         if self.bootstrap is not None:
             out["bootstrap"] = {"n_resamples": self.bootstrap.n_resamples,
                                 "seed": self.bootstrap.seed,
@@ -82,6 +83,8 @@ class DatasetResult(Result):
                     caption="Table III. Permutation-invariant scores against the truth")
         if self.bootstrap is not None:
             self.bootstrap.add_table(d)
+        if "I" in tables:
+            self.tournament.add_verdicts(d, self.bootstrap)
         return d
 
 

@@ -31,7 +31,7 @@ class Bootstrap(Result):
         self.confidence = confidence
 
     def interval(self, primary: str, alternative: str, measure: str) -> tuple[float, float]:
-        """The percentile interval ``(low, high)`` at :attr:`confidence`."""
+        """The percentile interval ``(low, high)`` at ``confidence``."""
         j = list(PRAYATUL_MEASURES).index(check_choice(measure, "measure", PRAYATUL_MEASURES))
         tail = (1 - self.confidence) / 2
         low, high = np.quantile(self.replicates[primary, alternative][:, j], [tail, 1 - tail])

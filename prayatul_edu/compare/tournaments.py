@@ -9,6 +9,15 @@ from ..steps import Derivation, Result, fixed
 
 __all__ = ["Tournament", "tournament"]
 
+#: When each measure favours the primary (the legend under Table I)
+_DIRECTION = {
+    "comparative_deviation": "> 0 (0: even where they disagree)",
+    "polarization": "higher than in the swapped row",
+    "comparative_rightness": "higher than in the swapped row",
+    "effective_rightness": "higher than in the swapped row",
+    "effective_superiority": "higher than in the swapped row",
+}
+
 
 class Tournament(Result):
     """The Prayatul matrix of ordered pairs of algorithms: ``t[primary, alternative]``.
@@ -59,6 +68,79 @@ class Tournament(Result):
                 caption="Table I. Prayatul matrix of each ordered pair (pairs of instances: "
                         "BR both right, RW only the primary right, WR only the alternative, "
                         "BW both wrong) and its five measures")
+        d.table(["measure", "formula", "range", "favours the primary when"],
+                [[f"{m.symbol} {m.title.lower()}", m.plain_formula,
+                  f"[{m.range[0]}, {m.range[1]}]", _DIRECTION[name]]
+                 for name, m in PRAYATUL_MEASURES.items()],
+                caption="The five measures: each is higher when the primary is right more "
+                        "often; swapping primary and alternative swaps RW and WR")
+
+    def verdicts(self, bootstrap=None) -> list[dict]:
+        """One verdict per pair of algorithms: who is right more often where they disagree.
+
+        Of the pairs of instances on which exactly one of the two algorithms is
+        right (RW + WR of the Prayatul matrix), the better one is right on more.
+        With a :class:`~prayatul_edu.compare.Bootstrap` of the same pairs, the
+        verdict says whether the percentile interval of σ_c crosses 0 (then the
+        data are no evidence of a difference). Each dict: ``better``, ``worse``
+        (None for a tie), ``right_better``, ``disagreements``,
+        ``comparative_deviation`` (σ_c of better vs worse), ``interval`` and
+        ``crosses_zero`` (None without a bootstrap), ``text``.
+
+        >>> from prayatul_edu.compare import tournament
+        >>> t = tournament([0, 0, 1, 1], {"A": [0, 0, 0, 1], "B": [1, 1, 0, 0]})
+        >>> t.verdicts()[0]["text"]
+        'B better than A: right on 3 of the 3 pairs where exactly one is right (100.0%, σ_c = 1.0000)'
+        """
+        out, seen = [], set()
+        for p, q in self.pairs:
+            if frozenset((p, q)) in seen:
+                continue
+            seen.add(frozenset((p, q)))
+            m = self[p, q]
+            if m.wr > m.rw:                    # the alternative is the better one
+                p, q, right = q, p, (m.wr, m.rw)
+            else:
+                right = (m.rw, m.wr)
+            disagree = right[0] + right[1]
+            sigma = (right[0] - right[1]) / disagree if disagree else 0.0
+            interval = crosses = None
+            if bootstrap is not None:
+                if (p, q) in bootstrap.replicates:
+                    interval = bootstrap.interval(p, q, "comparative_deviation")
+                else:
+                    low, high = bootstrap.interval(q, p, "comparative_deviation")
+                    interval = (-high, -low)
+                crosses = bool(interval[0] <= 0 <= interval[1])
+            if not disagree:
+                text = f"{p} and {q}: right on the same pairs of instances, neither is better"
+            elif right[0] == right[1]:
+                text = (f"{p} and {q}: each right on {right[0]:,} of the {disagree:,} pairs "
+                        "where exactly one is right, neither is better")
+            else:
+                text = (f"{p} better than {q}: right on {right[0]:,} of the {disagree:,} pairs "
+                        f"where exactly one is right ({right[0] / disagree:.1%}, "
+                        f"σ_c = {sigma:.4f})")
+            if interval is not None:
+                text += (f"; {bootstrap.confidence:.0%} interval of σ_c "
+                         f"[{interval[0]:.3f}, {interval[1]:.3f}] "
+                         + ("crosses 0: no evidence of a difference" if crosses
+                            else "excludes 0"))
+            tie = right[0] == right[1]
+            out.append({"better": None if tie else p, "worse": None if tie else q,
+                        "pair": [p, q], "right_better": right[0], "disagreements": disagree,
+                        "comparative_deviation": sigma, "interval": interval,
+                        "crosses_zero": crosses, "text": text})
+        return out
+
+    def add_verdicts(self, d: Derivation, bootstrap=None) -> None:
+        """The verdicts of :meth:`verdicts` into ``d``, one line per pair."""
+        d.text("Verdicts, one per pair of algorithms: who is right more often on the pairs "
+               "of instances where the two disagree (RW against WR):")
+        d.text("\n".join(f"- {v['text']}" for v in self.verdicts(bootstrap)))
+        if bootstrap is None:
+            d.text("No interval: resample the instances (e.g. --bootstrap 200) to see whether "
+                   "a difference is more than chance.")
 
     def derivation(self) -> Derivation:
         d = Derivation(f"Prayatul tournament of {len(self.names)} algorithms")

@@ -7,8 +7,10 @@ without opening a browser), opens the page in Debian's Chromium through
 Playwright, moves a slider with the keyboard as a person would, and checks that
 the numbers shown become the ones the library computes for the new setting and
 that the figure is redrawn. Every page must load with no console error or
-warning, no failed request and no request leaving 127.0.0.1 (an offline lecture
-hall). Reloading the page must not leave kernels behind, and a kernel whose page
+warning (but exactly the version warnings of Voila's front end against the widgets'
+ones, :func:`_front_end_version_warnings` says why), no failed request and no request
+leaving 127.0.0.1 (an offline lecture hall). One page of the documentation site is
+opened too: its formulas typeset and its figures shown from the site alone. Reloading the page must not leave kernels behind, and a kernel whose page
 vanished is culled. Screenshots of every app at 1280x720 and 1920x1080 go to
 ``test-output/e2e/``; the time from a key press (or a dropdown change) to the new
 figure in the page is written to ``test-output/e2e/figure_latency.json``
@@ -221,9 +223,58 @@ def _wait_for_redraw(page, src_before: str, timeout: float = 30.0) -> None:
     assert _image_src(page) != src_before, "the figure was not redrawn"
 
 
+def _front_end_version_warnings() -> set[str]:
+    """The console warnings of Voila's front end about the widgets' front ends, exactly.
+
+    Voila (0.5.9 and later) ships its page built on JupyterLab's 4.2 core packages. The
+    widgets in that page come from two front ends built against later JupyterLabs: Voila's
+    own widgets manager (``@voila-dashboards/widgets-manager8``; 0.5.13: ^4.5.10) and
+    JupyterLab's widgets extension, which registers the widgets' modules
+    (``@jupyter-widgets/jupyterlab-manager`` of jupyterlab_widgets; 3.0.17: ^4.6.2).
+    Webpack's shared-module check warns once for each JupyterLab package they ask a newer
+    version of than the page has ("Unsatisfied version 4.2.5 ... (required ^4.6.2)", "No
+    satisfying version (^4.6.2) ...") and then uses the page's, which has every API they
+    call: the tests below see every widget drawn and updated. The three bundles come in
+    Voila's and jupyterlab_widgets' wheels, and the widgets extension cannot be left out
+    (without it no widget module is registered). These messages, computed from the files
+    installed, are the only version warnings a page may give: any other still fails.
+    """
+    from jupyter_core.paths import jupyter_path
+
+    def newest(folder: Path) -> str:
+        entries = sorted(folder.glob("static/remoteEntry.*.js"))
+        return entries[0].read_text() if entries else ""
+
+    page, needs = "", []
+    for base in map(Path, jupyter_path()):
+        if not page and (base / "voila/templates/base/static/voila.js").is_file():
+            page = (base / "voila/templates/base/static/voila.js").read_text()
+        manager = newest(base / "voila/labextensions/@voila-dashboards/widgets-manager8")
+        needs += re.findall(r'"default","(@jupyterlab/[\w-]+)",!1,\[1,(\d+),(\d+),(\d+)\]',
+                            manager)
+        widgets = newest(base / "labextensions/@jupyter-widgets/jupyterlab-manager")
+        needs += re.findall(r'shareKey:"(@jupyterlab/[\w-]+)",import:[^,]*,'
+                            r'requiredVersion:"\^(\d+)\.(\d+)\.(\d+)"', widgets)
+    core = dict(re.findall(r'\("(@jupyterlab/[\w-]+)","(\d+\.\d+\.\d+)"', page))
+    out = set()
+    for name, *wanted in needs:
+        have = core.get(name)
+        if have and tuple(map(int, have.split("."))) < tuple(map(int, wanted)):
+            required = "^" + ".".join(wanted)
+            source = f"{have} from _JUPYTERLAB.CORE_OUTPUT"
+            out.add(f"Unsatisfied version {source} of shared singleton module {name} "
+                    f"(required {required})")
+            out.add(f"No satisfying version ({required}) of shared module {name} found in "
+                    f"shared scope default.\nAvailable versions: {source}")
+    return out
+
+
 class PageProblems(list):
     """Everything a page does wrong: console errors and warnings, failed requests,
     HTTP errors, and any request to a host other than 127.0.0.1."""
+
+    #: Voila's page and the widgets' front ends, built against different JupyterLabs
+    FRONT_END_VERSIONS = _front_end_version_warnings()
 
     #: the page's own "shut my kernel down" beacon, sent while it unloads: the browser
     #: reports it as aborted although the server gets it (the kernel count proves it)
@@ -240,7 +291,8 @@ class PageProblems(list):
     def watch(self, page):
         local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:")
         page.on("console", lambda m: self.append(f"console {m.type}: {m.text}")
-                if m.type in ("error", "warning") else None)
+                if m.type == "error" or (m.type == "warning" and m.text not in self.FRONT_END_VERSIONS)
+                else None)
         page.on("pageerror", lambda e: self.append(f"page error: {e}"))
         page.on("request", lambda r: None if r.url.startswith(local)
                 else self.append(f"request leaves localhost: {r.url}"))
@@ -633,3 +685,42 @@ def test_readme_names_the_commands_the_test_uses():
     readme = (ROOT / "README.md").read_text()
     for command in LECTURE_COMMANDS.values():
         assert command in readme
+
+
+def test_a_documentation_page_in_the_browser(browser, output_dir, problems):
+    """A page of the documentation site (notebook 05, its formulas and figures), served
+    from 127.0.0.1: MathJax (shipped in the site) typesets every formula, the figures
+    load with their alt text, nothing is fetched from elsewhere, the console stays clean."""
+    import functools
+    import http.server
+    import threading
+
+    from docs_site import build
+
+    site, proc = build()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems.watch(page)
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/notebooks/05_hierarchy.html")
+        formulas = page.locator("div.math, span.math").count()
+        assert formulas >= 10
+        # MathJax 2 typesets each formula (a span.MathJax), then its queue empties
+        page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue && "
+                               "MathJax.Hub.queue.pending === 0 && "
+                               "document.querySelectorAll('span.MathJax, div.MathJax_Display')"
+                               f".length >= {formulas}", timeout=60_000)
+        assert page.locator(".math span.MathJax").count() == formulas   # each one typeset
+        assert page.locator(".MathJax .merror, .MathJax_Error").count() == 0
+        images = page.evaluate("() => [...document.images].map(i => [i.naturalWidth, i.alt])")
+        assert len(images) >= 2
+        for width, alt in images:
+            assert width > 0 and alt.startswith(("Dendrogram", "Three dendrograms")), alt[:60]
+        page.screenshot(path=str(output_dir / "docs_05_hierarchy.png"))
+        page.close()
+    finally:
+        server.shutdown()

@@ -1,0 +1,36 @@
+"""dev.py's first run says what it installs, shows pip's progress and how long it took."""
+from __future__ import annotations
+
+import subprocess
+
+from docs_site import dev_module
+
+
+def test_setup_says_what_it_installs_and_shows_progress(tmp_path, monkeypatch, capsys):
+    dev = dev_module()
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")            # an existing environment
+    monkeypatch.setattr(dev, "VENV", venv)
+    monkeypatch.setattr(dev, "PYTHON", venv / "bin" / "python")
+    monkeypatch.setattr(dev, "STAMP", venv / "stamp")   # no stamp: must install
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda args, **kw: calls.append(args))
+    dev.setup()
+    out = capsys.readouterr().out
+    assert "installing prayatul-edu with NumPy, SciPy, scikit-learn" in out
+    assert "a few minutes" in out and "pip's progress follows" in out
+    assert "step 3/3: installing the package" in out and "set up in " in out
+    install = calls[-1]
+    assert install[-2:] == ["-e", ".[test]"] and "--quiet" not in install
+    assert (venv / "stamp").read_text() == dev._wanted_stamp()
+    # the second run installs nothing and says nothing
+    calls.clear()
+    dev.setup()
+    assert calls == [] and capsys.readouterr().out == ""
+
+
+def test_docs_command_builds_with_warnings_as_errors():
+    dev = dev_module()
+    assert {"-W", "-n"} <= set(dev.DOCS_ARGS) and dev.DOCS_ARGS[:2] == ["-m", "sphinx"]
+    assert "docs" in dev.__doc__
