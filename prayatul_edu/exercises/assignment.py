@@ -30,7 +30,8 @@ True
 
 This stops answers being *one call away*; it does not stop a determined student
 (the library is theirs: its measure functions compute any answer). See the
-README's grading section for how to set work that still tests understanding.
+instructor's guide (docs/instructor_guide.md) for how to set work that still tests
+understanding.
 """
 from __future__ import annotations
 
