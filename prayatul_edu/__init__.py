@@ -18,6 +18,9 @@ Where each family lives:
 ``pair_counting``      TP/FP/FN/TN, Rand, Jaccard, Fowlkes-Mallows, ARI, Hubert
 ``silhouette``         the silhouette coefficient
 ``graph``              W_in, W_out, normalized cut, BetaCV
+``internal``           Calinski-Harabasz, Davies-Bouldin, Dunn
+``significance``       permutation test of an external score, stability
+``relative``           choosing k: the criteria over k, the gap statistic
 ``hierarchy``          agglomerative clustering, cophenetic matrix, CPCC
 ``steps``              rendering derivations (Jupyter and terminal)
 ``_validation``        checking input, with errors that name the argument
@@ -29,6 +32,7 @@ ipywidgets are imported by the functions that use them.
 from .counting import ContingencyTable, contingency_table, labels_from_table
 from .graph import beta_cv, between_cluster_weight, normalized_cut, within_cluster_weight
 from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
+from .internal import calinski_harabasz, davies_bouldin, dunn_index
 from .information import (adjusted_mutual_information, cluster_entropy, completeness, entropy,
                           homogeneity, mutual_information, normalized_mutual_information,
                           v_measure, variation_of_information)
@@ -37,6 +41,8 @@ from .matching import (clustering_error, clustering_ratio, f_measure, maximum_ma
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, hubert_statistic,
                             jaccard_index, pair_confusion, rand_index)
 from .prayatul import prayatul_by_instance, prayatul_matrix
+from .relative import choose_k, gap_statistic
+from .significance import permutation_test, stability
 from .silhouette import silhouette
 
 __version__ = "0.1.0"
@@ -54,4 +60,6 @@ __all__ = [
     "silhouette",
     "within_cluster_weight", "between_cluster_weight", "normalized_cut", "beta_cv",
     "agglomerative", "cophenetic_matrix", "cophenetic_correlation",
+    "calinski_harabasz", "davies_bouldin", "dunn_index",
+    "permutation_test", "stability", "choose_k", "gap_statistic",
 ]

@@ -135,6 +135,7 @@ MATRIX_FUNCTIONS = [
     ("between_cluster_weight", lambda M: pe.between_cluster_weight(M, [0, 0, 1, 1, 2]), "W"),
     ("normalized_cut", lambda M: pe.normalized_cut(M, [0, 0, 1, 1, 2]), "W"),
     ("beta_cv", lambda M: pe.beta_cv(M, [0, 0, 1, 1, 2]), "W"),
+    ("dunn_index", lambda M: pe.dunn_index(M, [0, 0, 1, 1, 2], metric="precomputed"), "X"),
 ]
 
 
@@ -175,12 +176,74 @@ def test_silhouette_needs_2_to_n_minus_1_clusters(labels, match):
 
 
 # ------------------------------------------------ the rest, and none forgotten
+def _X():
+    """Six points in the plane: two groups of three."""
+    return [[0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]]
+
+
 OTHER_CASES = [
     ("labels_from_table", lambda: pe.labels_from_table([[1, -2]]), ValueError, "counts:"),
     ("labels_from_table", lambda: pe.labels_from_table([[1.5]]), ValueError, "counts:"),
     ("cophenetic_matrix", lambda: pe.cophenetic_matrix("x"), TypeError, "result_or_Z:"),
     ("cophenetic_matrix", lambda: pe.cophenetic_matrix([[0, 1], [1, 0]]), ValueError,
      "result_or_Z:"),
+    # internal validation: the data, the labels, the metric
+    ("calinski_harabasz", lambda: pe.calinski_harabasz([1, 2, 3, 4], [0, 0, 1, 1]),
+     ValueError, "X:"),
+    ("calinski_harabasz", lambda: pe.calinski_harabasz(_X(), [0, 0, 1]), ValueError,
+     "labels:"),
+    ("calinski_harabasz", lambda: pe.calinski_harabasz(_X(), [0] * 6), ValueError, "labels:"),
+    ("davies_bouldin", lambda: pe.davies_bouldin([[0, np.nan]] * 6, [0, 0, 0, 1, 1, 1]),
+     ValueError, "X:"),
+    ("davies_bouldin", lambda: pe.davies_bouldin(_X(), list(range(6))), ValueError, "labels:"),
+    ("davies_bouldin", lambda: pe.davies_bouldin(_X(), [0, None, 1, 1, 0, 1]), ValueError,
+     "labels:"),
+    ("dunn_index", lambda: pe.dunn_index(_X(), [0, 0, 0, 1, 1, 1], metric="manhatan"),
+     ValueError, "metric:"),
+    ("dunn_index", lambda: pe.dunn_index(_X(), [0, 0, 0, 1, 1, 1], metric=2), TypeError,
+     "metric:"),
+    ("dunn_index", lambda: pe.dunn_index(_X(), [0, 0, 0, 1, 1], metric="euclidean"),
+     ValueError, "labels:"),
+    ("dunn_index", lambda: pe.dunn_index("abc", [0, 1, 1]), TypeError, "X:"),
+    # significance: the measure, the counts, the seed, the procedure
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, measure="ari"), TypeError,
+     "measure:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, n_permutations=0),
+     ValueError, "n_permutations:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, n_permutations=9.5),
+     TypeError, "n_permutations:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, seed="x"), TypeError,
+     "seed:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, seed=-1), ValueError,
+     "seed:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, [0, 1]), ValueError, "truth"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, measure=lambda t, p: "high"),
+     TypeError, "measure:"),
+    ("permutation_test", lambda: pe.permutation_test(GOOD, GOOD, measure=pe.v_measure,
+                                                     method="tables"), ValueError, "method:"),
+    ("stability", lambda: pe.stability(_X(), "kmeans"), TypeError, "cluster:"),
+    ("stability", lambda: pe.stability(_X(), lambda Y: [0, 1]), ValueError, "cluster:"),
+    ("stability", lambda: pe.stability(_X(), lambda Y: [0] * len(Y), n_resamples=1),
+     ValueError, "n_resamples:"),
+    ("stability", lambda: pe.stability(_X(), lambda Y: [0] * len(Y), fraction=1.5),
+     ValueError, "fraction:"),
+    ("stability", lambda: pe.stability(_X(), lambda Y: [0] * len(Y), method="jackknife"),
+     ValueError, "method:"),
+    # relative validation
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), ks=[]), ValueError,
+     "ks:"),
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), ks=[3, 2]),
+     ValueError, "ks:"),
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), criteria=["elbow"]),
+     ValueError, "criteria:"),
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), criteria="gap"),
+     TypeError, "criteria:"),
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0], ks=[2]), ValueError, "cluster:"),
+    ("gap_statistic", lambda: pe.gap_statistic(_X(), lambda Y, k: [0] * len(Y),
+                                               n_references=1), ValueError, "n_references:"),
+    ("gap_statistic", lambda: pe.gap_statistic(_X(), None), TypeError, "cluster:"),
+    ("gap_statistic", lambda: pe.gap_statistic(_X(), lambda Y, k: [0] * len(Y), ks=[0, 1]),
+     ValueError, "ks:"),
 ]
 
 

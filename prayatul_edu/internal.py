@@ -1,0 +1,453 @@
+"""Internal validation beyond the silhouette: Calinski-Harabasz, Davies-Bouldin, Dunn.
+
+Internal measures judge a clustering from the data alone (no ground truth):
+compact clusters far from each other score well.
+
+* :func:`calinski_harabasz`: between-cluster dispersion over within-cluster
+  dispersion, each per degree of freedom (higher is better);
+* :func:`davies_bouldin`: for each cluster its worst ratio of spreads to the
+  distance between centroids, averaged (lower is better);
+* :func:`dunn_index`: the smallest distance between two clusters over the
+  largest diameter of a cluster (higher is better).
+
+The first two work with centroids, in O(N D). Dunn looks at every pair of
+instances, O(N^2 D): it visits the distances in blocks of rows
+(:data:`BLOCK_BYTES` of distances at a time), so N = 20,000 instances never hold
+an N x N matrix.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import Labels, check_choice, check_distance_matrix, check_features, check_labels
+from .silhouette import METRICS
+from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
+
+__all__ = ["calinski_harabasz", "davies_bouldin", "dunn_index", "within_dispersion",
+           "DUNN_METRICS", "BLOCK_BYTES"]
+
+#: Bytes of distances one block of rows of the Dunn index may hold (and of the
+#: differences to the centroids in CH / DB).
+BLOCK_BYTES = 4 * 2**20
+
+#: Metrics of :func:`dunn_index` besides ``"precomputed"``: those of SciPy's ``cdist``
+#: that need no parameter taken from all of the data (so every block agrees).
+DUNN_METRICS = tuple(m for m in METRICS if m not in ("seuclidean", "mahalanobis"))
+
+
+# ------------------------------------------------------------------ shared parts
+def _check_clustering(X, labels, what: str, metric: str | None = None) -> tuple[np.ndarray, Labels]:
+    """The data (or distances) and the labels, one per row, with 2 <= k <= N - 1."""
+    if metric == "precomputed":
+        X = check_distance_matrix(X, "X")
+    else:
+        X = check_features(X, "X")
+    lab = check_labels(labels, "labels")
+    n = X.shape[0]
+    if lab.n != n:
+        raise ValueError(f"labels: has {lab.n} labels but X has {n} rows "
+                         "(one label per instance)")
+    if not 2 <= lab.k <= n - 1:
+        raise ValueError(f"labels: {what} needs between 2 and N-1 clusters; got {lab.k} "
+                         f"cluster{'s' if lab.k != 1 else ''} for N = {n} instances")
+    return X, lab
+
+
+#: Centroid sums come from a product with the 0/1 membership matrix up to this many
+#: clusters (the matrix is k x rows of a block), from ``np.add.at`` beyond.
+_MATMUL_MAX_K = 64
+
+
+def _rows_per_block(width: int) -> int:
+    return max(1, BLOCK_BYTES // (8 * max(width, 1)))
+
+
+def _centroids(X: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """c_i = (1/n_i) sum_{x in C_i} x, for every cluster (k x D), in blocks of rows."""
+    k = sizes.shape[0]
+    sums = np.zeros((k, X.shape[1]))
+    step = _rows_per_block(X.shape[1])
+    for start in range(0, X.shape[0], step):
+        rows, of = X[start:start + step], codes[start:start + step]
+        if k <= _MATMUL_MAX_K:
+            _add_by_cluster(sums, rows, of)
+        else:
+            np.add.at(sums, of, rows)
+    return sums / sizes[:, None]
+
+
+def _add_by_cluster(sums: np.ndarray, rows: np.ndarray, codes: np.ndarray) -> None:
+    """sums[c] += the rows of cluster c (one matrix product with the 0/1 membership)."""
+    member = np.zeros((sums.shape[0], rows.shape[0]))
+    member[codes, np.arange(rows.shape[0])] = 1.0
+    sums += member @ rows
+
+
+def _to_centroid(X: np.ndarray, codes: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """||x_j - c_{C(j)}||^2 for every instance, in blocks of rows."""
+    out = np.empty(X.shape[0])
+    step = _rows_per_block(X.shape[1])
+    for start in range(0, X.shape[0], step):
+        diff = X[start:start + step] - C[codes[start:start + step]]
+        out[start:start + step] = np.einsum("ij,ij->i", diff, diff)
+    return out
+
+
+def within_dispersion(X: np.ndarray, codes: np.ndarray) -> float:
+    """W = sum_i sum_{x_j in C_i} ||x_j - c_i||^2 of validated data and codes 0..k-1
+    (any k >= 1: the gap statistic also needs k = 1)."""
+    sizes = np.bincount(codes)
+    return float(_to_centroid(X, codes, _centroids(X, codes, sizes)).sum())
+
+
+def _cluster_names(lab: Labels) -> list[str]:
+    return [str(v) for v in lab.values]
+
+
+# ------------------------------------------------------------ Calinski-Harabasz
+class CalinskiHarabasz(ScalarResult):
+    """CH, with ``.between`` (B), ``.within`` (W), ``.centroids``, ``.mean``,
+    ``.between_per_cluster``, ``.within_per_cluster``, ``.sizes``, ``.clusters``."""
+
+    def derivation(self) -> Derivation:
+        n, k = self.n, len(self.clusters)
+        d = Derivation(f"Calinski-Harabasz index = {fmt(self)}")
+        d.formula(r"CH = \frac{B / (k-1)}{W / (N-k)}, \quad "
+                  r"B = \sum_{i=1}^{k} n_i \lVert c_i - \bar{x} \rVert^2, \quad "
+                  r"W = \sum_{i=1}^{k} \sum_{x_j \in C_i} \lVert x_j - c_i \rVert^2",
+                  "CH = (B / (k-1)) / (W / (N-k)) ;  B = sum_i n_i ||c_i - mean||^2 ;  "
+                  "W = sum_i sum_{x_j in C_i} ||x_j - c_i||^2")
+        d.text(f"{n} instances with {self.centroids.shape[1]} coordinates in {k} clusters. "
+               "Each cluster's centroid c_i is the mean of its members, x̄ the mean of all.")
+        dims = min(3, self.centroids.shape[1])
+        more = ", ..." if self.centroids.shape[1] > dims else ""
+        rows = [[c, int(m), "(" + ", ".join(fmt(v) for v in cen[:dims]) + more + ")",
+                 float(b), float(w)]
+                for c, m, cen, b, w in zip(self.clusters, self.sizes, self.centroids,
+                                           self.between_per_cluster, self.within_per_cluster)]
+        d.table(["cluster C_i", "n_i", "centroid c_i", "n_i ||c_i - x̄||^2",
+                 "sum ||x_j - c_i||^2"], rows)
+        d.step(rf"B = {fmt(self.between)}, \quad W = {fmt(self.within)}",
+               f"B = {fmt(self.between)} ;  W = {fmt(self.within)}")
+        if self.within == 0:
+            d.step(rf"CH = \frac{{{fmt(self.between)} / {k - 1}}}{{0 / {n - k}}} = 1",
+                   f"CH = ({fmt(self.between)} / {k - 1}) / (0 / {n - k}) = 1")
+            d.note("W = 0: every instance sits on its cluster's centroid and the ratio "
+                   "divides by 0; CH = 1 by convention, as scikit-learn's "
+                   "`calinski_harabasz_score`.")
+        else:
+            d.step(rf"CH = \frac{{{fmt(self.between)} / {k - 1}}}{{{fmt(self.within)} / "
+                   rf"{n - k}}} = {fmt(self)}",
+                   f"CH = ({fmt(self.between)} / {k - 1}) / ({fmt(self.within)} / {n - k}) "
+                   f"= {fmt(self)}")
+        d.text("B + W is the total scatter around x̄ (it does not depend on the "
+               "clustering): CH grows as more of it lies between the clusters. Higher is "
+               "better; there is no upper bound, so compare CH across k on the same data.")
+        return d
+
+
+def calinski_harabasz(X, labels) -> CalinskiHarabasz:
+    """Calinski-Harabasz index (variance ratio criterion) of a clustering.
+
+    .. math::
+        CH = \\frac{B / (k - 1)}{W / (N - k)}, \\qquad
+        B = \\sum_{i=1}^{k} n_i \\lVert c_i - \\bar{x} \\rVert^2, \\qquad
+        W = \\sum_{i=1}^{k} \\sum_{x_j \\in C_i} \\lVert x_j - c_i \\rVert^2
+
+    with ``c_i`` the centroid (mean) of cluster ``C_i``, ``n_i`` its size and
+    ``x̄`` the mean of all ``N`` instances. Higher is better. When ``W = 0``
+    (every instance on its centroid) the value is 1, as in scikit-learn. The
+    same number as scikit-learn's ``calinski_harabasz_score`` (to 1e-9).
+
+    Parameters
+    ----------
+    X : array of shape (N, D)
+        The instances (finite numbers).
+    labels : sequence of hashable labels, length N
+        The clustering; it needs between 2 and N - 1 clusters.
+
+    Returns
+    -------
+    CalinskiHarabasz
+        A float >= 0 with ``.between`` (B), ``.within`` (W), ``.centroids``
+        (k x D, aligned with ``.clusters``), ``.mean`` (x̄), ``.sizes``,
+        ``.between_per_cluster`` and ``.within_per_cluster``.
+
+    References
+    ----------
+    T. Calinski and J. Harabasz, "A dendrite method for cluster analysis",
+    Communications in Statistics 3 (1974) 1-27; M. J. Zaki and W. Meira Jr.,
+    *Data Mining and Machine Learning*, sec. 17.2.
+
+    Examples
+    --------
+    Two clusters on a line: {0, 2} with centroid 1 and {10, 12} with centroid 11.
+
+    >>> from prayatul_edu import calinski_harabasz
+    >>> ch = calinski_harabasz([[0], [2], [10], [12]], [0, 0, 1, 1])
+    >>> ch.between, ch.within, float(ch)
+    (100.0, 4.0, 50.0)
+    """
+    X, lab = _check_clustering(X, labels, "Calinski-Harabasz")
+    codes, sizes = lab.codes, lab.sizes()
+    n, k = X.shape[0], sizes.shape[0]
+    C = _centroids(X, codes, sizes)                        # c_i, one row per cluster
+    mean = (sizes @ C) / n                                 # x̄ = (1/N) sum_i n_i c_i
+    between_i = sizes * ((C - mean) ** 2).sum(axis=1)      # n_i ||c_i - x̄||^2
+    within_i = np.bincount(codes, weights=_to_centroid(X, codes, C), minlength=k)
+    B, W = float(between_i.sum()), float(within_i.sum())
+    value = 1.0 if W == 0 else (B / (k - 1)) / (W / (n - k))
+    return CalinskiHarabasz(value, between=B, within=W, centroids=C, mean=mean, sizes=sizes,
+                            between_per_cluster=between_i, within_per_cluster=within_i,
+                            clusters=_cluster_names(lab), n=n)
+
+
+# --------------------------------------------------------------- Davies-Bouldin
+class DaviesBouldin(ScalarResult):
+    """DB, with ``.spread`` (s_i), ``.centroid_distances`` (d(c_i, c_j)), ``.worst``
+    (R_i = max_j R_ij), ``.partner`` (the cluster giving R_i), ``.centroids``, ``.sizes``."""
+
+    def derivation(self) -> Derivation:
+        k = len(self.clusters)
+        d = Derivation(f"Davies-Bouldin index = {fmt(self)}")
+        d.formula(r"s_i = \frac{1}{n_i}\sum_{x_j \in C_i} \lVert x_j - c_i \rVert, \quad "
+                  r"R_{ij} = \frac{s_i + s_j}{\lVert c_i - c_j \rVert}, \quad "
+                  r"DB = \frac{1}{k}\sum_{i=1}^{k} \max_{j \ne i} R_{ij}",
+                  "s_i = (1/n_i) sum_{x_j in C_i} ||x_j - c_i|| ;  "
+                  "R_ij = (s_i + s_j) / ||c_i - c_j|| ;  DB = (1/k) sum_i max_{j != i} R_ij")
+        d.text(f"{self.n} instances in {k} clusters. s_i is the average distance of cluster "
+               "C_i's members to its centroid c_i; R_ij compares two clusters' spreads with "
+               "the distance between their centroids.")
+        rows = [[c, int(m), float(s), self.clusters[j], float(self.centroid_distances[i, j]),
+                 float(r)]
+                for i, (c, m, s, j, r) in enumerate(zip(self.clusters, self.sizes, self.spread,
+                                                        self.partner, self.worst))]
+        d.table(["cluster C_i", "n_i", "s_i", "worst partner C_j", "||c_i - c_j||",
+                 "R_i = max_j R_ij"], rows)
+        if self.degenerate:
+            d.note(self.degenerate)
+        else:
+            terms = " + ".join(fmt(r) for r in self.worst[:8]) + (" + ..." if k > 8 else "")
+            d.step(rf"DB = \frac{{1}}{{{k}}}({terms}) = {fmt(self)}",
+                   f"DB = (1/{k}) ({terms}) = {fmt(self)}")
+        if self.coincide:
+            d.note("Some clusters have the same centroid (||c_i - c_j|| = 0): their R_ij is "
+                   "taken as 0, as scikit-learn does.")
+        d.text("Lower is better: 0 when every cluster is a single point far from the others.")
+        return d
+
+
+def davies_bouldin(X, labels) -> DaviesBouldin:
+    """Davies-Bouldin index of a clustering: the average worst similarity of a cluster.
+
+    .. math::
+        s_i = \\frac{1}{n_i} \\sum_{x_j \\in C_i} \\lVert x_j - c_i \\rVert, \\qquad
+        R_{ij} = \\frac{s_i + s_j}{\\lVert c_i - c_j \\rVert}, \\qquad
+        DB = \\frac{1}{k} \\sum_{i=1}^{k} \\max_{j \\ne i} R_{ij}
+
+    with ``c_i`` the centroid of cluster ``C_i``. Lower is better. As in
+    scikit-learn's ``davies_bouldin_score`` (the same numbers to 1e-9): DB = 0
+    when every ``s_i`` or every distance between centroids is 0 (within 1e-8),
+    and two clusters with the same centroid give ``R_ij = 0``.
+
+    Parameters
+    ----------
+    X : array of shape (N, D)
+        The instances (finite numbers).
+    labels : sequence of hashable labels, length N
+        The clustering; it needs between 2 and N - 1 clusters.
+
+    Returns
+    -------
+    DaviesBouldin
+        A float >= 0 with ``.spread`` (s_i), ``.centroid_distances`` (k x k),
+        ``.worst`` (max_j R_ij per cluster), ``.partner`` (the j of that max),
+        ``.centroids``, ``.sizes`` and ``.clusters``.
+
+    References
+    ----------
+    D. L. Davies and D. W. Bouldin, "A cluster separation measure", IEEE
+    Transactions on Pattern Analysis and Machine Intelligence 1 (1979) 224-227;
+    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, sec. 17.2.
+
+    Examples
+    --------
+    {0, 2} (centroid 1, s = 1) and {10, 14} (centroid 12, s = 2): R = 3 / 11.
+
+    >>> from prayatul_edu import davies_bouldin
+    >>> db = davies_bouldin([[0], [2], [10], [14]], [0, 0, 1, 1])
+    >>> db.spread.tolist(), round(float(db), 4)
+    ([1.0, 2.0], 0.2727)
+    """
+    X, lab = _check_clustering(X, labels, "Davies-Bouldin")
+    codes, sizes = lab.codes, lab.sizes()
+    k = sizes.shape[0]
+    C = _centroids(X, codes, sizes)                                      # c_i
+    dist = np.sqrt(_to_centroid(X, codes, C))                            # ||x_j - c_C(j)||
+    spread = np.bincount(codes, weights=dist, minlength=k) / sizes       # s_i
+    diff = C[:, None, :] - C[None, :, :]
+    between = np.sqrt(np.einsum("ijd,ijd->ij", diff, diff))              # ||c_i - c_j||
+    degenerate = ""
+    if np.allclose(spread, 0) or np.allclose(between, 0):
+        degenerate = ("Every s_i (or every distance between centroids) is 0 within 1e-8: "
+                      "DB = 0 by convention, as scikit-learn's `davies_bouldin_score`.")
+    apart = np.where(between == 0, np.inf, between)                      # same centroid: R = 0
+    R = (spread[:, None] + spread[None, :]) / apart                      # R_ij (R_ii = 0)
+    np.fill_diagonal(R, -np.inf)
+    partner = np.argmax(R, axis=1)
+    worst = R[np.arange(k), partner]                                     # max_{j != i} R_ij
+    value = 0.0 if degenerate else float(worst.mean())
+    names = _cluster_names(lab)
+    return DaviesBouldin(value, spread=spread, centroid_distances=between, worst=worst,
+                         partner=partner, centroids=C, sizes=sizes, clusters=names,
+                         n=X.shape[0], degenerate=degenerate,
+                         coincide=bool((between[~np.eye(k, dtype=bool)] == 0).any()))
+
+
+# ------------------------------------------------------------------------- Dunn
+class DunnIndex(ScalarResult):
+    """Dunn, with ``.separation``, ``.diameter``, ``.diameters`` (per cluster),
+    ``.closest_pair`` and ``.widest_pair`` (0-based instance indices), ``.metric``."""
+
+    def derivation(self) -> Derivation:
+        d = Derivation(f"Dunn index = {fmt(self)}")
+        d.formula(r"\text{Dunn} = \frac{\min_{i \ne j} \delta(C_i, C_j)}{\max_i \Delta(C_i)},"
+                  r" \quad \delta(C_i, C_j) = \min_{x \in C_i, y \in C_j} d(x, y), \quad "
+                  r"\Delta(C_i) = \max_{x, y \in C_i} d(x, y)",
+                  "Dunn = min_{i != j} delta(C_i, C_j) / max_i Delta(C_i) ;  "
+                  "delta = min_{x in C_i, y in C_j} d(x, y) ;  Delta(C_i) = max_{x, y in C_i} d(x, y)")
+        d.text(f"{self.n} instances in {len(self.clusters)} clusters, distances: {self.metric}. "
+               "The points are x1, x2, ... in the order of the rows of `X`.")
+        a, b = self.closest_pair
+        d.step(rf"\min \delta = d(x_{{{a + 1}}}, x_{{{b + 1}}}) = {fmt(self.separation)}",
+               f"min delta = d(x{a + 1}, x{b + 1}) = {fmt(self.separation)}  "
+               f"(clusters {self.clusters[self._pair_clusters[0]]} and "
+               f"{self.clusters[self._pair_clusters[1]]})")
+        d.table(["cluster C_i", "n_i", "diameter Delta(C_i)"],
+                [[c, int(m), float(v)] for c, m, v in zip(self.clusters, self.sizes,
+                                                           self.diameters)])
+        a, b = self.widest_pair
+        d.step(rf"\max \Delta = d(x_{{{a + 1}}}, x_{{{b + 1}}}) = {fmt(self.diameter)}",
+               f"max Delta = d(x{a + 1}, x{b + 1}) = {fmt(self.diameter)}")
+        d.step(rf"\text{{Dunn}} = \frac{{{fmt(self.separation)}}}{{{fmt(self.diameter)}}} "
+               rf"= {fmt(self)}",
+               f"Dunn = {fmt(self.separation)} / {fmt(self.diameter)} = {fmt(self)}")
+        if self.diameter == 0:
+            d.note("Every cluster's members coincide (largest diameter 0): the ratio divides "
+                   "by 0 and is inf (nan if the closest clusters touch too).")
+        d.text("Higher is better. One pair of points decides each part, so a single "
+               "outlier or a single bridge between clusters can change Dunn a lot.")
+        return d
+
+
+def _distance_rows(X: np.ndarray, metric: str, start: int, stop: int, cols: int) -> np.ndarray:
+    """Distances from rows start..stop-1 to rows cols..N-1 (a block, never N x N)."""
+    if metric == "precomputed":
+        return X[start:stop, cols:]
+    from scipy.spatial.distance import cdist
+
+    return cdist(X[start:stop], X[cols:], metric)
+
+
+def _dunn_blocks(X, codes, k, metric, block_rows=None):
+    """Per cluster its diameter and the closest pair between clusters, by blocks of rows.
+
+    Only the pairs (i, j) with j >= i are visited: block rows ``start..stop-1``
+    against columns ``start..N-1`` (a block of at most ``BLOCK_BYTES`` of distances).
+    Returns the diameters, their pairs, the separation and its pair.
+    """
+    n = X.shape[0]
+    diam = np.full(k, -np.inf)                  # every cluster has its pairs (x, x) at 0
+    diam_pair = np.zeros((k, 2), dtype=np.intp)
+    sep, sep_pair = np.inf, (-1, -1)
+    step = block_rows or _rows_per_block(n)
+    start = 0
+    while start < n:
+        stop = min(n, start + step)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            D = _distance_rows(X, metric, start, stop, start)         # rows x (N - start)
+        if not np.isfinite(D).all():
+            i = start + int(np.argwhere(~np.isfinite(D))[0][0])
+            raise ValueError(f"X: the {metric} distance from x{i + 1} (row {i} of X) to "
+                             "some points is NaN or infinite")
+        same = codes[start:stop, None] == codes[None, start:]         # same cluster?
+        inside = np.where(same, D, -np.inf)                           # pairs inside a cluster
+        row_max = inside.max(axis=1)                                  # widest pair of a row
+        block_max = np.full(k, -np.inf)
+        np.maximum.at(block_max, codes[start:stop], row_max)
+        for cl in np.flatnonzero(block_max > diam):                   # a wider pair found
+            i = int(np.flatnonzero((codes[start:stop] == cl) & (row_max == block_max[cl]))[0])
+            diam[cl] = block_max[cl]
+            diam_pair[cl] = (start + i, start + int(np.argmax(inside[i])))
+        outside = np.where(same, np.inf, D)                           # pairs between clusters
+        r, c = np.unravel_index(np.argmin(outside, axis=None), outside.shape)
+        if outside[r, c] < sep:
+            sep, sep_pair = float(outside[r, c]), (start + int(r), start + int(c))
+        start = stop
+    return diam, diam_pair, sep, sep_pair
+
+
+def dunn_index(X, labels, *, metric: str = "euclidean") -> DunnIndex:
+    """Dunn index: the smallest distance between clusters over the largest diameter.
+
+    .. math::
+        \\text{Dunn} = \\frac{\\min_{i \\ne j} \\delta(C_i, C_j)}{\\max_i \\Delta(C_i)},
+        \\qquad \\delta(C_i, C_j) = \\min_{x \\in C_i,\\, y \\in C_j} d(x, y), \\qquad
+        \\Delta(C_i) = \\max_{x, y \\in C_i} d(x, y)
+
+    Higher is better. Every pair of instances is looked at once, in blocks of
+    rows of at most ``BLOCK_BYTES`` (4 MB) of distances, so memory stays small
+    whatever N is (no N x N matrix is made from features). If every cluster's
+    members coincide the largest diameter is 0 and Dunn is ``inf``.
+
+    Parameters
+    ----------
+    X : array of shape (N, D), or (N, N) with ``metric="precomputed"``
+        The instances, or their distance matrix (as for :func:`silhouette`).
+    labels : sequence of hashable labels, length N
+        The clustering; it needs between 2 and N - 1 clusters.
+    metric : str, default "euclidean"
+        ``"precomputed"`` or a metric of ``scipy.spatial.distance.cdist``
+        (``DUNN_METRICS``: all but ``seuclidean`` and ``mahalanobis``).
+
+    Returns
+    -------
+    DunnIndex
+        A float >= 0 with ``.separation`` (min delta), ``.diameter`` (max Delta),
+        ``.diameters`` (per cluster, aligned with ``.clusters``), ``.closest_pair``
+        and ``.widest_pair`` (0-based row indices of the deciding pairs).
+
+    References
+    ----------
+    J. C. Dunn, "Well-separated clusters and optimal fuzzy partitions", Journal of
+    Cybernetics 4 (1974) 95-104; M. J. Zaki and W. Meira Jr., *Data Mining and
+    Machine Learning*, sec. 17.2.
+
+    Examples
+    --------
+    The tutorial's Exercise 1 distances, C1 = {x1, x2}, C2 = {x3, x4}:
+
+    >>> from prayatul_edu import dunn_index
+    >>> D = [[0, .10, .65, .55], [.10, 0, .70, .60], [.65, .70, 0, .90], [.55, .60, .90, 0]]
+    >>> dn = dunn_index(D, [1, 1, 2, 2], metric="precomputed")
+    >>> dn.separation, dn.diameter, round(float(dn), 4), dn.closest_pair
+    (0.55, 0.9, 0.6111, (0, 3))
+    """
+    if not isinstance(metric, str):
+        raise TypeError(f"metric: expected a metric name (str), got {type(metric).__name__}")
+    check_choice(metric, "metric", ("precomputed",) + DUNN_METRICS)
+    X, lab = _check_clustering(X, labels, "the Dunn index", metric)
+    codes, sizes, k = lab.codes, lab.sizes(), lab.k
+    diam, diam_pair, sep, sep_pair = _dunn_blocks(X, codes, k, metric)
+    widest = int(np.argmax(diam))
+    diameter = float(diam[widest])
+    if diameter > 0:
+        value = sep / diameter
+    else:
+        value = np.inf if sep > 0 else np.nan
+    a, b = sep_pair
+    return DunnIndex(value, separation=sep, diameter=diameter, diameters=diam,
+                     closest_pair=(int(a), int(b)),
+                     widest_pair=tuple(int(v) for v in diam_pair[widest]),
+                     sizes=sizes, clusters=_cluster_names(lab), n=X.shape[0], metric=metric,
+                     _pair_clusters=(int(codes[a]), int(codes[b])))
