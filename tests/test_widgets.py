@@ -1110,16 +1110,21 @@ def test_the_apps_distances_are_exactly_symmetric_euclidean(name):
 
 # ------------------------------------------------------------ chance explorer
 def test_chance_null_values_are_the_librarys_measures_on_the_shuffled_labels():
-    from prayatul_edu.widgets.chance_explorer import MEASURES, null_values
+    from prayatul_edu.significance import random_tables
+    from prayatul_edu.widgets.chance_explorer import MEASURES, measures_of_tables, null_values
 
     rng = np.random.default_rng(5)
     truth, pred = rng.integers(0, 3, 60), rng.integers(0, 4, 60)
-    values = null_values(truth, pred, 25, np.random.default_rng(11))
-    shuffles = np.random.default_rng(11).permuted(np.tile(pred, (25, 1)), axis=1)
-    for p, shuffled in enumerate(shuffles):
-        assert sorted(shuffled) == sorted(pred)                  # the sizes are kept
+    tables = random_tables(np.bincount(pred), np.bincount(truth), 25, np.random.default_rng(11))
+    emi = pe.adjusted_mutual_information(truth, pred).emi / np.log(2)
+    values = measures_of_tables(tables, 60, emi)
+    for b, table in enumerate(tables):
+        t, p = pe.labels_from_table(table)                # labels with exactly this table
+        assert sorted(np.bincount(p)[np.bincount(p) > 0]) == sorted(np.bincount(pred))
         for name, f in MEASURES.items():
-            assert abs(values[name][p] - float(f(truth, shuffled))) < 1e-9, (name, p)
+            assert abs(values[name][b] - float(f(t, p))) < 1e-9, (name, b)
+    again = null_values(truth, pred, 25, np.random.default_rng(11))
+    assert all(np.array_equal(again[name], values[name]) for name in MEASURES)
 
 
 def test_chance_model_p_values_and_chance_levels():

@@ -28,13 +28,14 @@ from .. import (
     rand_index,
 )
 from .._validation import check_choice
+from ..significance import TABLE_MEASURES, random_tables
 from ..plots._style import MARK_COLOR, OKABE_ITO
 from .app import App
 from .inputs import check_float, check_int
 from .model import Model
 from .tables import format_number, html_table, text_table
 
-__all__ = ["ChanceModel", "ChanceExplorer", "MEASURES", "null_values"]
+__all__ = ["ChanceModel", "ChanceExplorer", "MEASURES", "null_values", "measures_of_tables"]
 
 #: The measures the app compares, by the name it shows, with the library's function.
 MEASURES = {"ARI": adjusted_rand_index, "AMI": adjusted_mutual_information,
@@ -52,10 +53,6 @@ _COLORS = {"ARI": OKABE_ITO["blue"], "AMI": OKABE_ITO["bluish green"],
            "purity": OKABE_ITO["vermillion"]}
 
 
-def _comb2(x):
-    return x * (x - 1) / 2.0
-
-
 def _xlogx(x):
     """x log2 x, with 0 log 0 = 0 (arrays)."""
     x = np.asarray(x, dtype=float)
@@ -66,43 +63,43 @@ def _xlogx(x):
 
 
 def null_values(truth, pred, n_permutations: int, rng) -> dict:
-    """Every measure of :data:`MEASURES` on ``n_permutations`` shufflings of ``pred``.
+    """Every measure of :data:`MEASURES` on ``n_permutations`` random shufflings of
+    ``pred`` (codes 0 ... k-1 against ``truth``, codes 0 ... c-1).
 
-    The shufflings keep every cluster's and class's size, so the tables differ only in
-    their cells: all of them are counted in one pass (one ``bincount``), and each
-    measure is its formula applied to a stack of tables (``tests/test_widgets.py``
-    checks every value against the library's function on the same shuffled labels).
-    ``truth`` and ``pred`` are codes 0 ... c-1 and 0 ... k-1.
+    A shuffling keeps every cluster's and class's size, so only the inside of the
+    contingency table changes: the library draws the tables of random shufflings
+    directly (:func:`~prayatul_edu.significance.random_tables`), and every measure
+    is computed from the stack of tables (:func:`measures_of_tables`).
     """
     truth, pred = np.asarray(truth), np.asarray(pred)
-    n = truth.shape[0]
-    c, k = int(truth.max()) + 1, int(pred.max()) + 1
-    shuffled = rng.permuted(np.tile(pred, (n_permutations, 1)), axis=1)   # a row per shuffle
-    cells = shuffled * c + truth                                        # cell of each instance
-    offsets = cells + (np.arange(n_permutations) * (k * c))[:, None]
-    tables = np.bincount(offsets.ravel(), minlength=n_permutations * k * c).reshape(
-        n_permutations, k, c).astype(float)                              # n_ij per shuffling
-    sizes_c = np.bincount(pred, minlength=k).astype(float)             # n_i (fixed)
-    sizes_t = np.bincount(truth, minlength=c).astype(float)            # m_j (fixed)
-    # pair counting: sum_ij C(n_ij, 2) against the margins' pairs
-    together = _comb2(tables).sum(axis=(1, 2))
-    a, b, pairs = _comb2(sizes_c).sum(), _comb2(sizes_t).sum(), _comb2(float(n))
-    expected = a * b / pairs
-    rand = (pairs + 2 * together - a - b) / pairs
-    ari = (together - expected) / ((a + b) / 2 - expected)
-    # information (bits): I = sum n_ij/n log2(n n_ij / (n_i m_j))
-    h_c = np.log2(n) - _xlogx(sizes_c).sum() / n
-    h_t = np.log2(n) - _xlogx(sizes_t).sum() / n
-    mi = (_xlogx(tables).sum(axis=(1, 2)) / n + np.log2(n)
-          - (sizes_c @ np.log2(np.where(sizes_c > 0, sizes_c, 1))
-             + sizes_t @ np.log2(np.where(sizes_t > 0, sizes_t, 1))) / n)
-    mi = np.maximum(mi, 0.0)
+    sizes_c = np.bincount(pred)                                        # n_i (kept)
+    sizes_t = np.bincount(truth)                                       # m_j (kept)
+    tables = random_tables(sizes_c, sizes_t, n_permutations, rng)
+    emi = adjusted_mutual_information(truth, pred).emi / np.log(2)    # E[I] (bits): sizes only
+    return measures_of_tables(tables, truth.shape[0], emi)
+
+
+def measures_of_tables(tables, n: int, emi: float) -> dict:
+    """ARI, AMI, NMI, Rand and purity of each table of ``tables`` (B, clusters, classes),
+    all of the same margins, whose expected mutual information is ``emi`` bits.
+
+    The pair-counting measures and purity are the library's formulas for stacks of
+    tables (``significance.TABLE_MEASURES``); the information ones are the lecture's,
+    in bits: I = sum_ij (n_ij / N) log2(N n_ij / (n_i m_j)), NMI = I / sqrt(H(C) H(T)),
+    AMI = (I - E[I]) / ((H(C) + H(T)) / 2 - E[I]) (``tests/test_widgets.py`` checks
+    every value against the library's function on labels with that table).
+    """
+    tables = np.asarray(tables)
+    sizes_c, sizes_t = tables[0].sum(axis=1), tables[0].sum(axis=0)
+    h_c = np.log2(n) - _xlogx(sizes_c).sum() / n                       # H(C)
+    h_t = np.log2(n) - _xlogx(sizes_t).sum() / n                       # H(T)
+    mi = np.maximum(0.0, _xlogx(tables).sum(axis=(1, 2)) / n + np.log2(n)
+                    - (_xlogx(sizes_c).sum() + _xlogx(sizes_t).sum()) / n)
     nmi = mi / np.sqrt(h_c * h_t) if h_c * h_t > 0 else np.ones_like(mi)
-    ami_0 = adjusted_mutual_information(truth, pred)        # E[I] depends on the sizes only
-    emi = ami_0.emi / np.log(2)                             # nats -> bits
     ami = (mi - emi) / ((h_c + h_t) / 2 - emi)
-    return {"ARI": ari, "AMI": ami, "NMI": nmi, "Rand": rand,
-            "purity": tables.max(axis=2).sum(axis=1) / n}
+    return {"ARI": TABLE_MEASURES[adjusted_rand_index](tables, n), "AMI": ami, "NMI": nmi,
+            "Rand": TABLE_MEASURES[rand_index](tables, n),
+            "purity": TABLE_MEASURES[purity](tables, n)}
 
 
 def class_sizes(n: int, classes: int, imbalance: float) -> np.ndarray:
