@@ -26,8 +26,7 @@ from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
 __all__ = ["calinski_harabasz", "davies_bouldin", "dunn_index", "within_dispersion",
            "DUNN_METRICS", "BLOCK_BYTES"]
 
-#: Bytes of distances one block of rows of the Dunn index may hold (and of the
-#: differences to the centroids in CH / DB).
+#: Bytes of distances one block of rows of the Dunn index may hold.
 BLOCK_BYTES = 4 * 2**20
 
 #: Metrics of :func:`dunn_index` besides ``"precomputed"``: those of SciPy's ``cdist``
@@ -53,51 +52,57 @@ def _check_clustering(X, labels, what: str, metric: str | None = None) -> tuple[
     return X, lab
 
 
-#: Centroid sums come from a product with the 0/1 membership matrix up to this many
-#: clusters (the matrix is k x rows of a block), from ``np.add.at`` beyond.
-_MATMUL_MAX_K = 64
-
-
 def _rows_per_block(width: int) -> int:
     return max(1, BLOCK_BYTES // (8 * max(width, 1)))
 
 
-def _centroids(X: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """c_i = (1/n_i) sum_{x in C_i} x, for every cluster (k x D), in blocks of rows."""
-    k = sizes.shape[0]
-    sums = np.zeros((k, X.shape[1]))
-    step = _rows_per_block(X.shape[1])
-    for start in range(0, X.shape[0], step):
-        rows, of = X[start:start + step], codes[start:start + step]
-        if k <= _MATMUL_MAX_K:
-            _add_by_cluster(sums, rows, of)
-        else:
-            np.add.at(sums, of, rows)
-    return sums / sizes[:, None]
+#: Deviations from a centroid are computed this many bytes at a time (they stay in cache).
+_CACHE_BYTES = 256 * 2**10
+
+#: Up to this many clusters each one's rows are found with a mask (k passes over the
+#: codes); beyond, one stable sort of the codes puts every cluster in one block.
+_MASK_MAX_K = 32
 
 
-def _add_by_cluster(sums: np.ndarray, rows: np.ndarray, codes: np.ndarray) -> None:
-    """sums[c] += the rows of cluster c (one matrix product with the 0/1 membership)."""
-    member = np.zeros((sums.shape[0], rows.shape[0]))
-    member[codes, np.arange(rows.shape[0])] = 1.0
-    sums += member @ rows
+def _cluster_scatter(X: np.ndarray, codes: np.ndarray, k: int, distances: bool = False):
+    """Per cluster: its centroid c_i, sum ||x_j - c_i||^2 and (with ``distances``)
+    sum ||x_j - c_i||.
+
+    Each cluster's rows are gathered once (with a mask for a few clusters, by one
+    stable sort of the codes for many), its mean and deviations computed on them.
+    """
+    C = np.empty((k, X.shape[1]))
+    sum_sq, sum_dist = np.zeros(k), np.zeros(k)
+    step = max(1, _CACHE_BYTES // (8 * X.shape[1]))                 # rows whose deviations
+    for i, members in enumerate(_members(X, codes, k)):            # the x_j of C_i
+        C[i] = members.mean(axis=0)                                 # c_i
+        for part in range(0, members.shape[0], step):
+            diff = members[part:part + step] - C[i]
+            sq = np.einsum("ij,ij->i", diff, diff)                  # ||x_j - c_i||^2
+            sum_sq[i] += sq.sum()
+            if distances:
+                sum_dist[i] += np.sqrt(sq, out=sq).sum()
+    return C, sum_sq, sum_dist
 
 
-def _to_centroid(X: np.ndarray, codes: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """||x_j - c_{C(j)}||^2 for every instance, in blocks of rows."""
-    out = np.empty(X.shape[0])
-    step = _rows_per_block(X.shape[1])
-    for start in range(0, X.shape[0], step):
-        diff = X[start:start + step] - C[codes[start:start + step]]
-        out[start:start + step] = np.einsum("ij,ij->i", diff, diff)
-    return out
+def _members(X: np.ndarray, codes: np.ndarray, k: int):
+    """The rows of each cluster in turn, in the order of the codes."""
+    if k <= _MASK_MAX_K:
+        for i in range(k):
+            yield X[codes == i]
+        return
+    order = np.argsort(codes, kind="stable")
+    rows = X[order] if (order[1:] < order[:-1]).any() else X        # already in order: as is
+    start = 0
+    for stop in np.cumsum(np.bincount(codes, minlength=k)):
+        yield rows[start:stop]
+        start = stop
 
 
 def within_dispersion(X: np.ndarray, codes: np.ndarray) -> float:
     """W = sum_i sum_{x_j in C_i} ||x_j - c_i||^2 of validated data and codes 0..k-1
     (any k >= 1: the gap statistic also needs k = 1)."""
-    sizes = np.bincount(codes)
-    return float(_to_centroid(X, codes, _centroids(X, codes, sizes)).sum())
+    return float(_cluster_scatter(X, codes, int(codes.max()) + 1)[1].sum())
 
 
 def _cluster_names(lab: Labels) -> list[str]:
@@ -191,10 +196,9 @@ def calinski_harabasz(X, labels) -> CalinskiHarabasz:
     X, lab = _check_clustering(X, labels, "Calinski-Harabasz")
     codes, sizes = lab.codes, lab.sizes()
     n, k = X.shape[0], sizes.shape[0]
-    C = _centroids(X, codes, sizes)                        # c_i, one row per cluster
+    C, within_i, _ = _cluster_scatter(X, codes, k)         # c_i; sum ||x_j - c_i||^2
     mean = (sizes @ C) / n                                 # x̄ = (1/N) sum_i n_i c_i
     between_i = sizes * ((C - mean) ** 2).sum(axis=1)      # n_i ||c_i - x̄||^2
-    within_i = np.bincount(codes, weights=_to_centroid(X, codes, C), minlength=k)
     B, W = float(between_i.sum()), float(within_i.sum())
     value = 1.0 if W == 0 else (B / (k - 1)) / (W / (n - k))
     return CalinskiHarabasz(value, between=B, within=W, centroids=C, mean=mean, sizes=sizes,
@@ -282,9 +286,8 @@ def davies_bouldin(X, labels) -> DaviesBouldin:
     X, lab = _check_clustering(X, labels, "Davies-Bouldin")
     codes, sizes = lab.codes, lab.sizes()
     k = sizes.shape[0]
-    C = _centroids(X, codes, sizes)                                      # c_i
-    dist = np.sqrt(_to_centroid(X, codes, C))                            # ||x_j - c_C(j)||
-    spread = np.bincount(codes, weights=dist, minlength=k) / sizes       # s_i
+    C, _, sum_dist = _cluster_scatter(X, codes, k, distances=True)       # c_i
+    spread = sum_dist / sizes                                            # s_i
     diff = C[:, None, :] - C[None, :, :]
     between = np.sqrt(np.einsum("ijd,ijd->ij", diff, diff))              # ||c_i - c_j||
     degenerate = ""

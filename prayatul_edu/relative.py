@@ -218,7 +218,8 @@ def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10
         \\hat{k}_{DB} = \\arg\\min_k,\\quad
         \\hat{k}_{gap} = \\min\\{k : \\text{Gap}(k) \\ge \\text{Gap}(k+1) - s_{k+1}\\}
 
-    A criterion undefined for a clustering (e.g. one cluster) is NaN there.
+    A criterion undefined for a clustering (e.g. one cluster) is NaN there; so is
+    the stability of k = 1 (one cluster agrees with itself on every resample).
 
     Parameters
     ----------
@@ -279,7 +280,8 @@ def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10
     table = {}
     for c in criteria:
         if c == "stability":
-            table[c] = np.array([float(stability(X, lambda Y, k=k: cluster(Y, k), n_res, rng))
+            table[c] = np.array([np.nan if k == 1 else      # one cluster always agrees
+                                 float(stability(X, lambda Y, k=k: cluster(Y, k), n_res, rng))
                                  for k in ks])
         elif c != "gap":
             table[c] = np.array([_internal(c, X, labels[k]) for k in ks])

@@ -15,6 +15,7 @@ from .compare import plot_bootstrap, plot_instance_maps, plot_prayatul_grid, sav
 from .contingency import plot_contingency_table
 from .display import figure_bundle, show_figure
 from .hierarchy import plot_cophenetic_matrix, plot_dendrogram
+from .judging import plot_choose_k, plot_null_distribution
 from .measures import plot_measures
 from .pairs import pair_types, plot_similarity_matrices
 from .prayatul import (plot_instance_balance, plot_instance_map, plot_prayatul_matrix,
@@ -28,4 +29,5 @@ __all__ = ["CELL_COLORS", "PAIR_COLORS", "cluster_colors", "cluster_markers",
            "plot_prayatul_grid", "plot_instance_maps", "plot_bootstrap", "save_figures",
            "plot_contingency_table", "plot_dendrogram", "plot_cophenetic_matrix",
            "plot_measures", "pair_types", "plot_similarity_matrices", "plot_silhouette",
+           "plot_null_distribution", "plot_choose_k",
            "show_figure", "figure_bundle"]

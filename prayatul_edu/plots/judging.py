@@ -1,0 +1,82 @@
+"""Judging a clustering: a score against its chance distribution; the criteria over k."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..steps import fmt
+from ._style import NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
+
+__all__ = ["plot_null_distribution", "plot_choose_k"]
+
+_TITLES = {"silhouette": "silhouette", "calinski_harabasz": "Calinski-Harabasz",
+           "davies_bouldin": "Davies-Bouldin (lowest)", "dunn": "Dunn",
+           "stability": "stability", "gap": "gap statistic"}
+
+
+def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: int = 30):
+    """Histogram of the chance scores of a permutation test, the observed score marked.
+
+    ``result`` is a :class:`~prayatul_edu.significance.PermutationTest` (from
+    :func:`prayatul_edu.permutation_test`). The chance scores at least as high as
+    the observed one (those the p-value counts) are drawn in the second colour;
+    the observed score is a vertical line, labelled with p. Returns the Axes.
+    """
+    if not hasattr(result, "null") or not hasattr(result, "p_value"):
+        raise TypeError("result: expected the result of prayatul_edu.permutation_test, got "
+                        f"{type(result).__name__}")
+    null = np.asarray(result.null, dtype=float)
+    observed = float(result.observed)
+    ax = new_axes(ax, figsize=(5.0, 3.2))
+    low, high = min(null.min(), observed), max(null.max(), observed)
+    if high == low:
+        high = low + 1e-9
+    edges = np.linspace(low, high, bins + 1)
+    below = null[null < observed - 1e-12 * max(1.0, abs(observed))]
+    above = null[null >= observed - 1e-12 * max(1.0, abs(observed))]
+    ax.hist([below, above], bins=edges, stacked=True, color=[POSITIVE_COLOR, NEGATIVE_COLOR],
+            label=[f"chance scores ({below.size})", f"at least as high ({above.size})"])
+    ax.axvline(observed, color="black", linestyle="--", linewidth=1.5,
+               label=f"observed {fmt(observed)}")
+    ax.set_xlabel(result.measure_name)
+    ax.set_ylabel(f"shuffles (of {result.n_permutations})")
+    ax.legend(fontsize=8, loc="upper right", frameon=False)
+    return style_axes(ax, title if title is not None else
+                      f"{result.measure_name} = {fmt(observed)}: p = {fmt(result.p_value)}")
+
+
+def plot_choose_k(result, fig=None):
+    """One panel per criterion of :func:`prayatul_edu.choose_k`: its value for every k,
+    the preferred k marked (for the gap, with error bars s_k). Returns the Figure."""
+    if not hasattr(result, "table") or not hasattr(result, "preferred"):
+        raise TypeError("result: expected the result of prayatul_edu.choose_k, got "
+                        f"{type(result).__name__}")
+    names = list(result.table)
+    cols = min(3, len(names))
+    rows = math.ceil(len(names) / cols)
+    if fig is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(3.3 * cols, 2.6 * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    ks = np.asarray(result.ks)
+    for ax, name in zip(axes, names):
+        values = np.asarray(result.table[name], dtype=float)
+        if name == "gap" and result.gap is not None:
+            ax.errorbar(ks, values, yerr=result.gap.se, color=POSITIVE_COLOR, marker="o",
+                        markersize=4, capsize=3)
+        else:
+            ax.plot(ks, values, color=POSITIVE_COLOR, marker="o", markersize=4)
+        best = result.preferred[name]
+        if best is not None:
+            i = list(ks).index(best)
+            ax.plot([best], [values[i]], marker="o", markersize=11, markerfacecolor="none",
+                    markeredgecolor=NEGATIVE_COLOR, markeredgewidth=2)
+            ax.axvline(best, color=NEGATIVE_COLOR, linewidth=0.8, linestyle=":")
+        ax.set_xticks(ks)
+        ax.set_xlabel("k")
+        style_axes(ax, f"{_TITLES[name]}: k = {best}")
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    return fig

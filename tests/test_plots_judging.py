@@ -1,0 +1,53 @@
+"""The judging plots: the null histogram counts what the p-value counts; one panel per
+criterion with its preferred k marked."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import prayatul_edu as pe  # noqa: E402
+from prayatul_edu.plots import plot_choose_k, plot_null_distribution  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_null_histogram_counts_what_the_p_value_counts():
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 3, 200)
+    pred = np.where(rng.random(200) < 0.9, rng.integers(0, 3, 200), truth)
+    pt = pe.permutation_test(truth, pred, n_permutations=299, seed=1)
+    ax = plot_null_distribution(pt)
+    heights = [sum(p.get_height() for p in container) for container in ax.containers]
+    assert heights == [299 - pt.n_at_least, pt.n_at_least]
+    assert ax.lines[0].get_xdata()[0] == pt.observed                # the observed line
+    assert ax.get_title().endswith(f"p = {pe.steps.fmt(pt.p_value)}")
+    assert ax.get_xlabel() == "adjusted_rand_index"
+
+
+def test_choose_k_panels_mark_the_preferred_k():
+    X = np.r_[np.zeros((10, 2)), np.full((10, 2), 5.0), [[0, 5]] * 10]
+    X += np.random.default_rng(0).normal(0, 0.3, X.shape)
+    order = lambda Y, k: np.argsort(np.argsort(Y[:, 0] + 2 * Y[:, 1])) * k // len(Y)  # noqa
+    ck = pe.choose_k(X, order, ks=[1, 2, 3, 4], criteria=["silhouette", "davies_bouldin",
+                                                          "gap"], n_references=3, seed=0)
+    fig = plot_choose_k(ck)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(visible) == 3
+    for ax, name in zip(visible, ck.table):
+        assert ax.get_title().endswith(f"k = {ck.preferred[name]}")
+        ring = [ln for ln in ax.lines if ln.get_markersize() == 11]
+        assert len(ring) == 1 and ring[0].get_xdata()[0] == ck.preferred[name]
+
+
+def test_plots_refuse_other_results():
+    with pytest.raises(TypeError, match="result:"):
+        plot_null_distribution(pe.purity([0, 1], [0, 1]))
+    with pytest.raises(TypeError, match="result:"):
+        plot_choose_k({"table": 1})

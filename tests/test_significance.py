@@ -1,0 +1,229 @@
+"""Permutation test and stability: exact p-values, plain == codes, tables = shuffles in
+distribution, uniform p-values under the null, stability of k-means on blobs."""
+import itertools
+import math
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import prayatul_edu as pe
+from prayatul_edu import adjusted_rand_index, permutation_test, stability
+
+significance = sys.modules["prayatul_edu.significance"]
+MEASURES = list(significance.TABLE_MEASURES)
+
+
+def _related(seed, n=120, k=4, noise=0.5):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < noise, rng.integers(0, k + 1, n), truth)
+    return truth, pred
+
+
+# ------------------------------------------------------------------ p-values
+@pytest.mark.parametrize("method", ["auto", "plain", "codes", "tables"])
+def test_identical_labelings_give_one_over_n_plus_one(method):
+    truth = np.repeat(["a", "b", "c", "d"], 15)                 # N = 60, 4 classes of 15
+    pt = permutation_test(truth, truth, n_permutations=199, seed=1, method=method)
+    assert pt.observed == 1.0
+    assert pt.n_at_least == 0 and pt.p_value == 1 / 200        # no shuffle recovers them
+    assert pt.null.shape == (199,) and pt.null.max() < 0.5
+
+
+def test_p_value_counts_the_null_at_least_as_high():
+    truth, pred = _related(0, noise=0.97)                       # almost no relation
+    pt = permutation_test(truth, pred, n_permutations=499, seed=2)
+    at_least = int((pt.null >= pt.observed - 1e-12).sum())
+    assert pt.n_at_least == at_least
+    assert pt.p_value == (1 + at_least) / 500
+    assert 0.002 < pt.p_value < 1                               # neither extreme here
+
+
+def test_ties_with_the_observed_value_count():
+    # N = 4, two pairs: only 3 distinct tables; the observed one comes back by chance.
+    truth, pred = [0, 0, 1, 1], [0, 0, 1, 1]
+    pt = permutation_test(truth, pred, n_permutations=300, seed=0, method="plain")
+    # P(a shuffle of pred gives the same partition) = 8 / 24 = 1/3
+    assert pt.n_at_least == int((pt.null == 1.0).sum()) > 60
+    assert pt.p_value == (1 + pt.n_at_least) / 301
+
+
+@pytest.mark.parametrize("measure", MEASURES, ids=lambda m: m.__name__)
+def test_plain_and_codes_give_the_same_null(measure):
+    """Same seed, same shuffles: the table formulas equal the measures to 1e-12."""
+    truth, pred = _related(3, n=90, k=3)
+    plain = permutation_test(truth, pred, measure, 60, seed=7, method="plain")
+    codes = permutation_test(truth, pred, measure, 60, seed=7, method="codes")
+    np.testing.assert_allclose(codes.null, plain.null, rtol=0, atol=1e-12)
+    assert codes.p_value == plain.p_value and codes.observed == plain.observed
+
+
+def test_plain_accepts_any_measure_and_string_labels():
+    truth, pred = _related(4, n=50)
+    names = np.array(list("vwxyz"))
+    pt = permutation_test(names[truth].tolist(), names[pred].tolist(), pe.v_measure, 20,
+                          seed=0)
+    assert pt.method == "plain" and pt.measure_name == "v_measure"
+    again = permutation_test(truth, pred, pe.v_measure, 20, seed=0)
+    np.testing.assert_allclose(pt.null, again.null, atol=1e-12)   # labels' names don't matter
+
+
+def _exact_null(truth, pred, measure):
+    """The distribution of the measure over all N! orders of pred (exact): every order's
+    contingency table, scored by the table formula (equal to the measure: tested above)."""
+    truth, pred = np.asarray(truth), np.asarray(pred)
+    kt, kp, n = truth.max() + 1, pred.max() + 1, len(pred)
+    orders = np.array(list(itertools.permutations(range(n))))   # N! x N
+    cells = pred[orders] * kt + truth + (np.arange(len(orders)) * kp * kt)[:, None]
+    tables = np.bincount(cells.ravel(), minlength=len(orders) * kp * kt)
+    values = significance.TABLE_MEASURES[measure](tables.reshape(-1, kp, kt), n)
+    assert float(measure(truth, pred[orders[5]])) == pytest.approx(values[5], abs=1e-12)
+    counts = Counter(np.round(values, 12).tolist())
+    return {v: c / len(orders) for v, c in counts.items()}
+
+
+@pytest.mark.parametrize("measure", [adjusted_rand_index, pe.purity], ids=lambda m: m.__name__)
+def test_tables_have_the_distribution_of_shuffles(measure):
+    """Drawing tables (multivariate hypergeometric) = shuffling pred, in distribution: a
+    chi-square test against all 8! shuffles (fixed seed; the bound 1e-4 makes a false
+    alarm unlikely)."""
+    truth, pred = [0, 0, 0, 1, 1, 2, 2, 2], [0, 0, 1, 1, 1, 1, 2, 3]
+    exact = _exact_null(truth, pred, measure)
+    pt = permutation_test(truth, pred, measure, 20_000, seed=11, method="tables")
+    seen = Counter(np.round(pt.null, 12).tolist())
+    assert set(seen) <= set(exact)                              # only possible values
+    values = sorted(exact)
+    observed = np.array([seen[v] for v in values])
+    expected = np.array([exact[v] * 20_000 for v in values])
+    assert stats.chisquare(observed, expected).pvalue > 1e-4
+
+
+def test_tables_keep_both_margins():
+    rng = np.random.default_rng(0)
+    tables = significance.random_tables([5, 0, 7, 3], [6, 6, 3], 500, rng)
+    assert (tables.sum(axis=2) == [5, 0, 7, 3]).all()
+    assert (tables.sum(axis=1) == [6, 6, 3]).all()
+    assert (tables >= 0).all()
+    # E[n_ij] = n_i m_j / N for a random shuffle
+    mean = tables.mean(axis=0)
+    expect = np.outer([5, 0, 7, 3], [6, 6, 3]) / 15
+    assert np.abs(mean - expect).max() < 0.25
+
+
+def test_ari_of_shuffles_averages_zero():
+    """E[ARI] = 0 under shuffles (Hubert and Arabie): mean within 5 standard errors."""
+    truth, pred = _related(5, n=400, k=6, noise=0.2)
+    pt = permutation_test(truth, pred, n_permutations=4000, seed=3)
+    assert abs(pt.null.mean()) < 5 * pt.null.std() / math.sqrt(4000)
+
+
+@pytest.mark.parametrize("method", ["codes", "tables"])
+def test_p_values_are_uniform_under_the_null(method):
+    """Seed sweep: 400 independent (truth, pred) pairs, no relation between them, B = 99.
+    With the +1 rule P(p <= a) <= a for every a, and nearly = a when ties are rare
+    (N = 200, ARI takes many values). Each count is checked against the binomial
+    quantiles 1e-6 and 1 - 1e-6: a fixed sweep, so not flaky, and a true failure."""
+    trials, B = 400, 99
+    p = np.empty(trials)
+    for seed in range(trials):
+        rng = np.random.default_rng(10_000 + seed)
+        truth, pred = rng.integers(0, 4, 200), rng.integers(0, 3, 200)
+        p[seed] = permutation_test(truth, pred, n_permutations=B, seed=seed,
+                                   method=method).p_value
+    assert set(np.round(p * (B + 1)).astype(int)) <= set(range(1, B + 2))
+    for a in (0.05, 0.1, 0.25, 0.5, 0.75):
+        count = int((p <= a + 1e-12).sum())
+        low, high = stats.binom.ppf([1e-6, 1 - 1e-6], trials, a)
+        assert low <= count <= high, (a, count, low, high)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tables_p_value_never_below_chance_floor(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 200))
+    truth, pred = rng.integers(0, 3, n), rng.integers(0, 4, n)
+    pt = permutation_test(truth, pred, n_permutations=49, seed=seed)
+    assert 1 / 50 <= pt.p_value <= 1
+    assert pt.p_value == (1 + pt.n_at_least) / 50
+    assert np.all(pt.null <= 1 + 1e-12)
+
+
+def test_derivation_shows_the_count():
+    truth, pred = _related(6)
+    pt = permutation_test(truth, pred, n_permutations=99, seed=0)
+    text = pt.explain()
+    assert f"p = (1 + {pt.n_at_least}) / (1 + 99)" in text
+    assert "95th percentile" in text and "1/100" in text
+
+
+# ------------------------------------------------------------------ stability
+def _blobs(seed=0):
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0, 0], [12, 0], [0, 12]])
+    y = np.repeat([0, 1, 2], 70)
+    return centres[y] + rng.normal(size=(210, 2)), y
+
+
+def _kmeans(k):
+    from sklearn.cluster import KMeans
+
+    return lambda Y: KMeans(k, n_init=3, random_state=0).fit_predict(Y)
+
+
+@pytest.mark.parametrize("method", ["subsample", "bootstrap"])
+def test_kmeans_stable_at_the_true_k_only(method):
+    X, _ = _blobs()
+    right = stability(X, _kmeans(3), n_resamples=8, seed=0, method=method)
+    wrong = stability(X, _kmeans(7), n_resamples=8, seed=0, method=method)
+    assert float(right) > 0.9
+    assert float(wrong) < float(right) - 0.1
+    assert len(right.scores) == 8 * 7 // 2
+    assert float(right) == pytest.approx(right.scores.mean(), abs=1e-15)
+
+
+def test_scores_are_on_the_shared_instances():
+    X, _ = _blobs(1)
+    seen = []
+
+    def record(Y):                       # labels: the index of the nearest of 3 fixed points
+        seen.append(Y.copy())
+        return np.argmin(((Y[:, None] - [[0, 0], [12, 0], [0, 12]]) ** 2).sum(-1), axis=1)
+
+    st_ = stability(X, record, n_resamples=4, seed=5, fraction=0.5)
+    assert float(st_) == 1.0                                    # a fixed rule never changes
+    for (r, s), shared in zip(st_.pairs, st_.shared):
+        both = set(st_.resamples[r].tolist()) & set(st_.resamples[s].tolist())
+        assert shared == len(both)
+    assert all(len(Y) == 105 for Y in seen)                     # round(0.5 * 210)
+
+
+def test_stability_compares_the_first_copy_in_a_bootstrap():
+    X, _ = _blobs(2)
+    calls = []
+
+    def alternate(Y):                    # a procedure whose labels depend on the sample
+        calls.append(len(Y))
+        return np.arange(len(Y)) % 2
+
+    st_ = stability(X, alternate, n_resamples=3, seed=0, method="bootstrap",
+                    measure=pe.rand_index)
+    assert calls == [210, 210, 210]
+    # by hand for the first pair: instance -> label of its first copy in each resample
+    r, s = st_.resamples[0], st_.resamples[1]
+    first_r = {i: p % 2 for p, i in reversed(list(enumerate(r.tolist())))}
+    first_s = {i: p % 2 for p, i in reversed(list(enumerate(s.tolist())))}
+    both = sorted(set(first_r) & set(first_s))
+    expect = pe.rand_index([first_r[i] for i in both], [first_s[i] for i in both])
+    assert st_.scores[0] == pytest.approx(float(expect), abs=1e-15)
+
+
+def test_stability_derivation():
+    X, _ = _blobs()
+    text = stability(X, _kmeans(3), n_resamples=3, seed=0).explain()
+    assert "S1, S2" in text and "stability = " in text and "not independent" in text
