@@ -31,6 +31,9 @@ __all__ = [
     "check_features",
     "check_choice",
     "check_real",
+    "check_count",
+    "check_seed",
+    "check_measure",
 ]
 
 
@@ -889,3 +892,32 @@ def check_real(value, name: str, *, allow_nan: bool = False, positive: bool = Fa
     if positive and not value > 0:
         raise ValueError(f"{name}: must be positive, got {value!r}")
     return value
+
+
+def check_count(value, name: str, *, minimum: int = 1) -> int:
+    """A whole number >= ``minimum`` (not a bool, not a float)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected a whole number, got {type(value).__name__} {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name}: must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_seed(seed) -> np.random.Generator:
+    """None, a whole number >= 0 or a ``numpy.random.Generator``."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return np.random.default_rng(seed)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed: expected None, a whole number or a numpy Generator, got "
+                        f"{type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed: must be >= 0, got {seed}")
+    return np.random.default_rng(int(seed))
+
+
+def check_measure(measure, name: str = "measure"):
+    """A function ``measure(truth, pred)`` (anything callable)."""
+    if not callable(measure):
+        raise TypeError(f"{name}: expected a function measure(truth, pred), such as "
+                        f"adjusted_rand_index, got {type(measure).__name__} {measure!r}")
+    return measure

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._validation import Labels, check_choice, check_distance_matrix, check_features, check_labels
 from .silhouette import METRICS
-from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
+from .steps import Derivation, ScalarResult, fmt
 
 __all__ = ["calinski_harabasz", "davies_bouldin", "dunn_index", "within_dispersion",
            "DUNN_METRICS", "BLOCK_BYTES"]
@@ -256,10 +256,9 @@ def davies_bouldin(X, labels) -> DaviesBouldin:
 
     Parameters
     ----------
-    X : array of shape (N, D)
-        The instances (finite numbers).
-    labels : sequence of hashable labels, length N
-        The clustering; it needs between 2 and N - 1 clusters.
+    X, labels
+        As for :func:`calinski_harabasz`: N instances (finite numbers) and their
+        labels, with between 2 and N - 1 clusters.
 
     Returns
     -------
@@ -343,50 +342,62 @@ class DunnIndex(ScalarResult):
         return d
 
 
-def _distance_rows(X: np.ndarray, metric: str, start: int, stop: int, cols: int) -> np.ndarray:
-    """Distances from rows start..stop-1 to rows cols..N-1 (a block, never N x N)."""
+def _distance_rows(X: np.ndarray, metric: str, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Distances from the instances ``rows`` to the instances ``cols`` (a block)."""
     if metric == "precomputed":
-        return X[start:stop, cols:]
+        return X[np.ix_(rows, cols)]
     from scipy.spatial.distance import cdist
 
-    return cdist(X[start:stop], X[cols:], metric)
+    return cdist(X[rows], X[cols], metric)
 
 
-def _dunn_blocks(X, codes, k, metric, block_rows=None):
+def _dunn_blocks(X, codes, k, metric):
     """Per cluster its diameter and the closest pair between clusters, by blocks of rows.
 
-    Only the pairs (i, j) with j >= i are visited: block rows ``start..stop-1``
-    against columns ``start..N-1`` (a block of at most ``BLOCK_BYTES`` of distances).
-    Returns the diameters, their pairs, the separation and its pair.
+    The instances are visited in cluster order (a stable sort of the codes), so the
+    columns of a block of rows fall into one run per cluster: ``np.maximum.reduceat``
+    gives each row's farthest member of its own cluster and ``np.minimum.reduceat``
+    its nearest instance of every other cluster, in one pass each. Only pairs
+    (i, j) with j >= i in that order are visited (rows ``start..stop-1`` against
+    columns ``start..N-1``: at most ``BLOCK_BYTES`` of distances at a time).
+    Returns the diameters, their pairs, the separation and its pair (row indices of X).
     """
     n = X.shape[0]
-    diam = np.full(k, -np.inf)                  # every cluster has its pairs (x, x) at 0
+    order = np.argsort(codes, kind="stable")          # instances in cluster order
+    ordered = codes[order]
+    first = np.searchsorted(ordered, np.arange(k))     # where each cluster's run starts
+    diam = np.full(k, -np.inf)                         # every cluster has its pairs (x, x) at 0
     diam_pair = np.zeros((k, 2), dtype=np.intp)
     sep, sep_pair = np.inf, (-1, -1)
-    step = block_rows or _rows_per_block(n)
-    start = 0
-    while start < n:
+    step = _rows_per_block(n)
+    for start in range(0, n, step):
         stop = min(n, start + step)
         with np.errstate(invalid="ignore", divide="ignore"):
-            D = _distance_rows(X, metric, start, stop, start)         # rows x (N - start)
+            D = _distance_rows(X, metric, order[start:stop], order[start:])
         if not np.isfinite(D).all():
-            i = start + int(np.argwhere(~np.isfinite(D))[0][0])
+            i = int(order[start + int(np.argwhere(~np.isfinite(D))[0][0])])
             raise ValueError(f"X: the {metric} distance from x{i + 1} (row {i} of X) to "
                              "some points is NaN or infinite")
-        same = codes[start:stop, None] == codes[None, start:]         # same cluster?
-        inside = np.where(same, D, -np.inf)                           # pairs inside a cluster
-        row_max = inside.max(axis=1)                                  # widest pair of a row
+        c0 = int(ordered[start])                       # clusters c0..k-1 have columns here
+        runs = np.maximum(first[c0:], start) - start   # each cluster's first column
+        own = ordered[start:stop] - c0                 # each row's own run
+        r = np.arange(stop - start)
+        widest = np.maximum.reduceat(D, runs, axis=1)[r, own]        # within its cluster
+        nearest = np.minimum.reduceat(D, runs, axis=1)
+        nearest[r, own] = np.inf                                     # other clusters only
         block_max = np.full(k, -np.inf)
-        np.maximum.at(block_max, codes[start:stop], row_max)
-        for cl in np.flatnonzero(block_max > diam):                   # a wider pair found
-            i = int(np.flatnonzero((codes[start:stop] == cl) & (row_max == block_max[cl]))[0])
-            diam[cl] = block_max[cl]
-            diam_pair[cl] = (start + i, start + int(np.argmax(inside[i])))
-        outside = np.where(same, np.inf, D)                           # pairs between clusters
-        r, c = np.unravel_index(np.argmin(outside, axis=None), outside.shape)
-        if outside[r, c] < sep:
-            sep, sep_pair = float(outside[r, c]), (start + int(r), start + int(c))
-        start = stop
+        np.maximum.at(block_max, ordered[start:stop], widest)
+        for c in np.flatnonzero(block_max > diam):                   # a wider pair found
+            i = int(np.flatnonzero((ordered[start:stop] == c) & (widest == block_max[c]))[0])
+            lo, hi = runs[own[i]], runs[own[i] + 1] if own[i] + 1 < len(runs) else D.shape[1]
+            j = lo + int(np.argmax(D[i, lo:hi]))
+            diam[c], diam_pair[c] = block_max[c], (order[start + i], order[start + j])
+        i, run = np.unravel_index(int(np.argmin(nearest)), nearest.shape)
+        if nearest[i, run] < sep:                                    # a closer pair found
+            lo, hi = runs[run], runs[run + 1] if run + 1 < len(runs) else D.shape[1]
+            j = lo + int(np.argmin(D[i, lo:hi]))
+            sep, sep_pair = float(nearest[i, run]), (int(order[start + i]),
+                                                    int(order[start + j]))
     return diam, diam_pair, sep, sep_pair
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_features, check_labels
+from ._validation import check_count, check_features, check_labels, check_seed
 from .internal import calinski_harabasz, davies_bouldin, dunn_index, within_dispersion
-from .significance import check_count, check_seed, stability
+from .significance import stability
 from .silhouette import silhouette
 from .steps import Derivation, Result, fmt
 

@@ -27,7 +27,8 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_choice, check_features, check_labels, check_partitions, check_real
+from ._validation import (check_choice, check_count, check_features, check_labels,
+                          check_measure, check_partitions, check_real, check_seed)
 from .matching import purity
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_index,
                             rand_index)
@@ -39,37 +40,11 @@ __all__ = ["permutation_test", "stability", "PermutationTest", "Stability", "TAB
 #: so that a shuffle giving the observed table is counted whatever the rounding.
 TIE_RTOL = 1e-12
 
+#: The tables of at most this many cells (int64) are held at once (32 MB).
+_CHUNK_CELLS = 1 << 22
+
 #: ``numpy``'s hypergeometric draws need fewer than this many instances.
 _TABLES_MAX_N = 10**9 - 1
-
-
-# ------------------------------------------------------------------ small checks
-def check_count(value, name: str, *, minimum: int = 1) -> int:
-    """A whole number >= ``minimum`` (not a bool, not a float)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}: expected a whole number, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name}: must be at least {minimum}, got {value}")
-    return int(value)
-
-
-def check_seed(seed) -> np.random.Generator:
-    """None, a whole number >= 0 or a ``numpy.random.Generator``."""
-    if seed is None or isinstance(seed, np.random.Generator):
-        return np.random.default_rng(seed)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed: expected None, a whole number or a numpy Generator, got "
-                        f"{type(seed).__name__} {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed: must be >= 0, got {seed}")
-    return np.random.default_rng(int(seed))
-
-
-def check_measure(measure, name: str = "measure"):
-    if not callable(measure):
-        raise TypeError(f"{name}: expected a function measure(truth, pred), such as "
-                        f"adjusted_rand_index, got {type(measure).__name__} {measure!r}")
-    return measure
 
 
 def _measure_name(measure) -> str:
@@ -236,7 +211,8 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
         with a bincount; ``"tables"`` draws the tables of random shuffles
         directly (same distribution, O(k^2) per shuffle). The last two need a
         measure of ``TABLE_MEASURES`` (ARI, Rand, Jaccard, Fowlkes-Mallows,
-        purity); ``"auto"`` takes ``"tables"`` for those and ``"plain"`` otherwise.
+        purity); ``"auto"`` takes ``"tables"`` for those (``"codes"`` when the
+        table has more cells than there are instances) and ``"plain"`` otherwise.
 
     Returns
     -------
@@ -265,8 +241,12 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
     n = truth_l.n
     from_tables = TABLE_MEASURES.get(measure)
+    cells = truth_l.k * pred_l.k
     if method == "auto":
-        method = "tables" if from_tables is not None and n <= _TABLES_MAX_N else "plain"
+        if from_tables is None:
+            method = "plain"
+        else:                          # a table costs O(cells) to draw, a shuffle O(N)
+            method = "tables" if cells <= max(n, 1024) and n <= _TABLES_MAX_N else "codes"
     if method != "plain" and from_tables is None:
         raise ValueError(f"method: {method!r} needs a measure of the contingency table "
                          f"({', '.join(f.__name__ for f in TABLE_MEASURES)}), got "
@@ -277,12 +257,19 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     observed_result = measure(truth, pred)
     observed = _score(observed_result)
     if method == "plain":
-        null = _null_plain(truth, pred, measure, n_perm, rng, n)
-    elif method == "codes":
-        null = from_tables(_tables_of_shuffles(truth_l.codes, truth_l.k, pred_l.codes,
-                                               pred_l.k, n_perm, rng), n)
-    else:
-        null = from_tables(random_tables(pred_l.sizes(), truth_l.sizes(), n_perm, rng), n)
+        null = _null_plain(truth, pred_l.values[pred_l.codes], measure, n_perm, rng, n)
+    else:                              # tables of a chunk of shuffles at a time (32 MB)
+        chunk = max(1, min(n_perm, _CHUNK_CELLS // cells))
+        parts = []
+        for done in range(0, n_perm, chunk):
+            size = min(chunk, n_perm - done)
+            if method == "codes":
+                tables = _tables_of_shuffles(truth_l.codes, truth_l.k, pred_l.codes,
+                                             pred_l.k, size, rng)
+            else:
+                tables = random_tables(pred_l.sizes(), truth_l.sizes(), size, rng)
+            parts.append(from_tables(tables, n))
+        null = np.concatenate(parts)
     null = np.asarray(null, dtype=float)
     at_least = int((null >= observed - TIE_RTOL * max(1.0, abs(observed))).sum())
     return PermutationTest(observed=observed, observed_result=observed_result, null=null,
@@ -297,12 +284,15 @@ def _score(value) -> float:
     return float(value)
 
 
-def _null_plain(truth, pred, measure, n_perm: int, rng, n: int) -> np.ndarray:
-    """The lecture's definition: the measure on ``pred`` shuffled, B times."""
-    pred_arr = np.asarray(pred, dtype=object) if isinstance(pred, list) else np.asarray(pred)
+def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int) -> np.ndarray:
+    """The lecture's definition: the measure on ``pred`` shuffled, B times.
+
+    ``pred`` is the array of the labels (from the validated labels, so that labels
+    such as tuples stay one label each).
+    """
     null = np.empty(n_perm)
     for b in range(n_perm):
-        shuffled = pred_arr[rng.permutation(n)]         # the same labels, in a random order
+        shuffled = pred[rng.permutation(n)]             # the same labels, in a random order
         null[b] = _score(measure(truth, shuffled))
     return null
 

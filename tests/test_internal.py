@@ -215,3 +215,17 @@ def test_finite_check_by_a_sum_still_names_the_bad_entry():
     with pytest.raises(ValueError, match=r"X: contains NaN or infinite values \(first at "
                                          r"X\[2, 1\]\)"):
         calinski_harabasz(bad, [0, 0, 1, 1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.01, 100), st.floats(-1e3, 1e3))
+def test_invariant_under_moving_and_rescaling_the_data(seed, scale, shift):
+    """CH, DB and Dunn are ratios of distances: a translation and a uniform scaling of X
+    change none of them; and B + W is the total scatter whatever the clustering."""
+    X, y = _data(seed, n=int(np.random.default_rng(seed).integers(6, 80)))
+    Y = X * scale + shift
+    for f in (calinski_harabasz, davies_bouldin, dunn_index):
+        assert float(f(Y, y)) == pytest.approx(float(f(X, y)), rel=1e-8)
+    ch = calinski_harabasz(X, y)
+    total = ((X - X.mean(axis=0)) ** 2).sum()
+    assert ch.between + ch.within == pytest.approx(total, rel=1e-10)

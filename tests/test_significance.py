@@ -227,3 +227,32 @@ def test_stability_derivation():
     X, _ = _blobs()
     text = stability(X, _kmeans(3), n_resamples=3, seed=0).explain()
     assert "S1, S2" in text and "stability = " in text and "not independent" in text
+
+
+def test_auto_picks_the_codes_for_tables_bigger_than_the_data():
+    rng = np.random.default_rng(0)
+    truth, pred = rng.integers(0, 60, 1500), rng.integers(0, 60, 1500)  # 3600 cells > N
+    auto = permutation_test(truth, pred, n_permutations=30, seed=4)
+    assert auto.method == "codes"
+    plain = permutation_test(truth, pred, n_permutations=30, seed=4, method="plain")
+    np.testing.assert_allclose(auto.null, plain.null, atol=1e-12)
+    assert permutation_test(truth[:100], pred[:100] % 3, n_permutations=5).method == "tables"
+
+
+def test_chunks_of_shuffles_give_the_same_null(monkeypatch):
+    truth, pred = _related(8, n=80, k=3)
+    whole = permutation_test(truth, pred, n_permutations=50, seed=3, method="codes")
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 3 * 4 * 7)          # 7 tables a chunk
+    chunked = permutation_test(truth, pred, n_permutations=50, seed=3, method="codes")
+    np.testing.assert_array_equal(chunked.null, whole.null)
+    tables = permutation_test(truth, pred, n_permutations=50, seed=3, method="tables")
+    assert tables.null.shape == (50,) and tables.p_value == (1 + tables.n_at_least) / 51
+
+
+def test_labels_that_are_tuples_stay_one_label_each():
+    truth = [("a", 1)] * 6 + [("b", 2)] * 6
+    pred = [(0, 0)] * 5 + [(1, 1)] * 7
+    plain = permutation_test(truth, pred, n_permutations=40, seed=2, method="plain")
+    codes = permutation_test(truth, pred, n_permutations=40, seed=2, method="codes")
+    np.testing.assert_allclose(plain.null, codes.null, atol=1e-12)
+    assert plain.observed == pytest.approx(float(adjusted_rand_index(truth, pred)))
