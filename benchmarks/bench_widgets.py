@@ -131,6 +131,16 @@ def cases(n: int, lecture: bool = False):
          None),   # filled in from the tree's heights
         ("Dendrogram explorer", "linkage (new)",
          lambda: w.DendrogramExplorer(**kw, n_samples=n), "linkage", [], ["single", "complete"]),
+        # its own sizes (N up to 2000 instances, 999 shuffled labelings per update)
+        ("Chance explorer, N = 200", "k (new values)",
+         lambda: w.ChanceExplorer(**kw, n_samples=200), "k (clusters)", [],
+         [4, 5, 6, 7, 8, 9, 10]),
+        ("Chance explorer, N = 2000", "agreement (new values)",
+         lambda: w.ChanceExplorer(**kw, n_samples=2000), "agreement", [],
+         [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45]),
+        ("Chance explorer, N = 200", "measure (cached results)",
+         lambda: w.ChanceExplorer(**kw, n_samples=200), "measure", ["AMI"],
+         ["NMI", "Rand", "purity", "ARI", "AMI", "NMI", "Rand"]),
         ("Pair-counting explorer", "clusters (typed labels)",
          lambda: w.PairCountingExplorer(**kw, truth=truth, pred=pred[3]), "clusters", [],
          [pred[2], pred[4], pred[5], pred[3], pred[2], pred[4], pred[5]]),

@@ -573,3 +573,81 @@ def test_solutions_derive_the_asked_quantity_only():
     assert "sigma_c" not in s61 and "Polarization" not in s61          # that is 06.2
     assert "sigma_c" in q_("06.2").solution().text
     assert "x1" in repr(q_("04.7")) and "p1" not in repr(q_("04.7"))
+
+
+# ------------------------------------------------- notebook 08: judgement
+def test_expected_agreement_is_the_mean_over_shuffles():
+    q = q_("08.1")
+    truth = np.repeat(np.arange(len(q.class_sizes)), q.class_sizes)
+    pred = np.repeat(np.arange(len(q.cluster_sizes)), q.cluster_sizes)
+    rng = np.random.default_rng(0)
+    tp = [pe.pair_confusion(truth, rng.permutation(pred)).tp for _ in range(4000)]
+    assert abs(np.mean(tp) - q.key()[0]) < 0.05 * q.key()[0]
+    # clusters 4, 4, 4: 3 C(4,2) = 18 pairs; classes 6, 3, 3: 15 + 3 + 3 = 21; C(12,2) = 66
+    assert q.key()[0] == pytest.approx(18 * 21 / 66)
+    rands = [float(pe.rand_index(truth, rng.permutation(pred))) for _ in range(4000)]
+    assert abs(np.mean(rands) - q.key()[1]) < 0.01
+
+
+def test_permutation_p_value_counts_ties_and_adds_one():
+    q = q_("08.2")                          # 0.052 and 0.061 are >= 0.052: (1 + 2) / 20
+    assert q.key() == pytest.approx(3 / 20)
+    assert "ties left out" in q.grade(2 / 20).diagnosed
+    assert "no +1" in q.grade(2 / 19).diagnosed
+    for seed in ["s1", "s2", "s3"]:
+        v = q_("08.2", seed)
+        assert v.observed in set(np.asarray(v.null).tolist())    # a tie, so '>' is told apart
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s2", "s5", "zoe"])
+def test_significance_data_are_the_librarys_permutation_test(seed):
+    q = q_("08.4", seed)
+    rand, ari = q.data["Rand"], q.data["ARI"]
+    assert ari["observed"] == float(pe.adjusted_rand_index(q.truth, q.pred))
+    assert rand["observed"] == float(pe.rand_index(q.truth, q.pred))
+    # with the sizes kept, Rand and ARI rank the shuffles alike: the same p-value
+    assert rand["p"] == ari["p"] and 1 / 200 <= ari["p"] <= 1
+    verdict = [ok for text, ok, _ in q.statements() if "is below 0.05" in text]
+    assert verdict == [ari["p"] < 0.05]
+
+
+def test_which_measure_follows_the_scenario_in_every_variant():
+    from prayatul_edu.exercises.judgement import _SCENARIOS
+
+    seen = set()
+    for k in range(40):
+        q = q_("08.3", f"w{k}")
+        (best,) = [text for text, ok, _ in q.statements() if ok]
+        assert best == _SCENARIOS[q.scenario][1]
+        seen.add(q.scenario)
+        wrong = next(letter for letter, _, ok, _ in q.options() if not ok)
+        assert q.grade(wrong).status == ex.INCORRECT
+    assert seen == set(range(len(_SCENARIOS)))
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s2", "s3", "s7", "s11"])
+def test_which_k_agrees_with_scikit_learns_criteria(seed):
+    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
+
+    q = q_("08.5", seed)
+    ks = list(q.candidates)
+    best = {max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
+            max(ks, key=lambda k: calinski_harabasz_score(q.X, q.candidates[k])),
+            min(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k]))}
+    (chosen,) = [text for text, ok, _ in q.statements() if ok]
+    assert chosen == (f"k = {best.pop()}" if len(best) == 1 else
+                      "the criteria disagree: no k is clearly supported")
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s2", "s3"])
+def test_stability_question_compares_the_shared_instances_by_id(seed):
+    from sklearn.metrics import adjusted_rand_score
+
+    q = q_("08.6", seed)
+    a = dict(zip(q.ids_a.tolist(), q.labels_a.tolist()))
+    b = dict(zip(q.ids_b.tolist(), q.labels_b.tolist()))
+    shared = sorted(set(a) & set(b))
+    assert q.key() == pytest.approx(adjusted_rand_score([a[i] for i in shared],
+                                                        [b[i] for i in shared]), abs=1e-12)
+    assert "by position" in q.grade(float(pe.adjusted_rand_index(q.labels_a,
+                                                                 q.labels_b))).diagnosed

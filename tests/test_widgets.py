@@ -17,7 +17,8 @@ import prayatul_edu as pe  # noqa: E402
 from prayatul_edu import tutorial  # noqa: E402
 from prayatul_edu.steps import fmt  # noqa: E402
 from prayatul_edu.toydata import DATASETS, cluster, make_dataset  # noqa: E402
-from prayatul_edu.widgets import (ContingencyExplorer, ContingencyModel,  # noqa: E402
+from prayatul_edu.widgets import (ChanceExplorer, ChanceModel,  # noqa: E402
+                                  ContingencyExplorer, ContingencyModel,
                                   DendrogramExplorer, DendrogramModel, PairCountingExplorer,
                                   PairCountingModel, PrayatulExplorer, PrayatulModel,
                                   SilhouetteExplorer, SilhouetteModel, raw_label_accuracy)
@@ -26,7 +27,7 @@ from prayatul_edu.widgets.silhouette_explorer import GRAPH_MAX_N  # noqa: E402
 
 APPS = [(PrayatulExplorer, {"n_samples": 120}), (ContingencyExplorer, {}),
         (SilhouetteExplorer, {"n_samples": 80}), (DendrogramExplorer, {"n_samples": 20}),
-        (PairCountingExplorer, {})]
+        (PairCountingExplorer, {}), (ChanceExplorer, {})]
 
 
 def _shown(app):
@@ -170,6 +171,10 @@ def _full_render(fig, apps_text: bool = True) -> np.ndarray:
     (PrayatulExplorer, {"n_samples": 300},
      [("alternative eps", 0.2), ("primary k", 3), ("data set", "aniso"),
       ("alternative", "KMeans")]),
+    # bars, the observed line, the curves and both axes of the histogram change in place
+    (ChanceExplorer, {},
+     [("k (clusters)", 9), ("measure", "AMI"), ("agreement", 0.0), ("classes", 5),
+      ("seed", 3), ("imbalance", 0.8)]),
     (SilhouetteExplorer, {"n_samples": 300},
      [("point x_i", 7), ("k (KMeans)", 4), ("point x_i", 250), ("points", 200), ("seed", 2),
       ("k (KMeans)", 7), ("k (KMeans)", 2)]),
@@ -227,6 +232,9 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
      [("linkage", "single"), ("seed", 2), ("linkage", "complete"), ("seed", 0)]),
     (SilhouetteExplorer, {"n_samples": 400, "lecture": True},
      [("k (KMeans)", 6), ("seed", 3), ("point x_i", 99), ("k (KMeans)", 2)]),
+    (ChanceExplorer, {"lecture": True},
+     [("k (clusters)", 7), ("measure", "Rand"), ("agreement", 0.5), ("N (instances)", 400),
+      ("imbalance", 0.6), ("measure", "purity")]),
 ])
 def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, params,
                                                                           changes):
@@ -244,7 +252,7 @@ def test_lecture_mode_updates_show_what_a_full_draw_of_their_figure_shows(cls, p
 
 
 @pytest.mark.parametrize("cls", [PrayatulExplorer, SilhouetteExplorer, DendrogramExplorer,
-                                 ContingencyExplorer, PairCountingExplorer])
+                                 ContingencyExplorer, PairCountingExplorer, ChanceExplorer])
 def test_lecture_mode_figures_keep_every_text_inside(cls):
     """No title, label, tick label or legend of a lecture-mode figure is cut off at its
     edge (the dendrogram's colour bar label was: placed after the layout was made)."""
@@ -949,7 +957,7 @@ def test_figure_layers_draw_the_declared_artists_over_the_kept_pixels():
 #: one change per app that redraws part of the figure (titles and notes set anew)
 LECTURE_CHANGES = {PrayatulExplorer: ("primary k", 3), ContingencyExplorer: ("show", "F-measure"),
                    SilhouetteExplorer: ("k (KMeans)", 4), DendrogramExplorer: ("linkage", "single"),
-                   PairCountingExplorer: ("rows", "by class")}
+                   PairCountingExplorer: ("rows", "by class"), ChanceExplorer: ("k (clusters)", 6)}
 
 
 def _texts(fig) -> list:
@@ -1098,3 +1106,62 @@ def test_the_apps_distances_are_exactly_symmetric_euclidean(name):
     np.testing.assert_array_equal(D, D.T)
     assert not np.diagonal(D).any() and not D.flags.writeable
     np.testing.assert_allclose(D, cdist(X, X), rtol=1e-14, atol=1e-14)
+
+
+# ------------------------------------------------------------ chance explorer
+def test_chance_null_values_are_the_librarys_measures_on_the_shuffled_labels():
+    from prayatul_edu.significance import random_tables
+    from prayatul_edu.widgets.chance_explorer import MEASURES, measures_of_tables, null_values
+
+    rng = np.random.default_rng(5)
+    truth, pred = rng.integers(0, 3, 60), rng.integers(0, 4, 60)
+    tables = random_tables(np.bincount(pred), np.bincount(truth), 25, np.random.default_rng(11))
+    emi = pe.adjusted_mutual_information(truth, pred).emi / np.log(2)
+    values = measures_of_tables(tables, 60, emi)
+    for b, table in enumerate(tables):
+        t, p = pe.labels_from_table(table)                # labels with exactly this table
+        assert sorted(np.bincount(p)[np.bincount(p) > 0]) == sorted(np.bincount(pred))
+        for name, f in MEASURES.items():
+            assert abs(values[name][b] - float(f(t, p))) < 1e-9, (name, b)
+    again = null_values(truth, pred, 25, np.random.default_rng(11))
+    assert all(np.array_equal(again[name], values[name]) for name in MEASURES)
+
+
+def test_chance_model_p_values_and_chance_levels():
+    m = ChanceModel(n_samples=100, classes=3, k=3, agreement=1.0)
+    # the clustering is the classes: no shuffling does as well, p = 1 / (1 + 999)
+    assert float(m.observed["ARI"]) == 1.0 and m.p_values["ARI"] == 1 / 1000
+    assert m.p_values["Rand"] == 1 / 1000
+    m.set(agreement=0.0, seed=4)
+    assert m.p_values["ARI"] > 0.05 and abs(float(m.null["ARI"].mean())) < 0.01
+    # as k grows a random labeling's Rand and purity climb, its ARI and AMI stay at 0
+    climb = m.climb
+    assert climb["Rand"][-1] > climb["Rand"][0] + 0.1
+    assert climb["purity"][-1] > climb["purity"][0] + 0.1
+    assert np.abs(climb["ARI"]).max() < 0.02 and np.abs(climb["AMI"]).max() < 0.02
+    assert climb["NMI"][-1] > climb["NMI"][0] + 0.05
+    # the p-value counts the shufflings at least as good as the observed value
+    for name, null in m.null.items():
+        observed = float(m.observed[name])
+        assert m.p_values[name] == (1 + int((null >= observed - 1e-12).sum())) / 1000
+    assert "p-value" in m.summary() and m.describe_figure().startswith("Left: histogram of ARI")
+
+
+def test_chance_model_class_sizes_follow_the_imbalance():
+    m = ChanceModel(n_samples=200, classes=4, imbalance=0.6)
+    sizes = np.bincount(m.truth)
+    assert sizes.tolist() == [140, 20, 20, 20] and sizes.sum() == 200
+    m.set(imbalance=0.0)
+    assert np.bincount(m.truth).tolist() == [50, 50, 50, 50]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"k": 1}, "^k: must be between 2 and 20"), ({"imbalance": 0.95}, "^imbalance: must be"),
+    ({"agreement": "half"}, "^agreement: "), ({"measure": "F"}, "^measure: "),
+    ({"n_samples": 10}, "^n_samples: must be between 20 and 2000")])
+def test_chance_model_bad_values_name_the_parameter_and_change_nothing(change, message):
+    m = ChanceModel()
+    before = m.summary()
+    with pytest.raises((TypeError, ValueError), match=message):
+        m.set(**change)
+    assert m.summary() == before

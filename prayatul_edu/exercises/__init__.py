@@ -31,19 +31,20 @@ gives the same data.
 
 Notebooks (``solutions/NN_topic.ipynb``, ``exercises/NN_topic.ipynb``):
 ``01`` matching, ``02`` information, ``03`` pair counting, ``04`` silhouette and
-graph, ``05`` hierarchy, ``06`` Prayatul.
+graph, ``05`` hierarchy, ``06`` Prayatul, ``08`` choosing and trusting (judgement).
 """
-from . import hierarchy, information, kinds, matching, pair_counting, prayatul, silhouette_graph
+from . import (hierarchy, information, judgement, kinds, matching, pair_counting, prayatul,
+               silhouette_graph)
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
                     Feedback, Outcome, progress, question, setup, student_id, submissions,
                     topic_questions)
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).
 TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
-          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul"}
+          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul", "08": "judgement"}
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
            "topic_questions",
            "ATOL", "RTOL", "Feedback", "Outcome", "CORRECT", "PARTLY", "INCORRECT", "INVALID",
            "NOT_ATTEMPTED", "kinds", "matching", "information", "pair_counting", "silhouette_graph",
-           "hierarchy", "prayatul"]
+           "hierarchy", "prayatul", "judgement"]

@@ -23,6 +23,8 @@ import numpy as np
 
 from .. import tutorial
 from ..hierarchy import agglomerative
+from ..pair_counting import adjusted_rand_index, rand_index
+from ..significance import permutation_test
 
 __all__ = ["DATASETS", "get", "rng_for", "is_metric"]
 
@@ -137,6 +139,88 @@ def _prayatul_small(rng):
             "alternative": _both_present(rng, 6, 3)}
 
 
+def _sizes(rng, n, parts):
+    """``parts`` positive sizes adding up to ``n``, not all equal."""
+    while True:
+        cuts = np.sort(rng.choice(np.arange(1, n), parts - 1, replace=False))
+        sizes = np.diff(np.concatenate([[0], cuts, [n]]))
+        if sizes.min() >= 2 and len(set(sizes.tolist())) > 1:
+            return sizes
+
+
+def _chance_sizes(rng):
+    n = int(rng.integers(10, 17))
+    return {"class_sizes": _sizes(rng, n, int(rng.integers(2, 4))),
+            "cluster_sizes": _sizes(rng, n, int(rng.integers(2, 5)))}
+
+
+def _null_scores(rng):
+    """An observed ARI and 19 ARIs of shuffled labels (3 decimals; one tie on purpose)."""
+    null = np.round(rng.normal(0.0, 0.04, 19), 3)
+    rank = int(rng.integers(0, 6))                      # how many shufflings beat it
+    observed = float(np.sort(null)[::-1][rank])
+    return {"observed": observed, "null": null}
+
+
+def _significance(rng):
+    """A weak clustering of N instances (3 classes) and its permutation null (199)."""
+    n, k = int(rng.choice([60, 90, 120])), int(rng.integers(4, 8))
+    truth = np.repeat(np.arange(3), n // 3)
+    pred = rng.integers(0, k, n)
+    kept = rng.permutation(n)[: int(n * rng.uniform(0.05, 0.35))]
+    pred[kept] = truth[kept]
+    return {"truth": truth, "pred": pred, "k": k, **_permutation_null(
+        rng, truth, pred, {"Rand": rand_index, "ARI": adjusted_rand_index}, 199)}
+
+
+def _permutation_null(rng, truth, pred, measures, n_permutations):
+    """Observed values, the null means and 95th percentiles, and the p-values of
+    ``measures`` under shuffled ``pred`` (the library's permutation test, the same
+    shuffles for every measure)."""
+    out = {"n_permutations": n_permutations}
+    seed = int(rng.integers(0, 2**31))
+    for name, f in measures.items():
+        test = permutation_test(truth, pred, measure=f, n_permutations=n_permutations,
+                                seed=seed)
+        out[name] = {"observed": test.observed, "mean": float(test.null.mean()),
+                     "q95": float(np.quantile(test.null, 0.95)), "p": test.p_value}
+    return out
+
+
+def _significance_original():
+    return _significance(np.random.default_rng(808))
+
+
+def _criteria_k(rng):
+    """Points in blobs (two of them close) and average-linkage cuts into k = 2 ... 6."""
+    n_blobs = int(rng.integers(3, 5))
+    centres = rng.uniform(0, 12, (n_blobs, 2))
+    X = np.round(centres[np.arange(24) % n_blobs] + rng.normal(0, rng.uniform(0.5, 1.2),
+                                                                 (24, 2)), 1)
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    tree = agglomerative(D, linkage="average")
+    return {"X": X, "candidates": {k: tree.cut(n_clusters=k) + 1 for k in range(2, 7)}}
+
+
+def _stability(rng):
+    """Two clusterings of overlapping subsamples: instance ids and labels of each."""
+    n = 12
+    truth = np.arange(n) % 3
+    ids_a = np.sort(rng.choice(n, 9, replace=False))
+    ids_b = np.sort(rng.choice(n, 9, replace=False))
+    label_a = truth[ids_a].copy()
+    label_b = (truth[ids_b] + 1) % 3                 # the same groups, other names
+    flip = rng.integers(0, 9, 2)
+    label_a[flip[0]] = (label_a[flip[0]] + 1) % 3
+    label_b[flip[1]] = (label_b[flip[1]] + 2) % 3
+    return {"ids_a": ids_a, "labels_a": label_a + 1, "ids_b": ids_b, "labels_b": label_b + 1}
+
+
+def _scenario(rng):
+    # one of the four scenarios of question 08.3, with its own numbers
+    return {"scenario": int(rng.integers(0, 4)), "big": int(rng.choice([20, 40, 50, 80])) * 100}
+
+
 #: name -> (original data, draw(rng) for a variant)
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
@@ -160,6 +244,17 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
                                 "primary": np.array([1, 1, 2, 2, 2, 2]),
                                 "alternative": np.array([1, 2, 1, 3, 3, 3])},
                        _prayatul_small),
+    "chance_sizes": (lambda: {"class_sizes": np.array([6, 3, 3]),
+                              "cluster_sizes": np.array([4, 4, 4])}, _chance_sizes),
+    "null_scores": (lambda: {"observed": 0.052,
+                             "null": np.array([0.012, -0.031, 0.052, 0.004, -0.017, 0.061,
+                                               -0.008, 0.023, -0.044, 0.009, 0.035, -0.012,
+                                               0.001, -0.026, 0.018, 0.047, -0.003, 0.029,
+                                               -0.021])}, _null_scores),
+    "significance": (_significance_original, _significance),
+    "criteria_k": (lambda: _criteria_k(np.random.default_rng(2024)), _criteria_k),
+    "stability": (lambda: _stability(np.random.default_rng(7)), _stability),
+    "scenario": (lambda: {"scenario": 0, "big": 5000}, _scenario),
     "none": (dict, lambda rng: {}),
 }
 

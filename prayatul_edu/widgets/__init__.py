@@ -8,6 +8,7 @@ app (ipywidgets)           model (no widgets)          what it shows
 ``SilhouetteExplorer``     ``SilhouetteModel``         silhouette plot, a_i and b_i of a point
 ``DendrogramExplorer``     ``DendrogramModel``         dendrogram cut, cophenetic matrix, CPCC
 ``PairCountingExplorer``   ``PairCountingModel``       ideal similarity matrices, TP/FP/FN/TN
+``ChanceExplorer``         ``ChanceModel``             null distributions, p-values, chance vs k
 =========================  ==========================  ================================
 
 Every app takes ``lecture=True`` for a projector (figure text of at least 16 pt as
@@ -31,6 +32,7 @@ uploaded, which the contingency and Prayatul explorers accept).
 This subpackage imports matplotlib and scikit-learn when
 used; ``import prayatul_edu`` never imports it.
 """
+from .chance_explorer import ChanceExplorer, ChanceModel
 from .contingency_explorer import ContingencyExplorer, ContingencyModel
 from .dendrogram_explorer import DendrogramExplorer, DendrogramModel
 from .pair_counting_explorer import PairCountingExplorer, PairCountingModel
@@ -44,5 +46,6 @@ __all__ = ["PrayatulExplorer", "PrayatulModel", "raw_label_accuracy",
            "SilhouetteExplorer", "SilhouetteModel",
            "DendrogramExplorer", "DendrogramModel",
            "PairCountingExplorer", "PairCountingModel",
+           "ChanceExplorer", "ChanceModel",
            "reveal", "StepReveal", "RevealWidget",
            "LabelSource", "LabelSourcePanel", "OwnLabels"]

@@ -42,7 +42,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: The README's command for a lecture; the test adds only where to listen.
 LECTURE_COMMANDS = {
     app: f"voila notebooks/apps/{app}.ipynb"
-    for app in ("prayatul", "contingency", "pair_counting", "silhouette", "dendrogram")
+    for app in ("prayatul", "contingency", "pair_counting", "silhouette", "dendrogram", "chance")
 }
 #: the lecture notebook itself (its step-by-step reveal), served the same way
 NOTEBOOK_06 = "voila notebooks/06_prayatul.ipynb"
@@ -379,6 +379,29 @@ def test_silhouette_explorer_in_the_browser(browser, output_dir, problems):
         _shoot(page, output_dir / "silhouette_explorer_after.png")
 
 
+def test_chance_explorer_in_the_browser(browser, output_dir, problems):
+    from prayatul_edu.steps import fmt
+    from prayatul_edu.widgets import ChanceModel
+
+    model = ChanceModel()
+    before = (fmt(float(model.observed["ARI"])), fmt(model.p_values["ARI"]))
+    model.set(k=model.params["k"] + 1)
+    after = (fmt(float(model.observed["ARI"])), fmt(model.p_values["ARI"]))
+    assert before != after
+
+    with VoilaServer(LECTURE_COMMANDS["chance"], output_dir / "voila.log") as server:
+        page = _open(browser, server, problems)
+        _wait_for_cell(page, "ARI", before[0])
+        src_before = _image_src(page)
+        _shoot(page, output_dir / "chance_explorer_before.png")
+
+        _move_slider_right(page, "k (clusters)")
+
+        _wait_for_cell(page, "ARI", after[0])
+        _wait_for_redraw(page, src_before)
+        _shoot(page, output_dir / "chance_explorer_after.png")
+
+
 def test_reloading_the_page_leaves_no_kernel_behind(browser, output_dir, problems):
     """Each reload starts a kernel; the page's shutdown request must end the old one
     (it used to be refused: 403 '_xsrf' argument missing, one more kernel per reload)."""
@@ -513,6 +536,7 @@ CHANGES = {
     "dendrogram": [("dropdown", "linkage"), ("slider", "seed")],
     "contingency": [("text", "clusters")],
     "pair_counting": [("text", "clusters")],
+    "chance": [("slider", "k (clusters)"), ("dropdown", "measure")],
 }
 REPEATS = 5
 
