@@ -9,7 +9,8 @@ computed exactly, each result showing its derivation.
 Where each family lives:
 
 =====================  ==================================================
-``counting``           contingency table, group sizes, exact pair counts
+``labels``             labels become codes (lists, arrays, columns, strings)
+``counting``           counting codes: contingency table, group sizes, pairs
 ``prayatul``           the Prayatul matrix and its five measures
 ``matching``           purity, maximum matching, precision/recall/F,
                        clustering ratio and clustering error
@@ -20,7 +21,7 @@ Where each family lives:
 ``graph``              W_in, W_out, normalized cut, BetaCV
 ``hierarchy``          agglomerative clustering, cophenetic matrix, CPCC
 ``steps``              rendering derivations (Jupyter and terminal)
-``_validation``        checking input, with errors that name the argument
+``_validation``        checking arguments, with errors that name them
 =====================  ==================================================
 
 Importing this package needs NumPy only; SciPy, scikit-learn, matplotlib and

@@ -30,7 +30,8 @@ import math
 import numpy as np
 
 from . import dask_counts
-from ._validation import check_choice, check_labels, check_real
+from ._validation import check_choice, check_real
+from .labels import check_labels
 from .counting import ContingencyTable, contingency_table, value_cells
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
