@@ -344,6 +344,8 @@ def _fits_counting(span: int, n: int) -> bool:
 
 
 def _as_label_array(labels, name: str) -> np.ndarray:
+    """What the user passed, as a 1-D NumPy array (lists, tuples, pandas and Dask columns,
+    arrays); errors for None, a single string, sets and dicts (no order), scalars, 2-D."""
     if labels is None:
         raise TypeError(f"{name}: expected a 1-D sequence of labels, got None")
     if isinstance(labels, (str, bytes)):
@@ -661,6 +663,7 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_length(n: int, name: str, min_n: int) -> None:
+    """At least ``min_n`` instances (an error naming ``name`` otherwise)."""
     if n == 0:
         needed = "1 instance is" if min_n == 1 else f"{min_n} instances are"
         raise ValueError(f"{name}: is empty; at least {needed} needed")

@@ -657,3 +657,47 @@ def test_word_codes_with_a_table_more_than_half_full():
     arr[::9] = 0
     for bits in (8, 9):
         _assert_like_unique(arr, *hashing.word_codes(arr, _int_words(arr), bits))
+
+
+# ------------------------------- labels.py: its list of strategies, each taken
+def test_the_labels_module_lists_real_strategies():
+    # The module docstring is the map of how labels become codes: every function it
+    # names must exist (a renamed strategy must be renamed there too).
+    import re
+
+    named = re.findall(r":(?:func|class|meth):`([^`]+)`", coding.__doc__)
+    assert len(named) >= 10
+    for name in named:
+        obj = hashing if name.startswith("hashing.") else coding
+        for part in name.removeprefix("hashing.").split("."):
+            obj = getattr(obj, part)
+        assert callable(obj) and obj.__doc__, name
+
+
+def _route(lab):
+    """Which strategy coded a Labels (read before its codes are asked for)."""
+    if lab.word_table is not None:
+        return "word table"
+    lab.look_at_sample()
+    if lab.word_table is not None:
+        return "word table"
+    if lab.grid is not None:
+        return "grid"
+    if lab.ints is not None and lab.lookup is None:
+        lab.dense_form()
+        return "grid" if lab.grid is not None else "small range"
+    return "codes"
+
+
+@pytest.mark.parametrize("route, make", [
+    ("small range", lambda rng: rng.integers(-1, 9, 6000)),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7),
+    ("word table", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 6000)]),
+    ("codes", lambda rng: np.array([f"w{i}" for i in range(3000)])[rng.integers(0, 3000, 6000)]),
+    ("codes", lambda rng: rng.integers(0, 20, 6000) / 4),
+])
+def test_each_strategy_codes_like_unique(route, make):
+    arr = make(np.random.default_rng(len(route)))
+    lab = coding.check_labels(arr, "x")
+    assert _route(lab) == route
+    _assert_like_unique(arr, lab.codes, lab.values)
