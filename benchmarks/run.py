@@ -765,7 +765,7 @@ _WORD_CODES = ("coded by prayatul_edu.hashing.word_codes (two passes over a tabl
                "checked exactly, and the code; the few labels that lose their slot go round "
                "again), then counted as codes like the small ints")
 _OBJECT_NOTE = ("one dict lookup per label, run by the interpreter in C "
-                "(prayatul_edu._validation._factorize_objects)")
+                "(prayatul_edu.labels._factorize_objects)")
 #: What the other kinds of labels cost beyond small ints (prayatul_edu.hashing), by kind and k.
 _HASH_NOTE = {
     ("strings (<U22)", 10): "each label is read as one 64-bit word (prayatul_edu.hashing.one_word: "

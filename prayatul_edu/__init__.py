@@ -9,7 +9,8 @@ computed exactly, each result showing its derivation.
 Where each family lives:
 
 =====================  ==================================================
-``counting``           contingency table, group sizes, exact pair counts
+``labels``             labels become codes (lists, arrays, columns, strings)
+``counting``           counting codes: contingency table, group sizes, pairs
 ``prayatul``           the Prayatul matrix and its five measures
 ``matching``           purity, maximum matching, precision/recall/F,
                        clustering ratio and clustering error
@@ -23,7 +24,7 @@ Where each family lives:
 ``relative``           choosing k: the criteria over k, the gap statistic
 ``hierarchy``          agglomerative clustering, cophenetic matrix, CPCC
 ``steps``              rendering derivations (Jupyter and terminal)
-``_validation``        checking input, with errors that name the argument
+``_validation``        checking arguments, with errors that name them
 =====================  ==================================================
 
 Importing this package needs NumPy only; SciPy, scikit-learn, matplotlib and

@@ -20,7 +20,35 @@ import numpy as np
 
 from .linkages import Linkage
 
-__all__ = ["merge_loop", "fast_tree", "label_merges", "replay", "working_matrix"]
+__all__ = ["merge_loop", "fast_tree", "label_merges", "replay", "working_matrix",
+           "squares_scale"]
+
+
+#: Ward, centroid and median square the distances: when the largest distance is beyond
+#: 2^SQUARES_SAFE_EXPONENT (or below its inverse) the distances are first scaled.
+SQUARES_SAFE_EXPONENT = 100
+
+
+def squares_scale(D: np.ndarray, link: Linkage) -> float:
+    """The power of two (exact) that the distances are multiplied by before merging.
+
+    Ward, centroid and median linkage update *squared* distances: from about
+    1e154 on they overflow to inf, below about 1e-160 they underflow to 0 and
+    the tree goes wrong. Far from both ends (the largest distance between
+    2^-100 and 2^100) and for the other linkages it is 1; otherwise it brings
+    the largest distance into [0.5, 1). Multiplying by a power of two is
+    exact, so the heights (divided back) scale exactly with the input and the
+    tree is the same at every scale.
+    """
+    if not link.squared or D.size == 0:
+        return 1.0
+    largest = float(np.max(D))
+    if not largest > 0:
+        return 1.0
+    exponent = int(np.frexp(largest)[1])
+    if -SQUARES_SAFE_EXPONENT <= exponent <= SQUARES_SAFE_EXPONENT:
+        return 1.0
+    return float(np.ldexp(1.0, -max(exponent, -1000)))   # 2^1074 is not a float
 
 #: Relative difference below which two cluster distances count as tied (rounding).
 TIE_RTOL = 1e-12
@@ -39,6 +67,9 @@ def merge_loop(D: np.ndarray, link: Linkage, prefer=None):
     N = D.shape[0]
     M = working_matrix(D)                 # distances between the current clusters; inf on
                                           # the diagonal: never its own closest cluster
+    scale = squares_scale(D, link)        # 1 unless squares would over- or underflow
+    if scale != 1.0:
+        M *= scale
     clusters = [(i,) for i in range(N)]   # every instance starts alone, rows in this order
     ids = list(range(N))                  # SciPy id of each current cluster
     Z = np.empty((N - 1, 4))
@@ -54,7 +85,7 @@ def merge_loop(D: np.ndarray, link: Linkage, prefer=None):
         if link.monotone and k:
             # Heights never go down (exactly); rounding in an update can put a merge one
             # ulp below the previous one, so keep the larger.
-            height = max(height, Z[k - 1, 2])
+            height = max(height, Z[k - 1, 2] * scale)
         A, B = clusters[i], clusters[j]
         # 2. Distances from A u B to every other cluster (the Lance-Williams update).
         sizes = np.array([len(c) for c in clusters])
@@ -68,8 +99,8 @@ def merge_loop(D: np.ndarray, link: Linkage, prefer=None):
         clusters[i] = tuple(sorted(A + B))
         ids[i] = N + k
         del clusters[j], ids[j]
-        Z[k] = id_a, id_b, height, len(A) + len(B)
-        shown = M.copy()
+        Z[k] = id_a, id_b, height / scale, len(A) + len(B)
+        shown = M / scale
         np.fill_diagonal(shown, 0.0)
         after.append((list(clusters), list(ids), shown))
     return Z, after
@@ -404,8 +435,14 @@ def fast_tree(D: np.ndarray, link: Linkage, symmetric: bool = False) -> np.ndarr
     """SciPy's linkage matrix for ``link``, by the algorithm its table entry names.
 
     ``symmetric``: D is exactly symmetric (as a matrix expanded from SciPy's
-    condensed vector is), so it need not be made so from its upper triangle."""
-    return _ALGORITHMS[link.algorithm](D, link, symmetric)
+    condensed vector is), so it need not be made so from its upper triangle.
+    Squared-distance linkages run on D scaled by :func:`squares_scale` where needed."""
+    scale = squares_scale(D, link)
+    if scale == 1.0:
+        return _ALGORITHMS[link.algorithm](D, link, symmetric)
+    Z = _ALGORITHMS[link.algorithm](D * scale, link, symmetric)
+    Z[:, 2] /= scale
+    return Z
 
 
 # -------------------------------------------------------------------- replay
@@ -417,6 +454,9 @@ def replay(D: np.ndarray, Z: np.ndarray, link: Linkage, n_merges: int):
     """
     N = D.shape[0]
     M = working_matrix(D)
+    scale = squares_scale(D, link)        # 1 unless squares would over- or underflow
+    if scale != 1.0:
+        M *= scale
     size = np.ones(N)
     gone = np.zeros(N)
     slot = {i: i for i in range(N)}
@@ -427,6 +467,6 @@ def replay(D: np.ndarray, Z: np.ndarray, link: Linkage, n_merges: int):
         slot[N + k] = y
     ids = sorted(slot, key=slot.get)
     rows = [slot[c] for c in ids]
-    out = M[np.ix_(rows, rows)]
+    out = M[np.ix_(rows, rows)] / scale
     np.fill_diagonal(out, 0.0)
     return ids, out

@@ -40,8 +40,7 @@ import math
 import numpy as np
 
 from . import dask_counts
-from .hashing import count_cells, count_cells_size
-from ._validation import Labels, check_labels, check_partitions
+from .labels import Labels, check_labels, check_partitions, count_while_coding
 from .steps import Derivation, Result
 
 #: Derivations list every pair of instances, one row each, up to this many instances
@@ -542,40 +541,6 @@ def _counts_finding_ranges(labelings, max_cells: int) -> np.ndarray | None:
     return table
 
 
-def _counts_coding(labelings, max_cells: int) -> np.ndarray | None:
-    """:func:`dense_counts` of labellings that all wait for their word table, coding them
-    while counting (:func:`hashing.count_cells`: one gather per label, no codes written).
-
-    Instances with a label the tables' samples missed are counted afterwards, with
-    exact codes among all the labels (the table grows by their labels). None when
-    some labelling has no word table, the table would have more than
-    ``max_cells`` cells, or :func:`hashing.count_cells` gives up.
-    """
-    tables = [lab.word_table if not lab.range_known else None for lab in labelings]
-    if any(table is None for table in tables):
-        return None
-    if count_cells_size(tables) > max_cells:
-        return None
-    found = count_cells(tables)
-    if found is None:
-        return None
-    counts, missed = found
-    counts = counts[tuple(slice(0, t.k) for t in tables)]
-    values = [t.values for t in tables]
-    if missed.shape[0]:                # labels no sample saw: sorted in with the others
-        labels = [t.arr[missed] for t in tables]
-        values = [np.unique(np.concatenate([v, x])) for v, x in zip(values, labels)]
-        if math.prod(v.shape[0] for v in values) > max_cells:
-            return None
-        grown = np.zeros([v.shape[0] for v in values], dtype=np.int64)
-        grown[np.ix_(*(np.searchsorted(v, t.values) for v, t in zip(values, tables)))] = counts
-        np.add.at(grown, tuple(np.searchsorted(v, x) for v, x in zip(values, labels)), 1)
-        counts = grown
-    for lab, v in zip(labelings, values):
-        lab.take_values(v)
-    return counts
-
-
 def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray | None:
     """How many instances carry each combination of labels, as a dense table.
 
@@ -593,7 +558,7 @@ def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray
     for lab in labelings:              # spread-out integers: grid or word table, from a sample
         lab.look_at_sample()
     if any(lab.word_table is not None and not lab.range_known for lab in labelings):
-        counts = _counts_coding(labelings, limit)
+        counts = count_while_coding(labelings, limit)
         if counts is None:             # the labels get codes first
             for lab in labelings:
                 if lab.word_table is not None:

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import Labels, check_distance_matrix, check_labels
+from ._validation import check_distance_matrix
+from .labels import Labels, check_labels
 from .counting import comb2, pairs_within
 from .steps import Derivation, ScalarResult, fmt, fmt_counts
 

@@ -30,7 +30,8 @@ import math
 import numpy as np
 
 from . import dask_counts
-from ._validation import check_choice, check_labels, check_real
+from ._validation import check_choice, check_real
+from .labels import check_labels
 from .counting import ContingencyTable, contingency_table, value_cells
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
@@ -646,7 +647,7 @@ def _emi_windows(a: int, b: np.ndarray, n: int, log_fact) -> tuple[np.ndarray, n
 
 
 def _expected_mutual_information(cluster_sizes, class_sizes, n: int) -> float:
-    """E[I] in nats, exact but fast.
+    """E[I] in nats, in floating point, fast.
 
     Clusters of equal size contribute equally, so the sum runs over the
     *distinct* sizes (weighted by how often they occur), vectorised over the
@@ -781,10 +782,15 @@ def adjusted_mutual_information(truth, pred,
 
     ``average`` is the mean of the two entropies (``"arithmetic"``, the
     default as in scikit-learn, ``"geometric"``, ``"min"`` or ``"max"``). E[I]
-    is computed exactly, summed once per pair of distinct cluster and class
-    sizes and only over the cell counts whose probability is not 0.0 as a
-    double (about 80 standard deviations around the most likely count), so
-    large N costs little time and memory. Conventions as scikit-learn's
+    is computed in floating point, as scikit-learn does: each probability
+    comes from log-factorials (``ln k! = lgamma(k + 1)``) in double
+    precision, so E[I] carries a relative error of about 1e-12 (measured
+    against exact fractions: 5e-13 to 6e-12 for 10 to 1000 clusters of up to
+    20,000 instances), which grows with the size of the factorials; AMI's
+    printed digits do not see it. It is summed once per pair of
+    distinct cluster and class sizes and only over the cell counts whose
+    probability is not 0.0 as a double (about 80 standard deviations around
+    the most likely count), so large N costs little time and memory. Conventions as scikit-learn's
     ``adjusted_mutual_info_score``: two single-group partitions give 1; a
     denominator that rounds to 0 is replaced by the machine epsilon (with its
     sign). When one partition is a

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import Labels, check_choice, check_distance_matrix, check_features, check_labels
+from ._validation import check_choice, check_distance_matrix, check_features
+from .labels import Labels, check_labels
 from .silhouette import METRICS
 from .steps import Derivation, ScalarResult, fmt
 

@@ -12,7 +12,8 @@ from itertools import permutations
 
 import numpy as np
 
-from ._validation import check_choice, check_labels, check_partitions
+from ._validation import check_choice
+from .labels import check_labels, check_partitions
 from .counting import DENSE_TABLE_MAX_CELLS, ContingencyTable, contingency_table
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 

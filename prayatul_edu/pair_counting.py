@@ -30,7 +30,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._validation import check_choice, check_partitions
+from ._validation import check_choice
+from .labels import check_partitions
 from . import dask_counts
 from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, contingency_table, pairs_within
 from .steps import Derivation, Result, ScalarResult, fmt, frac

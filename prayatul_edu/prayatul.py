@@ -40,7 +40,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import dask_counts
-from ._validation import Labels, check_choice, check_labels, check_partitions, check_real
+from ._validation import check_choice, check_real
+from .labels import Labels, check_labels, check_partitions
 from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, dense_pair_counts, flat_cells,
                        group_sizes, joint_codes, joint_pairs_within_each, pairs_within, totals_by,
                        value_cells)

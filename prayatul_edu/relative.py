@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_count, check_features, check_labels, check_seed
+from ._validation import check_count, check_features, check_seed
+from .labels import check_labels
 from .internal import calinski_harabasz, davies_bouldin, dunn_index, within_dispersion
 from .significance import stability
 from .silhouette import silhouette

@@ -27,8 +27,9 @@ import numbers
 
 import numpy as np
 
-from ._validation import (check_choice, check_count, check_features, check_labels,
-                          check_measure, check_partitions, check_real, check_seed)
+from ._validation import (check_choice, check_count, check_features, check_measure,
+                          check_real, check_seed)
+from .labels import check_labels, check_partitions
 from .matching import purity
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_index,
                             rand_index)

@@ -51,7 +51,8 @@ from functools import partial
 import numpy as np
 
 from ._threads import thread_pools
-from ._validation import check_choice, check_distance_matrix, check_features, check_labels
+from ._validation import check_choice, check_distance_matrix, check_features
+from .labels import check_labels
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
 
 __all__ = ["silhouette"]

@@ -498,7 +498,10 @@ def agglomerative(D, *, linkage: str = "single", method: str = "auto",
     Ward, centroid and median linkage are defined for Euclidean distances:
     their rule updates *squared* distances. As SciPy, the matrix keeps plain
     distances (heights are in the units of D) and each update squares,
-    applies the rule and takes the root. Ward's height is
+    applies the rule and takes the root. Distances beyond about 1e30 or
+    below about 1e-30 are first multiplied by a power of two (exact), so the
+    squares neither overflow nor underflow: the tree is the same at every
+    scale and its heights scale exactly with D. Ward's height is
     :math:`\\sqrt{2|A||B|/(|A|+|B|)}` times the distance between the centroids.
     Centroid and median linkage can merge *below* an earlier merge
     (inversions; ``.inversions()`` lists them), single, complete, average,

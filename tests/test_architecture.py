@@ -175,3 +175,35 @@ def _private_names_imported() -> list:
 
 def test_no_private_name_imported_from_another_module():
     assert _private_names_imported() == []
+
+
+# The core, bottom up: what a measure does with its arguments, in this order.
+#   check (_validation: argument checks) -> code (labels, with hashing beneath it)
+#   -> count (counting) -> formula (the measure)
+# Each core module may import only the core modules listed for it (below it), so data
+# goes down once and nothing turns back up. A new kind of label goes into labels.py.
+CORE_MAY_USE = {
+    "_validation": set(),
+    "hashing": set(),
+    "steps": set(),
+    "dask_counts": set(),
+    "labels": {"_validation", "hashing"},
+    "counting": {"labels", "steps", "dask_counts"},
+}
+
+
+def test_the_core_runs_check_code_count():
+    wrong = []
+    for short, allowed in CORE_MAY_USE.items():
+        for target in EDGES.get(f"prayatul_edu.{short}", ()):
+            if target.split(".", 1)[1] not in allowed:
+                wrong.append(f"prayatul_edu.{short} -> {target}")
+    assert wrong == [], "imports against check -> code -> count:\n" + "\n".join(sorted(wrong))
+
+
+def test_only_labels_codes_labels():
+    # the coding strategies (and the hash tables beneath them) have one home
+    users = sorted(m for m, targets in EDGES.items() if "prayatul_edu.hashing" in targets)
+    assert users == ["prayatul_edu.labels"]
+    source = MODULES["prayatul_edu._validation"].read_text(encoding="utf-8")
+    assert "class Labels" not in source and "def check_labels" not in source

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from prayatul_edu import contingency_table, labels_from_table, prayatul_matrix
-from prayatul_edu._validation import check_labels
+from prayatul_edu.labels import check_labels
 from prayatul_edu.counting import comb2, group_sizes, joint_codes, pairs_within
 
 from conftest import random_labelings
@@ -109,7 +109,7 @@ def test_contingency_display_states_orientation():
 
 # ------------------------------------------- fast paths agree with the plain ones
 from prayatul_edu import counting  # noqa: E402
-from prayatul_edu._validation import Labels, _factorize  # noqa: E402
+from prayatul_edu.labels import Labels, _factorize  # noqa: E402
 
 LABEL_KINDS = {
     "small ints": lambda rng, n, k: rng.integers(0, k, n),

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prayatul_edu import _validation, adjusted_rand_index, counting, hashing, prayatul_matrix
+from prayatul_edu import adjusted_rand_index, counting, hashing, prayatul_matrix
+from prayatul_edu import labels as coding
 from prayatul_edu.hashing import StringWords, hash_factorize, sampled_codes, table_bits
 
 
@@ -93,7 +94,7 @@ def test_table_bits_grows_with_labels_and_declines_when_all_differ():
 def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind, rounds):
     from sklearn.metrics import adjusted_rand_score
 
-    monkeypatch.setattr(_validation, "HASH_MIN_N", 0)
+    monkeypatch.setattr(coding, "HASH_MIN_N", 0)
     if rounds:                                           # no table from a sample: rounds
         monkeypatch.setattr(hashing, "SAMPLED_MAX_K", 0)
     rng = np.random.default_rng(5)
@@ -103,7 +104,7 @@ def test_measures_use_the_table_and_agree_with_small_ints(monkeypatch, kind, rou
                "bytes": lambda x: np.array([b"b%d" % v for v in x]),
                "unicode": lambda x: np.array([f"é{v}ü" * (1 + v % 3) for v in x])}[kind]
     G, P, Q = as_kind(g), as_kind(p), as_kind(q)
-    lab = _validation.check_labels(P, "p")
+    lab = coding.check_labels(P, "p")
     assert lab.values is not None and lab.grid is None   # really the hash table
     _assert_like_unique(P, lab.codes, lab.values)
     assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
@@ -140,10 +141,10 @@ def _grid_labels(draw):
 def test_labels_on_a_grid_equal_unique(arr):
     """Labels on a grid (or one label off it: then hashed) give np.unique's codes and values,
     through the lazy labels (counting afterwards) and through the eager factorisation."""
-    lab = _validation.check_labels(arr, "x")
+    lab = coding.check_labels(arr, "x")
     _assert_like_unique(arr, lab.codes, lab.values)
     assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
-    _assert_like_unique(arr, *_validation._factorize(arr, "x"))
+    _assert_like_unique(arr, *coding._factorize(arr, "x"))
 
 
 def test_grid_labels_are_counted_as_small_offsets_and_agree():
@@ -154,7 +155,7 @@ def test_grid_labels_are_counted_as_small_offsets_and_agree():
     g, p, q = (rng.integers(0, k, 5000) for k in (5, 9, 3))
     G, P, Q = (x * 10**12 - 7 for x in (g, p, q))
     assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
-    lab = _validation.check_labels(P, "p")
+    lab = coding.check_labels(P, "p")
     assert lab.dense_form()[2] == 9 and lab.grid == (-7, 10**12, P.dtype)
     assert lab.ints.dtype == np.uint8 and lab.ints.tolist() == p.tolist()
     t = contingency_table(G, P)
@@ -162,7 +163,7 @@ def test_grid_labels_are_counted_as_small_offsets_and_agree():
     assert t.counts.tolist() == contingency_table(g, p).counts.tolist()
     late = P.copy()
     late[-1] += 5                                        # off the grid after the sample
-    lab = _validation.check_labels(late, "p")
+    lab = coding.check_labels(late, "p")
     _assert_like_unique(late, lab.codes, lab.values)
     assert lab.grid is None
 
@@ -210,12 +211,12 @@ def test_sampled_labels_are_counted_like_small_ints():
     rng = np.random.default_rng(21)
     g, p, q = (rng.integers(0, k, 20000) for k in (4, 12, 7))
     G, P, Q = (np.char.add("c", x.astype(str)).astype("<U4") for x in (g, p, q))
-    lab = _validation.check_labels(P, "p")
+    lab = coding.check_labels(P, "p")
     assert lab.ints.dtype == np.uint8 and lab.dense_form()[1:] == (0, 12)
     assert lab.values.tolist() == sorted(set(P.tolist())) and lab.lookup is not None
     assert prayatul_matrix(G, P, Q).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     ids = rng.integers(-2**63, 2**63 - 1, 12, dtype=np.int64)[p]   # on no grid: sampled
-    lab = _validation.check_labels(ids, "ids")
+    lab = coding.check_labels(ids, "ids")
     _assert_like_unique(ids, lab.codes, lab.values)
     assert lab.lookup is not None and lab.ints.dtype == np.uint8
 
@@ -225,14 +226,14 @@ def test_grid_from_a_sample_falls_back_when_the_sample_misleads(monkeypatch, whe
     """The grid tried from a sample (no min/max pass) meets a label the sample missed:
     one below its smallest label, one beyond what its dtype holds, one off the grid;
     the labels are still coded exactly (by the min/max path)."""
-    monkeypatch.setattr(_validation, "SAMPLE", 8)
+    monkeypatch.setattr(coding, "SAMPLE", 8)
     rng = np.random.default_rng(4)
     j = rng.integers(3, 9, 5001)
     j[0] = 3                                             # index 0 is always sampled
     extra = {"below": 0, "beyond a byte": 300, "off the grid": 5, "none": 4}[where]
     labels = j * 10**12 + 11
     labels[2501 + 7] = extra * 10**12 + 11 + (where == "off the grid")  # not sampled
-    lab = _validation.check_labels(labels, "x")
+    lab = coding.check_labels(labels, "x")
     _assert_like_unique(labels, lab.codes, lab.values)
     assert lab.sizes().tolist() == np.unique(labels, return_counts=True)[1].tolist()
     if where != "off the grid":
@@ -300,7 +301,7 @@ def test_counting_with_word_tables_equals_unique(columns, sample, block, rare, s
     """Labels coded by a word table while they are counted give np.unique's table, values,
     sizes and (read afterwards) codes: labels the sample missed (a sample of one label,
     a label seen once at the end), characters beyond 2**16, int64's ends, bytes."""
-    with mock.patch.object(_validation, "HASH_MIN_N", 0), \
+    with mock.patch.object(coding, "HASH_MIN_N", 0), \
             mock.patch.object(hashing, "SAMPLE", sample), \
             mock.patch.object(hashing, "BLOCK", block):
         _check_word_tables(columns, rare, np.random.default_rng(seed))
@@ -312,7 +313,7 @@ def _check_word_tables(columns, rare, rng):
     if rare:                                             # one label, once, late
         for arr, (kind, pool, _) in zip(arrays, columns):
             arr[-1] = pool[-1]
-    labs = [_validation.check_labels(arr, f"x{i}") for i, arr in enumerate(arrays)]
+    labs = [coding.check_labels(arr, f"x{i}") for i, arr in enumerate(arrays)]
     table = counting.dense_counts(*labs)
     expected, values = _table_by_unique(*arrays)
     if table is None:                                    # small ints spread over > N cells
@@ -337,20 +338,20 @@ def test_word_tables_skip_the_range_pass_and_code_lazily(monkeypatch):
     Q = np.char.add("x", q.astype(str)).astype("<U4")    # at most 2 characters: one word
     P[12345] = "zz9"                                     # never sampled
     Q[7777] = "x\U0001F600z"                            # never sampled, 3 characters
-    labs = [_validation.check_labels(x, name) for x, name in ((G, "g"), (P, "p"), (Q, "q"))]
+    labs = [coding.check_labels(x, name) for x, name in ((G, "g"), (P, "p"), (Q, "q"))]
     assert labs[1].word_table is not None and labs[2].word_table is not None
     assert hasattr(labs[2].word_table.words, "upper")    # characters 1, 2 read as a word
-    monkeypatch.setattr(_validation, "_min_max", None)    # a range pass would fail
+    monkeypatch.setattr(coding, "_min_max", None)    # a range pass would fail
     p[12345], q[7777] = 12, 7                            # the same, as small ints
     assert prayatul_matrix(*labs).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     table, _ = _table_by_unique(G, P, Q)
-    assert (counting.dense_counts(*[_validation.check_labels(x, "x") for x in (G, P, Q)])
+    assert (counting.dense_counts(*[coding.check_labels(x, "x") for x in (G, P, Q)])
             == table).all()
     assert all(lab._ints is None for lab in labs[1:])    # no codes written for the strings
     assert labs[1].k == 13 and labs[1].values[-1] == "zz9"
     _assert_like_unique(P, labs[1].codes, labs[1].values)
-    same = _validation.check_labels(np.full(5000, -2**63, dtype=np.int64), "same")
-    other = _validation.check_labels(G[:5000], "other")
+    same = coding.check_labels(np.full(5000, -2**63, dtype=np.int64), "same")
+    other = coding.check_labels(G[:5000], "other")
     table, _ = _table_by_unique(np.zeros(5000), G[:5000])
     assert counting.dense_counts(same, other).tolist() == table.tolist()
     assert same.values.tolist() == [-2**63] and same.codes.tolist() == [0] * 5000
@@ -367,10 +368,10 @@ def test_word_windows_fall_back_to_a_multiplied_word():
     assert len({int(x) >> shift & ((1 << bits) - 1) for x in products}) == 3
     rng = np.random.default_rng(5)
     arr = np.array(["c1", "c10", "c11", "c2"], dtype="<U4")[rng.integers(0, 4, 9000)]
-    lab = _validation.check_labels(arr, "x")
+    lab = coding.check_labels(arr, "x")
     assert lab.word_table is not None
     table, _ = _table_by_unique(arr, arr)
-    assert (counting.dense_counts(lab, _validation.check_labels(arr, "y")) == table).all()
+    assert (counting.dense_counts(lab, coding.check_labels(arr, "y")) == table).all()
 
 
 def test_two_character_strings_are_read_from_their_second_character():
@@ -386,7 +387,7 @@ def test_two_character_strings_are_read_from_their_second_character():
     tables = [hashing.WordTable.from_sample(x) for x in (A, B)]
     windows, field_at = hashing._windows(tables, 4 + 3)
     assert field_at == 32 and all(shift == 32 for shift, _ in windows)
-    labs = [_validation.check_labels(x, name) for x, name in ((A, "a"), (B, "b"))]
+    labs = [coding.check_labels(x, name) for x, name in ((A, "a"), (B, "b"))]
     table, values = _table_by_unique(A, B)
     assert (counting.dense_counts(*labs) == table).all()
     assert [lab.values.tolist() for lab in labs] == [v.tolist() for v in values]
@@ -400,7 +401,7 @@ def test_three_characters_pack_into_21_bits_each():
     arr = pool[rng.integers(0, 6, 20000)]
     arr.view(np.uint32)[3 * 4321 + 1] = 2**21 + 99           # label 4321: never sampled
     other = pool[rng.integers(0, 6, 20000)]
-    labs = [_validation.check_labels(x, name) for x, name in ((arr, "a"), (other, "b"))]
+    labs = [coding.check_labels(x, name) for x, name in ((arr, "a"), (other, "b"))]
     assert all(lab.word_table is not None for lab in labs)
     table, values = _table_by_unique(arr, other)
     assert (counting.dense_counts(*labs) == table).all()
@@ -427,7 +428,7 @@ def test_labels_with_word_tables_pickle(dtype):
     back = pickle.loads(pickle.dumps(table))
     assert back.counts.tolist() == table.counts.tolist()
     assert back.clusters.tolist() == table.clusters.tolist()
-    labs = [_validation.check_labels(v, name) for v, name in ((X, "x"), (X[::-1].copy(), "y"))]
+    labs = [coding.check_labels(v, name) for v, name in ((X, "x"), (X[::-1].copy(), "y"))]
     for lab in labs:
         lab.look_at_sample()                             # ids: the table comes from a sample
     assert labs[0].word_table is not None
@@ -499,13 +500,13 @@ def test_many_integer_labels_are_coded_by_word_codes_without_a_range_pass(monkey
     arr = pool[rng.integers(0, pool.shape[0], 60000)].astype(dtype)
     called = []
     real = hashing.word_codes
-    monkeypatch.setattr(_validation, "word_codes",
+    monkeypatch.setattr(coding, "word_codes",
                         lambda *a, **kw: called.append(1) or real(*a, **kw))
     if info.bits < 64 or info.min:                       # (uint64: checked for offsets)
-        monkeypatch.setattr(_validation, "_min_max", None)  # a range pass would fail
-    lab = _validation.check_labels(arr, "ids")
+        monkeypatch.setattr(coding, "_min_max", None)  # a range pass would fail
+    lab = coding.check_labels(arr, "ids")
     y = rng.integers(0, 5, arr.shape[0])
-    table = counting.dense_counts(_validation.check_labels(y, "y"), lab)
+    table = counting.dense_counts(coding.check_labels(y, "y"), lab)
     expected, _ = _table_by_unique(y, arr)
     assert called and (table == expected).all()
     _assert_like_unique(arr, lab.codes, lab.values)
@@ -545,21 +546,21 @@ def test_packed_strings_equal_unique(pool, picks, width, prefix, sample, odd, ro
     for row, col, value in odd:                          # labels no sample foresaw
         chars[row % arr.shape[0], col % chars.shape[1]] = value
     few = 0 if route == "word codes" else hashing.WORD_TABLE_MAX_K   # (else: many labels)
-    with mock.patch.object(_validation, "HASH_MIN_N", 0), \
+    with mock.patch.object(coding, "HASH_MIN_N", 0), \
             mock.patch.object(hashing, "SAMPLE", sample), \
             mock.patch.object(hashing, "WORD_TABLE_MAX_K", few), \
             mock.patch.object(hashing, "SAMPLED_MAX_K", few):
-        lab = _validation.check_labels(arr, "x")
+        lab = coding.check_labels(arr, "x")
         expected_values, expected_codes = np.unique(arr, return_inverse=True)
         assert lab.values.dtype == arr.dtype               # (raw characters: beyond
         assert (lab.values.view(np.uint32).tolist()        # 0x10FFFF, tolist() fails)
                 == expected_values.view(np.uint32).tolist())
         assert lab.codes.tolist() == expected_codes.ravel().tolist()
         y = np.arange(arr.shape[0]) % 3
-        other = _validation.check_labels(arr[::-1].copy(), "z")
+        other = coding.check_labels(arr[::-1].copy(), "z")
         expected, _ = _table_by_unique(y, arr, arr[::-1])
-        assert (counting.dense_counts(_validation.check_labels(y, "y"),
-                                      _validation.check_labels(arr, "x"), other)
+        assert (counting.dense_counts(coding.check_labels(y, "y"),
+                                      coding.check_labels(arr, "x"), other)
                 == expected).all()
 
 
@@ -590,7 +591,7 @@ def test_many_wide_strings_are_coded_by_word_codes(monkeypatch):
     g, p, q = (rng.integers(0, k, 50000) for k in (5000, 4000, 7))
     called = []
     real = hashing.word_codes
-    monkeypatch.setattr(_validation, "word_codes",
+    monkeypatch.setattr(coding, "word_codes",
                         lambda *a, **kw: called.append(1) or real(*a, **kw))
     for make in (lambda x: np.asarray([f"c{i}" for i in range(5000)])[x],
                  lambda x: np.char.add("c", x.astype(str))):
@@ -641,7 +642,7 @@ def test_word_codes_a_label_without_a_writer_is_not_read_from_a_free_slot(kind):
         x = np.empty(n, np.int64)
         x[0::2] = np.array([10**12 + 1, 10**12 + 7, 3 * 10**12 + 5])[np.arange(n // 2) % 3]
         x[1::2] = 0 if kind == "zero" else 5 << 52       # a key with its lower bits zero
-    lab = _validation.check_labels(x, "x")
+    lab = coding.check_labels(x, "x")
     _assert_like_unique(x, lab.codes, lab.values)
     from sklearn.metrics import adjusted_rand_score
     assert adjusted_rand_index(y, x) == pytest.approx(adjusted_rand_score(y, x), abs=1e-12)
@@ -656,3 +657,47 @@ def test_word_codes_with_a_table_more_than_half_full():
     arr[::9] = 0
     for bits in (8, 9):
         _assert_like_unique(arr, *hashing.word_codes(arr, _int_words(arr), bits))
+
+
+# ------------------------------- labels.py: its list of strategies, each taken
+def test_the_labels_module_lists_real_strategies():
+    # The module docstring is the map of how labels become codes: every function it
+    # names must exist (a renamed strategy must be renamed there too).
+    import re
+
+    named = re.findall(r":(?:func|class|meth):`([^`]+)`", coding.__doc__)
+    assert len(named) >= 10
+    for name in named:
+        obj = hashing if name.startswith("hashing.") else coding
+        for part in name.removeprefix("hashing.").split("."):
+            obj = getattr(obj, part)
+        assert callable(obj) and obj.__doc__, name
+
+
+def _route(lab):
+    """Which strategy coded a Labels (read before its codes are asked for)."""
+    if lab.word_table is not None:
+        return "word table"
+    lab.look_at_sample()
+    if lab.word_table is not None:
+        return "word table"
+    if lab.grid is not None:
+        return "grid"
+    if lab.ints is not None and lab.lookup is None:
+        lab.dense_form()
+        return "grid" if lab.grid is not None else "small range"
+    return "codes"
+
+
+@pytest.mark.parametrize("route, make", [
+    ("small range", lambda rng: rng.integers(-1, 9, 6000)),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7),
+    ("word table", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 6000)]),
+    ("codes", lambda rng: np.array([f"w{i}" for i in range(3000)])[rng.integers(0, 3000, 6000)]),
+    ("codes", lambda rng: rng.integers(0, 20, 6000) / 4),
+])
+def test_each_strategy_codes_like_unique(route, make):
+    arr = make(np.random.default_rng(len(route)))
+    lab = coding.check_labels(arr, "x")
+    assert _route(lab) == route
+    _assert_like_unique(arr, lab.codes, lab.values)

@@ -1098,3 +1098,88 @@ def test_too_many_points_for_their_distances_is_said_before_numpy_fails():
             == (299, 4)
     with mock.patch.object(tree, "_physical_memory", lambda: None):    # unknown: no guard
         assert agglomerative(X, linkage="single", metric="euclidean").n == 300
+
+
+# ------------------------------------- CPCC to the last bits (exact fractions)
+def _exact_cpcc_decimal(x, y):
+    """Pearson's r of the pairs' values x, y (exact Fractions), to 40 digits."""
+    from decimal import Decimal, localcontext
+
+    M = len(x)
+    sx, sy = sum(x), sum(y)
+    cross = M * sum(a * b for a, b in zip(x, y)) - sx * sy
+    ss = (M * sum(a * a for a in x) - sx * sx) * (M * sum(b * b for b in y) - sy * sy)
+    with localcontext() as ctx:
+        ctx.prec = 40
+        return (Decimal(cross.numerator) / Decimal(cross.denominator)
+                / (Decimal(ss.numerator) / Decimal(ss.denominator)).sqrt())
+
+
+def _ulps_off(value: float, exact) -> float:
+    from decimal import Decimal
+
+    return float(abs(Decimal(value) - exact)) / np.spacing(abs(float(exact)))
+
+
+@pytest.mark.parametrize("link", ["single", "average", "ward", "centroid"])
+@pytest.mark.parametrize("seed", range(3))
+def test_cpcc_to_the_last_bits_on_random_floats(seed, link):
+    # Every path (pairs, whole matrices, merge by merge) against exact fractions of the
+    # very floats summed: at most 2 ulp off (the division and square root round too).
+    D = random_D(50 + seed, 45)
+    res = agglomerative(D, linkage=link)
+    P = np.asarray(cophenetic_matrix(res))
+    iu = np.triu_indices(45, 1)
+    exact = _exact_cpcc_decimal([Fraction(v) for v in D[iu]], [Fraction(v) for v in P[iu]])
+    assert _ulps_off(float(cophenetic_correlation(D, res)), exact) <= 2
+    for cd, cp, cross, ss_d, ss_p in (_cpcc_sums_matrix(D, P), _cpcc_sums_tree(D, res.Z)):
+        assert _ulps_off(cross / sqrt(ss_d * ss_p), exact) <= 2
+
+
+def test_cpcc_above_1000_instances_to_the_last_bits():
+    # The issue's case: N = 2000, complete linkage of small integer distances. The
+    # exact value is 0.0566820301424297379...; summing a million squares in one running
+    # total gave 0.05668203014243027 (78 ulp off). Integers: the exact sums are ints.
+    from decimal import Decimal, localcontext
+
+    N = 2000
+    rng = np.random.default_rng(11)
+    y = rng.integers(1, 6, N * (N - 1) // 2).astype(float)
+    res = agglomerative(y, linkage="complete")
+    p = squareform(np.asarray(cophenetic_matrix(res)), checks=False)
+    x, q = [int(v) for v in y], [int(v) for v in p]
+    assert np.array_equal(np.array(q, dtype=float), p)      # complete: heights are D_ij
+    M, sx, sq = len(x), sum(x), sum(q)
+    cross = M * sum(a * b for a, b in zip(x, q)) - sx * sq
+    ss = (M * sum(a * a for a in x) - sx * sx) * (M * sum(b * b for b in q) - sq * sq)
+    with localcontext() as ctx:
+        ctx.prec = 40
+        exact = Decimal(cross) / Decimal(ss).sqrt()
+    assert str(exact).startswith("0.0566820301424297379")
+    by_tree = cophenetic_correlation(res.D, res)
+    by_matrix = cophenetic_correlation(res.D, cophenetic_matrix(res))
+    assert _ulps_off(float(by_tree), exact) <= 2     # the division and square root
+    assert _ulps_off(float(by_matrix), exact) <= 2   # round too
+
+
+# ------------------------- Ward, centroid, median: heights scale with the input
+@pytest.mark.parametrize("link", ["ward", "centroid", "median"])
+def test_squared_linkages_scale_exactly_with_the_distances(link):
+    # Their rules square the distances: from about 1e154 on the squares overflowed (inf
+    # heights), below about 1e-160 they underflowed (wrong trees). Scaled by a power of
+    # two first, the tree is the same and its heights scale exactly, at every scale.
+    D = random_D(60, 40)
+    base = agglomerative(D, linkage=link)
+    base_fast = agglomerative(D, linkage=link, method="fast")
+    for k in (-1000, -600, -540, -300, -100, 100, 300, 509, 520, 1000):
+        for tree, reference in ((agglomerative(D * 2.0 ** k, linkage=link), base),
+                                (agglomerative(D * 2.0 ** k, linkage=link, method="fast"),
+                                 base_fast)):
+            Z, Z_ref = tree.linkage_matrix, reference.linkage_matrix
+            np.testing.assert_array_equal(Z[:, [0, 1, 3]], Z_ref[:, [0, 1, 3]])
+            np.testing.assert_array_equal(Z[:, 2], Z_ref[:, 2] * 2.0 ** k)
+        step = tree.steps[20]                  # a distance matrix shown mid-way, replayed
+        np.testing.assert_array_equal(step.matrix, base_fast.steps[20].matrix * 2.0 ** k)
+    plain = base.steps[5].matrix
+    np.testing.assert_array_equal(
+        agglomerative(D * 2.0 ** 700, linkage=link).steps[5].matrix, plain * 2.0 ** 700)

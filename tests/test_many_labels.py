@@ -15,7 +15,7 @@ from prayatul_edu import (adjusted_rand_index, contingency_table, mutual_informa
                           normalized_mutual_information, prayatul_matrix)
 from prayatul_edu import counting
 from prayatul_edu import prayatul as prayatul_module
-from prayatul_edu._validation import check_partitions
+from prayatul_edu.labels import check_partitions
 from prayatul_edu.counting import (ContingencyTable, group_sizes, joint_counts, joint_key,
                                    joint_pairs_within, pairs_within)
 
@@ -218,16 +218,16 @@ def test_value_cells_of_parts_merge_into_the_whole(kind, k):
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint16, np.int8])
 def test_blocked_min_max_finds_extremes_in_any_block(dtype):
-    from prayatul_edu import _validation
+    from prayatul_edu import labels as coding
 
     rng = np.random.default_rng(7)
-    n = 5 * _validation._MIN_MAX_BLOCK + 123              # read block by block
+    n = 5 * coding._MIN_MAX_BLOCK + 123              # read block by block
     info = np.iinfo(dtype)
-    for where in (0, _validation._MIN_MAX_BLOCK - 1, _validation._MIN_MAX_BLOCK, n - 1):
+    for where in (0, coding._MIN_MAX_BLOCK - 1, coding._MIN_MAX_BLOCK, n - 1):
         arr = rng.integers(max(info.min, -50), min(info.max, 50), n).astype(dtype)
         arr[where] = info.min
         arr[(where + n // 2) % n] = info.max
-        assert _validation._min_max(arr) == (int(arr.min()), int(arr.max())) == (info.min, info.max)
+        assert coding._min_max(arr) == (int(arr.min()), int(arr.max())) == (info.min, info.max)
     labs = check_partitions(truth=arr, pred=arr)          # huge span: factorised, same k
     assert labs[0].k == np.unique(arr).shape[0]
 

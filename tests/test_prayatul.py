@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from prayatul_edu import prayatul as prayatul_module
 from prayatul_edu import prayatul_by_instance, prayatul_matrix
-from prayatul_edu._validation import check_partitions
+from prayatul_edu.labels import check_partitions
 
 MEASURES = ["comparative_deviation", "polarization", "comparative_rightness",
             "effective_rightness", "effective_superiority"]

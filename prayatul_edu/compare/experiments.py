@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_labels
+from .._validation import check_choice
+from ..labels import check_labels
 from ..paper_labels import (ALGORITHMS, DATASETS, TITLES, generate_labels, load_labels,
                             nest_labels)
 from ..prayatul import PRAYATUL_MEASURES

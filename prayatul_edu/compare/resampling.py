@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_labels
+from .._validation import check_choice
+from ..labels import check_labels
 from ..counting import comb2, joint_codes
 from ..prayatul import PRAYATUL_MEASURES
 from ..steps import Derivation, Result, fixed

@@ -1,7 +1,8 @@
 """Tables II and III: each algorithm scored against the truth on its own."""
 from __future__ import annotations
 
-from .._validation import check_choice, check_labels, check_partitions
+from .._validation import check_choice
+from ..labels import check_labels, check_partitions
 from ..information import adjusted_mutual_information, normalized_mutual_information
 from ..matching import maximum_matching, raw_accuracy, raw_precision_recall
 from ..pair_counting import adjusted_rand_index

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_partitions
+from ..labels import check_partitions
 from ..pair_counting import pair_confusion
 from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned

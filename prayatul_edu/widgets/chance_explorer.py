@@ -75,7 +75,7 @@ def null_values(truth, pred, n_permutations: int, rng) -> dict:
     sizes_c = np.bincount(pred)                                        # n_i (kept)
     sizes_t = np.bincount(truth)                                       # m_j (kept)
     tables = random_tables(sizes_c, sizes_t, n_permutations, rng)
-    emi = adjusted_mutual_information(truth, pred).emi / np.log(2)    # E[I] (bits): sizes only
+    emi = adjusted_mutual_information(truth, pred).emi               # E[I] (bits): sizes only
     return measures_of_tables(tables, truth.shape[0], emi)
 
 
