@@ -163,14 +163,18 @@ def _close(g, k):
 
 def expected_points(given, right):
     """Points of one answer by the documented rules: 03.1 a table (all or nothing), the
-    others numbers (the share of entries within tolerance, rounded to 0.01)."""
+    others numbers (the share of entries within tolerance, rounded to 0.01); 03.4's third
+    entry is a letter (right or wrong, one share like the numbers')."""
     if given is None:
         return 0.0
-    g, k = np.ravel(np.asarray(given, float)), np.ravel(np.asarray(right, float))
-    ok = [_close(a, b) for a, b in zip(g, k)]
+    if np.ndim(right) == 2:
+        g, k = np.ravel(np.asarray(given, float)), np.ravel(np.asarray(right, float))
+        return float(len(g) == len(k) and all(_close(a, b) for a, b in zip(g, k)))
+    g, k = list(np.ravel(np.asarray(given, object))), list(np.ravel(np.asarray(right, object)))
     if len(g) != len(k):
         return 0.0
-    return float(all(ok)) if np.ndim(right) == 2 else round(sum(ok) / len(ok), 2)
+    ok = [a == b if isinstance(b, str) else _close(float(a), float(b)) for a, b in zip(g, k)]
+    return round(sum(ok) / len(ok), 2)
 
 
 STUDENTS = [f"s{k:02d}" for k in range(1, 25)]

@@ -100,7 +100,9 @@ def test_large_table_uses_the_hungarian_algorithm_and_agrees():
     rng = np.random.default_rng(3)
     truth, pred = rng.integers(0, 12, 500), rng.integers(0, 15, 500)
     e = clustering_error(truth, pred)
-    assert "Hungarian" in e.explain()
+    # 15! one-to-one mappings: the derivation names the best one, it lists none of the others
+    assert "best of all one-to-one matchings" in e.explain()
+    assert e.explain().count("\n") < 60
     assert float(e) == pytest.approx(_error_by_scipy(truth, pred), abs=1e-12)
 
 

@@ -144,19 +144,29 @@ class ProcessWatch:
                 todo.append(child)
         return found
 
+    def check(self) -> bool:
+        """Count now; over the limit, kill them all. Also called when a cell ends, so that
+        a cell which leaves too many processes behind is the one named, however fast it
+        ended (on a busy machine the next count could fall in a later cell)."""
+        if self.stopped:
+            return True
+        try:
+            tree = self._descendants()
+        except OSError:
+            return False
+        if len(tree) <= self.limit:
+            return False
+        self.stopped = True
+        for pid in [self.root] + tree:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        return True
+
     def _run(self) -> None:
         while not self._done.wait(self.interval):
-            try:
-                tree = self._descendants()
-            except OSError:
-                continue
-            if len(tree) > self.limit:
-                self.stopped = True
-                for pid in [self.root] + tree:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+            if self.check():
                 return
 
 
@@ -274,6 +284,10 @@ def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_
                     problems.append(f"the kernel died in cell {index + 1} (a resource "
                                     f"limit?) and the cell was cut; "
                                     f"{_after_cut(pos, code, stop)}")
+                    break
+                if watch.check():           # the processes this cell left behind
+                    problems.append(watch.message(index + 1))
+                    stop = True
                     break
                 for out in cell.get("outputs", []):
                     if out.get("output_type") == "error":
