@@ -605,8 +605,9 @@ def test_pair_counting_app_legend_counts_the_librarys_pairs():
     app.control("clusters").value = " ".join(map(str, pred))
     pc = pe.pair_confusion(truth, pred)
     legend = [t.get_text() for t in app._figure.legends[0].get_texts()]
-    assert legend == [f"TP: {fmt(pc.tp)}", f"FP: {fmt(pc.fp)}", f"FN: {fmt(pc.fn)}",
-                      f"TN: {fmt(pc.tn)}"]
+    # thousands separated from 10,000 on (37,302), read at a glance
+    assert legend == ["TP: 7866", "FP: 16,017", "FN: 18,615", "TN: 37,302"]
+    assert [pc.tp, pc.fp, pc.fn, pc.tn] == [7866, 16017, 18615, 37302]
     assert f"TP = {pc.tp}" in app.numbers.value
 
 
@@ -685,13 +686,41 @@ def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
     tall, low = max(tops, key=tops.get), min(tops, key=tops.get)
     app.control("seed").value = tall
     app.control("cut height").value = app.control("cut height").max
-    app.control("seed").value = low                         # the old cut is above the range
+    app.control("seed").value = low      # one cluster is kept: the cut at the new top merge
     _slider_agrees(app)
-    assert app.model.cut_height == pytest.approx(tops[low]) and app.model.n_clusters == 1
+    assert app.model.cut_height == pytest.approx(app.model.top_height)
+    assert app.model.cut_max == pytest.approx(tops[low]) and tops[low] < tops[tall]
+    assert app.model.n_clusters == 1
     assert "1 cluster at the cut" == app._figure.axes[1].get_title()
     legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
     assert f"cut at {fmt(app.model.cut_height)}: 1 cluster" in legend   # as in the table
     assert ["cut height", app.model.cut_height] in app.model._rows()
+
+
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_dendrogram_a_new_linkage_or_data_set_keeps_the_number_of_clusters(k):
+    # the issue: after the cut was moved, a new linkage kept the height (ward 6 clusters,
+    # single 1, complete 4); heights of different linkages are not comparable
+    from prayatul_edu.widgets.dendrogram_explorer import cut_for_clusters
+
+    app = DendrogramExplorer()
+    app.control("cut height").value = cut_for_clusters(app.model.tree, k)
+    assert app.model.n_clusters == k
+    for name, value in [("linkage", "ward"), ("linkage", "single"), ("linkage", "centroid"),
+                        ("linkage", "complete"), ("seed", 3), ("dataset", "noisy_moons")]:
+        app.controls[name].value = value
+        _slider_agrees(app)
+        h = np.sort(app.model.tree.subtree_heights())
+        n = h.shape[0] + 1
+        if h[n - k - 1] == h[n - k]:        # two merges at one height: k cannot be had
+            assert app.model.n_clusters in (k - 1, k + 1), (name, value)
+            continue
+        assert app.model.n_clusters == k, (name, value)
+        assert app.model.labels.max() + 1 == k
+    # the top merge height is the tallest link drawn, inversions included
+    app.controls["linkage"].value = "centroid"
+    assert app.model.top_height == max(app.model.tree.heights)
+    assert ["top merge height", app.model.top_height] in app.model._rows()
 
 
 def test_apps_name_which_nmi_and_which_accuracy_and_show_the_measure_symbols():

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import html
 
-from ..steps import aligned, fmt
+import numbers
+
+from ..steps import aligned, fmt, fmt_count
 
 __all__ = ["format_number", "html_table", "html_pre", "text_table", "plural"]
 
 
 def format_number(value) -> str:
-    """A number as the tables, figures and derivations write it (text stays text).
+    """A number as the tables, figures and derivations write it (text stays text;
+    counts with thousands separators from 10,000 on).
 
     >>> format_number(0.83333333), format_number(3.0), format_number("n/a")
     ('0.8333', '3', 'n/a')
+    >>> format_number(49990000)
+    '49,990,000'
     """
-    return value if isinstance(value, str) else fmt(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return fmt_count(value)
+    return fmt(value)
 
 
 def html_table(header, rows, caption: str | None = None) -> str:
