@@ -71,7 +71,9 @@ def test_contingency_explorer_reads_an_uploaded_file_and_keeps_the_typed_boxes()
 def test_contingency_explorer_says_what_is_missing_before_labels_are_loaded():
     app = ContingencyExplorer()
     app.control("edit").value = "own labels"
-    assert "own: no labels yet; paste them or upload" in app.message.value
+    # in the page's words: the panel is called "own labels", the box "paste labels" (above)
+    assert "own labels: no labels yet; paste a table into the box" in app.message.value
+    assert "below" not in app.message.value
     assert app.own.widget.layout.display is None           # the panel to do it is shown
     app.own.text.value = "truth: a a b b\npred: 1 2 2"
     assert "&#x27;pred&#x27; has 3 labels but &#x27;truth&#x27; has 4" in app.own.error.value

@@ -416,7 +416,8 @@ def test_contingency_app_shows_an_error_instead_of_a_traceback():
     app = ContingencyExplorer()
     shown = _shown(app)
     app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
-    assert "pred: has 3 labels but truth has 10" in app.errors["pred"].value
+    # in the page's words: the box is called "clusters", not by its parameter "pred"
+    assert "clusters: has 3 labels but the classes (truth) have 10" in app.errors["pred"].value
     assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
     app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
     assert app.errors["pred"].value == "" and app.model.values()["purity"] == pytest.approx(0.4)
@@ -625,7 +626,7 @@ def test_contingency_app_changes_the_number_of_labels_one_box_at_a_time():
     shown = _shown(app)
     truth, pred = "1 1 2 2 3", "1 1 2 3 3"
     app.control("classes (truth)").value = truth            # 5 labels, clusters still 10
-    assert "pred: has 10 labels but truth has 5" in app.errors["pred"].value
+    assert "clusters: has 10 labels but the classes (truth) have 5" in app.errors["pred"].value
     assert "not applied yet" in app.errors["truth"].value
     assert app.control("classes (truth)").value == truth     # what was typed stays
     assert app.model.params["truth"] == ContingencyModel.DEFAULTS["truth"] and _shown(app) == shown
@@ -643,7 +644,7 @@ def test_pair_counting_app_changes_the_number_of_labels_in_either_order():
     app = PairCountingExplorer()
     truth, pred = "a a b b c c d", "1 1 1 2 2 3 3"
     app.control("clusters").value = pred                     # the clusters first this time
-    assert "has 7 labels but truth has 5" in app.errors["pred"].value
+    assert "has 7 labels but the classes (truth) have 5" in app.errors["pred"].value
     assert app.control("clusters").value == pred and app.model.params["pred"] == "1 2 3 1 2"
     app.control("classes (truth)").value = truth
     assert app.errors["pred"].value == ""
