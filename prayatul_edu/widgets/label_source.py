@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..label_files import column, parse_table
-from .app import ERROR_COLOR, error_html
+from .app import ERROR_COLOR, LIVE_CLASS, error_html
 from .inputs import parse_labels
 
 __all__ = ["MAX_INSTANCES", "MAX_UPLOAD_BYTES", "OwnLabels", "LabelSource", "LabelSourcePanel",
@@ -281,6 +281,8 @@ class LabelSourcePanel:
                           for role in roles}
         self.error = W.HTML()
         self.info = W.HTML()
+        for live in (self.error, self.info):       # announced by a screen reader
+            live.add_class(LIVE_CLASS)
         self._syncing = False
         self.text.observe(lambda change: self._try(self.source.paste, change["new"]),
                           names="value")

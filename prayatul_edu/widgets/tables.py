@@ -50,9 +50,12 @@ def html_table(header, rows, caption: str | None = None) -> str:
 
 
 def html_pre(text: str) -> str:
-    """Plain text (a derivation) in a scrollable preformatted block."""
+    """Plain text (a derivation) in a preformatted block: a monospace font, so its
+    columns line up, and lines never broken inside a word (it scrolls in its own box
+    outside lecture mode; in lecture mode it shows whole, long lines wrapped between words)."""
     return ('<pre class="pe-derivation" style="font-size: 85%; max-height: 360px; '
-            f'overflow: auto; line-height: 1.25">{html.escape(text)}</pre>')
+            "overflow: auto; line-height: 1.25; font-family: monospace; white-space: pre-wrap; "
+            f'word-break: normal; overflow-wrap: normal">{html.escape(text)}</pre>')
 
 
 def text_table(header, rows) -> str:
