@@ -48,6 +48,8 @@ APP_STYLE = f"""<style>
 .pe-lecture select, .pe-lecture textarea, .pe-lecture button, .pe-lecture .widget-html-content
   {{ font-size: 18px !important; }}
 .pe-lecture .widget-label {{ line-height: 34px; }}
+.pe-lecture .widget-inline-hbox > .widget-label {{ width: auto !important; max-width: none !important;
+  overflow: visible; }}
 .pe-lecture .jupyter-button {{ width: auto; min-width: 0; padding: 0 12px; }}
 .pe-lecture .pe-live {{ min-width: 0; }}
 .pe-lecture .pe-side .widget-hbox {{ flex-wrap: wrap; }}
