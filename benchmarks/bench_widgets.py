@@ -114,8 +114,8 @@ def cases(n: int, lecture: bool = False):
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "k (KMeans)", [2, 3, 4, 2, 3, 4, 2],
          [3, 4, 2, 3, 4, 2, 3]),
         ("Silhouette explorer", "point x_i",
-         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point x_i", [],
-         [10, 200, 400, 800, 1000, 1200, n]),
+         lambda: w.SilhouetteExplorer(**kw, n_samples=n), "point x_i", [],   # typed in a box
+         [str(i) for i in (10, 200, 400, 800, 1000, 1200, n)]),
         ("Silhouette explorer", "seed (new values)",
          lambda: w.SilhouetteExplorer(**kw, n_samples=n), "seed", [], [1, 2, 3, 4, 5, 6, 7]),
         # the dendrogram app's own limit (its points slider stops at 300)

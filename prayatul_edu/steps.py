@@ -79,6 +79,17 @@ def frac(numerator: Any, denominator: Any, digits: int = 4) -> str:
     return f"{fmt(numerator)}/{fmt(denominator)} = {fmt(value, digits)}"
 
 
+def fmt_count(n) -> str:
+    """A count as the apps and figures show it: thousands separated from 10,000 on, so that
+    49,990,000 reads at a glance (a number of up to four digits stays as it is).
+
+    >>> fmt_count(9999), fmt_count(49990000), fmt_count(-12345)
+    ('9999', '49,990,000', '-12,345')
+    """
+    n = int(n)
+    return f"{n:,}" if abs(n) >= 10_000 else str(n)
+
+
 def fmt_counts(values, limit: int = 12) -> str:
     """``'2 + 1 + 1'``: a sum written out; long lists keep their first and last terms."""
     values = list(values[:limit]) if len(values) <= limit else (

@@ -29,11 +29,12 @@ def _csv(columns: dict, sep: str = ",") -> str:
 
 
 # ------------------------------------------------------------------ loading
-def test_a_pasted_table_gives_its_columns_and_the_first_ones_by_default():
+def test_a_pasted_table_gives_its_columns_and_the_first_label_columns_by_default():
     source = LabelSource(("truth", "pred")).paste(CSV)
     assert source.columns == ["id", "class", "kmeans", "dbscan"]
     own = source.chosen()
-    assert own.columns == {"truth": "id", "pred": "class"} and own.n == 5
+    # "id" (every value distinct) is never the default truth: the upload made it so
+    assert own.columns == {"truth": "class", "pred": "kmeans"} and own.n == 5
     own = source.choose(truth="class", pred="dbscan").chosen()
     assert own.labels["truth"].tolist() == ["a", "a", "b", "b", "c"]
     assert own.labels["pred"].tolist() == [0, 1, 1, -1, 1]
@@ -76,7 +77,9 @@ def test_an_uploaded_file_is_read_as_the_cli_reads_it(ipywidgets7, tmp_path):
     st.sampled_from([",", "\t", ";"]))
 def test_any_table_pasted_gives_back_its_columns(columns, sep):
     ints, words = columns
-    own = LabelSource(("truth", "pred")).paste(_csv({"t": ints, "p": words}, sep)).chosen()
+    # columns named as the roles (which column a role takes by default is tested apart)
+    own = LabelSource(("truth", "pred")).paste(_csv({"truth": ints, "pred": words},
+                                                    sep)).chosen()
     assert own.labels["truth"].tolist() == ints and own.labels["pred"].tolist() == words
 
 
@@ -166,7 +169,7 @@ def test_bad_column_choices_name_the_role():
         source.choose(primary="km")
     with pytest.raises(TypeError, match="^pred: not a role here; the roles are truth, primary"):
         source.choose(pred="kmeans")
-    assert source.chosen().columns["primary"] == "class"          # unchanged
+    assert source.chosen().columns["primary"] == "kmeans"         # unchanged
 
 
 def test_a_missing_value_in_a_chosen_column_names_the_role_and_the_row():
@@ -200,7 +203,7 @@ def test_the_panel_reads_an_upload_and_shows_errors_beside_the_box():
     received = []
     panel = LabelSourcePanel(("truth", "pred"), received.append)
     panel.file.value = _upload(CSV.encode(), "course.csv")
-    assert received[-1].where == "course.csv" and panel.dropdowns["pred"].value == "class"
+    assert received[-1].where == "course.csv" and panel.dropdowns["pred"].value == "kmeans"
     panel.text.value = "truth: 1 2 3\npred: 1 2\n"
     assert "&#x27;pred&#x27; has 2 labels but &#x27;truth&#x27; has 3" in panel.error.value
     assert len(received) == 1                              # nothing handed on
@@ -215,3 +218,52 @@ def test_the_panel_shows_the_apps_refusal_beside_the_box():
     panel = LabelSourcePanel(("truth", "pred"), refuse)
     panel.text.value = CSV
     assert "the app needs at least 2 classes" in panel.error.value
+
+
+# ------------------------------------------------------------ predictable state
+def test_a_refused_load_keeps_the_table_and_choice_loaded_before():
+    received = []
+    panel = LabelSourcePanel(PRAYATUL_ROLES, received.append)
+    panel.text.value = CSV
+    panel.dropdowns["truth"].value = "class"
+    panel.dropdowns["primary"].value = "dbscan"
+    before = (panel.source.table, dict(panel.source.choice), len(received))
+    # a table that loads but whose chosen column has a missing value: refused as a whole
+    panel.file.value = _upload(b"class,kmeans,dbscan\na,0,0\n,1,1\nb,1,0\n", "bad.csv")
+    assert "truth" in panel.error.value or "class" in panel.error.value
+    assert panel.source.table is before[0] and panel.source.choice == before[1]
+    assert len(received) == before[2]
+    # a good file after the refused one: the choice the lecturer made is kept, not "id"
+    panel.file.value = _upload(CSV.encode(), "good.csv")
+    assert panel.source.choice == {"truth": "class", "primary": "dbscan",
+                                   "alternative": "dbscan"} or \
+        panel.source.choice["truth"] == "class"
+    assert received[-1].columns["truth"] == "class"
+
+
+def test_two_roles_on_one_column_are_named_in_a_note():
+    panel = LabelSourcePanel(("truth", "pred"), lambda own: None, {"pred": "clusters"})
+    panel.text.value = CSV
+    assert "note" not in panel.info.value
+    panel.dropdowns["pred"].value = "class"                     # the truth's column
+    assert "note: truth and clusters both read the column class" in panel.info.value
+
+
+@pytest.mark.parametrize("table, expected", [
+    ({"id": [1, 2, 3, 4], "y": [0, 0, 1, 1], "c": [1, 1, 0, 0]}, ("y", "c")),
+    ({"row": ["a", "b", "c", "d"], "id2": [9, 8, 7, 6], "y": [0, 0, 1, 1]}, ("y", "row")),
+    ({"truth": [1, 2, 3, 4], "k": [0, 0, 1, 1]}, ("truth", "k")),     # named: taken as is
+])
+def test_id_like_columns_are_never_the_default_truth(table, expected):
+    from prayatul_edu.widgets.label_source import default_choice
+
+    arrays = {k: np.asarray(v) for k, v in table.items()}
+    choice = default_choice(arrays, ("truth", "pred"), {})
+    assert (choice["truth"], choice["pred"]) == expected
+
+
+def test_error_messages_name_the_boxes_as_the_page_does():
+    panel = LabelSourcePanel(("truth", "pred"), lambda own: None, {"pred": "clusters"})
+    panel.text.value = "truth: 1 2 3\npred: 1 2\n"
+    assert panel.error.value.startswith('<span class="pe-error"')
+    assert "pasted labels: " in panel.error.value and "text:" not in panel.error.value

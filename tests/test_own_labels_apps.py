@@ -71,7 +71,9 @@ def test_contingency_explorer_reads_an_uploaded_file_and_keeps_the_typed_boxes()
 def test_contingency_explorer_says_what_is_missing_before_labels_are_loaded():
     app = ContingencyExplorer()
     app.control("edit").value = "own labels"
-    assert "own: no labels yet; paste them or upload" in app.message.value
+    # in the page's words: the panel is called "own labels", the box "paste labels" (above)
+    assert "own labels: no labels yet; paste a table into the box" in app.message.value
+    assert "below" not in app.message.value
     assert app.own.widget.layout.display is None           # the panel to do it is shown
     app.own.text.value = "truth: a a b b\npred: 1 2 2"
     assert "&#x27;pred&#x27; has 3 labels but &#x27;truth&#x27; has 4" in app.own.error.value
@@ -79,6 +81,30 @@ def test_contingency_explorer_says_what_is_missing_before_labels_are_loaded():
     app.own.text.value = "truth: a a b b\npred: 1 2 2 2"
     assert app.model.params["mode"] == "own labels" and app.message.value == ""
     assert app.model.values()["purity"] == 0.75
+
+
+@pytest.mark.parametrize("cls, control, rows", [
+    (PrayatulExplorer, "labels from", "truth: 0 0 1 1 2\nkm: 0 1 1 1 2\ndb: 0 0 1 2 2"),
+    (ContingencyExplorer, "edit", "truth: 0 0 1 1 2\nkm: 0 1 1 1 2")])
+def test_own_labels_chosen_before_loading_show_no_figure_of_other_data(cls, control, rows):
+    """Choosing "own labels" with none loaded left the toy figure and its numbers on the
+    screen, as if they were the lecturer's: now neither shows until labels are loaded,
+    and the message says what to do; going back shows the figure again."""
+    app = cls(lecture=True)
+    shown = [app.image, app.numbers, app.steps.widget]
+    app.control(control).value = "own labels"
+    assert [w.layout.display for w in shown] == ["none"] * 3
+    assert "own labels: no labels yet" in app.message.value
+    app.own.text.value = rows                             # loaded: the figure is theirs
+    assert [w.layout.display for w in shown] == [None] * 3
+    assert app.message.value == "" and "5 instances" in app.image.tooltip
+    app.control(control).value = app.control(control).options[0]
+    assert [w.layout.display for w in shown] == [None] * 3
+    fresh = cls(lecture=True)
+    fresh.control(control).value = "own labels"
+    fresh.control(control).value = fresh.control(control).options[0]   # back, none loaded
+    assert [w.layout.display for w in (fresh.image, fresh.numbers, fresh.steps.widget)] \
+        == [None] * 3 and fresh.message.value == ""
 
 
 def test_contingency_reveal_shows_the_chosen_derivation_step_by_step():
@@ -158,6 +184,19 @@ def test_prayatul_reveal_builds_up_the_matrix_derivation():
     app.steps.reveal.press("all")
     (out,) = app.steps.reveal.output.outputs
     assert out["data"]["text/markdown"] == app.model.matrix.derivation().to_markdown()
+
+
+def test_prayatul_reveal_does_not_give_the_measures_away_beside_it():
+    """With the reveal on, the five measures come step by step in the reveal, not all at
+    once beside it (as the contingency explorer does with its derivation); the scores
+    against the truth stay."""
+    app = PrayatulExplorer(n_samples=60)
+    assert "The five measures" in app.numbers.value
+    app.steps.toggle.value = True
+    assert "The five measures" not in app.numbers.value
+    assert "Each against the truth" in app.numbers.value
+    app.steps.toggle.value = False
+    assert "The five measures" in app.numbers.value
 
 
 @pytest.mark.parametrize("cls, roles", [(PrayatulExplorer, "truth: 0 0 1 1 2\nkm: 0 1 1 1 2\ndb: 0 0 1 2 2"),

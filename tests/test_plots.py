@@ -22,8 +22,8 @@ from prayatul_edu import tutorial  # noqa: E402
 from prayatul_edu.plots import PAIR_COLORS, cluster_colors  # noqa: E402
 from prayatul_edu.plots._matrix import thinned  # noqa: E402
 from prayatul_edu.plots.contingency import plot_contingency_table  # noqa: E402
-from prayatul_edu.plots.hierarchy import (cophenetic_rows, dendrogram_links,  # noqa: E402
-                                          height_ticks, plot_cophenetic_matrix,
+from prayatul_edu.plots.hierarchy import (ABOVE_CUT_COLOR, cophenetic_rows,  # noqa: E402
+                                          dendrogram_links, height_ticks, plot_cophenetic_matrix,
                                           plot_dendrogram, set_dendrogram_cut,
                                           set_dendrogram_tree)
 from prayatul_edu.plots.measures import plot_measures  # noqa: E402
@@ -160,8 +160,13 @@ def test_dendrogram_draws_every_merge_and_colours_below_the_cut():
     assert len(links) == 4                                  # N - 1 merges
     tops = sorted(float(corners[:, 1].max()) for corners, _ in links)
     assert tops == pytest.approx([0.36, 0.45, 0.53, 0.65])
-    grey = [float(corners[:, 1].max()) for corners, color in links if color == "#9a9a9a"]
-    assert sorted(grey) == [0.53, 0.65]                     # the merges above the cut
+    above = [float(corners[:, 1].max()) for corners, color in links
+             if color == ABOVE_CUT_COLOR]
+    assert sorted(above) == [0.53, 0.65]                    # the merges above the cut
+    # above the cut: dotted, a style no cluster's links have
+    styles = {ln.get_color(): ln.get_linestyle() for ln in ax.lines
+              if ln.get_gid() == "dendrogram links"}
+    assert styles.pop(ABOVE_CUT_COLOR) == ":" and set(styles.values()) == {"-"}
     cut_line = [ln for ln in ax.lines if ln.get_linestyle() == "--"][0]
     assert cut_line.get_ydata()[0] == 0.5
     assert "3 clusters" in ax.get_legend().get_texts()[0].get_text()
@@ -198,7 +203,7 @@ def test_dendrogram_cut_and_tree_change_in_place_as_drawn_anew():
     def key(links):
         return sorted((tuple(c.ravel().round(12)), to_rgb(color)) for c, color in links)
     assert key(dendrogram_links(ax)) == key(dendrogram_links(fresh))
-    assert ax.get_ylim() == fresh.get_ylim() and ax.get_title() == "other"
+    assert ax.get_ylim() == fresh.get_ylim() and ax.get_title(loc="left") == "other"
     # every link below the cut has the colour of its cluster in a scatter plot
     colors = cluster_colors(other.cut(height=h))
     order = leaves_list(other.linkage_matrix)
@@ -206,7 +211,7 @@ def test_dendrogram_cut_and_tree_change_in_place_as_drawn_anew():
     for corners, color in dendrogram_links(ax):
         # a leaf under the link: the first leaf right of the link's left leg
         leaf = order[int(np.ceil((corners[0, 0] - 5) / 10))]
-        expected = colors[leaf] if corners[1, 1] <= h else "#9a9a9a"
+        expected = colors[leaf] if corners[1, 1] <= h else ABOVE_CUT_COLOR
         assert to_rgb(color) == to_rgb(expected)
         below += corners[1, 1] <= h
     assert below == 60 - 4                                  # 4 clusters: 56 merges inside
@@ -310,12 +315,19 @@ def test_similarity_matrices_colour_every_pair_and_count_them_in_the_legend():
     truth, pred = tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
     fig = plot_similarity_matrices(truth, pred)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
-    image = cell_colors(fig.axes[0])
     types = pair_types(truth, pred)
     names = ("TP", "FP", "FN", "TN")
-    for a, b in [(0, 3), (0, 1), (1, 2), (0, 8)]:
-        expected = np.round(255 * np.array(to_rgb(PAIR_COLORS[names[types[a, b]]])))
-        assert np.array_equal(image[a, b], [*expected, 255])
+    for ax, ones in zip(fig.axes, (("TP", "FN"), ("TP", "FP"))):
+        image = cell_colors(ax)
+        for a, b in [(0, 3), (0, 1), (1, 2), (0, 8)]:
+            name = names[types[a, b]]
+            full = 255 * np.array(to_rgb(PAIR_COLORS[name]))
+            # a 1 of this matrix in its pair type's colour; a 0 faded to 30% of it
+            expected = np.round(full if name in ones else 255 - 0.3 * (255 - full))
+            assert np.array_equal(image[a, b], [*expected, 255]), (a, b, name)
+    # T and C differ wherever a pair is FP or FN: the panels never look alike
+    fn_or_fp = np.isin(types, (1, 2))
+    assert (cell_colors(fig.axes[0]) != cell_colors(fig.axes[1])).any(axis=-1)[fn_or_fp].all()
     pc = pe.pair_confusion(truth, pred)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == [f"TP: {pc.tp}", f"FP: {pc.fp}", f"FN: {pc.fn}", f"TN: {pc.tn}"]
@@ -370,8 +382,10 @@ def test_similarity_matrices_sorted_by_class_show_blocks():
     names = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert names == [] and len(fig.axes[0].texts) == 0
     types_sorted = pair_types([1, 1, 2, 2], [1, 2, 1, 2])
-    tp = np.round(255 * np.array(to_rgb(PAIR_COLORS["FN"])))
-    assert np.array_equal(cell_colors(fig.axes[0])[0, 1, :3], tp)
+    fn = 255 * np.array(to_rgb(PAIR_COLORS["FN"]))
+    assert np.array_equal(cell_colors(fig.axes[0])[0, 1, :3], np.round(fn))     # 1 in T
+    assert np.array_equal(cell_colors(fig.axes[1])[0, 1, :3],                   # 0 in C
+                          np.round(255 - 0.3 * (255 - fn)))
     assert types_sorted[0, 1] == 2
     with pytest.raises(ValueError, match="^order:"):
         plot_similarity_matrices(truth, truth, order="size")

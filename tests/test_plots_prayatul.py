@@ -115,3 +115,55 @@ def test_comparison_figures():
     boot = bootstrap(TRUTH, labelings, n_resamples=30, seed=1)
     ax = plots.plot_bootstrap(boot)
     assert len(ax.get_yticklabels()) == 2 and "30 resamples" in ax.get_xlabel()
+
+
+# -------------------------------------------------------- text on coloured cells
+def _text_on_cells(ax):
+    """(text colour, colour of the cell under the text) for every text an image or mesh
+    of ``ax`` holds, read from what matplotlib draws."""
+    from matplotlib.colors import to_rgba
+
+    fig = ax.figure
+    fig.canvas.draw()
+    pixels = np.asarray(fig.canvas.buffer_rgba())
+    height = pixels.shape[0]
+    out = []
+    for text in ax.texts:
+        if not text.get_text():
+            continue
+        x, y = ax.transData.transform(text.get_position())
+        # the cell's colour a few pixels left of the text's box (the text itself not read)
+        box = text.get_window_extent()
+        px = pixels[int(round(height - y)), int(box.x0) - 3, :3] / 255
+        out.append((to_rgba(text.get_color())[:3], px))
+    return out
+
+
+@pytest.mark.parametrize("counts", [[[1200, 30], [40, 2]], [[5, 400], [390, 5]],
+                                    [[250, 250], [250, 250]], [[0, 0], [1, 1000]],
+                                    [[10, 90000], [400, 3]]])
+def test_prayatul_cell_texts_stand_out_from_their_cells(counts):
+    from prayatul_edu.plots._style import contrast_ratio
+
+    image, _, colors = prayatul_cells(counts)
+    for (i, j), color in zip(np.ndindex(2, 2), colors):
+        assert contrast_ratio(color, image[i, j]) >= 4.5, (counts, i, j)
+    # the issue's case (white on the light RW cell at 1.85:1) no longer happens
+    ax = plots.plot_prayatul_matrix(counts)
+    for text_color, cell in _text_on_cells(ax):
+        assert contrast_ratio(text_color, cell) >= 4.5
+
+
+def test_contingency_and_tournament_texts_stand_out_from_their_cells():
+    from prayatul_edu.plots._style import contrast_ratio
+
+    rng = np.random.default_rng(4)
+    table = pe.contingency_table(rng.integers(0, 4, 300), rng.integers(0, 5, 300))
+    ax = plots.plot_contingency_table(table)
+    found = _text_on_cells(ax)
+    assert len(found) == 20
+    assert min(contrast_ratio(t, c) for t, c in found) >= 4.5
+    values = rng.uniform(-1, 1, (4, 4))
+    ax = plots.plot_tournament(values, list("ABCD"))
+    found = _text_on_cells(ax)
+    assert len(found) == 12 and min(contrast_ratio(t, c) for t, c in found) >= 4.5

@@ -4,6 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import html  # noqa: E402
 import io  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -176,11 +177,11 @@ def _full_render(fig, apps_text: bool = True) -> np.ndarray:
      [("k (clusters)", 9), ("measure", "AMI"), ("agreement", 0.0), ("classes", 5),
       ("seed", 3), ("imbalance", 0.8)]),
     (SilhouetteExplorer, {"n_samples": 300},
-     [("point x_i", 7), ("k (KMeans)", 4), ("point x_i", 250), ("points", 200), ("seed", 2),
+     [("point x_i", "7"), ("k (KMeans)", 4), ("point x_i", "250"), ("points", 200), ("seed", 2),
       ("k (KMeans)", 7), ("k (KMeans)", 2)]),
     # lecture mode: the kept s_i axis and cluster ticks at 16 pt, twice the density
     (SilhouetteExplorer, {"n_samples": 300, "lecture": True},
-     [("k (KMeans)", 5), ("seed", 2), ("point x_i", 20), ("k (KMeans)", 2)]),
+     [("k (KMeans)", 5), ("seed", 2), ("point x_i", "20"), ("k (KMeans)", 2)]),
     (DendrogramExplorer, {"n_samples": 120},
      [("cut height", 0.3), ("linkage", "single"), ("cut height", 0.1), ("seed", 3),
       ("linkage", "complete"), ("seed", 4), ("cut height", 0.5)]),
@@ -231,7 +232,7 @@ def test_apps_redraw_only_what_changed_and_show_what_a_fresh_figure_shows(cls, p
     (DendrogramExplorer, {"n_samples": 30, "lecture": True},
      [("linkage", "single"), ("seed", 2), ("linkage", "complete"), ("seed", 0)]),
     (SilhouetteExplorer, {"n_samples": 400, "lecture": True},
-     [("k (KMeans)", 6), ("seed", 3), ("point x_i", 99), ("k (KMeans)", 2)]),
+     [("k (KMeans)", 6), ("seed", 3), ("point x_i", "99"), ("k (KMeans)", 2)]),
     (ChanceExplorer, {"lecture": True},
      [("k (clusters)", 7), ("measure", "Rand"), ("agreement", 0.5), ("N (instances)", 400),
       ("imbalance", 0.6), ("measure", "purity")]),
@@ -424,7 +425,8 @@ def test_contingency_app_shows_an_error_instead_of_a_traceback():
     app = ContingencyExplorer()
     shown = _shown(app)
     app.control("clusters").value = "1 2 3"                   # 3 labels for 10 classes
-    assert "pred: has 3 labels but truth has 10" in app.errors["pred"].value
+    # in the page's words: the box is called "clusters", not by its parameter "pred"
+    assert "clusters: has 3 labels but the classes (truth) have 10" in app.errors["pred"].value
     assert app.model.params["pred"] == ContingencyModel.DEFAULTS["pred"] and _shown(app) == shown
     app.control("clusters").value = "1 1 1 1 1 1 1 1 1 2"
     assert app.errors["pred"].value == "" and app.model.values()["purity"] == pytest.approx(0.4)
@@ -465,13 +467,13 @@ def test_silhouette_explorer_numbers_points_from_x1_everywhere():
     """What a student sees (tables, formula, the plot's key, alt text) says x1 ... xN,
     never x0."""
     app = SilhouetteExplorer(n_samples=30)
-    assert app.model.params["point"] == 1 and app.control("point x_i").min == 1
+    assert app.model.params["point"] == 1 and app.control("point x_i").value == "1"
     assert "Point x1 (" in app.numbers.value and "s_1 = " in app.numbers.value
     assert "x0" not in app.numbers.value and "s_0" not in app.numbers.value
     key = [t.get_text() for t in app.model.figure().axes[1].texts]
     assert any(t.startswith("x1: s = ") for t in key), key
     assert "point x1 marked" in app.model.describe_figure()
-    app.control("point x_i").value = 30                 # the last point, x30 = index 29
+    app.control("point x_i").value = "30"               # the last point, x30 = index 29
     assert app.model.index == 29
     assert f"= {pe.steps.fmt(app.model.silhouette.samples[29])}" in app.numbers.value
 
@@ -501,14 +503,35 @@ def test_silhouette_model_keeps_the_point_inside_the_data():
 def test_silhouette_app_point_and_k_controls():
     app = SilhouetteExplorer(n_samples=80)
     s_before, shown = float(app.model.silhouette), _shown(app)
-    app.control("point x_i").value = 7
+    app.control("point x_i").value = "7"
     assert float(app.model.silhouette) == s_before and _shown(app) != shown
     assert "Point x7" in app.numbers.value
     app.control("k (KMeans)").value = 5
     assert float(app.model.silhouette) != s_before
     assert len(app.model.silhouette.clusters) == 5
     app.control("points").value = 40
-    assert app.control("point x_i").max == 40
+    assert app.control("point x_i").placeholder == "1 to 40"
+
+
+@pytest.mark.parametrize("typed, error", [
+    ("12.5", "'12.5' is not a point number"), ("twelve", "'twelve' is not a point number"),
+    ("-3", "'-3' is not a point number"), ("1e2", "'1e2' is not a point number"),
+    ("", "'' is not a point number"), ("٣", "'٣' is not a point number"),
+    ("0", "must be >= 1, got 0"), ("81", "must be a point number from 1 to n_samples = 80")])
+def test_silhouette_app_refuses_a_point_number_it_cannot_read_with_a_message(typed, error):
+    """A number box turned 12.5 into x125 without a word: the text box refuses it, says
+    why beside the box, and the figure and numbers keep the point shown before."""
+    app = SilhouetteExplorer(n_samples=80)
+    app.control("point x_i").value = "7"
+    shown, numbers = _shown(app), app.numbers.value
+    app.control("point x_i").value = typed
+    assert app.model.params["point"] == 7 and _shown(app) == shown
+    assert app.numbers.value == numbers
+    assert "point x_i: " in app.errors["point"].value and error in html.unescape(
+        app.errors["point"].value)
+    app.control("point x_i").value = " x12 "              # as the lecture names it
+    assert app.model.params["point"] == 12 and app.errors["point"].value == ""
+    assert app.control("point x_i").value == "12" and "Point x12" in app.numbers.value
 
 
 def test_silhouette_model_returns_to_a_k_shown_before_without_computing_it_again():
@@ -528,7 +551,7 @@ def test_silhouette_app_names_the_point_and_the_mean_in_the_key():
     app = SilhouetteExplorer(n_samples=60, lecture=True)
     bars = app._figure.axes[1]
     texts = list(bars.texts)
-    for name, value in (("point x_i", 9), ("k (KMeans)", 5), ("point x_i", 31)):
+    for name, value in (("point x_i", "9"), ("k (KMeans)", 5), ("point x_i", "31")):
         app.control(name).value = value
         s = app.model.silhouette
         assert list(bars.texts) == texts                 # the same texts, changed in place
@@ -613,8 +636,9 @@ def test_pair_counting_app_legend_counts_the_librarys_pairs():
     app.control("clusters").value = " ".join(map(str, pred))
     pc = pe.pair_confusion(truth, pred)
     legend = [t.get_text() for t in app._figure.legends[0].get_texts()]
-    assert legend == [f"TP: {fmt(pc.tp)}", f"FP: {fmt(pc.fp)}", f"FN: {fmt(pc.fn)}",
-                      f"TN: {fmt(pc.tn)}"]
+    # thousands separated from 10,000 on (37,302), read at a glance
+    assert legend == ["TP: 7866", "FP: 16,017", "FN: 18,615", "TN: 37,302"]
+    assert [pc.tp, pc.fp, pc.fn, pc.tn] == [7866, 16017, 18615, 37302]
     assert f"TP = {pc.tp}" in app.numbers.value
 
 
@@ -632,7 +656,7 @@ def test_contingency_app_changes_the_number_of_labels_one_box_at_a_time():
     shown = _shown(app)
     truth, pred = "1 1 2 2 3", "1 1 2 3 3"
     app.control("classes (truth)").value = truth            # 5 labels, clusters still 10
-    assert "pred: has 10 labels but truth has 5" in app.errors["pred"].value
+    assert "clusters: has 10 labels but the classes (truth) have 5" in app.errors["pred"].value
     assert "not applied yet" in app.errors["truth"].value
     assert app.control("classes (truth)").value == truth     # what was typed stays
     assert app.model.params["truth"] == ContingencyModel.DEFAULTS["truth"] and _shown(app) == shown
@@ -650,7 +674,7 @@ def test_pair_counting_app_changes_the_number_of_labels_in_either_order():
     app = PairCountingExplorer()
     truth, pred = "a a b b c c d", "1 1 1 2 2 3 3"
     app.control("clusters").value = pred                     # the clusters first this time
-    assert "has 7 labels but truth has 5" in app.errors["pred"].value
+    assert "has 7 labels but the classes (truth) have 5" in app.errors["pred"].value
     assert app.control("clusters").value == pred and app.model.params["pred"] == "1 2 3 1 2"
     app.control("classes (truth)").value = truth
     assert app.errors["pred"].value == ""
@@ -693,13 +717,41 @@ def test_dendrogram_a_lower_tree_lowers_the_cut_with_the_slider():
     tall, low = max(tops, key=tops.get), min(tops, key=tops.get)
     app.control("seed").value = tall
     app.control("cut height").value = app.control("cut height").max
-    app.control("seed").value = low                         # the old cut is above the range
+    app.control("seed").value = low      # one cluster is kept: the cut at the new top merge
     _slider_agrees(app)
-    assert app.model.cut_height == pytest.approx(tops[low]) and app.model.n_clusters == 1
+    assert app.model.cut_height == pytest.approx(app.model.top_height)
+    assert app.model.cut_max == pytest.approx(tops[low]) and tops[low] < tops[tall]
+    assert app.model.n_clusters == 1
     assert "1 cluster at the cut" == app._figure.axes[1].get_title()
     legend = [t.get_text() for t in app._figure.axes[0].get_legend().get_texts()]
     assert f"cut at {fmt(app.model.cut_height)}: 1 cluster" in legend   # as in the table
     assert ["cut height", app.model.cut_height] in app.model._rows()
+
+
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_dendrogram_a_new_linkage_or_data_set_keeps_the_number_of_clusters(k):
+    # the issue: after the cut was moved, a new linkage kept the height (ward 6 clusters,
+    # single 1, complete 4); heights of different linkages are not comparable
+    from prayatul_edu.widgets.dendrogram_explorer import cut_for_clusters
+
+    app = DendrogramExplorer()
+    app.control("cut height").value = cut_for_clusters(app.model.tree, k)
+    assert app.model.n_clusters == k
+    for name, value in [("linkage", "ward"), ("linkage", "single"), ("linkage", "centroid"),
+                        ("linkage", "complete"), ("seed", 3), ("dataset", "noisy_moons")]:
+        app.controls[name].value = value
+        _slider_agrees(app)
+        h = np.sort(app.model.tree.subtree_heights())
+        n = h.shape[0] + 1
+        if h[n - k - 1] == h[n - k]:        # two merges at one height: k cannot be had
+            assert app.model.n_clusters in (k - 1, k + 1), (name, value)
+            continue
+        assert app.model.n_clusters == k, (name, value)
+        assert app.model.labels.max() + 1 == k
+    # the top merge height is the tallest link drawn, inversions included
+    app.controls["linkage"].value = "centroid"
+    assert app.model.top_height == max(app.model.tree.heights)
+    assert ["top merge height", app.model.top_height] in app.model._rows()
 
 
 def test_apps_name_which_nmi_and_which_accuracy_and_show_the_measure_symbols():
@@ -980,8 +1032,7 @@ def test_lecture_mode_figure_text_is_16_pt_as_displayed(cls, params):
     for step in range(2):
         fig = app._figure
         assert fig.dpi == LECTURE_DPI == 2 * CSS_DPI
-        css = int(app.image.layout.width.removesuffix("px"))
-        assert css == round(fig.get_figwidth() * CSS_DPI)
+        css = round(fig.get_figwidth() * CSS_DPI)       # its size in inches, in CSS px
         assert _pixels(app.image.value).shape[1] == 2 * css   # two pixels per CSS pixel
         sizes = {t.get_text(): t.get_fontsize() for t in _texts(fig)}
         assert len(sizes) >= 3 and min(sizes.values()) >= 16, \
@@ -1009,21 +1060,49 @@ def test_normal_mode_stays_as_it_was(cls, params):
 
 
 @pytest.mark.parametrize("cls, params", APPS)
-def test_lecture_mode_puts_the_numbers_beside_the_figure_in_their_own_scrolling_box(cls,
-                                                                                     params):
+def test_lecture_mode_puts_the_numbers_and_the_reveal_beside_a_figure_the_screen_sizes(
+        cls, params):
+    """Lecture mode: the figure left, the numbers (and the reveal, if the app has one)
+    right of it, in a row that takes the height the controls leave; no box of its own
+    that scrolls (the browser test measures what a projector shows)."""
+    import ipywidgets as W
+
     app = cls(lecture=True, **params)
     results = _results_box(app)
-    assert type(results).__name__ == "HBox"
-    assert list(results.children) == [app.image, app.numbers]      # figure left, numbers right
-    assert app.numbers.layout.overflow == "auto" and app.numbers.layout.max_height
-    assert "pe-lecture" in app.widget._dom_classes
-    # image + numbers fit 1280 px; controls at most two rows of sliders (<= 1280 px each)
-    image = int(app.image.layout.width.removesuffix("px"))
-    assert image + int(app.numbers.layout.width.removesuffix("px")) <= 1240
-    import ipywidgets as W
+    assert type(results).__name__ == "HBox" and "pe-results" in results._dom_classes
+    image, side = results.children
+    assert image is app.image and "pe-figure" in image._dom_classes
+    assert side.children[0] is app.numbers and "pe-side" in side._dom_classes
+    reveal = getattr(app, "steps", None)
+    assert list(side.children[1:]) == ([reveal.widget] if reveal else [])
+    assert app.widget.children[-1] is results               # nothing below the row
+    assert app.numbers.layout.overflow is None and app.numbers.layout.max_height is None
+    assert app.image.layout.width is None                   # the CSS sizes it
+    css = app.widget.children[0].value
+    assert "height: calc(100vh" in css and "object-fit: contain" in css
+    assert "flex: 1 1 0 !important; min-height: 0" in css   # the row takes what is left
+    assert "font-size: 18px" in css and "font-size: 20px" in css   # controls, tables
     sliders = [c for c in app.controls.values() if isinstance(c, (W.IntSlider, W.FloatSlider))]
-    assert all(s.layout.width == "290px" for s in sliders)
-    assert "font-size: 20px" in app.widget.children[0].value        # tables ~20 px
+    assert all(s.layout.width == "240px" for s in sliders)
+    assert "pe-lecture" in app.widget._dom_classes
+
+
+@pytest.mark.parametrize("cls, params", APPS)
+def test_numbers_and_messages_are_marked_for_a_screen_reader_to_announce(cls, params):
+    """The numbers and every message carry the class the Voila template makes an
+    aria-live region of; after a change the numbers widget is the same (a region that
+    is replaced is not announced)."""
+    from prayatul_edu.widgets.app import LIVE_CLASS
+
+    app = cls(lecture=True, **params)
+    live = [app.numbers, app.message, *app.errors.values()]
+    assert all(LIVE_CLASS in w._dom_classes for w in live)
+    numbers = app.numbers
+    description, value = LECTURE_CHANGES[cls]
+    if description == "show":
+        value = [v for v in app.control("show").options if v != app.model.params["show"]][0]
+    app.control(description).value = value
+    assert app.numbers is numbers and app.widget.children[-1].children[1].children[0] is numbers
 
 
 @pytest.mark.parametrize("cls, params", APPS)
@@ -1034,9 +1113,11 @@ def test_every_app_brings_one_style_block_with_a_focus_ring(cls, params):
     assert len(styles) == 1
     css = styles[0].value
     for selector in ("select:focus-visible", "input:focus-visible", ".noUi-handle:focus",
-                     "button:focus-visible"):
+                     "button:focus-visible", "[contenteditable]:focus"):   # slider readouts
         assert selector in css
     assert "outline: 3px solid" in css
+    # toggle buttons: the ring drawn inside (their row clips what lies outside)
+    assert ".widget-toggle-buttons button:focus-visible" in css and "outline-offset: -4px" in css
 
 
 @pytest.mark.parametrize("cls, params", APPS)

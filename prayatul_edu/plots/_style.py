@@ -9,10 +9,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 # Colours: Okabe & Ito's colour-blind-safe set ("Color Universal Design", 2008) and a few
-# of tableau-colorblind10's, chosen so that every two colours of a palette stay at least
-# 20 CIELAB units apart for normal vision and under deuteranopia and protanopia
-# (Machado et al. 2009; tests/test_plots_palettes.py checks it). Figures keep their text
-# labels, so no colour is the only way to tell two things apart.
+# of Paul Tol's, chosen so that every two colours of the cluster palette stay at least 20
+# units apart in CIEDE2000 for normal vision and under deuteranopia and protanopia
+# (Machado et al. 2009; tests/test_plots_palettes.py checks it). Where a palette's
+# colours come closer (the Prayatul cells, the pair types), every element also carries
+# its name as text, so no colour is the only way to tell two things apart.
 OKABE_ITO = {"blue": "#0072b2", "orange": "#e69f00", "bluish green": "#009e73",
              "sky blue": "#56b4e9", "vermillion": "#d55e00", "reddish purple": "#cc79a7",
              "yellow": "#f0e442", "black": "#000000"}
@@ -38,13 +39,16 @@ POSITIVE_COLOR = OKABE_ITO["blue"]
 NEGATIVE_COLOR = OKABE_ITO["vermillion"]
 MARK_COLOR = OKABE_ITO["vermillion"]
 
-#: One colour per cluster: nine is as many as stay 20 CIELAB units apart from each other,
-#: from black (noise) and from the white background under both simulations. Beyond nine
-#: the colours repeat with the next marker shape of :data:`CLUSTER_MARKERS`.
-CLUSTER_PALETTE = ["#0072b2", "#e69f00", "#009e73", "#56b4e9", "#595959", "#c85200",
-                   "#ffbc79", "#332288", "#661100"]
+#: One colour per cluster: six is as many as stay 20 units apart in CIEDE2000 from each
+#: other, from black (noise) and from the white background, for normal vision and under
+#: deuteranopia and protanopia (Machado et al. 2009; the nine-colour palette this
+#: replaced had pairs 11-19 units apart, e.g. orange and light orange). Beyond six the
+#: colours repeat with the next marker shape of :data:`CLUSTER_MARKERS`, and the
+#: silhouette's bars carry their cluster's name: no two clusters are told apart by
+#: colour alone.
+CLUSTER_PALETTE = ["#0072b2", "#882255", "#009e73", "#f0e442", "#56b4e9", "#8c510a"]
 NOISE_COLOR = OKABE_ITO["black"]
-#: One marker shape per round through the palette: clusters 1-9 are circles, 10-18
+#: One marker shape per round through the palette: clusters 1-6 are circles, 7-12
 #: squares, ... (noise keeps the circle: its black is in no round).
 CLUSTER_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
@@ -74,7 +78,7 @@ def cluster_colors(labels) -> np.ndarray:
 
 def cluster_markers(labels) -> np.ndarray:
     """One marker per point: the palette's round of its cluster (``"o"`` for the first
-    nine clusters and noise, then ``"s"``, ...), so that no two clusters share both
+    six clusters and noise, then ``"s"``, ...), so that no two clusters share both
     colour and marker."""
     labels, number = _cluster_numbers(labels)
     lookup = {v: CLUSTER_MARKERS[0 if k is None else
@@ -89,6 +93,32 @@ def _sortable(values) -> bool:
         return True
     except TypeError:
         return False
+
+
+def relative_luminance(color) -> float:
+    """WCAG 2 relative luminance of a colour (0 for black, 1 for white)."""
+    from matplotlib.colors import to_rgb
+
+    c = np.asarray(to_rgb(color), dtype=float)
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(linear @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast_ratio(a, b) -> float:
+    """WCAG 2 contrast ratio of two colours: 1 (the same) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_color_on(background) -> str:
+    """``"black"`` or ``"white"``, whichever has the higher contrast on ``background``
+    (at least 4.58:1 on any colour, since black and white together span 21:1).
+
+    >>> text_color_on("#ffffff"), text_color_on("#000000"), text_color_on("#56b4e9")
+    ('black', 'white', 'black')
+    """
+    return ("black" if contrast_ratio("black", background) >= contrast_ratio("white", background)
+            else "white")
 
 
 def new_axes(ax=None, figsize=(4.5, 4.0)):
@@ -111,6 +141,21 @@ def style_axes(ax, title: str | None = None, *, equal: bool = False, ticks: bool
         ax.set_xticks([])
         ax.set_yticks([])
     return ax
+
+
+#: The middle of the instance map's balance scale (a point as often in RW as in WR pairs):
+#: a mid grey, visible on white, not a pale tint that vanishes on the background.
+NEUTRAL_COLOR = "#a0a0a0"
+#: Edge of every instance-map point, so that even a neutral one has an outline.
+POINT_EDGE_COLOR = "#404040"
+
+
+def balance_colormap():
+    """Vermillion (-1: mostly WR) through grey (0) to blue (+1: mostly RW)."""
+    from matplotlib.colors import LinearSegmentedColormap
+
+    return LinearSegmentedColormap.from_list(
+        "prayatul balance", [NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR])
 
 
 #: Every categorical palette of the figures (the colour-blindness test checks them all).

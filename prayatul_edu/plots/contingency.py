@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..steps import fmt
-from ._style import MARK_COLOR, new_axes
+from ._style import MARK_COLOR, new_axes, text_color_on
 
 __all__ = ["plot_contingency_table", "set_contingency_counts"]
 
@@ -68,9 +68,12 @@ def _top(counts) -> int:
 
 
 def _cell_texts(counts) -> list:
-    """``(text, colour)`` of every cell, row by row (white on the darkest cells)."""
-    top = counts.max()
-    return [(fmt(int(n)), "white" if n > 0.6 * top else "black") for n in counts.ravel()]
+    """``(text, colour)`` of every cell, row by row: black or white, whichever stands out
+    more on the cell's blue (at least 4.5:1)."""
+    from matplotlib import colormaps
+
+    shade = colormaps["Blues"](np.asarray(counts, dtype=float).ravel() / _top(counts))
+    return [(fmt(int(n)), text_color_on(c)) for n, c in zip(counts.ravel(), shade)]
 
 
 def _marked_cells(counts, highlight, matching) -> list:

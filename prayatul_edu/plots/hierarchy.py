@@ -7,14 +7,20 @@ import numpy as np
 
 from ..steps import fmt
 from ._matrix import show_rows, shown_rows, thinned
-from ._style import MARK_COLOR, POSITIVE_COLOR, cluster_colors, new_axes, style_axes
+from ._style import (MARK_COLOR, POSITIVE_COLOR, cluster_colors, new_axes, style_axes,
+                     text_color_on)
 
 __all__ = ["plot_dendrogram", "set_dendrogram_cut", "set_dendrogram_tree", "dendrogram_links",
            "plot_cophenetic_matrix", "cophenetic_rows", "height_ticks"]
 
 #: Above this many leaves the leaf names are not written.
 LEAF_NAMES_MAX = 40
-ABOVE_CUT_COLOR = "#9a9a9a"
+#: Links above the cut: thin, dotted and dark, a style no cluster's links use (a grey
+#: of their weight was as close as 10 CIEDE2000 units to a cluster's green under
+#: deuteranopia).
+ABOVE_CUT_COLOR = "#303030"
+ABOVE_CUT_STYLE = {"linestyle": ":", "linewidth": 1.2}
+LINK_STYLE = {"linestyle": "-", "linewidth": 1.2}
 LINK_COLOR = POSITIVE_COLOR
 
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -81,7 +87,7 @@ def plot_dendrogram(tree, ax=None, title: str | None = None, *, cut: float | Non
     back). With ``cut`` (a height), the links below the cut take the colours
     of the clusters of ``tree.cut(height=cut)`` (the same colours as a scatter
     plot of those labels) and a dashed line marks the cut; links above it are
-    grey. :func:`set_dendrogram_cut` and :func:`set_dendrogram_tree` change a
+    dark and dotted. :func:`set_dendrogram_cut` and :func:`set_dendrogram_tree` change a
     drawn dendrogram in place (what an app does on every update).
     """
     layout = _layout(tree)
@@ -99,7 +105,10 @@ def plot_dendrogram(tree, ax=None, title: str | None = None, *, cut: float | Non
     ax.set_ylabel("merge height")
     if cut is not None:
         set_dendrogram_cut(ax, tree, cut)
-    return style_axes(ax, title)
+    style_axes(ax)
+    if title:           # left: the cut's legend stands above the axes on the right
+        ax.set_title(title, fontsize=11, loc="left")
+    return ax
 
 
 def height_ticks(low: float, high: float) -> tuple[np.ndarray, list]:
@@ -134,7 +143,7 @@ def height_ticks(low: float, high: float) -> tuple[np.ndarray, list]:
 
 
 def _set_top(ax, tree) -> None:
-    top = float(tree.linkage_matrix[-1, 2])
+    top = float(np.max(tree.linkage_matrix[:, 2]))      # an inversion may top the last merge
     # a fifth of the height above the top merge: the cut's legend sits there, clear of
     # the highest links (at 16 pt in lecture mode too)
     high = top * 1.22 if top > 0 else 1.0
@@ -154,12 +163,14 @@ def _set_links(ax, layout: _Layout, which: np.ndarray, colors) -> None:
     used = np.unique(which)
     for i, g in enumerate(used.tolist()):
         xy = layout.path[which == g].reshape(-1, 2)
+        style = ABOVE_CUT_STYLE if colors[g] == ABOVE_CUT_COLOR else LINK_STYLE
         if i < len(lines):
             lines[i].set_data(xy[:, 0], xy[:, 1])
             lines[i].set_color(colors[g])
+            lines[i].set(**style)
         else:
-            ax.add_line(Line2D(xy[:, 0], xy[:, 1], color=colors[g], linewidth=1.2,
-                               gid="dendrogram links"))
+            ax.add_line(Line2D(xy[:, 0], xy[:, 1], color=colors[g], gid="dendrogram links",
+                               **style))
     for line in lines[used.shape[0]:]:
         line.remove()
 
@@ -196,7 +207,7 @@ def set_dendrogram_tree(ax, tree, *, cut: float | None = None, title: str | None
     else:
         set_dendrogram_cut(ax, tree, cut)
     if title is not None:
-        ax.set_title(title, fontsize=11)
+        ax.set_title(title, fontsize=11, loc="left")
     return ax
 
 
@@ -222,7 +233,9 @@ def set_dendrogram_cut(ax, tree, cut: float) -> np.ndarray:
     else:
         ax.axhline(cut, color=MARK_COLOR, linestyle="--", linewidth=1.2, label=text,
                    gid="dendrogram cut")
-    ax.legend(loc="upper right", fontsize=8, frameon=False)
+    # above the axes, right: the cut line never runs through its own legend
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.2, fontsize=8,
+              frameon=False)
     return labels
 
 
@@ -287,10 +300,11 @@ def plot_cophenetic_matrix(P, ax=None, title: str | None = None, *, order=None,
     im = show_rows(ax, shown, n, cmap="viridis", interpolation="nearest")
     if annotate if annotate is not None else n <= 12:
         at = thinned(n)                                # where each shown row is drawn
+        shade = im.cmap(im.norm(shown))                # each cell's colour, for its text
         for i, y in enumerate(at):
             for j, x in enumerate(at):
                 ax.text(x, y, f"{shown[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if shown[i, j] < 0.5 * shown.max() else "black")
+                        color=text_color_on(shade[i, j]))
     if colorbar:
         ax.figure.colorbar(im, ax=ax, shrink=0.8, label="height of first common merge")
     if n <= 12:

@@ -5,11 +5,11 @@ import numpy as np
 
 from ..labels import check_partitions
 from ..pair_counting import pair_confusion
-from ..steps import fmt
+from ..steps import fmt_count
 from ._matrix import show_rows, shown_rows, thinned
 from ._style import PAIR_COLORS
 
-__all__ = ["pair_types", "similarity_image", "plot_similarity_matrices",
+__all__ = ["pair_types", "similarity_image", "panel_image", "plot_similarity_matrices",
            "set_similarity_matrices", "cell_colors"]
 
 #: Up to this many instances the cells are a mesh (one quadrilateral each: drawn in
@@ -64,6 +64,35 @@ def similarity_image(truth, pred, *, order: str | None = None):
     return image, [pc.tp, pc.fp, pc.fn, pc.tn], shown
 
 
+#: How much of its pair type's colour a 0-cell of T or C keeps (the 1-cells keep all of
+#: it): the two panels then differ at any N, also where the 0/1 digits are not written.
+FADED = 0.3
+#: The pair types whose cells are 1 in each matrix: T for TP and FN, C for TP and FP.
+ONES = {"T": ("TP", "FN"), "C": ("TP", "FP")}
+
+
+def panel_image(image, matrix: str) -> np.ndarray:
+    """The cells of matrix ``matrix`` ("T" or "C") from :func:`similarity_image`'s
+    ``image``: the 1-cells in their pair type's colour, the 0-cells faded towards white
+    (:data:`FADED`), the diagonal white.
+
+    >>> image = similarity_image([0, 0, 1], [0, 1, 1])[0]
+    >>> [panel_image(image, m)[0, 1, :3].tolist() for m in ("T", "C")]   # an FN pair
+    [[0, 114, 178], [178, 213, 232]]
+    """
+    from matplotlib.colors import to_rgba
+
+    if matrix not in ONES:
+        raise ValueError(f"matrix: expected 'T' or 'C', got {matrix!r}")
+    zero = [np.round(255 * np.array(to_rgba(PAIR_COLORS[k]))).astype(np.uint8)
+            for k in PAIR_TYPES if k not in ONES[matrix]]
+    out = image.copy()
+    for color in zero:
+        cells = (image == color).all(axis=-1)
+        out[cells, :3] = np.round(255 - FADED * (255 - color[:3].astype(float)))
+    return out
+
+
 def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None,
                              annotate: bool | None = None):
     """The ideal class matrix T and cluster matrix C side by side. Returns the Figure.
@@ -92,7 +121,7 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
         ones = _ones(truth, pred, shown)
     for ax, name, which in ((axes[0], "ideal class similarity T", "T"),
                             (axes[1], "ideal cluster similarity C", "C")):
-        _show_cells(ax, image, n)
+        _show_cells(ax, panel_image(image, which), n)
         ax.set_title(name, fontsize=11)
         if show:
             at = thinned(n)                            # where each shown row is drawn
@@ -107,7 +136,8 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
     handles = [Patch(color=PAIR_COLORS[k], label=label)
                for k, label in zip(PAIR_TYPES, _legend_labels(counts))]
     fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=9,
-               frameon=False)
+               frameon=False, title="pairs (a cell is pale where its matrix has 0)",
+               title_fontsize=9)
     return fig
 
 
@@ -119,7 +149,7 @@ def _ones(truth, pred, shown) -> dict:
 
 
 def _legend_labels(counts) -> list:
-    return [f"{k}: {fmt(int(count))}" for k, count in zip(PAIR_TYPES, counts)]
+    return [f"{k}: {fmt_count(count)}" for k, count in zip(PAIR_TYPES, counts)]
 
 
 def set_similarity_matrices(fig, truth, pred, *, order: str | None = None) -> list:
@@ -140,7 +170,7 @@ def set_similarity_matrices(fig, truth, pred, *, order: str | None = None) -> li
     changed = []
     ones = _ones(truth, pred, shown) if axes[0].texts else None
     for ax, which in zip(axes, ("T", "C")):
-        changed.append(_set_cells(ax, image))
+        changed.append(_set_cells(ax, panel_image(image, which)))
         for text, one in zip(ax.texts, ones[which].ravel() if ones else []):
             text.set_text(str(int(one)))
         changed += [*ax.spines.values(), *ax.texts]   # drawn over the image, as Axes.draw

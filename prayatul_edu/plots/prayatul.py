@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..steps import fmt
-from ._style import CELL_COLORS, NEGATIVE_COLOR, POSITIVE_COLOR, new_axes, style_axes
+from ..steps import fmt_count
+from ._style import (CELL_COLORS, NEGATIVE_COLOR, POINT_EDGE_COLOR, POSITIVE_COLOR,
+                     balance_colormap, new_axes, style_axes, text_color_on)
 
 __all__ = ["plot_prayatul_matrix", "plot_instance_map", "plot_instance_balance", "plot_tournament",
            "prayatul_cells", "instance_balance"]
@@ -28,8 +29,8 @@ def prayatul_cells(counts):
     for (i, j), name in zip(np.ndindex(2, 2), CELL_NAMES):
         strength = 0.25 + 0.75 * np.sqrt(share[i, j])
         image[i, j] = 1 - strength * (1 - np.array(to_rgb(CELL_COLORS[name])))
-        texts.append(f"{name}\n{fmt(int(counts[i, j]))}\n{share[i, j]:.1%}")
-        colors.append("white" if share[i, j] > 0.3 else "black")
+        texts.append(f"{name}\n{fmt_count(counts[i, j])}\n{share[i, j]:.1%}")
+        colors.append(text_color_on(image[i, j]))        # >= 4.5:1 on any tint
     return image, texts, colors
 
 
@@ -78,7 +79,8 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
 
     ``by_instance`` is the (N, 4) array of :func:`prayatul_edu.prayatul_by_instance`
     (columns BR, RW, WR, BW). Blue points are mostly in RW pairs (primary right,
-    alternative wrong), red ones mostly in WR pairs; pale ones are on neither side.
+    alternative wrong), vermillion ones mostly in WR pairs; grey ones are on neither side
+    (every point has a dark edge, so none vanishes on the white background).
     Returns the Axes (its colour bar reads the balance).
     """
     X = np.asarray(X, dtype=float)
@@ -91,8 +93,8 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
     ax = new_axes(ax)
     balance = instance_balance(counts)
     order = np.argsort(np.abs(balance))  # strongest points drawn last, on top
-    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap="RdBu", vmin=-1.0,
-                    vmax=1.0, s=size, linewidths=0)
+    sc = ax.scatter(X[order, 0], X[order, 1], c=balance[order], cmap=balance_colormap(),
+                    vmin=-1.0, vmax=1.0, s=size, edgecolors=POINT_EDGE_COLOR, linewidths=0.3)
     ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="(RW - WR) / pairs of the point")
     return style_axes(ax, title, equal=True, ticks=False)
 
@@ -147,7 +149,7 @@ def plot_tournament(values, names, ax=None, title: str | None = None,
         for j in range(k):
             if i != j and np.isfinite(shown[i, j]):
                 ax.text(j, i, f"{shown[i, j]:.3f}", ha="center", va="center", fontsize=9,
-                        color="white" if abs(shown[i, j]) > 0.6 * max(abs(vmin), vmax) else "black")
+                        color=text_color_on(im.cmap(im.norm(shown[i, j]))))
     ax.set_xticks(range(k), names, rotation=30, ha="right")
     ax.set_yticks(range(k), names)
     ax.set_xlabel("alternative")

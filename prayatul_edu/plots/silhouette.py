@@ -45,6 +45,10 @@ def _bars(result) -> _Bars:
     return bars
 
 
+#: Where the key stands, in axes coordinates: two rows below the axis and its label.
+KEY_Y, KEY_STEP = -0.24, 0.09
+
+
 def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | None = None):
     """Bars of s_i, one block per cluster, sorted; a dashed line at the mean s.
 
@@ -52,7 +56,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     :func:`prayatul_edu.silhouette`). Bars take the cluster colours of
     :func:`~prayatul_edu.plots.cluster_colors`, so they match a scatter plot of
     the same labels. ``point`` marks one instance's bar (a Python index into the data; the
-    key in the lower right names the point as the lecture does, index 0 as x1;
+    key below the axes names the point as the lecture does, index 0 as x1;
     :func:`set_silhouette_point` moves the mark). Returns the Axes.
     """
     if not hasattr(result, "samples"):
@@ -70,16 +74,16 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     ax.add_collection(PolyCollection([], edgecolors="none", gid="silhouette bars"))
     ax.axvline(0, color="black", linestyle="--", linewidth=1, gid="silhouette mean")
     ax.axvline(0, color="#999999", linewidth=0.8)
-    # the key, lower right: each text with its line or marker to its right (plain texts
-    # at fixed places, not a legend: an update changes two texts, and drawing a legend
-    # lays it out anew every time)
-    for name, y in (("mean", 0.11), ("point", 0.04)):
-        ax.text(0.86, y, "", transform=ax.transAxes, ha="right", va="center", fontsize=8,
-                gid=f"silhouette {name} label")
-    ax.add_line(Line2D([0.89, 0.97], [0.11, 0.11], transform=ax.transAxes, color="black",
-                       linestyle="--", linewidth=1, gid="silhouette mean key"))
-    ax.add_line(Line2D([0.93], [0.04], transform=ax.transAxes, color="black",
-                       linestyle="none", marker="<", markersize=60 ** 0.5,
+    # the key, below the axes (not on the bars, where the mean line would run through it):
+    # each line or marker with its text to its right (plain texts at fixed places, not a
+    # legend: an update changes two texts, and drawing a legend lays it out anew every time)
+    for name, y in (("mean", KEY_Y), ("point", KEY_Y - KEY_STEP)):
+        ax.text(0.12, y, "", transform=ax.transAxes, ha="left", va="center", fontsize=8,
+                gid=f"silhouette {name} label", clip_on=False)
+    ax.add_line(Line2D([0.0, 0.09], [KEY_Y, KEY_Y], transform=ax.transAxes, color="black",
+                       linestyle="--", linewidth=1, gid="silhouette mean key", clip_on=False))
+    ax.add_line(Line2D([0.045], [KEY_Y - KEY_STEP], transform=ax.transAxes, color="black",
+                       linestyle="none", marker="<", markersize=60 ** 0.5, clip_on=False,
                        gid="silhouette point key"))      # as the marker (s = 60 pt^2)
     ax.set_ylabel("cluster")
     ax.set_xlabel("silhouette s_i")
@@ -123,7 +127,7 @@ def _check_point(point, n: int) -> None:
 
 def set_silhouette_point(ax, result, point: int | None):
     """Mark ``point``'s bar (or none) in a plot drawn by :func:`plot_silhouette`, in
-    place, and name it in the key (lower right). Returns the marker (or None)."""
+    place, and name it in the key (below the axes). Returns the marker (or None)."""
     bars = _bars(result)
     _check_point(point, bars.s.shape[0])
     marker = None

@@ -14,35 +14,87 @@ import os
 from ..toydata import DATASETS
 from .inputs import check_bool
 from .model import Model
-from .rendering import css_width
 
-__all__ = ["App", "ERROR_COLOR", "APP_STYLE", "served_by_voila", "data_controls",
+__all__ = ["App", "ERROR_COLOR", "APP_STYLE", "LIVE_CLASS", "served_by_voila", "data_controls", "error_html",
+           "in_lecture_words",
            "labels_controls"]
 
-ERROR_COLOR = "#d55e00"     # Okabe-Ito vermillion: error messages in the apps
+#: Error messages: a dark vermillion, 5.2:1 on white (WCAG AA asks 4.5:1 of text of
+#: normal size; the Okabe-Ito vermillion #d55e00 of the figures is 3.9:1).
+ERROR_COLOR = "#b84a00"
 FOCUS_COLOR = "#0072b2"     # Okabe-Ito blue: the focus ring
 
-#: The CSS every app brings along (once per app): a visible focus ring on every control,
-#: and in lecture mode (class ``pe-lecture``) tables of about 20 px and derivations that
-#: scroll in their own box.
+#: The CSS every app brings along (once per app): a visible focus ring of 3 px on every
+#: control (drawn inside toggle buttons, whose row clips what lies outside), and in lecture
+#: mode (class ``pe-lecture``) an app as tall as the screen: the controls at 18 px, then the
+#: figure scaled to the height left (never cut, never scrolled) with the numbers and the
+#: reveal beside it, tables of about 20 px, derivations in a monospace font.
 APP_STYLE = f"""<style>
 .pe-app input:focus-visible, .pe-app select:focus-visible, .pe-app textarea:focus-visible,
 .pe-app button:focus-visible, .pe-app .noUi-handle:focus-visible,
-.pe-app [tabindex]:focus-visible {{
+.pe-app [tabindex]:focus-visible, .pe-app [contenteditable]:focus {{
   outline: 3px solid {FOCUS_COLOR} !important; outline-offset: 2px; }}
 .pe-app .noUi-handle:focus {{ outline: 3px solid {FOCUS_COLOR}; outline-offset: 2px; }}
+.pe-app .widget-toggle-buttons button:focus-visible, .pe-app .widget-toggle-button:focus-visible
+  {{ outline-offset: -4px !important; }}
+.pe-app .widget-readout {{ overflow: visible; }}
+.pe-derivation {{ font-family: var(--jp-code-font-family, monospace); white-space: pre-wrap;
+  overflow-wrap: normal; word-break: normal; }}
+.pe-lecture {{ --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 34px;
+  --jp-ui-font-size1: 18px; font-size: 18px;
+  height: calc(100vh - var(--pe-page-margin, 0px)); box-sizing: border-box;
+  flex-wrap: nowrap !important; }}
+.pe-lecture .widget-label, .pe-lecture .widget-readout, .pe-lecture input,
+.pe-lecture select, .pe-lecture textarea, .pe-lecture button, .pe-lecture .widget-html-content
+  {{ font-size: 18px !important; }}
+.pe-lecture .widget-label {{ line-height: 34px; }}
+.pe-lecture .widget-inline-hbox > .widget-label {{ width: auto !important; max-width: none !important;
+  overflow: visible; }}
+.pe-lecture .jupyter-button {{ width: auto; min-width: 0; padding: 0 12px; }}
+.pe-lecture .pe-live {{ min-width: 0; }}
+.pe-lecture .pe-side .widget-hbox {{ flex-wrap: wrap; }}
+.pe-lecture .pe-side .widget-hbox .widget-html-content {{ white-space: nowrap; }}
+.pe-lecture > * {{ flex: 0 0 auto; }}
+.pe-lecture > .pe-results {{ flex: 1 1 0 !important; min-height: 0; align-items: stretch;
+  gap: 12px; }}
+.pe-lecture .pe-figure {{ height: calc(100% - 2 * var(--jp-widgets-margin, 2px)) !important; width: auto !important; max-width: calc(100vw - 560px) !important;
+  min-width: 0; object-fit: contain; object-position: left top; flex: 0 1 auto; }}
+.pe-lecture .pe-side {{ flex: 1 1 360px; }}
+.pe-lecture .pe-side > * {{ flex: 0 0 auto; }}
 .pe-lecture .pe-table {{ font-size: 20px !important; }}
+.pe-lecture .pe-table td, .pe-lecture .pe-table th {{ padding: 0 8px !important;
+  line-height: 1.2; }}
+.pe-lecture .pe-table {{ margin: 2px 12px 6px 0 !important; }}
 .pe-lecture .pe-table caption {{ font-size: 20px; }}
-.pe-lecture .pe-derivation {{ font-size: 16px !important; max-height: none !important; }}
+.pe-lecture .pe-derivation {{ font-size: 15px !important; max-height: none !important;
+  overflow: visible !important; margin: 0; }}
 .pe-lecture .pe-title {{ font-size: 20px; }}
 </style>"""
 
-#: Lecture mode: how tall the numbers beside the figure may be before they scroll (their
-#: own box), and the width a control row may take, so that an app fits 1280 x 720.
-LECTURE_NUMBERS_HEIGHT = "520px"
-LECTURE_NUMBERS_WIDTH = "440px"
-LECTURE_SLIDER_WIDTH = "290px"
+#: Lecture mode: the width a control row may take.
+LECTURE_SLIDER_WIDTH = "240px"
 LECTURE_TEXT_WIDTH = "420px"
+
+#: The class of the HTML widgets whose changes a screen reader announces (the Voila
+#: template makes them ``aria-live`` regions): the numbers, and every error message.
+LIVE_CLASS = "pe-live"
+
+
+def in_lecture_words(text: str, names: dict) -> str:
+    """An error message as a person reads it: the parameter it starts with (``"pred: ..."``)
+    replaced by what the app calls that box (``"clusters: ..."``).
+
+    >>> in_lecture_words("pred: has 4 labels, truth 5", {"pred": "clusters"})
+    'clusters: has 4 labels, truth 5'
+    """
+    head, sep, rest = str(text).partition(":")
+    return f"{names[head]}{sep}{rest}" if sep and head in names else str(text)
+
+
+def error_html(exc, names: dict) -> str:
+    """An error message for the page, in the lecture's words (:func:`in_lecture_words`)."""
+    return (f'<span class="pe-error" style="color: {ERROR_COLOR}">'
+            f"{html.escape(in_lecture_words(str(exc), names))}</span>")
 
 
 @functools.cache
@@ -87,6 +139,8 @@ class App:
     model_class = Model
     #: Whether the numbers stand beside the figure also outside lecture mode.
     numbers_beside = False
+    #: Lecture mode: the least width of the numbers beside the figure (a wide table: more).
+    lecture_side_width = "340px"
 
     def __init__(self, model: Model | None = None, *, lecture: bool | None = None, **params):
         import ipywidgets as W
@@ -105,8 +159,11 @@ class App:
                        if isinstance(c, (W.Text, W.Textarea))}
         self.image = _figure_image_class()(format="png",
                                            layout=W.Layout(max_width="100%", height="auto"))
+        self.image.add_class("pe-figure")
         self.numbers = W.HTML()
         self.message = W.HTML()
+        for live in (self.numbers, self.message, *self.errors.values()):
+            live.add_class(LIVE_CLASS)
         for name, control in self.controls.items():
             control.observe(self._on_change(name), names="value")
         self.widget = self._layout()
@@ -136,11 +193,13 @@ class App:
         numbers left as they were (they still show the last values that were valid)."""
         text = str(exc)
         about = text.split(":", 1)[0]
-        self.message.value = (f'<span style="color: {ERROR_COLOR}">{html.escape(text)}'
-                              "</span>" if about not in self.errors else "")
+        names = {name: c.description for name, c in self.controls.items()
+                 if getattr(c, "description", "")}
+        names.setdefault("own", "own labels")
+        self.message.value = error_html(text, names) if about not in self.errors else ""
         for name, error in self.errors.items():
             if name == about:
-                error.value = f'<span style="color: {ERROR_COLOR}">{html.escape(text)}</span>'
+                error.value = error_html(text, names)
             elif name in self.pending:
                 error.value = ('<span style="color: {0}">not applied yet: waiting for the '
                                "other box</span>".format(ERROR_COLOR))
@@ -169,8 +228,6 @@ class App:
         self._figure = self.model.redraw(getattr(self, "_figure", None))
         self.image.value = self.model.png(self._figure)
         self.image.tooltip = self.model.describe_figure()     # the image's title: its alt text
-        if self.lecture:                     # shown at its size in inches: points are points
-            self.image.layout.width = css_width(self._figure)
 
     def _numbers_html(self) -> str:
         """The numbers beside (or below) the figure: the model's, unless the app shows
@@ -180,8 +237,12 @@ class App:
     def _sync_controls(self) -> None:
         """Make every control show the model's value (ranges may depend on the model)."""
         for name, control in self.controls.items():
-            if control.value != self.model.params[name]:
-                control.value = self.model.params[name]
+            if control.value != self._control_value(name):
+                control.value = self._control_value(name)
+
+    def _control_value(self, name: str):
+        """What the control of parameter ``name`` shows for the model's value."""
+        return self.model.params[name]
 
     def _with_error(self, name: str):
         """The control ``name``, with its error message beside it if it has one."""
@@ -202,11 +263,13 @@ class App:
                        layout=W.Layout(flex_flow="row wrap"))]
 
     def _layout(self):
-        """Title, controls, message, then the figure and the numbers: beside each other in
-        lecture mode (the numbers scroll in their own box), else the numbers below."""
+        """Title, controls, message, then the figure and the numbers: in lecture mode the
+        numbers (and what comes below them otherwise, e.g. the reveal) beside the figure,
+        which takes the height the controls leave (APP_STYLE); else the numbers below."""
         import ipywidgets as W
 
         title = W.HTML(f'<b class="pe-title">{html.escape(self.model.title)}</b>')
+        below = self._extra_below()
         if self.lecture:
             for control in self.controls.values():
                 if isinstance(control, (W.IntSlider, W.FloatSlider)):
@@ -215,20 +278,27 @@ class App:
                     control.layout.width = LECTURE_TEXT_WIDTH
             rows = [W.HBox([self._with_error(n) for n in self.controls],
                            layout=W.Layout(flex_flow="row wrap"))]
-            self.numbers.layout = W.Layout(max_height=LECTURE_NUMBERS_HEIGHT, overflow="auto",
-                                           width=LECTURE_NUMBERS_WIDTH, flex="0 0 auto")
-            results = W.HBox([self.image, self.numbers],
-                             layout=W.Layout(align_items="flex-start"))
+            side = W.VBox([self.numbers, *below],
+                          layout=W.Layout(min_width=self.lecture_side_width))
+            side.add_class("pe-side")
+            results, below = W.HBox([self.image, side]), []
         else:
             rows = self._control_rows()
             results = (W.HBox([self.image, self.numbers]) if self.numbers_beside
                        else W.VBox([self.image, self.numbers]))
+        results.add_class("pe-results")
         box = W.VBox([W.HTML(APP_STYLE), title, *rows, *self._extra_rows(), self.message,
-                      results, *self._extra_below()])
+                      results, *below])
         box.add_class("pe-app")
         if self.lecture:
             box.add_class("pe-lecture")
         return box
+
+    def _show_results(self, shown: bool) -> None:
+        """The figure, the numbers and what comes with them, or (``shown=False``: own labels
+        chosen, none loaded yet) none of them: no figure of other data left standing."""
+        for widget in (self.image, self.numbers, *self._extra_below()):
+            widget.layout.display = None if shown else "none"
 
     def _extra_rows(self) -> list:
         """Widgets below the controls that are not bound to a parameter (a panel)."""

@@ -181,6 +181,9 @@ class ContingencyExplorer(App):
             self.controls[name].layout.display = None if mode == "labels" else "none"
         self.controls["table"].layout.display = None if mode == "table" else "none"
         self.own.widget.layout.display = None if mode == "own labels" else "none"
+        # own labels chosen, none loaded: no figure of the other labels (the message says
+        # what to do)
+        self._show_results(mode != "own labels" or self.model.params["mode"] == "own labels")
 
     def _sync_controls(self) -> None:
         super()._sync_controls()

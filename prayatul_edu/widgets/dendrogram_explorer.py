@@ -77,6 +77,33 @@ def default_cut(heights) -> float:
     return float((h[-3] + h[-2]) / 2)
 
 
+def cut_for_clusters(tree, k: int) -> float:
+    """A height that cuts ``tree`` into ``k`` clusters: half-way between the merges that
+    leave k and k - 1 clusters (the top merge's height for one cluster, half the lowest
+    for every point alone). Merges are taken in the order a cut applies them (a merge
+    with an inversion below it counts at its subtree's height), so inversions too give k.
+    Where ties make k impossible, the nearest count below that height.
+
+    >>> from prayatul_edu import agglomerative
+    >>> from prayatul_edu.tutorial import EXERCISE_4_D
+    >>> tree = agglomerative(EXERCISE_4_D)
+    >>> [int(tree.cut(height=cut_for_clusters(tree, k)).max()) + 1 for k in (1, 2, 3, 5)]
+    [1, 2, 3, 5]
+    """
+    h = np.sort(np.asarray(tree.subtree_heights(), dtype=float))
+    n = h.shape[0] + 1
+    k = min(max(int(k), 1), n)
+    if k == 1:
+        return float(h[-1])
+    if k == n:
+        return float(h[0] / 2)
+    return float((h[n - k - 1] + h[n - k]) / 2)
+
+
+#: The parameters that make a new tree: changing one keeps the number of clusters.
+TREE_PARAMS = ("dataset", "n_samples", "seed", "linkage")
+
+
 class DendrogramModel(Model):
     """Agglomerative clustering of a small toy data set, cut at a height.
 
@@ -89,7 +116,29 @@ class DendrogramModel(Model):
     ``n_clusters``, ``ari`` (the cut against the data set's truth). Trees are
     cached per data set and linkage, so moving the cut only re-cuts; the figure
     then redraws only what the cut moves.
+
+    A new tree (another data set, size, seed or linkage) keeps the number of clusters
+    the cut last gave when it was moved, not its height (heights of different linkages
+    are not comparable): the cut moves to :func:`cut_for_clusters` of the new tree (where
+    two merges at one height make that number impossible, the nearest below the tie).
     """
+
+    _keep_clusters = None
+    #: The number of clusters the cut gave when it was last moved (None: never moved).
+    wanted_clusters = None
+
+    def set(self, **changes) -> "DendrogramModel":
+        new_tree = any(name in changes and changes[name] != self.params.get(name)
+                       for name in TREE_PARAMS)
+        if new_tree and "cut" not in changes and self.params.get("cut") is not None:
+            self._keep_clusters = self.wanted_clusters or self.n_clusters
+        try:
+            super().set(**changes)
+        finally:
+            self._keep_clusters = None
+        if "cut" in changes:
+            self.wanted_clusters = None if changes["cut"] is None else self.n_clusters
+        return self
 
     title = "Dendrogram explorer"
     DEFAULTS = {"dataset": "blobs", "n_samples": 30, "seed": 0, "linkage": "average",
@@ -113,7 +162,10 @@ class DendrogramModel(Model):
         self.tree, self.cpcc, self.leaf_order = _tree(data, p["linkage"])
         # the cut slider's range; a cut above it (kept from a taller tree) is lowered to it,
         # so the slider can always show the height the numbers use
-        self.cut_max = 1.05 * float(self.tree.heights[-1])
+        self.top_height = float(np.max(self.tree.heights))   # an inversion's link may top it
+        self.cut_max = 1.05 * self.top_height
+        if self._keep_clusters is not None:
+            p["cut"] = cut_for_clusters(self.tree, self._keep_clusters)
         self.cut_height = (default_cut(self.tree.heights) if p["cut"] is None
                            else min(p["cut"], self.cut_max))
         self.labels = self.tree.cut(height=self.cut_height)
@@ -134,7 +186,7 @@ class DendrogramModel(Model):
                 ["cluster sizes", " ".join(map(str, sizes[:12])) + (" ..." if len(sizes) > 12
                                                                       else "")],
                 ["ARI of the cut vs truth", self.ari],
-                ["top merge height", float(self.tree.heights[-1])],
+                ["top merge height", self.top_height],
                 ["CPCC", float(c)], ["mean distance d̄", c.d_mean],
                 ["mean cophenetic distance p̄", c.p_mean], *self._why_equal_means()]
 
@@ -266,10 +318,15 @@ class DendrogramModel(Model):
         names = ([TextGroup([t.label1 for t in tree_ax.xaxis.get_major_ticks(N)])]
                  if N <= LEAF_NAMES_MAX else [])
         self.layers.declare(fig, ("tree", N),
-                            [*_cut_artists(tree_ax), tree_ax.title,
+                            [*_cut_artists(tree_ax), _tree_title(tree_ax),
                              *_height_ticks(tree_ax.yaxis), *names, *coph.images,
                              *coph.spines.values(), coph.title,
                              *_height_ticks(colorbar_ax.yaxis), *scatter_artists(points)])
+
+
+def _tree_title(tree_ax):
+    """The dendrogram's title: on the left (the cut's legend stands on the right)."""
+    return tree_ax._left_title
 
 
 def _cut_artists(tree_ax) -> list:
@@ -336,7 +393,7 @@ class DendrogramExplorer(App):
                                   layout=W.Layout(width="200px")),
             "cut": W.FloatSlider(value=self.model.cut_height, min=0.0, max=self.model.cut_max,
                                  step=top / CUT_STEPS, description="cut height",
-                                 readout_format=".3f",
+                                 readout_format=".4f",      # as the numbers show it
                                  continuous_update=False, style=style),
         }
 

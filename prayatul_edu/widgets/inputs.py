@@ -89,6 +89,27 @@ def check_int(value, name: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def check_point(value, name: str, high: int | None = None) -> int:
+    """A point's number x1 ... xN, as a whole number or as typed in a box (``"12"``,
+    ``"x12"``); anything else (``"12.5"``, ``"twelve"``) is refused, never rounded.
+
+    >>> check_point(" x12 ", "point"), check_point(7, "point")
+    (12, 7)
+    >>> check_point("12.5", "point")
+    Traceback (most recent call last):
+    ...
+    ValueError: point: '12.5' is not a point number; type a whole number such as 12 (for x12)
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] in ("x", "X") else text
+        if not digits.isascii() or not digits.isdigit():
+            raise ValueError(f"{name}: {value!r} is not a point number; type a whole number "
+                             "such as 12 (for x12)")
+        value = int(digits)
+    return check_int(value, name, 1, high)
+
+
 def check_float(value, name: str, low: float, high: float | None = None) -> float:
     """A real number in [low, high].
 

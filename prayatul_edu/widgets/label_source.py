@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..label_files import column, parse_table
-from .app import ERROR_COLOR
+from .app import ERROR_COLOR, LIVE_CLASS, error_html
 from .inputs import parse_labels
 
 __all__ = ["MAX_INSTANCES", "MAX_UPLOAD_BYTES", "OwnLabels", "LabelSource", "LabelSourcePanel",
@@ -79,7 +79,8 @@ def check_own(value, roles) -> OwnLabels | None:
 def own_inputs(value, roles) -> tuple:
     """The arrays of ``roles`` in order; a clear error while no labels are loaded."""
     if value is None:
-        raise ValueError("own: no labels yet; paste them or upload a CSV/TSV file below")
+        raise ValueError("own: no labels yet; paste a table into the box 'paste labels' or "
+                         "upload a CSV/TSV file")
     return tuple(value.labels[role] for role in roles)
 
 
@@ -114,6 +115,35 @@ def _upload_files(value) -> list[tuple[str, bytes]]:
     except (TypeError, KeyError):
         raise TypeError("file: expected the value of an ipywidgets.FileUpload, got "
                         f"{type(value).__name__}") from None
+
+
+def id_like(values) -> bool:
+    """Whether a column looks like instance ids, not labels: every value distinct (a
+    clustering that puts every instance alone is no one's first guess at the truth)."""
+    values = np.asarray(values)
+    return values.shape[0] > 2 and np.unique(values).shape[0] == values.shape[0]
+
+
+def default_choice(table: dict, roles, kept: dict) -> dict:
+    """Which column plays each role in a newly loaded ``table``: the one ``kept`` from the
+    table before if it is still there, else the column named as the role, else the first
+    column not taken yet that is not id-like (:func:`id_like`), else the first not taken.
+
+    >>> t = {"id": np.arange(5), "class": np.array([0, 0, 1, 1, 1]),
+    ...      "kmeans": np.array([1, 1, 0, 0, 0])}
+    >>> default_choice(t, ("truth", "pred"), {})
+    {'truth': 'class', 'pred': 'kmeans'}
+    """
+    choice: dict = {}
+    for role in roles:
+        taken = set(choice.values())
+        free = [c for c in table if c not in taken] or list(table)
+        pick = kept.get(role)
+        if pick not in table:
+            pick = role if role in table and role not in taken else next(
+                (c for c in free if not id_like(table[c])), free[0])
+        choice[role] = pick
+    return choice
 
 
 class LabelSource:
@@ -177,13 +207,17 @@ class LabelSource:
         if len(table) < 2:
             raise ValueError(f"{argument}: {where} has one column; give at least two "
                              "labellings (e.g. the truth and a clustering)")
-        choice = {}
-        for i, role in enumerate(self.roles):
-            kept = self.choice.get(role)
-            choice[role] = (kept if kept in table else role if role in table
-                            else list(table)[min(i, len(table) - 1)])
-        self.table, self.where, self.choice = table, where, choice
+        self.table, self.where = table, where
+        self.choice = default_choice(table, self.roles, self.choice)
         return self
+
+    def shared_columns(self) -> list:
+        """Roles that read the same column (a lecturer comparing a column with itself,
+        usually by mistake): ``[(column, [role, role]), ...]``."""
+        by_column: dict = {}
+        for role in self.roles:
+            by_column.setdefault(self.choice.get(role), []).append(role)
+        return [(c, roles) for c, roles in by_column.items() if c is not None and len(roles) > 1]
 
     # -- choosing --------------------------------------------------------------
     def choose(self, **columns) -> "LabelSource":
@@ -231,6 +265,9 @@ class LabelSourcePanel:
         self.source = LabelSource(roles)
         self.on_labels = on_labels
         descriptions = {**{r: r for r in roles}, **(descriptions or {})}
+        # what a person sees, for the names an error message starts with
+        self.names = {**descriptions, "text": "pasted labels", "file": "uploaded file",
+                      "own": "own labels"}
         style = {"description_width": "110px"}
         self.text = W.Textarea(description="paste labels", style=style,
                                placeholder="a table with a header row (truth,kmeans,dbscan ...)"
@@ -244,6 +281,8 @@ class LabelSourcePanel:
                           for role in roles}
         self.error = W.HTML()
         self.info = W.HTML()
+        for live in (self.error, self.info):       # announced by a screen reader
+            live.add_class(LIVE_CLASS)
         self._syncing = False
         self.text.observe(lambda change: self._try(self.source.paste, change["new"]),
                           names="value")
@@ -263,21 +302,30 @@ class LabelSourcePanel:
         return handler
 
     def _try(self, action, value) -> None:
+        """Load or choose; on any refusal, the table and choice stay what they were (a
+        failed load never replaces the loaded table)."""
+        before = (self.source.table, self.source.where, dict(self.source.choice))
         try:
             action(value)
             own = self.source.chosen()
-            self.info.value = html.escape(self.source.summary())
+            summary = html.escape(self.source.summary())
         except (TypeError, ValueError) as exc:
-            self.error.value = f'<span style="color: {ERROR_COLOR}">{html.escape(str(exc))}</span>'
+            self.source.table, self.source.where, self.source.choice = before
+            self.error.value = error_html(exc, self.names)
             return
+        notes = [f"note: {' and '.join(self.names.get(r, r) for r in roles)} both read the "
+                 f"column {column}: pick another for one of them"
+                 for column, roles in self.source.shared_columns()]
+        self.info.value = summary + "".join(
+            f'<br><span class="pe-error" style="color: {ERROR_COLOR}">{html.escape(n)}</span>'
+            for n in notes)
         self.error.value = ""
         self._sync_dropdowns()
         if self.on_labels is not None:
             try:
                 self.on_labels(own)
             except (TypeError, ValueError) as exc:   # the app refused them: say why, here
-                self.error.value = (f'<span style="color: {ERROR_COLOR}">'
-                                    f"{html.escape(str(exc))}</span>")
+                self.error.value = error_html(exc, self.names)
 
     def _sync_dropdowns(self) -> None:
         self._syncing = True

@@ -142,7 +142,7 @@ class LabelsModel(Model):
         self.truth_labels, self.pred_labels = self._inputs()
         truth, pred = self.truth_labels, self.pred_labels
         if truth.shape[0] != pred.shape[0]:
-            raise ValueError(f"pred: has {pred.shape[0]} labels but truth has "
+            raise ValueError(f"pred: has {pred.shape[0]} labels but the classes (truth) have "
                              f"{truth.shape[0]} (one label per instance in each)")
         self.results = {name: f(truth, pred) for name, f in self.MEASURES.items()}
 

@@ -84,9 +84,11 @@ class PairCountingModel(LabelsModel):
         return "class" if self.params["order"] == "by class" else None
 
     def figure(self):
-        fig = self.new_figure((8.0, 4.4), (8.0, 5.0))
+        fig = self.new_figure((8.0, 4.4), (8.0, 5.4))
         axes = fig.subplots(1, 2)
-        fig.subplots_adjust(left=0.06, right=0.98, bottom=0.14, top=0.92, wspace=0.2)
+        # lecture mode: room below the tick labels for the legend and its title at 16 pt
+        fig.subplots_adjust(left=0.06, right=0.98, bottom=0.25 if self.lecture else 0.14,
+                            top=0.92, wspace=0.2)
         plot_similarity_matrices(self.truth_labels, self.pred_labels, axes=axes,
                                  order=self._order())
         fig.shows = self.truth_labels.shape[0]

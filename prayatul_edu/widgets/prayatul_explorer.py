@@ -168,11 +168,16 @@ class PrayatulModel(Model):
                           "", text_table(["against the truth", "primary", "alternative"],
                                          scores)])
 
-    def numbers_html(self) -> str:
-        cells, measures, scores = self._rows()
+    def numbers_html(self, measures: bool = True) -> str:
+        """The numbers' tables; ``measures=False`` leaves the five measures out (the
+        reveal derives them step by step: the projector does not give the steps away)."""
+        cells, rows, scores = self._rows()
         return ('<div style="display: flex; flex-wrap: wrap">'
-                + html_table(["cell", "pairs"], cells, "Prayatul matrix")
-                + html_table(["measure", "value"], measures, "The five measures")
+                # lecture mode: the four cells are the heatmap's, digit for digit
+                + ("" if self.lecture else html_table(["cell", "pairs"], cells,
+                                                      "Prayatul matrix"))
+                + (html_table(["measure", "value"], rows, "The five measures")
+                   if measures else "")
                 + html_table(["", self.name("primary"), self.name("alternative")], scores,
                              "Each against the truth")
                 + "</div>")
@@ -298,12 +303,12 @@ class PrayatulExplorer(App):
         narrow = W.Layout(width="230px")
         controls = {"source": W.ToggleButtons(options=["toy data", "own labels"],
                                               value=p["source"], description="labels from",
-                                              style=style)}
+                                              style={**style, "button_width": "auto"})}
         controls.update(data_controls(p, 50, 3000, 50))
         self.own = LabelSourcePanel(self.model.ROLES, self._use_own)
         controls["source"].observe(lambda change: self._show_source(change["new"]),
                                    names="value")
-        self.steps = RevealToggle()
+        self.steps = RevealToggle(lambda on: self.refresh())
         controls["noise"] = W.FloatSlider(value=p["noise"], min=0.0, max=0.3, step=0.01,
                                           description="noise", continuous_update=False,
                                           style=style,
@@ -330,6 +335,8 @@ class PrayatulExplorer(App):
         those controls, each algorithm with only its main parameter (k, or eps for DBSCAN)."""
         own = source == "own labels"
         self.own.widget.layout.display = None if own else "none"
+        # own labels chosen, none loaded: no toy figure (the message says what to do)
+        self._show_results(not own or self.model.params["source"] == "own labels")
         p = self.model.params
         for name, control in self.controls.items():
             side = name.rsplit("_", 1)[0]
@@ -341,6 +348,9 @@ class PrayatulExplorer(App):
     def refresh(self) -> None:
         super().refresh()
         self.steps.show(self.model.matrix)
+
+    def _numbers_html(self) -> str:
+        return self.model.numbers_html(measures=not self.steps.on)
 
     def _sync_controls(self) -> None:
         super()._sync_controls()

@@ -154,6 +154,7 @@ class RevealWidget:
         for name, button in self.buttons.items():
             button.on_click(self._on_click(actions[name]))
         self.counter = W.HTML()
+        self.counter.add_class("pe-live")        # "step 2 of 5", announced (widgets.app.LIVE_CLASS)
         self.output = W.Output(layout=W.Layout(min_height="4em"))
         self.widget = W.VBox([W.HBox([*self.buttons.values(), self.counter]), self.output])
         if result is not None:

@@ -28,7 +28,7 @@ from ..toydata import DATASETS
 from .app import App, data_controls
 from .data import clustering, dataset, distances
 from .drawing import pin_axis_label, rescale, scatter_artists, update_scatter
-from .inputs import check_int
+from .inputs import check_int, check_point
 from .model import Model
 from .tables import format_number, html_table, text_table
 
@@ -87,7 +87,7 @@ class SilhouetteModel(Model):
             return check_int(value, name, 0)
         if name == "k":
             return check_int(value, name, 2, 10)
-        return check_int(value, name, 1)
+        return check_point(value, name)             # typed in a box: "12" or "x12"
 
     @property
     def index(self) -> int:
@@ -245,6 +245,7 @@ class SilhouetteExplorer(App):
     """The silhouette explorer's widgets, bound to a :class:`SilhouetteModel`."""
 
     model_class = SilhouetteModel
+    lecture_side_width = "600px"     # the point's table on one line a row
 
     def _build_controls(self) -> dict:
         import ipywidgets as W
@@ -255,11 +256,16 @@ class SilhouetteExplorer(App):
             **data_controls(p, 20, 2000, 20),
             "k": W.IntSlider(value=p["k"], min=2, max=10, description="k (KMeans)",
                              continuous_update=False, style=style),
-            "point": W.BoundedIntText(value=p["point"], min=1, max=p["n_samples"],
-                                      description="point x_i", style=style,
-                                      layout=W.Layout(width="150px")),
+            # a text box, not a number box: a number box turns 12.5 into 125 without a word
+            "point": W.Text(value=str(p["point"]), description="point x_i", style=style,
+                            continuous_update=False, layout=W.Layout(width="190px"),
+                            placeholder=f"1 to {p['n_samples']}"),
         }
 
     def _sync_controls(self) -> None:
-        self.controls["point"].max = self.model.params["n_samples"]
+        self.controls["point"].placeholder = f"1 to {self.model.params['n_samples']}"
         super()._sync_controls()
+
+    def _control_value(self, name: str):
+        value = self.model.params[name]
+        return str(value) if name == "point" else value      # the box shows text

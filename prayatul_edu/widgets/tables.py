@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import html
 
-from ..steps import aligned, fmt
+import numbers
+
+from ..steps import aligned, fmt, fmt_count
 
 __all__ = ["format_number", "html_table", "html_pre", "text_table", "plural"]
 
 
 def format_number(value) -> str:
-    """A number as the tables, figures and derivations write it (text stays text).
+    """A number as the tables, figures and derivations write it (text stays text;
+    counts with thousands separators from 10,000 on).
 
     >>> format_number(0.83333333), format_number(3.0), format_number("n/a")
     ('0.8333', '3', 'n/a')
+    >>> format_number(49990000)
+    '49,990,000'
     """
-    return value if isinstance(value, str) else fmt(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return fmt_count(value)
+    return fmt(value)
 
 
 def html_table(header, rows, caption: str | None = None) -> str:
@@ -41,9 +50,12 @@ def html_table(header, rows, caption: str | None = None) -> str:
 
 
 def html_pre(text: str) -> str:
-    """Plain text (a derivation) in a scrollable preformatted block."""
+    """Plain text (a derivation) in a preformatted block: a monospace font, so its
+    columns line up, and lines never broken inside a word (it scrolls in its own box
+    outside lecture mode; in lecture mode it shows whole, long lines wrapped between words)."""
     return ('<pre class="pe-derivation" style="font-size: 85%; max-height: 360px; '
-            f'overflow: auto; line-height: 1.25">{html.escape(text)}</pre>')
+            "overflow: auto; line-height: 1.25; font-family: monospace; white-space: pre-wrap; "
+            f'word-break: normal; overflow-wrap: normal">{html.escape(text)}</pre>')
 
 
 def text_table(header, rows) -> str:

@@ -215,6 +215,20 @@ def _wait_for_cell(page, row_label: str, expected: str, timeout: float = 60.0) -
                          f"{expected!r}")
 
 
+def _wait_for_figure_text(page, cell: str, expected: str, timeout: float = 60.0) -> None:
+    """Wait until the figure's alt text (its title) gives ``cell = expected``: in lecture
+    mode the Prayatul matrix's four cells are in the heatmap only, not in a table."""
+    deadline = time.monotonic() + timeout
+    title = None
+    while time.monotonic() < deadline:
+        title = page.locator(".widget-image").first.get_attribute("title") or ""
+        if f"{cell} = {expected}," in title or f"{cell} = {expected}." in title:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{cell}: the figure says {title!r}, the library computes "
+                         f"{expected!r}")
+
+
 def _wait_for_redraw(page, src_before: str, timeout: float = 30.0) -> None:
     """Wait until the app's figure is no longer the one ``src_before`` showed."""
     deadline = time.monotonic() + timeout
@@ -341,16 +355,16 @@ def test_prayatul_explorer_in_the_browser(browser, output_dir, problems):
 
     with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
         page = _open(browser, server, problems)
-        _wait_for_cell(page, "BR (both right)", fmt(before.br))
-        _wait_for_cell(page, "RW (primary right only)", fmt(before.rw))
+        _wait_for_figure_text(page, "BR", fmt(before.br))
+        _wait_for_figure_text(page, "RW", fmt(before.rw))
         src_before = _image_src(page)
         assert src_before.startswith(("data:image/png", "blob:")), src_before[:40]
         _shoot(page, output_dir / "prayatul_explorer_before.png")
 
         _move_slider_right(page, "primary k")
 
-        _wait_for_cell(page, "BR (both right)", fmt(after.br))
-        _wait_for_cell(page, "RW (primary right only)", fmt(after.rw))
+        _wait_for_figure_text(page, "BR", fmt(after.br))
+        _wait_for_figure_text(page, "RW", fmt(after.rw))
         _wait_for_cell(page, "comparative deviation σ_c", fmt(after.comparative_deviation))
         _wait_for_redraw(page, src_before)
         _shoot(page, output_dir / "prayatul_explorer_after.png")
@@ -417,6 +431,32 @@ def test_reloading_the_page_leaves_no_kernel_behind(browser, output_dir, problem
         assert server.wait_for_kernels(at_most=0) == 0, "leaving the page kept its kernel"
 
 
+def test_rapid_reloads_leave_no_kernels_behind(browser, output_dir):
+    """Ten reloads 0.4 s apart (a lecturer's impatient F5) start ten kernels. A page left
+    once it has its kernel's id (sent before the notebook runs) shuts that kernel down on
+    pagehide, even before Voila's own code has loaded; a page left sooner never learns
+    the id, and its kernel is culled once idle (voila.json: 60 s, checked every 10 s).
+    The time until one kernel is left is written to test-output/e2e/reloads.json."""
+    with VoilaServer(LECTURE_COMMANDS["prayatul"], output_dir / "voila.log") as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})   # the pages left
+        page.set_default_timeout(180_000)                # while loading: aborted requests
+        page.goto(server.url, wait_until="commit")
+        for _ in range(10):
+            page.wait_for_timeout(400)
+            page.reload(wait_until="commit")
+        started = time.monotonic()
+        _wait_for_figure(page)                      # the last page works
+        left = server.wait_for_kernels(at_most=1, timeout=180)
+        seconds = round(time.monotonic() - started, 1)
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        (OUTPUT / "reloads.json").write_text(json.dumps(
+            {"reloads": 10, "apart_s": 0.4, "kernels_left": left,
+             "seconds_until_one_kernel": seconds}, indent=2))
+        assert left == 1, f"{left} kernels after the reloads"
+        page.goto("about:blank")
+        assert server.wait_for_kernels(at_most=0) == 0, "leaving the page kept its kernel"
+
+
 def test_a_vanished_page_has_its_kernel_culled(browser, output_dir):
     """A page that goes away without a word (a crashed tab) leaves its kernel idle;
     the culler of voila.json ends it. The timeout is shortened for the test only, but
@@ -479,9 +519,101 @@ def _overflow(page) -> list[str]:
     }""")
 
 
-#: apps whose lecture mode is known to overflow 1280x720 (none today); each app gets its
-#: screenshots and its overflow list in test-output/e2e/screens/<app>_overflow.json.
-KNOWN_OVERFLOW: set[str] = set()
+#: Every box that scrolls: the page, Voila's ``#rendered_cells`` (which scrolls instead of
+#: the page in the lab template), and any element of computed overflow auto or scroll
+#: whose content is larger than its box (a numbers box capped in height, a derivation
+#: scrolling sideways). Each as ``{box, scroll: [w, h], client: [w, h]}``. Text boxes
+#: (a pasted table of 40 rows) scroll by nature and are left out.
+SCROLLING = """() => {
+    const found = [], seen = new Set();
+    const describe = (el) => el === document.scrollingElement ? 'page'
+        : el.id ? '#' + el.id
+        : el.tagName.toLowerCase() + '.' + [...el.classList].slice(0, 3).join('.');
+    const check = (el, always) => {
+        if (!el || seen.has(el)) return;
+        seen.add(el);
+        const s = getComputedStyle(el);
+        if (!always && !/(auto|scroll)/.test(s.overflowX + ' ' + s.overflowY)) return;
+        if (s.display === 'none') return;
+        if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+            found.push({box: describe(el), scroll: [el.scrollWidth, el.scrollHeight],
+                        client: [el.clientWidth, el.clientHeight]});
+    };
+    check(document.scrollingElement, true);
+    check(document.getElementById('rendered_cells'), true);
+    // a text box scrolls through what was typed or pasted into it: input, not a view
+    for (const el of document.querySelectorAll('body *'))
+        if (!el.matches('textarea, input, select')) check(el, false);
+    return found;
+}"""
+
+
+def _scrolling(page) -> list[str]:
+    """Every box of the page that scrolls (see ``SCROLLING``), as readable lines."""
+    return [f"{b['box']} scrolls: {b['scroll'][0]}x{b['scroll'][1]} in "
+            f"{b['client'][0]}x{b['client'][1]}" for b in page.evaluate(SCROLLING)]
+
+
+#: apps whose lecture mode is known to overflow a screen; each app gets its screenshots
+#: and its overflow list in test-output/e2e/screens/<app>_overflow.json. Both show a whole
+#: derivation beside the figure, longer than a screen is tall: pair counting lists every
+#: pair (1437 px in 551 at 1280x720, in 949 at 1920x1080); the contingency explorer's
+#: purity is 38 px too tall at 1280x720, and with own labels and the reveal on, 72 px.
+KNOWN_OVERFLOW: set[str] = {"pair_counting", "contingency"}
+
+#: the states of an app a lecturer shows besides its first one, per app: each is measured
+#: and photographed at both sizes (a new app joins with its name and its states here)
+STATES = {
+    "prayatul": ("reveal on", "own labels"),
+    "contingency": ("reveal on", "own labels"),
+    "silhouette": (),
+    "dendrogram": (),
+    "pair_counting": (),
+    "chance": (),
+}
+#: own labels as a lecturer pastes them (40 instances, a header row, an id column)
+OWN_LABELS = "id,class,km,db\n" + "".join(f"{i},{i % 3},{i * 7 % 3},{i * 5 % 4 - 1}\n"
+                                            for i in range(40))
+
+
+def _enter_state(page, state: str) -> None:
+    """Put the app in ``state`` as a lecturer would (a click, a paste)."""
+    src = _image_src(page)
+    if state == "reveal on":
+        page.get_by_role("button", name="reveal step by step").first.click()
+        page.get_by_text(re.compile(r"step 1 of \d+")).first.wait_for()
+    elif state == "own labels":
+        page.get_by_role("button", name="own labels").first.click()
+        box = page.locator(".widget-textarea textarea:visible").first
+        box.fill(OWN_LABELS)
+        box.press("Tab")                                  # leaving the box sends it
+        page.get_by_text("N = 40 instances").first.wait_for()
+        _wait_for_redraw(page, src, timeout=60)
+    else:                                                 # pragma: no cover - a typo
+        raise ValueError(f"state: no state {state!r}")
+    page.wait_for_timeout(800)                            # let the new figure paint
+
+
+#: What a screen reader needs and only the page can give (the template's script):
+#: a name on every slider handle, aria-pressed on every toggle button (matching what
+#: it shows), and live regions holding the numbers and the messages.
+ACCESSIBILITY = """() => {
+    const out = [];
+    for (const h of document.querySelectorAll('.widget-slider .noUi-handle'))
+        if (!(h.getAttribute('aria-label') || '').trim())
+            out.push('a slider handle has no aria-label');
+    for (const b of document.querySelectorAll(
+            '.widget-toggle-button, .widget-toggle-buttons button')) {
+        const pressed = b.getAttribute('aria-pressed');
+        if (pressed !== String(b.classList.contains('mod-active')))
+            out.push(`toggle ${b.textContent.trim()}: aria-pressed=${pressed}`);
+    }
+    const live = [...document.querySelectorAll('[aria-live]')];
+    if (!live.some(r => r.querySelector('table')))
+        out.push('no aria-live region holds the numbers');
+    if (live.length < 2) out.push(`${live.length} aria-live regions (numbers and messages)`);
+    return out;
+}"""
 
 
 def _normal_mode_notebook(app: str) -> str:
@@ -497,12 +629,14 @@ def _normal_mode_notebook(app: str) -> str:
 
 @pytest.mark.parametrize("app", sorted(LECTURE_COMMANDS))
 def test_every_app_fits_a_projector(browser, app, problems):
-    """Screenshots at 1280x720 and 1920x1080 in lecture and normal mode
-    (test-output/e2e/screens/); in lecture mode figure, controls and numbers all lie
-    inside the screen, with no scrollbar."""
+    """Screenshots at 1280x720 and 1920x1080 in lecture mode (in each of the app's
+    ``STATES`` too) and in normal mode (test-output/e2e/screens/); in lecture mode
+    figure, controls and numbers all lie inside the screen and no box scrolls: not the
+    page, not Voila's #rendered_cells, not any box of overflow auto or scroll. Slider
+    handles, toggle buttons and live regions are checked for a screen reader."""
     folder = OUTPUT / "screens"
     folder.mkdir(parents=True, exist_ok=True)
-    overflow = {}
+    overflow, unnamed = {}, {}
     for mode, command in (("lecture", LECTURE_COMMANDS[app]),
                           ("normal", _normal_mode_notebook(app))):
         with VoilaServer(command, folder / f"{app}_{mode}_voila.log") as server:
@@ -511,13 +645,21 @@ def test_every_app_fits_a_projector(browser, app, problems):
                 page.wait_for_timeout(500)               # let the image paint
                 page.screenshot(path=str(folder / f"{app}_{size}_{mode}.png"))
                 if mode == "lecture":
-                    overflow[size] = _overflow(page)
+                    overflow[size] = _overflow(page) + _scrolling(page)
+                    unnamed[size] = page.evaluate(ACCESSIBILITY)
+                    for state in STATES[app]:
+                        _enter_state(page, state)
+                        shot = f"{app}_{size}_{mode}_{state.replace(' ', '_')}.png"
+                        page.screenshot(path=str(folder / shot))
+                        overflow[f"{size} {state}"] = _overflow(page) + _scrolling(page)
+                        unnamed[f"{size} {state}"] = page.evaluate(ACCESSIBILITY)
                 page.goto("about:blank")
                 page.close()
     (folder / f"{app}_overflow.json").write_text(json.dumps(overflow, indent=2))
+    assert unnamed == {key: [] for key in unnamed}
     if any(overflow.values()) and app in KNOWN_OVERFLOW:
         pytest.xfail(f"{app}: lecture mode does not fit yet: {overflow}")
-    assert overflow == {size: [] for size in SCREENS}
+    assert overflow == {key: [] for key in overflow}
 
 
 #: per app: (what to change, how) - a slider moved one step right with the arrow key
@@ -692,13 +834,13 @@ def test_prayatul_explorer_takes_an_uploaded_file_in_the_browser(browser, output
             page.get_by_role("button", name="upload CSV/TSV").first.click()
         chooser.value.set_files(str(path))
         page.get_by_text("N = 40 instances from lecture.csv").first.wait_for()
-        dropdown("truth").select_option("class")       # primary: class too (the 2nd column)
-        _wait_for_cell(page, "BR (both right)", fmt(pe.prayatul_matrix(truth, truth, km).br))
+        # the first columns that are not id-like (every value distinct): class, km, db
+        _wait_for_figure_text(page, "BR", fmt(pe.prayatul_matrix(truth, km, db).br))
         src_before = _image_src(page)
         dropdown("primary").select_option("db")
         dropdown("alternative").select_option("km")
-        _wait_for_cell(page, "BR (both right)", fmt(expected.br))
-        _wait_for_cell(page, "RW (primary right only)", fmt(expected.rw))
+        _wait_for_figure_text(page, "BR", fmt(expected.br))
+        _wait_for_figure_text(page, "RW", fmt(expected.rw))
         _wait_for_cell(page, "comparative deviation σ_c", fmt(expected.comparative_deviation))
         _wait_for_redraw(page, src_before)
         time.sleep(1.0)                                  # let the new image paint
