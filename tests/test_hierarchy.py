@@ -924,7 +924,7 @@ def test_the_chain_updates_merged_slots_without_nan_or_overflow(seed, monkeypatc
 def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
     import matplotlib
     matplotlib.use("Agg")
-    from prayatul_edu.plots.hierarchy import dendrogram_links, plot_dendrogram
+    from prayatul_edu.plots.hierarchy import ABOVE_CUT_COLOR, dendrogram_links, plot_dendrogram
 
     # merges: {x4, x5} at 0.5, {x1, x2} at 2, then x3 joins them *lower*, at 1.8
     X = [[0, 0], [2, 0], [1, 1.8], [6, 5], [6.5, 5]]
@@ -932,9 +932,9 @@ def test_a_cut_through_an_inversion_colours_only_the_kept_merges():
     assert tree.subtree_heights().tolist() == pytest.approx([0.5, 2.0, 2.0,
                                                              tree.heights[-1]])
     ax = plot_dendrogram(tree, cut=1.9)          # above the 1.8 link, below its child's 2
-    grey = sorted(round(float(c[1:3, 1].max()), 6) for c, color in dendrogram_links(ax)
-                  if color == "#9a9a9a")
-    assert grey == [1.8, 2.0, round(float(tree.heights[-1]), 6)]
+    above = sorted(round(float(c[1:3, 1].max()), 6) for c, color in dendrogram_links(ax)
+                   if color == ABOVE_CUT_COLOR)
+    assert above == [1.8, 2.0, round(float(tree.heights[-1]), 6)]
     assert canon(tree.cut(height=1.9)) == [0, 1, 2, 3, 3]
 
 

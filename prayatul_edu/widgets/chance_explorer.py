@@ -207,7 +207,7 @@ class ChanceModel(Model):
                          float(np.quantile(null, 0.95)), self.p_values[name]])
         return rows
 
-    HEADER = ["measure", "observed", "chance: mean", "chance: 95%", "p-value"]
+    HEADER = ["measure", "observed", "chance mean", "chance 95%", "p"]   # fits 520 px at 20 px
 
     def _head(self) -> str:
         p = self.params
@@ -220,12 +220,12 @@ class ChanceModel(Model):
     def summary(self) -> str:
         return "\n".join([f"{self.title}: {self._head()}", "",
                           text_table(self.HEADER, self._rows()), "",
-                          "p-value = (1 + #{chance >= observed}) / (1 + "
+                          "p = p-value = (1 + #{chance >= observed}) / (1 + "
                           f"{N_PERMUTATIONS})"])
 
     def numbers_html(self) -> str:
         return (html_table(self.HEADER, self._rows(), self._head())
-                + "<div>p-value = (1 + #{chance &ge; observed}) / (1 + "
+                + "<div>p = p-value = (1 + #{chance &ge; observed}) / (1 + "
                 f"{N_PERMUTATIONS})</div>")
 
     # -- figure -----------------------------------------------------------------
