@@ -324,3 +324,33 @@ def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
 
     nb = notebook("s1", check_source={"03.1": source})
     assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or sandbox.host_uid() is None,
+                    reason="the kernel runs as an unprivileged uid outside when root grades "
+                           "and bubblewrap can run as that user here")
+def test_the_kernel_is_not_root_outside_its_namespace():
+    """Graded by root, the kernel's files belong to an unprivileged uid outside (what it
+    can read, signal or write is that user's), and the machine's settings are read-only."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    uid = sandbox.host_uid()
+    folder = tempfile.TemporaryDirectory(prefix="prayatul-grade-")  # as the grader makes it
+    work = Path(folder.name) / "work"
+    work.mkdir()
+    os.chmod(folder.name, 0o711)
+    os.chown(work, uid, uid)
+    argv, _ = sandbox.kernel_command("bwrap", work, work / "k.json", grading.Limits(), {})
+    assert argv[argv.index("--as") + 1] == str(uid) and uid not in (0, sandbox.SANDBOX_UID)
+    code = ("import os\nopen('mine', 'w').write(str(os.getuid()))\n"
+            "try:\n    open('/proc/sys/kernel/printk_ratelimit', 'w').write('5')\n"
+            "except OSError as e:\n    print(e.errno)")
+    argv = argv[:argv.index("ipykernel_launcher") - 2] + [sys.executable, "-c", code]
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert res.stdout.split() == ["30"], res.stderr
+    assert (work / "mine").read_text() == str(sandbox.SANDBOX_UID)
+    assert (work / "mine").stat().st_uid == uid
+    folder.cleanup()

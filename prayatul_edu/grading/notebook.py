@@ -26,7 +26,7 @@ from .limits import Limits
 from .published import compare_cells
 from .report import NOTEBOOK_ERROR, StudentReport, variant_name
 from .runner import read_channel, run_notebook
-from .sandbox import work_folder
+from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
            "SOLUTION_SHOWN", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT"]
@@ -196,7 +196,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                      ignore_cleanup_errors=True) as tmp:
         work = Path(tmp) / "work"
         work.mkdir()
-        with work_folder(work, limits.disk):  # as root: in memory, capped
+        owner = host_uid() if options.sandbox != "none" else None
+        with work_folder(work, limits.disk, owner):  # as root: in memory, capped
             (work / "submission.ipynb").write_bytes(data)
             channel = work / ".answers.jsonl"
             try:

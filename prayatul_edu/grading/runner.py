@@ -20,7 +20,7 @@ from pathlib import Path
 from ..exercises.assignment import CHANNEL_ENV, POLICY_ENV
 from .cgroup import NotebookGroup, cgroup_problem
 from .limits import Limits
-from .sandbox import kernel_command
+from .sandbox import host_uid, kernel_command
 
 __all__ = ["run_notebook", "read_channel", "CHANNEL_CAP", "CHANNEL_LINE", "CHANNEL_DEPTH",
            "MAX_RESTARTS"]
@@ -90,7 +90,11 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
                                              group)
             if env is not None:
                 kw["env"] = env
-            return await super()._async_pre_start_kernel(**kw)
+            started = await super()._async_pre_start_kernel(**kw)
+            uid = host_uid() if mode != "none" else None
+            if uid is not None:   # the kernel, an unprivileged user outside, reads it
+                os.chown(connection_file, uid, uid)
+            return started
 
         def client(self, **kw):
             c = super().client(**kw)
