@@ -225,6 +225,10 @@ def _books(env):
     books["a48.ipynb"] = notebook("a48", answers("a48"), check_source={
         "03.3": "q3.check(q3.key())"}, after={AT_SETUP: (
             "import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')")})
+    # the key of 03.1 computed in another question's part of the notebook (03.4's)
+    four = json.dumps(answers("a51")["03.4"])
+    books["a51.ipynb"] = notebook("a51", answers("a51"), check_source={
+        "03.1": "pass", "03.4": f"q1.check(q1.compute_key())\nq4.check({four})"})
     # cells deleted and altered
     nb = notebook("a32", answers("a32"), drop=("q03-2-prompt",))
     for cell in nb.cells:
@@ -410,6 +414,7 @@ def test_help_asked_for_in_the_code_costs_the_points(batch):
     assert a46.calls.get("03.1", {}).get("key") is None   # the kernel recorded nothing
     assert ("The submitted code of this question asks for the answer (compute_key()): "
             "0 points (the instructor's policy).") in a46.rows[0]["feedback"]
+    assert rows(batch["reports"]["a51.ipynb"]) == [zero["03.1"]] + FULL[1:3] + [zero["03.4"]]
     a48 = batch["reports"]["a48.ipynb"]
     assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
 

@@ -318,12 +318,32 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
     ("import os\nos.environ.setdefault('PRAYATUL_EDU_ASSIGNMENT', '{}')\n"
      "os.environ['PRAYATUL_EDU_VARIANT'] = '6f3a2032666cc367'", []),
     ("answer = sorted([3, 1], key=abs)\nq1.check(answer)", []),
+    # what Python reads is what the grader reads: a continued line, compatibility letters
+    ("q1.check(q1.compute_key\\\n())", ["compute_key()"]),
+    ("q1.check(q1.\uff4b\uff45\uff59())", ["key()"]),
+    ("import os\nos.environ |= {'PRAYATUL_EDU_ASSIGNMENT': '{}'}", ["the environment changed"]),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     from prayatul_edu.grading.notebook import asked_for_answers
 
     nb = notebook("s1", check_source={"03.1": source})
     assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})
+
+
+def test_an_answer_asked_for_in_another_questions_part_counts_for_its_question():
+    """q1's key computed in 03.4's part of the notebook costs 03.1 (and 03.4, whose part it
+    is in); a question named by its id or by another name the notebook gives it, too."""
+    from prayatul_edu.grading.notebook import asked_for_answers
+
+    nb = notebook("s1", check_source={
+        "03.4": "q1.check(q1.compute_key())\nq4.check(...)",
+        "03.2": "third = ex.question('03.3')\nq2.check(...)"})
+    nb.cells.append(nbformat.v4.new_code_cell("third.check(third.compute_key())\n"
+                                              "ex.question('03.2').solution()", id="end"))
+    assert asked_for_answers(nb, QIDS) == {
+        "03.1": ["compute_key()"], "03.2": ["compute_key()", "solution()"],
+        "03.3": ["compute_key()", "solution()"],
+        "03.4": ["compute_key()", "solution()"]}
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or sandbox.host_uid() is None,
