@@ -173,6 +173,20 @@ def _attacks(env):
                 f"n = l.syscall(250, 11, {env['key']}, buf, 100)\n"
                 "raise RuntimeError(f'read {n} {buf.raw[:max(n, 0)]}')", FULL,
                 ["cell 3 raised RuntimeError: read -1 b''"])}),
+        # -- what a kernel sends that nbclient would keep in the grader's worker (widget
+        # state, errors, display updates: see test_grading_sandbox for the memory kept)
+        "a52": ("from comm import create_comm\nc = create_comm(target_name='jupyter.widget', "
+                "data={'state': {'_model_module': 'm', '_model_name': 'n'}})\n"
+                "for i in range(60):\n    c.send(data={'state': {f'k{i}': 'x' * 900_000}})",
+                FULL, []),
+        "a53": ("k = get_ipython().kernel\nfor i in range(60):\n"
+                "    k.session.send(k.iopub_socket, 'error', {'ename': 'E', 'evalue': 'x' * "
+                "900_000, 'traceback': []}, parent=k.get_parent())", FULL,
+                ["cell 3 raised E: xxx"]),
+        "a54": ("from IPython.display import display, update_display\n"
+                "for i in range(60):\n    display('', display_id=f'd{i}')\n"
+                "for i in range(60):\n    update_display('y' * 900_000, display_id=f'd{i}')",
+                FULL, []),
         # -- output: escape sequences, a work folder written with another separator
         "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
                 "os.getcwd().replace('/', '|') + '\\x9b')", FULL,

@@ -374,3 +374,38 @@ def test_the_kernel_is_not_root_outside_its_namespace():
     assert (work / "mine").read_text() == str(sandbox.SANDBOX_UID)
     assert (work / "mine").stat().st_uid == uid
     folder.cleanup()
+
+
+def test_the_grader_keeps_nothing_a_kernel_piles_up():
+    """What nbclient keeps of a kernel's messages, sent 50 times at 100 KB: widget state
+    (it was kept whole: 431 MB in the worker for 400 messages of 900 KB), errors beyond
+    the output cap (349 MB), display updates of kept outputs (319 MB); the worker's own
+    memory is 83 MB. Now: a few times the output cap."""
+    client = runner._capped_client_class()(nbformat.v4.new_notebook())
+    client.output_cap = 20_000
+    client.reset_execution_trackers()
+    client.clear_before_next_output = False
+    cell = nbformat.v4.new_code_cell("x")
+    big = "x" * 100_000
+
+    def send(kind, content):
+        client.process_message({"msg_type": kind, "content": content, "buffers": [],
+                                "header": {"msg_type": kind}, "metadata": {},
+                                "parent_header": {"msg_id": "m"}}, cell, 0)
+
+    send("comm_open", {"comm_id": "c", "target_name": "jupyter.widget", "data": {
+        "state": {"_model_module": "m", "_model_name": "n"}}})
+    for i in range(50):
+        send("comm_msg", {"comm_id": "c", "data": {"state": {f"k{i}": big}}})
+        send("display_data", {"data": {"text/plain": ""}, "metadata": {},
+                              "transient": {"display_id": f"d{i}" + "i" * 1000}})
+        send("error", {"ename": "E", "evalue": big, "traceback": [big] * 10})
+    for i in range(50):
+        send("update_display_data", {"data": {"text/plain": big}, "metadata": {},
+                                     "transient": {"display_id": f"d{i}" + "i" * 1000}})
+    kept = (json.dumps(cell.outputs) + json.dumps(client.widget_state)
+            + repr(client._display_id_map) + repr(client.widget_buffers))
+    assert len(kept) < 3 * client.output_cap
+    errors = [o for o in cell.outputs if o["output_type"] == "error"]
+    assert errors and all(len(o["evalue"]) == runner.ERROR_FIELD for o in errors)
+    assert len(cell.outputs) > 10   # displays kept up to the cap, as before
