@@ -187,6 +187,10 @@ def _attacks(env):
                 "for i in range(60):\n    display('', display_id=f'd{i}')\n"
                 "for i in range(60):\n    update_display('y' * 900_000, display_id=f'd{i}')",
                 FULL, []),
+        # the connection file the grader writes again after a cut cell: not the kernel's
+        "a55": ("from ipykernel import get_connection_file\n"
+                "open(get_connection_file(), 'a').write('x')", FULL,
+                ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
         # -- output: escape sequences, a work folder written with another separator
         "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
                 "os.getcwd().replace('/', '|') + '\\x9b')", FULL,

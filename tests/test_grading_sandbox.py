@@ -134,11 +134,13 @@ def test_the_worker_is_started_isolated():
 
 
 def test_the_kernel_is_confined_whoever_runs_the_grader(tmp_path):
-    argv, env = sandbox.kernel_command("bwrap", tmp_path, tmp_path / "k.json",
+    argv, env = sandbox.kernel_command("bwrap", tmp_path / "w", tmp_path / "c" / "k.json",
                                        grading.Limits(disk=2 ** 25), {}, ["GROUP"])
     assert argv[0] == "GROUP" and env is None
     text = " ".join(argv)
-    for flag in ("--unshare-user --uid 65534 --gid 65534", "--disable-userns",
+    for flag in (f"--bind {tmp_path / 'w'} {tmp_path / 'w'}",
+                 f"--ro-bind {tmp_path / 'c'} {tmp_path / 'c'}",  # the connection file's
+                 "--ro-bind /proc/sys /proc/sys","--unshare-user --uid 65534 --gid 65534", "--disable-userns",
                  "--cap-drop ALL", f"--size {sandbox.SHM_SIZE} --tmpfs /dev/shm",
                  "--remount-ro /dev", f"--size {2 ** 25} --tmpfs /tmp"):
         assert flag in text

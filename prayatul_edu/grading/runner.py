@@ -91,7 +91,9 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
     import zmq
     from jupyter_client import AsyncKernelManager
 
-    connection_file = work / "kernel.json"
+    # outside the kernel's folder, bound read-only: written (again after a cut cell) where
+    # no process of the kernel can have left a link in its place
+    connection_file = work.parent / "connection" / "kernel.json"
     # room for one capped output plus the message's envelope
     max_message = max(4 * limits.output + 65536, 2 ** 20)
 
@@ -105,6 +107,7 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
             return self._argv
 
         async def _async_pre_start_kernel(self, **kw):
+            connection_file.parent.mkdir(mode=0o711, exist_ok=True)
             self._argv, env = kernel_command(mode, work, connection_file, limits, channel_env,
                                              group)
             if env is not None:

@@ -170,6 +170,9 @@ def kernel_command(mode: str, work: Path, connection_file: Path, limits: Limits,
                                   if k not in ("HOME", "PATH", "MPLCONFIGDIR")}, **channel_env)
         return list(group) + launch, env
     args = _bwrap_args(work, limits)
+    folder = str(Path(connection_file).parent)
+    if Path(folder) != Path(work):   # the grader's, read-only inside
+        args[-1:-1] = ["--ro-bind", folder, folder]
     for key, value in channel_env.items():
         args[-1:-1] = ["--setenv", key, value]
     if uid is not None:   # work's parent: the notebook's own temporary folder
