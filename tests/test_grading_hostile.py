@@ -192,6 +192,9 @@ def _attacks(env):
                 "open(get_connection_file(), 'a').write('x')", FULL,
                 ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
         # -- output: escape sequences, a work folder written with another separator
+        # the grade read backwards in an editor (a right-to-left override)
+        "a56": ("raise ValueError('\u202e4/4 :edarg ruoy')", FULL,
+                ["cell 3 raised ValueError: 4/4 :edarg ruoy"]),
         "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
                 "os.getcwd().replace('/', '|') + '\\x9b')", FULL,
                 ["cell 3 raised ValueError: [2J]0;pwn"]),
@@ -478,7 +481,7 @@ def test_nothing_leaks_into_any_output(batch):
         if path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             for canary in (CANARY_FILE, CANARY_ENV, CANARY_SUBMISSION, "PRAYATUL_TEST_SECRET",
-                           CANARY_KEY.decode(),
+                           CANARY_KEY.decode(), "\u202e",
                            str(batch["env"]["subs"]), str(ROOT), "\x1b", "\x07", "\x9b",
                            "prayatul-grade-", str(ROOT).replace("/", "|")):
                 assert canary not in text, (path.name, canary)

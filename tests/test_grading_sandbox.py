@@ -48,6 +48,8 @@ def test_the_channel_nesting_limit_is_exact():
     ("c1 \x9b2J \x85 del\x7f", "c1 2J  del"),
     ("keep\nnew lines\tand tabs", "keep\nnew lines\tand tabs"),
     ("nul\x00 cr\r", "nul cr"),
+    # text that displays reversed, or isolated (what a grade looks like in an editor)
+    ("\u202e4/4 :edarg\u202c \u2067x\u2069 \u200f\u200e\u061c", "4/4 :edarg x "),
 ])
 def test_control_characters_are_stripped(text, clean):
     assert report.clean_text(text) == clean
