@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {
 CANARY_FILE = "CANARY-instructor-7f3e9b"
 CANARY_ENV = "CANARY-environment-51c2aa"
 CANARY_SUBMISSION = "CANARY-submission-a81d04"
+CANARY_KEY = b"CANARY-keyring-3c9e71"
 MARKER = "prayatul-hostile-marker"
 FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
@@ -41,7 +42,11 @@ AT_SETUP = "setup"
 #: ``disk`` bytes; with a control group, memory and threads count for the whole notebook
 ROOTED = os.geteuid() == 0
 WHOLE = cgroup_problem() is None
+#: graded as root, the kernel is an unprivileged user outside its namespace
+UNPRIVILEGED = ROOTED and grading.sandbox.host_uid() is not None
 PLANTED = "zz_prayatul_hostile.pth"
+#: keyctl(2) and add_key(2) where the keyring attack runs (x86-64)
+KEYRINGS = os.uname().machine == "x86_64"
 
 
 def _attacks(env):
@@ -97,7 +102,12 @@ def _attacks(env):
                 ["cell 3 raised MemoryError"]),
         "a16": ("import os, time\nfor i in range(5000):\n    try:\n        pid = os.fork()\n"
                 "    except OSError:\n        break\n    if pid == 0:\n"
-                "        time.sleep(300)\n        os._exit(0)", OPEN,
+                "        time.sleep(300)\n        os._exit(0)",
+                # the kernel an unprivileged user outside: RLIMIT_NPROC holds in the kernel
+                # (its processes are held: the next cell that needs a thread fails)
+                [OPEN[0]] + FULL[1:] if UNPRIVILEGED else OPEN,
+                ["cell 5 raised RuntimeError: can't start new thread",
+                 "cell 6 raised NameError"] if UNPRIVILEGED else
                 ["cell 3 started more than 64 processes (the process limit)"]),
         "a17": ("import subprocess\nsubprocess.Popen(['sleep', '3000'], start_new_session=True)"
                 "\nsubprocess.Popen(['sh', '-c', 'sleep 3001; true'])", FULL, []),
@@ -150,7 +160,41 @@ def _attacks(env):
         "a43": ("for k in range(12):\n    open(f'w{k}', 'wb').write(b'x' * (6 * 2**20))",
                 FULL, ["cell 3 raised OSError: [Errno 28] No space left on device"]
                 if ROOTED else []),
+        # the machine's settings (/proc/sys): bubblewrap left them writable to a kernel that
+        # is root outside (core_pattern runs a program as root); writes back the same value
+        "a49": ("v = open('/proc/sys/kernel/printk_ratelimit').read()\n"
+                "open('/proc/sys/kernel/printk_ratelimit', 'w').write(v)", FULL,
+                ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
+        # a key of the grader's session keyring (the kernel inherited it, possessed)
+        **({} if not KEYRINGS else {"a50": (
+                "import ctypes\nl = ctypes.CDLL(None, use_errno=True)\n"
+                "l.syscall.restype = ctypes.c_long\n"
+                "buf = ctypes.create_string_buffer(100)\n"
+                f"n = l.syscall(250, 11, {env['key']}, buf, 100)\n"
+                "raise RuntimeError(f'read {n} {buf.raw[:max(n, 0)]}')", FULL,
+                ["cell 3 raised RuntimeError: read -1 b''"])}),
+        # -- what a kernel sends that nbclient would keep in the grader's worker (widget
+        # state, errors, display updates: see test_grading_sandbox for the memory kept)
+        "a52": ("from comm import create_comm\nc = create_comm(target_name='jupyter.widget', "
+                "data={'state': {'_model_module': 'm', '_model_name': 'n'}})\n"
+                "for i in range(60):\n    c.send(data={'state': {f'k{i}': 'x' * 900_000}})",
+                FULL, []),
+        "a53": ("k = get_ipython().kernel\nfor i in range(60):\n"
+                "    k.session.send(k.iopub_socket, 'error', {'ename': 'E', 'evalue': 'x' * "
+                "900_000, 'traceback': []}, parent=k.get_parent())", FULL,
+                ["cell 3 raised E: xxx"]),
+        "a54": ("from IPython.display import display, update_display\n"
+                "for i in range(60):\n    display('', display_id=f'd{i}')\n"
+                "for i in range(60):\n    update_display('y' * 900_000, display_id=f'd{i}')",
+                FULL, []),
+        # the connection file the grader writes again after a cut cell: not the kernel's
+        "a55": ("from ipykernel import get_connection_file\n"
+                "open(get_connection_file(), 'a').write('x')", FULL,
+                ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
         # -- output: escape sequences, a work folder written with another separator
+        # the grade read backwards in an editor (a right-to-left override)
+        "a56": ("raise ValueError('\u202e4/4 :edarg ruoy')", FULL,
+                ["cell 3 raised ValueError: 4/4 :edarg ruoy"]),
         "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
                 "os.getcwd().replace('/', '|') + '\\x9b')", FULL,
                 ["cell 3 raised ValueError: [2J]0;pwn"]),
@@ -202,6 +246,10 @@ def _books(env):
     books["a48.ipynb"] = notebook("a48", answers("a48"), check_source={
         "03.3": "q3.check(q3.key())"}, after={AT_SETUP: (
             "import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')")})
+    # the key of 03.1 computed in another question's part of the notebook (03.4's)
+    four = json.dumps(answers("a51")["03.4"])
+    books["a51.ipynb"] = notebook("a51", answers("a51"), check_source={
+        "03.1": "pass", "03.4": f"q1.check(q1.compute_key())\nq4.check({four})"})
     # cells deleted and altered
     nb = notebook("a32", answers("a32"), drop=("q03-2-prompt",))
     for cell in nb.cells:
@@ -215,6 +263,22 @@ def _books(env):
     books[os.fsdecode(b"a35\xff.ipynb")] = notebook("a35", answers("a35"))
     books["y" * 200 + ".ipynb"] = notebook("y", answers("h1"))
     return books
+
+
+def _syscall(number: int, *args) -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc.syscall(number, *args)
+
+
+def _add_session_key(payload: bytes) -> int:
+    """A key in this session's keyring (as a login or a tool leaves one): its serial."""
+    import ctypes
+
+    return _syscall(248, b"user", b"prayatul-hostile", payload, len(payload),
+                    ctypes.c_int(-3)) if KEYRINGS else -1
 
 
 def _processes_with(marker: str) -> list[str]:
@@ -255,6 +319,7 @@ def batch(tmp_path_factory):
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     env["subs"].mkdir()
+    env["key"] = _add_session_key(CANARY_KEY)
     paths = []
     for name, nb in _books(env).items():
         p = env["subs"] / name   # a name with undecodable bytes stays a str (surrogates)
@@ -273,6 +338,8 @@ def batch(tmp_path_factory):
         seconds = time.perf_counter() - start
     finally:
         del os.environ["PRAYATUL_TEST_SECRET"]
+    if KEYRINGS:
+        _syscall(250, 3, env["key"])   # keyctl(KEYCTL_REVOKE)
     after = _processes_with(MARKER)
     time.sleep(5)  # what a detached process would have done by now
     env["stop"] = True
@@ -284,7 +351,7 @@ def batch(tmp_path_factory):
 
 
 ATTACKS = sorted(_attacks({"out": Path("o"), "home": Path("h"), "subs": Path("s"),
-                           "secret": Path("x"), "port": 1}))
+                           "secret": Path("x"), "port": 1, "key": 0}))
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -368,6 +435,7 @@ def test_help_asked_for_in_the_code_costs_the_points(batch):
     assert a46.calls.get("03.1", {}).get("key") is None   # the kernel recorded nothing
     assert ("The submitted code of this question asks for the answer (compute_key()): "
             "0 points (the instructor's policy).") in a46.rows[0]["feedback"]
+    assert rows(batch["reports"]["a51.ipynb"]) == [zero["03.1"]] + FULL[1:3] + [zero["03.4"]]
     a48 = batch["reports"]["a48.ipynb"]
     assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
 
@@ -413,6 +481,7 @@ def test_nothing_leaks_into_any_output(batch):
         if path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             for canary in (CANARY_FILE, CANARY_ENV, CANARY_SUBMISSION, "PRAYATUL_TEST_SECRET",
+                           CANARY_KEY.decode(), "\u202e",
                            str(batch["env"]["subs"]), str(ROOT), "\x1b", "\x07", "\x9b",
                            "prayatul-grade-", str(ROOT).replace("/", "|")):
                 assert canary not in text, (path.name, canary)

@@ -48,6 +48,8 @@ def test_the_channel_nesting_limit_is_exact():
     ("c1 \x9b2J \x85 del\x7f", "c1 2J  del"),
     ("keep\nnew lines\tand tabs", "keep\nnew lines\tand tabs"),
     ("nul\x00 cr\r", "nul cr"),
+    # text that displays reversed, or isolated (what a grade looks like in an editor)
+    ("\u202e4/4 :edarg\u202c \u2067x\u2069 \u200f\u200e\u061c", "4/4 :edarg x "),
 ])
 def test_control_characters_are_stripped(text, clean):
     assert report.clean_text(text) == clean
@@ -134,11 +136,13 @@ def test_the_worker_is_started_isolated():
 
 
 def test_the_kernel_is_confined_whoever_runs_the_grader(tmp_path):
-    argv, env = sandbox.kernel_command("bwrap", tmp_path, tmp_path / "k.json",
+    argv, env = sandbox.kernel_command("bwrap", tmp_path / "w", tmp_path / "c" / "k.json",
                                        grading.Limits(disk=2 ** 25), {}, ["GROUP"])
     assert argv[0] == "GROUP" and env is None
     text = " ".join(argv)
-    for flag in ("--unshare-user --uid 65534 --gid 65534", "--disable-userns",
+    for flag in (f"--bind {tmp_path / 'w'} {tmp_path / 'w'}",
+                 f"--ro-bind {tmp_path / 'c'} {tmp_path / 'c'}",  # the connection file's
+                 "--ro-bind /proc/sys /proc/sys","--unshare-user --uid 65534 --gid 65534", "--disable-userns",
                  "--cap-drop ALL", f"--size {sandbox.SHM_SIZE} --tmpfs /dev/shm",
                  "--remount-ro /dev", f"--size {2 ** 25} --tmpfs /tmp"):
         assert flag in text
@@ -318,9 +322,94 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
     ("import os\nos.environ.setdefault('PRAYATUL_EDU_ASSIGNMENT', '{}')\n"
      "os.environ['PRAYATUL_EDU_VARIANT'] = '6f3a2032666cc367'", []),
     ("answer = sorted([3, 1], key=abs)\nq1.check(answer)", []),
+    # what Python reads is what the grader reads: a continued line, compatibility letters
+    ("q1.check(q1.compute_key\\\n())", ["compute_key()"]),
+    ("q1.check(q1.\uff4b\uff45\uff59())", ["key()"]),
+    ("import os\nos.environ |= {'PRAYATUL_EDU_ASSIGNMENT': '{}'}", ["the environment changed"]),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     from prayatul_edu.grading.notebook import asked_for_answers
 
     nb = notebook("s1", check_source={"03.1": source})
     assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})
+
+
+def test_an_answer_asked_for_in_another_questions_part_counts_for_its_question():
+    """q1's key computed in 03.4's part of the notebook costs 03.1 (and 03.4, whose part it
+    is in); a question named by its id or by another name the notebook gives it, too."""
+    from prayatul_edu.grading.notebook import asked_for_answers
+
+    nb = notebook("s1", check_source={
+        "03.4": "q1.check(q1.compute_key())\nq4.check(...)",
+        "03.2": "third = ex.question('03.3')\nq2.check(...)"})
+    nb.cells.append(nbformat.v4.new_code_cell("third.check(third.compute_key())\n"
+                                              "ex.question('03.2').solution()", id="end"))
+    assert asked_for_answers(nb, QIDS) == {
+        "03.1": ["compute_key()"], "03.2": ["compute_key()", "solution()"],
+        "03.3": ["compute_key()", "solution()"],
+        "03.4": ["compute_key()", "solution()"]}
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or sandbox.host_uid() is None,
+                    reason="the kernel runs as an unprivileged uid outside when root grades "
+                           "and bubblewrap can run as that user here")
+def test_the_kernel_is_not_root_outside_its_namespace():
+    """Graded by root, the kernel's files belong to an unprivileged uid outside (what it
+    can read, signal or write is that user's), and the machine's settings are read-only."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    uid = sandbox.host_uid()
+    folder = tempfile.TemporaryDirectory(prefix="prayatul-grade-")  # as the grader makes it
+    work = Path(folder.name) / "work"
+    work.mkdir()
+    os.chmod(folder.name, 0o711)
+    os.chown(work, uid, uid)
+    argv, _ = sandbox.kernel_command("bwrap", work, work / "k.json", grading.Limits(), {})
+    assert argv[argv.index("--as") + 1] == str(uid) and uid not in (0, sandbox.SANDBOX_UID)
+    code = ("import os\nopen('mine', 'w').write(str(os.getuid()))\n"
+            "try:\n    open('/proc/sys/kernel/printk_ratelimit', 'w').write('5')\n"
+            "except OSError as e:\n    print(e.errno)")
+    argv = argv[:argv.index("ipykernel_launcher") - 2] + [sys.executable, "-c", code]
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert res.stdout.split() == ["30"], res.stderr
+    assert (work / "mine").read_text() == str(sandbox.SANDBOX_UID)
+    assert (work / "mine").stat().st_uid == uid
+    folder.cleanup()
+
+
+def test_the_grader_keeps_nothing_a_kernel_piles_up():
+    """What nbclient keeps of a kernel's messages, sent 50 times at 100 KB: widget state
+    (it was kept whole: 431 MB in the worker for 400 messages of 900 KB), errors beyond
+    the output cap (349 MB), display updates of kept outputs (319 MB); the worker's own
+    memory is 83 MB. Now: a few times the output cap."""
+    client = runner._capped_client_class()(nbformat.v4.new_notebook())
+    client.output_cap = 20_000
+    client.reset_execution_trackers()
+    client.clear_before_next_output = False
+    cell = nbformat.v4.new_code_cell("x")
+    big = "x" * 100_000
+
+    def send(kind, content):
+        client.process_message({"msg_type": kind, "content": content, "buffers": [],
+                                "header": {"msg_type": kind}, "metadata": {},
+                                "parent_header": {"msg_id": "m"}}, cell, 0)
+
+    send("comm_open", {"comm_id": "c", "target_name": "jupyter.widget", "data": {
+        "state": {"_model_module": "m", "_model_name": "n"}}})
+    for i in range(50):
+        send("comm_msg", {"comm_id": "c", "data": {"state": {f"k{i}": big}}})
+        send("display_data", {"data": {"text/plain": ""}, "metadata": {},
+                              "transient": {"display_id": f"d{i}" + "i" * 1000}})
+        send("error", {"ename": "E", "evalue": big, "traceback": [big] * 10})
+    for i in range(50):
+        send("update_display_data", {"data": {"text/plain": big}, "metadata": {},
+                                     "transient": {"display_id": f"d{i}" + "i" * 1000}})
+    kept = (json.dumps(cell.outputs) + json.dumps(client.widget_state)
+            + repr(client._display_id_map) + repr(client.widget_buffers))
+    assert len(kept) < 3 * client.output_cap
+    errors = [o for o in cell.outputs if o["output_type"] == "error"]
+    assert errors and all(len(o["evalue"]) == runner.ERROR_FIELD for o in errors)
+    assert len(cell.outputs) > 10   # displays kept up to the cap, as before

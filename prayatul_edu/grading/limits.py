@@ -9,6 +9,12 @@ Run as ``python -I .../limits.py --own-mounts -- COMMAND...`` (the grader's work
 as root) it gives COMMAND a mount namespace of its own first, while it is still a
 process of one thread (a Python that has loaded NumPy is not), and adds
 ``--own-mounts`` to COMMAND's arguments when that worked.
+
+Run as ``python -I .../limits.py --as UID STAGE -- COMMAND...`` (root starting a sandbox) it
+becomes the unprivileged user and group ``UID`` (no supplementary groups) and runs
+COMMAND: bubblewrap started so maps the kernel to ``UID`` outside its namespace, not to
+root. Every launch also gives COMMAND a session keyring of its own (empty): the
+grader's keys are never in reach of a kernel.
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 
-__all__ = ["Limits", "parse_size", "format_size", "own_mount_namespace", "isolated"]
+__all__ = ["Limits", "parse_size", "format_size", "own_mount_namespace", "isolated",
+           "as_user", "new_session_keyring"]
 
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
 
@@ -88,9 +95,17 @@ def isolated(command: list[str]) -> list[str]:
     return [sys.executable, "-I", os.path.abspath(__file__), "--own-mounts", "--"] + command
 
 
-def user_tasks() -> int:
-    """Processes and threads of the current user (what RLIMIT_NPROC counts)."""
-    uid, count = os.getuid(), 0
+def as_user(uid: int, stage, command: list[str]) -> list[str]:
+    """``command`` (bubblewrap) run as the unprivileged user and group ``uid`` by root,
+    its read-only folders staged in the empty folder ``stage`` (:func:`_stage_sources`)."""
+    return [sys.executable, "-I", os.path.abspath(__file__), "--as", str(uid), str(stage),
+            "--"] + command
+
+
+def user_tasks(uid: int | None = None) -> int:
+    """Processes and threads of user ``uid`` (default: the current user; what
+    RLIMIT_NPROC counts)."""
+    uid, count = os.getuid() if uid is None else uid, 0
     try:
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
@@ -105,7 +120,7 @@ def user_tasks() -> int:
     return count
 
 
-_MS_REC, _MS_PRIVATE, _CLONE_NEWNS = 16384, 1 << 18, 0x00020000
+_MS_BIND, _MS_REC, _MS_PRIVATE, _CLONE_NEWNS = 4096, 16384, 1 << 18, 0x00020000
 
 
 def own_mount_namespace() -> bool:
@@ -120,12 +135,61 @@ def own_mount_namespace() -> bool:
             libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0)
 
 
+#: keyctl's system call number, per machine; KEYCTL_JOIN_SESSION_KEYRING
+_KEYCTL, _KEYCTL_JOIN_SESSION_KEYRING = {"x86_64": 250, "aarch64": 219}, 1
+
+
+def new_session_keyring() -> bool:
+    """Replace this process's session keyring by a new, empty one (inherited by what it
+    starts): keys of the grader's session (a login's, a tool's) are then not possessed
+    by a kernel. False where that cannot be done (no keyrings, another machine type)."""
+    number = _KEYCTL.get(os.uname().machine) if sys.platform.startswith("linux") else None
+    if number is None:
+        return False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc.syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None) >= 0
+
+
+def _stage_sources(cmd: list[str], stage: str) -> None:
+    """Root's part of starting bubblewrap as an unprivileged user: in a mount namespace
+    of this process's own, each folder ``cmd`` binds read-only is bound first below
+    ``stage`` (a folder that user may pass through), and ``cmd`` binds it from there: so
+    that user's bubblewrap reaches what root reaches (a Python installed in root's home,
+    say), and nothing else. Nothing is staged where this process cannot mount."""
+    if not own_mount_namespace():
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for k, arg in enumerate(cmd[:-2]):
+        if arg != "--ro-bind" or not os.path.isdir(cmd[k + 1]):
+            continue
+        folder = os.path.join(stage, str(k))
+        os.makedirs(folder, exist_ok=True)
+        os.chmod(stage, 0o755)
+        os.chmod(folder, 0o755)
+        if libc.mount(os.fsencode(cmd[k + 1]), os.fsencode(folder), None,
+                      _MS_BIND | _MS_REC, None) == 0:
+            cmd[k + 1] = folder
+
+
 def _main(argv: list[str]) -> None:
     import resource
 
+    new_session_keyring()
     if argv[0] == "--own-mounts":
         cmd = argv[2:] + (["--own-mounts"] if own_mount_namespace() else [])
         os.execv(cmd[0], cmd)
+    if argv[0] == "--as":
+        uid, stage, cmd = int(argv[1]), argv[2], argv[4:]
+        _stage_sources(cmd, stage)
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        os.execvp(cmd[0], cmd)
     memory, nproc, fsize, cpu = (int(a) for a in argv[:4])
     for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_NPROC, nproc),
                          (resource.RLIMIT_FSIZE, fsize), (resource.RLIMIT_CPU, cpu),

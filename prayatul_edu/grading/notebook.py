@@ -26,7 +26,7 @@ from .limits import Limits
 from .published import compare_cells
 from .report import NOTEBOOK_ERROR, StudentReport, variant_name
 from .runner import read_channel, run_notebook
-from .sandbox import work_folder
+from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
            "SOLUTION_SHOWN", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT"]
@@ -196,7 +196,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                      ignore_cleanup_errors=True) as tmp:
         work = Path(tmp) / "work"
         work.mkdir()
-        with work_folder(work, limits.disk):  # as root: in memory, capped
+        owner = host_uid() if options.sandbox != "none" else None
+        with work_folder(work, limits.disk, owner):  # as root: in memory, capped
             (work / "submission.ipynb").write_bytes(data)
             channel = work / ".answers.jsonl"
             try:
@@ -253,12 +254,16 @@ def grade_source(name: str, data: bytes | None, options: Options,
 #: Code that asks the library for an answer (or switches the assignment's rules off),
 #: as the grader reads it in the submitted notebook, outside the kernel.
 _ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
-                     r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__)\b|"
+                     r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
+                     r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
                      # setting a variable, except the variant a hand-out names (no gain)
                      r"environ\s*\[(?!\s*['\"]" + re.escape(VARIANT_ENV)
                      + r"['\"]\s*\])[^\]\n]*\]\s*=(?!=)")
 _SECTION = re.compile(r"^q(\d+)-(\d+)-")
+#: ``NAME = ex.question("03.1"...)``: a name the notebook gives a question
+_BOUND = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*[\w.]*question\(\s*['\"](\d+\.\d+)['\"]")
+_QID = re.compile(r"['\"](\d+\.\d+)['\"]")
 
 
 def _asking_label(m) -> str:
@@ -267,12 +272,27 @@ def _asking_label(m) -> str:
     return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
 
 
+def _code(cell) -> str:
+    """A code cell's source as Python reads it: identifiers in their NFKC form (``ｋｅｙ``
+    is ``key``), continued lines joined."""
+    import unicodedata
+
+    source = cell.get("source", "")
+    source = source if isinstance(source, str) else ""
+    return re.sub(r"\\\r?\n", "", unicodedata.normalize("NFKC", source))
+
+
 def asked_for_answers(nb, qids) -> dict:
-    """qid -> the calls in its part of the notebook that ask for an answer (``key(``,
-    ``solution(``, ``compute_key(``, ``__wrapped__``, the environment changed), read
-    from the submitted code by the grader itself. A question's part runs from its first
-    published cell to the next question's; code before every question counts for all."""
+    """qid -> the calls that ask for its answer (``key(``, ``solution(``,
+    ``compute_key(``, ``__wrapped__``, the environment changed), read from the submitted
+    code by the grader itself. A call counts for the question whose part of the notebook
+    it is in (from the question's first published cell to the next question's; before
+    every question: all of them) and for every question its cell names (``"03.1"``, or a
+    name the notebook gives the question: ``q1``), wherever the cell is."""
     found: dict = {}
+    code = [(cell, _code(cell)) for cell in nb.cells if cell.get("cell_type") == "code"]
+    names = {m.group(1): m.group(2) for _, source in code for m in _BOUND.finditer(source)
+             if m.group(2) in qids}
     current = None
     for cell in nb.cells:
         m = _SECTION.match(str(cell.get("id", "")))
@@ -280,12 +300,14 @@ def asked_for_answers(nb, qids) -> dict:
             current = f"{m.group(1)}.{m.group(2)}"
         if cell.get("cell_type") != "code":
             continue
-        source = cell.get("source", "")
-        hits = {_asking_label(m) for m in _ASKING.finditer(
-            source if isinstance(source, str) else "")}
-        for qid in [current] if current else qids:
-            if hits:
-                found.setdefault(qid, set()).update(hits)
+        source = _code(cell)
+        hits = {_asking_label(m) for m in _ASKING.finditer(source)}
+        if not hits:
+            continue
+        named = {names[w] for w in re.findall(r"[A-Za-z_]\w*", source) if w in names}
+        named |= {q for q in _QID.findall(source) if q in qids}
+        for qid in ([current] if current else list(qids)) + sorted(named):
+            found.setdefault(qid, set()).update(hits)
     return {q: sorted(v) for q, v in found.items()}
 
 

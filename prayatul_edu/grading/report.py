@@ -2,7 +2,9 @@
 
 Everything a student controls (their output, exception messages, unreadable
 answers) loses its control characters (ESC and all of C0 and C1 but newline and
-tab: no terminal escape sequence reaches a file) and is cut at
+tab: no terminal escape sequence reaches a file) and the characters that reorder
+text (the bidirectional overrides and isolates: no row reads other than it is), and
+is cut at
 :data:`FIELD_CAP` characters per field as a report is made or read back
 (:meth:`StudentReport.to_dict`, :meth:`StudentReport.from_dict`); it is escaped in
 the Markdown feedback; CSV cells starting with
@@ -31,7 +33,9 @@ CSV_COLUMNS = ["student", "variant", "question", "points", "max_points", "status
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: Characters kept of any text field of a report (feedback, a problem, a name).
 FIELD_CAP = 2000
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: C0 and C1 but newline and tab; the marks, overrides and isolates that reorder text
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
 
 
 def clean_text(text: str, cap: int = FIELD_CAP) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..exercises.assignment import CHANNEL_ENV, POLICY_ENV
 from .cgroup import NotebookGroup, cgroup_problem
 from .limits import Limits
-from .sandbox import kernel_command
+from .sandbox import host_uid, kernel_command
 
 __all__ = ["run_notebook", "read_channel", "CHANNEL_CAP", "CHANNEL_LINE", "CHANNEL_DEPTH",
            "MAX_RESTARTS"]
@@ -32,25 +32,38 @@ CHANNEL_CAP = 2_000_000
 CHANNEL_LINE = 100_000
 #: A record nested deeper than this is skipped (an answer is a list of lists at most).
 CHANNEL_DEPTH = 8
+#: Characters kept of an error's name, message and each traceback line.
+ERROR_FIELD = 2000
 
 
 def _capped_client_class():
     from nbclient import NotebookClient
 
     class CappedClient(NotebookClient):
-        """Keeps at most ``output_cap`` characters of output per notebook (errors are
-        always kept, their tracebacks shortened)."""
+        """Keeps at most ``output_cap`` characters of output per notebook, and as many of
+        errors (shortened); past that only a cell's first error. Nothing else
+        a kernel sends is kept in the grader's memory: widgets' messages (their state) are
+        dropped, and displays are not kept up to date (an update could refill every output
+        kept with a message of the largest size)."""
 
         output_cap = 100_000
-        kept = 0
+        kept = errors_kept = 0
         cut = False
 
         def output(self, outs, msg, display_id, cell_index):
-            out = super().output(outs, msg, display_id, cell_index)
+            out = super().output(outs, msg, None, cell_index)
             if out is None or not outs or outs[-1] is not out:
                 return out
             if out.get("output_type") == "error":
-                out["traceback"] = out.get("traceback", [])[-5:]
+                out["ename"] = str(out.get("ename", ""))[:ERROR_FIELD]
+                out["evalue"] = str(out.get("evalue", ""))[:ERROR_FIELD]
+                out["traceback"] = [str(t)[:ERROR_FIELD] for t in out.get("traceback", [])[-5:]]
+                size = len(json.dumps(out))
+                if self.errors_kept + size > self.output_cap and any(
+                        o.get("output_type") == "error" for o in outs[:-1]):
+                    outs.pop()
+                    return None
+                self.errors_kept += size
                 return out
             size = len(json.dumps(out))
             if self.kept + size > self.output_cap:
@@ -64,6 +77,12 @@ def _capped_client_class():
             self.kept += size
             return out
 
+        def handle_comm_msg(self, outs, msg, cell_index):
+            return None
+
+        def _update_display_id(self, display_id, msg):
+            return None
+
     return CappedClient
 
 
@@ -72,7 +91,9 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
     import zmq
     from jupyter_client import AsyncKernelManager
 
-    connection_file = work / "kernel.json"
+    # outside the kernel's folder, bound read-only: written (again after a cut cell) where
+    # no process of the kernel can have left a link in its place
+    connection_file = work.parent / "connection" / "kernel.json"
     # room for one capped output plus the message's envelope
     max_message = max(4 * limits.output + 65536, 2 ** 20)
 
@@ -86,11 +107,16 @@ def _manager_class(mode: str, work: Path, limits: Limits, channel_env: dict,
             return self._argv
 
         async def _async_pre_start_kernel(self, **kw):
+            connection_file.parent.mkdir(mode=0o711, exist_ok=True)
             self._argv, env = kernel_command(mode, work, connection_file, limits, channel_env,
                                              group)
             if env is not None:
                 kw["env"] = env
-            return await super()._async_pre_start_kernel(**kw)
+            started = await super()._async_pre_start_kernel(**kw)
+            uid = host_uid() if mode != "none" else None
+            if uid is not None:   # the kernel, an unprivileged user outside, reads it
+                os.chown(connection_file, uid, uid)
+            return started
 
         def client(self, **kw):
             c = super().client(**kw)

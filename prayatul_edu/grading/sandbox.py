@@ -15,6 +15,13 @@ writable, or rearrange what it sees. Its private /tmp and /dev/shm are in-memory
 folders of capped size; as root the work folder is one too (:func:`work_folder`),
 in the grader's worker's own mount namespace, so it vanishes with the worker.
 
+As root, bubblewrap itself is started by an unprivileged user no account has
+(:func:`host_uid`; root first binds the read-only folders where that user may pass,
+:func:`.limits._stage_sources`), so outside its namespace the kernel is that user,
+not root: root-only files, the machine's settings in /proc/sys and root's keys
+stay out of its reach even without a capability. /proc/sys is read-only inside
+in any case, and every kernel gets an empty session keyring of its own.
+
 There is no network inside, so grader and kernel talk over ZeroMQ's ``ipc://``
 transport: Unix-domain sockets in the work folder, which is bound at the same
 path inside and outside.
@@ -29,13 +36,16 @@ from pathlib import Path
 
 from .. import __file__ as _package_init
 from .cgroup import cgroup_problem
-from .limits import Limits, format_size, user_tasks
+from .limits import Limits, as_user, format_size, user_tasks
 
 __all__ = ["sandbox_problem", "kernel_command", "enforced_limits", "work_folder", "may_mount",
-           "SANDBOX_MODES", "SANDBOX_UID", "SHM_SIZE"]
+           "host_uid", "SANDBOX_MODES", "SANDBOX_UID", "SHM_SIZE", "HOST_UIDS"]
 
 #: The user and group the kernel runs as, inside its user namespace ("nobody").
 SANDBOX_UID = 65534
+#: When root grades, the user the kernel is outside its namespace: one of these unprivileged
+#: uids, which no account has (one per grading process), never root.
+HOST_UIDS = range(1_900_000_000, 1_901_000_000)
 #: Bytes of /dev/shm inside (at most; never more than ``Limits.disk``).
 SHM_SIZE = 16 * 1024 ** 2
 
@@ -76,7 +86,11 @@ def _readonly_roots() -> list[str]:
 def _bwrap_args(work: Path, limits: Limits) -> list[str]:
     args = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
             "--gid", str(SANDBOX_UID), "--disable-userns", "--cap-drop", "ALL",
-            "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
+            "--die-with-parent", "--new-session", "--proc", "/proc",
+            # the kernel's settings of the whole machine stay read-only whoever its user is
+            # (bubblewrap leaves /proc/sys writable where the sandbox's user is root outside)
+            "--ro-bind", "/proc/sys", "/proc/sys",
+            "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--dev", "/dev",
             "--size", str(min(SHM_SIZE, limits.disk)), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
             # the private /tmp and HOME live in memory: capped
@@ -98,19 +112,71 @@ def _bwrap_args(work: Path, limits: Limits) -> list[str]:
     return args + ["--"]
 
 
+def _free_uid() -> int | None:
+    """A uid of :data:`HOST_UIDS` no account has, chosen by this process's id."""
+    import pwd
+
+    for k in range(64):
+        uid = HOST_UIDS[(os.getpid() + k * 7919) % len(HOST_UIDS)]
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            return uid
+    return None
+
+
+_HOST: dict = {}
+
+
+def host_uid() -> int | None:
+    """The unprivileged uid this process's kernels are outside their namespace when the
+    grader is root (bubblewrap started by that user, so it maps the kernel to it); None
+    when the grader is not root, or when bubblewrap cannot run as that user here (no
+    unprivileged user namespaces, or the Python installation not readable by others):
+    the kernel is then the grader's user outside (root: see the documentation)."""
+    if "uid" not in _HOST:
+        _HOST["uid"] = None
+        uid = _free_uid() if os.geteuid() == 0 and shutil.which("bwrap") else None
+        if uid is not None:
+            import tempfile
+
+            folder = Path(tempfile.mkdtemp(prefix="prayatul-probe-"))
+            work = folder / "work"
+            try:
+                work.mkdir()
+                os.chmod(folder, 0o711)
+                os.chown(work, uid, uid)
+                probe = as_user(uid, folder / "roots", _bwrap_args(work, Limits()) + [
+                    sys.executable, "-I", "-c", "import prayatul_edu, ipykernel"])
+                res = subprocess.run(probe, capture_output=True, timeout=60)
+                _HOST["uid"] = uid if res.returncode == 0 else None
+            except (OSError, subprocess.SubprocessError):
+                pass
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+    return _HOST["uid"]
+
+
 def kernel_command(mode: str, work: Path, connection_file: Path, limits: Limits,
                    channel_env: dict, group: list[str] = ()) -> tuple[list[str], dict | None]:
     """(argv, env) that start a kernel for ``connection_file`` in sandbox ``mode``;
-    ``group``: the command prefix that puts it in its control group (see :mod:`.cgroup`)."""
+    ``group``: the command prefix that puts it in its control group (see :mod:`.cgroup`).
+    As root, bubblewrap is started by the unprivileged :func:`host_uid` where it can be."""
     kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", str(connection_file)]
-    launch = limits.launcher(user_tasks()) + kernel
+    uid = host_uid() if mode != "none" else None
+    launch = limits.launcher(user_tasks(uid)) + kernel
     if mode == "none":
         env = dict(os.environ, **{k: v for k, v in _ENV.items()
                                   if k not in ("HOME", "PATH", "MPLCONFIGDIR")}, **channel_env)
         return list(group) + launch, env
     args = _bwrap_args(work, limits)
+    folder = str(Path(connection_file).parent)
+    if Path(folder) != Path(work):   # the grader's, read-only inside
+        args[-1:-1] = ["--ro-bind", folder, folder]
     for key, value in channel_env.items():
         args[-1:-1] = ["--setenv", key, value]
+    if uid is not None:   # work's parent: the notebook's own temporary folder
+        args = as_user(uid, work.parent / "roots", args)
     return list(group) + args + launch, None
 
 
@@ -127,16 +193,23 @@ class work_folder:
     """``with work_folder(path, size) as capped:`` makes ``path`` an in-memory folder of
     at most ``size`` bytes when this process may mount (a worker of root's, started with
     a mount namespace of its own: :func:`.limits.isolated`); ``capped`` says whether it
-    did."""
+    did. ``owner``: the uid the kernel is outside its namespace (:func:`host_uid`), whose
+    folder it becomes (its parent may then be passed through, not listed)."""
 
-    def __init__(self, path: Path, size: int):
-        self.path, self.size, self.capped = Path(path), size, False
+    def __init__(self, path: Path, size: int, owner: int | None = None):
+        self.path, self.size, self.capped, self.owner = Path(path), size, False, owner
 
     def __enter__(self) -> bool:
+        uid = self.owner
         if _PRIVATE.get("mounts"):
-            opts = f"size={self.size},mode=0700".encode()
+            owner = "" if uid is None else f",uid={uid},gid={uid}"
+            opts = f"size={self.size},mode=0700{owner}".encode()
             self.capped = _libc().mount(b"tmpfs", os.fsencode(self.path), b"tmpfs",
                                         _MS_NOSUID | _MS_NODEV, opts) == 0
+        if uid is not None:
+            os.chmod(self.path.parent, 0o711)
+            if not self.capped:
+                os.chown(self.path, uid, uid)
         return self.capped
 
     def __exit__(self, *exc):
@@ -193,16 +266,22 @@ def enforced_limits(mode: str, limits: Limits) -> list[str]:
     if mode == "none":
         lines.append("sandbox: none; students' code runs with the grader's rights")
     else:
+        outside = host_uid()
         lines.append(f"sandbox: bubblewrap; the kernel runs as uid {SANDBOX_UID} with no "
                      "capability, no network, no nested user namespace"
-                     + (" (the grader is root)" if root else ""))
+                     + ("" if not root else " (the grader is root; outside, the kernel is "
+                        f"an unprivileged uid of {HOST_UIDS.start} and above, not root)"
+                        if outside is not None else
+                        " (the grader is root, and so is the kernel outside: bubblewrap "
+                        "cannot run as an unprivileged user here)"))
     if why is None:
         lines.append(f"whole notebook (control group): memory {size(limits.memory)}, "
                      f"{limits.processes} processes and threads")
     else:
         lines.append(f"no control group ({why}): memory {size(limits.memory)} per process, "
                      f"{limits.processes} processes per user"
-                     + (" (threads and root's processes are not counted)" if root else ""))
+                     + (" (threads and root's processes are not counted)"
+                        if root and host_uid() is None else ""))
     lines.append(f"per process: memory {size(limits.memory)}, files up to "
                  f"{size(limits.file_size)}, CPU {limits.cpu} s")
     if mode != "none":
