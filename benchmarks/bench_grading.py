@@ -88,7 +88,6 @@ def _bare_bwrap(repeat: int = 9) -> float:
 def _root_rows() -> None:
     """The control group's and the in-memory work folder's cost per notebook."""
     from prayatul_edu.grading.cgroup import NotebookGroup, cgroup_problem
-    from prayatul_edu.grading.limits import own_mount_namespace
 
     if cgroup_problem() is None:
         def group():
