@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import check_distance_matrix
-from .labels import Labels, check_labels
+from .labels import Labels, check_labels_of
 from .counting import comb2, pairs_within
 from .steps import Derivation, ScalarResult, fmt, fmt_counts
 
@@ -54,11 +54,8 @@ class _Cut:
 def _cut(W, labels) -> _Cut:
     """Validate, then evaluate W(S, R) for every cluster (one cluster at a time)."""
     W = check_distance_matrix(W, "W")
-    lab = check_labels(labels, "labels")
     n = W.shape[0]
-    if lab.n != n:
-        raise ValueError(f"labels: has {lab.n} labels but W is {n} x {n} "
-                         "(one label per instance)")
+    lab = check_labels_of(labels, n, f"W is {n} x {n}")
     k = lab.k
     within, cut = np.empty(k), np.empty(k)
     for i in range(k):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import check_choice, check_distance_matrix, check_features
-from .labels import Labels, check_labels
+from .labels import Labels, check_labels_of
 from .silhouette import METRICS
 from .steps import Derivation, ScalarResult, fmt
 
@@ -42,11 +42,8 @@ def _check_clustering(X, labels, what: str, metric: str | None = None) -> tuple[
         X = check_distance_matrix(X, "X")
     else:
         X = check_features(X, "X")
-    lab = check_labels(labels, "labels")
     n = X.shape[0]
-    if lab.n != n:
-        raise ValueError(f"labels: has {lab.n} labels but X has {n} rows "
-                         "(one label per instance)")
+    lab = check_labels_of(labels, n, f"X has {n} rows")
     if not 2 <= lab.k <= n - 1:
         raise ValueError(f"labels: {what} needs between 2 and N-1 clusters; got {lab.k} "
                          f"cluster{'s' if lab.k != 1 else ''} for N = {n} instances")

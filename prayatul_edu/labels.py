@@ -44,7 +44,7 @@ from .hashing import (SAMPLE, StringWords, WordTable, code_dtype, count_cells, c
                       hash_factorize, one_word, sample_bits, sampled_codes, table_bits,
                       word_codes, BLOCK)
 
-__all__ = ["Labels", "check_labels", "check_partitions", "count_while_coding"]
+__all__ = ["Labels", "check_labels", "check_labels_of", "check_partitions", "count_while_coding"]
 
 
 class Labels:
@@ -670,6 +670,15 @@ def _check_length(n: int, name: str, min_n: int) -> None:
     if n < min_n:
         raise ValueError(f"{name}: has {n} instance; at least {min_n} are "
                          f"needed (a clustering of one instance has no pairs to compare)")
+
+
+def check_labels_of(labels, n: int, data: str, name: str = "labels") -> Labels:
+    """:func:`check_labels` of the labels of ``n`` instances, one per row of the data
+    (``data`` says what the data has, e.g. ``"X has 5 rows"``, for the message)."""
+    lab = check_labels(labels, name)
+    if lab.n != n:
+        raise ValueError(f"{name}: has {lab.n} labels but {data} (one label per instance)")
+    return lab
 
 
 def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:

@@ -52,7 +52,7 @@ import numpy as np
 
 from ._threads import thread_pools
 from ._validation import check_choice, check_distance_matrix, check_features
-from .labels import check_labels
+from .labels import check_labels_of
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
 
 __all__ = ["silhouette"]
@@ -787,11 +787,8 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
     check_choice(metric, "metric", ("precomputed",) + METRICS)
     check_choice(method, "method", ("auto", "plain", "fast"))
     X = _check_X(X, metric)
-    lab = check_labels(labels, "labels")
+    lab = check_labels_of(labels, X.shape[0], f"X has {X.shape[0]} rows")
     n, k = X.shape[0], lab.k
-    if lab.n != n:
-        raise ValueError(f"labels: has {lab.n} labels but X has {n} rows "
-                         "(one label per instance)")
     if not 2 <= k <= n - 1:
         raise ValueError(f"labels: silhouette needs between 2 and N-1 clusters; got {k} "
                          f"cluster{'s' if k != 1 else ''} for N = {n} instances")
