@@ -39,12 +39,14 @@ import math
 
 import numpy as np
 
+from . import counting
 from ._validation import describe, first_bad
 from .hashing import (SAMPLE, StringWords, WordTable, code_dtype, count_cells, count_cells_size,
-                      hash_factorize, one_word, sample_bits, sampled_codes, table_bits,
-                      word_codes, BLOCK)
+                      hash_factorize, integer_decoder, one_word, read_words, sample_bits,
+                      sampled_codes, table_bits, word_codes, BLOCK)
 
-__all__ = ["Labels", "check_labels", "check_labels_of", "check_partitions", "count_while_coding"]
+__all__ = ["Labels", "check_labels", "check_labels_of", "check_partitions", "dense_table",
+           "count_while_coding"]
 
 
 class Labels:
@@ -266,7 +268,7 @@ class Labels:
 
     def _sizes_in_range(self) -> np.ndarray:
         if self._range_sizes is None:
-            self._range_sizes = np.bincount(_shifted(self.ints, self.lo), minlength=self.span)
+            self._range_sizes = counting.dense_sizes((self.ints, self.lo, self.span))
         return self._range_sizes
 
     #: The caller's array when ``ints`` is it (not a copy): the caller may still change it.
@@ -296,16 +298,9 @@ class Labels:
             self._range_sizes = in_range
 
 
-def _shifted(arr: np.ndarray, lo: int) -> np.ndarray:
-    """``arr - lo`` as non-negative intp offsets (no copy when ``lo`` is 0 and arr is intp)."""
-    if lo:
-        return np.subtract(arr, lo, dtype=np.intp)
-    return arr.astype(np.intp, copy=False)
-
-
 def _codes_from_range(arr: np.ndarray, lo: int, in_range: np.ndarray) -> np.ndarray:
     """Counting sort: codes 0..k-1 of ints in ``lo .. lo + span - 1`` from their counts."""
-    shifted = _shifted(arr, lo)
+    shifted = counting.shifted(arr, lo)
     present = in_range > 0
     if present.all():  # every value of the range occurs: the code is the offset
         return shifted.copy() if shifted is arr else shifted  # never the caller's array
@@ -533,10 +528,8 @@ def _hashed_or_sorted(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sample = arr[::max(1, arr.shape[0] // SAMPLE)].astype(np.int64)
         bits = sample_bits(sample.view(np.uint64)[None, :])
     if bits is not None:
-        decode = None                                   # keep an instance of each label
-        if arr.dtype.isnative:                          # a word is the integer's bits
-            def decode(words):
-                return words.view(np.int64).astype(arr.dtype, copy=False)
+        # a word is the integer's bits (else an instance of each label is kept)
+        decode = integer_decoder(arr.dtype) if arr.dtype.isnative else None
         return word_codes(arr, one_word(arr), bits, decode=decode)
     values, codes = np.unique(arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
@@ -649,8 +642,7 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 if any(m is not None for _, m in read):
                     masked = np.concatenate([np.zeros(w.shape[0], bool) if m is None else m
                                              for w, m in read])
-                return word_codes(arr, lambda start, stop: (
-                    word[start:stop], None if masked is None else masked[start:stop]), bits)
+                return word_codes(arr, read_words(word, masked), bits)
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -736,8 +728,58 @@ def check_partitions(*, min_n: int = 2, **named) -> list[Labels]:
     return out
 
 
+def dense_table(*labelings: Labels, max_cells: int | None = None) -> np.ndarray | None:
+    """Code the labellings and count them into one dense table (one axis per labelling).
+
+    Along each labelling's :meth:`Labels.dense_form` (raw small-range integers or
+    codes; values that do not occur get count 0), by the counting passes of
+    :mod:`prayatul_edu.counting`; None when the table would have more than
+    :func:`counting.table_limit` cells (then every labelling has its dense form).
+    Coding and counting share their passes where that was measured to pay:
+
+    * integers whose range nobody has looked for are counted while it is found
+      (:func:`counting.counts_finding_ranges`), which then settles their range;
+    * spread-out integers are first looked at in a sample (a grid, or a word
+      table: :meth:`Labels.look_at_sample`);
+    * few labels waiting for a word table are coded while they are counted
+      (:func:`count_while_coding`);
+    * everything else is coded first, then counted (:func:`counting.dense_counts`).
+
+    Each labelling takes its group sizes from the table's margins.
+    """
+    for lab in labelings:              # spread-out integers: grid or word table, from a sample
+        lab.look_at_sample()
+    if any(lab.word_table is not None and not lab.range_known for lab in labelings):
+        counts = count_while_coding(labelings, counting.table_limit(labelings[0].n, max_cells))
+        if counts is None:             # the labels get codes first
+            for lab in labelings:
+                if lab.word_table is not None:
+                    lab.dense_form()
+            return dense_table(*labelings, max_cells=max_cells)
+    elif all(lab.range_known for lab in labelings):
+        counts = counting.dense_counts(*(lab.dense_form() for lab in labelings),
+                                       max_cells=max_cells)
+        if counts is None:
+            return None
+    else:
+        forms = [lab.dense_form() if lab.range_known else (lab.ints, None, None)
+                 for lab in labelings]
+        found = counting.counts_finding_ranges(forms, max_cells)
+        if found is None:      # too wide: maybe spread-out integers, which get codes now
+            for lab in labelings:
+                lab.dense_form()
+            return dense_table(*labelings, max_cells=max_cells)
+        counts, lows = found
+        for axis, (lab, form) in enumerate(zip(labelings, forms)):
+            if form[1] is None:
+                lab.settle_range(lows[axis], lows[axis] + counts.shape[axis] - 1)
+    for axis, lab in enumerate(labelings):
+        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis)))
+    return counts
+
+
 def count_while_coding(labelings, max_cells: int) -> np.ndarray | None:
-    """:func:`counting.dense_counts` of labellings that all wait for their word table, coding them
+    """:func:`dense_table` of labellings that all wait for their word table, coding them
     while counting (:func:`hashing.count_cells`: one gather per label, no codes written).
 
     Instances with a label the tables' samples missed are counted afterwards, with
