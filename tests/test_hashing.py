@@ -701,3 +701,59 @@ def test_each_strategy_codes_like_unique(route, make):
     lab = coding.check_labels(arr, "x")
     assert _route(lab) == route
     _assert_like_unique(arr, lab.codes, lab.values)
+
+
+def _decoded(arr, plan):
+    """The labels a plan of labels._choose stands for, one per instance."""
+    how = plan[0]
+    if how == "range":
+        return arr                                        # (the labels themselves)
+    if how == "grid":
+        offsets, step, span, origin = plan[1:]
+        assert int(offsets.max()) < span
+        return origin + step * offsets.astype(np.int64)
+    if how == "word table":
+        return plan[1].arr                                # codes come while counting
+    codes, values = plan[1:]
+    return values[codes]
+
+
+@pytest.mark.parametrize("how, make, known", [
+    ("wait", lambda rng: rng.integers(-1, 9, 6000), False),
+    ("range", lambda rng: rng.integers(-1, 9, 6000), True),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7, False),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7, True),
+    ("word table", lambda rng: rng.integers(-2**40, 2**40, 30)[rng.integers(0, 30, 6000)], False),
+    ("codes", lambda rng: rng.integers(-2**40, 2**40, 30)[rng.integers(0, 30, 6000)], True),
+    ("codes", lambda rng: rng.integers(-2**40, 2**40, 6000), False),
+    ("word table", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 6000)], False),
+    ("codes", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 600)], False),
+    ("codes", lambda rng: np.array([f"w{i}" for i in range(3000)])[rng.integers(0, 3000, 6000)],
+     False),
+])
+def test_choose_takes_the_first_strategy_of_the_list_that_fits(how, make, known):
+    """labels._choose, the one place that chooses: small range (or wait for the counting
+    pass to find it), grid, word table (only while no pass has read the labels), then
+    codes; every plan stands for exactly the labels it was given."""
+    arr = make(np.random.default_rng(len(how) + known))
+    plan = coding._choose(arr, *((int(arr.min()), int(arr.max())) if known else ()))
+    assert plan[0] == how
+    if how != "wait":
+        assert (np.asarray(_decoded(arr, plan)) == arr).all()
+    if how == "range":
+        assert plan[1:] == (int(arr.min()), int(arr.max()) - int(arr.min()) + 1)
+    if how == "codes":
+        _assert_like_unique(arr, plan[1].astype(np.intp), plan[2])
+
+
+def test_the_strategies_are_listed_in_the_order_choose_tries_them():
+    # the module docstring's numbered list and _choose's steps name the same strategies
+    import inspect
+    import re
+
+    listed = re.findall(r"^(\d)\. \*\*([^*]+)\*\*", coding.__doc__, flags=re.M)
+    assert [name.lower() for _, name in listed] == [
+        "small range", "grid", "word table from a sample", "hash rounds", "sort"]
+    source = inspect.getsource(coding._choose)
+    steps = [source.index(f'"{how}"') for how in ("wait", "grid", "word table", "codes")]
+    assert steps == sorted(steps)
