@@ -654,19 +654,19 @@ class ContingencyTable(Result):
     """
 
     def __init__(self, counts: np.ndarray, clusters: np.ndarray, classes: np.ndarray):
-        """The table of ``counts[i, j]`` instances with cluster ``i`` and class ``j``.
+        """The table of ``counts[i, j]`` instances with cluster ``i`` and class ``j`` (a 2-D
+        integer array).
 
         Rows and columns without an instance are left out (a dense table along
         two dense forms has one for every value of their ranges); ``clusters``
         and ``classes`` are the labels of the rows and columns that remain.
         """
-        counts = np.asarray(counts)
         rows = counts.sum(axis=1) > 0          # values that occur: the clusters ...
         cols = counts.sum(axis=0) > 0          # ... and the classes
         counts = counts if rows.all() and cols.all() else counts[rows][:, cols]
-        self.n = int(counts.sum())
         self.cluster_sizes = counts.sum(axis=1)
         self.class_sizes = counts.sum(axis=0)
+        self.n = int(self.cluster_sizes.sum())
         self.cell_cluster, self.cell_class = np.nonzero(counts)   # row-major, as the codes
         self.cell_count = counts[self.cell_cluster, self.cell_class]
         self._dense = np.ascontiguousarray(counts)
