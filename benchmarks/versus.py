@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """This tree against another (e.g. the previous main), side by side: new / old time ratios.
 
-    git worktree add /tmp/oldmain main                 # any checkout of the other version
-    python benchmarks/versus.py /tmp/oldmain           # every row (a few minutes)
-    python benchmarks/versus.py /tmp/oldmain --quick   # fewer rows and repeats
-    python benchmarks/versus.py /tmp/oldmain --only ARI,strings --repeats 15
+    git worktree add ../oldmain main                   # any checkout of the other version
+    python benchmarks/versus.py ../oldmain             # every row (a few minutes)
+    python benchmarks/versus.py ../oldmain --quick     # fewer rows and repeats
+    python benchmarks/versus.py ../oldmain --only ARI,strings --repeats 15
 
 Three worker processes run the same rows: one imports ``prayatul_edu`` from this
 tree ("new"), two from the other tree ("old" and "old again"). Each row is timed
