@@ -236,6 +236,17 @@ def test_the_labels_of_a_measure_go_down_once(kind):
     assert {"pair_counting", "contingency", "labels", "counting"} <= set(s["modules"])
 
 
+@pytest.mark.parametrize("measure", ["normalized_mutual_information", "purity",
+                                     "contingency_table"])
+@pytest.mark.parametrize("kind", ["small-range ints", "<U strings, many labels", "list of str"])
+def test_other_measures_of_the_table_go_down_once_too(measure, kind):
+    import prayatul_edu
+
+    s = walk.summary(walk.walk(getattr(prayatul_edu, measure), *walk.kinds()[kind]))
+    assert s["turns_up"] == 0 and walk.passes_once(s["sequence"])
+    assert s["sequence"][-2:] == ["labels", "counting"]
+
+
 def test_the_walk_sees_a_turn_back_up():
     # the tracer itself: a call from counting into labels is a turn back up, and a measure
     # that goes back to labels after counting does not pass through each module once
