@@ -10,7 +10,8 @@ Where each family lives:
 
 =====================  ==================================================
 ``labels``             labels become codes (lists, arrays, columns, strings)
-``counting``           counting codes: contingency table, group sizes, pairs
+``counting``           counting codes: group sizes, pairs, the table's cells
+``contingency``        the contingency table of two labellings
 ``prayatul``           the Prayatul matrix and its five measures
 ``matching``           purity, maximum matching, precision/recall/F,
                        clustering ratio and clustering error
@@ -30,7 +31,8 @@ Where each family lives:
 Importing this package needs NumPy only; SciPy, scikit-learn, matplotlib and
 ipywidgets are imported by the functions that use them.
 """
-from .counting import ContingencyTable, contingency_table, labels_from_table
+from .contingency import contingency_table
+from .counting import ContingencyTable, labels_from_table
 from .graph import beta_cv, between_cluster_weight, normalized_cut, within_cluster_weight
 from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
 from .internal import calinski_harabasz, davies_bouldin, dunn_index

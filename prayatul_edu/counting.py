@@ -4,13 +4,27 @@ Almost every external measure is a function of one table: how many instances
 fall in cluster ``C_i`` *and* class ``T_j``. This module counts it - and the
 pairs inside groups - exactly and in O(N), with no N x N anything.
 
+What it counts are plain NumPy arrays, never the labels a user passed: a
+measure reads check -> code -> count -> formula, and :mod:`prayatul_edu.labels`
+(which codes the labels, and may call the counting passes below while it does)
+hands this module each labelling in its *dense form* ``(arr, lo, span)``:
+``arr - lo`` lies in ``0 .. span - 1`` (small-range integers as the caller gave
+them, or codes ``0 .. k - 1`` with ``lo = 0``), or codes with their number
+``k`` (:func:`group_sizes`). This module imports no other module of the package
+but :mod:`prayatul_edu.steps` (the :class:`ContingencyTable` is a result with a
+derivation); :mod:`prayatul_edu.contingency` puts the pieces together for the
+public :func:`~prayatul_edu.contingency.contingency_table`.
+
 Fast path
     Labels with a small range (cluster numbers, ~10 classes ...) are counted
     straight into a *dense* table with one cell for every combination of values:
     the instance whose labels are ``(a, b)`` adds 1 to cell ``a * span_b + b``,
     i.e. one ``np.bincount`` of those flat indices (:func:`dense_counts`),
     computed a cache-sized block of instances at a time. Margins of that table
-    give every group size, so no labels need factorising.
+    give every group size, so no labels need factorising. Integers whose range
+    nobody has looked for yet are counted while it is found, block by block
+    (:func:`counts_finding_ranges`: one pass, not one for the range and one
+    for the counts).
 
 Many labels
     When a table of every combination would be larger than the data (or too
@@ -39,19 +53,17 @@ import math
 
 import numpy as np
 
-from . import dask_counts
-from .labels import Labels, check_labels, check_partitions, count_while_coding
 from .steps import Derivation, Result
 
 #: Derivations list every pair of instances, one row each, up to this many instances
 #: (66 pairs): a student can check a hand count pair by pair.
 PAIR_LIST_MAX_N = 12
 
-__all__ = ["PAIR_LIST_MAX_N", "comb2", "contingency_table", "ContingencyTable", "joint_codes", "group_sizes",
-           "dense_counts", "dense_pair_counts", "pairs_within", "labels_from_table", "joint_key",
-           "joint_counts",
+__all__ = ["PAIR_LIST_MAX_N", "comb2", "ContingencyTable", "joint_codes", "group_sizes",
+           "dense_counts", "counts_finding_ranges", "dense_pair_counts", "dense_sizes", "shifted",
+           "pairs_within", "labels_from_table", "joint_key", "joint_counts",
            "joint_pairs_within", "joint_pairs_within_each", "cells_fit_dense",
-           "dense_cell_limit", "value_cells", "totals_by", "DENSE_TABLE_MAX_CELLS"]
+           "dense_cell_limit", "table_limit", "totals_by", "DENSE_TABLE_MAX_CELLS"]
 
 _INT64_SAFE_N = 3_037_000_499  # largest n with n * (n - 1) < 2**63
 
@@ -112,12 +124,28 @@ def joint_codes(a: np.ndarray, ka: int, b: np.ndarray, kb: int) -> tuple[np.ndar
     return inverse.astype(np.intp, copy=False).ravel(), int(uniques.shape[0])
 
 
-def group_sizes(*labelings: Labels) -> np.ndarray:
-    """Sizes of the non-empty groups of instances that agree on every labelling."""
-    codes, k = labelings[0].codes, labelings[0].k
-    for lab in labelings[1:]:
-        codes, k = joint_codes(codes, k, lab.codes, lab.k)
+def group_sizes(*coded: tuple[np.ndarray, int]) -> np.ndarray:
+    """Sizes of the non-empty groups of instances that agree on every labelling.
+
+    Each labelling is given as ``(codes, k)``: codes ``0 .. k - 1``, every one used.
+    """
+    codes, k = coded[0]
+    for more, k_more in coded[1:]:
+        codes, k = joint_codes(codes, k, more, k_more)
     return np.bincount(codes, minlength=k)
+
+
+def dense_sizes(form: tuple[np.ndarray, int, int]) -> np.ndarray:
+    """How many instances carry each value along a dense form ``(arr, lo, span)`` (0 where none)."""
+    arr, lo, span = form
+    return np.bincount(shifted(arr, lo), minlength=span)
+
+
+def shifted(arr: np.ndarray, lo: int) -> np.ndarray:
+    """``arr - lo`` as non-negative intp offsets (no copy when ``lo`` is 0 and arr is intp)."""
+    if lo:
+        return np.subtract(arr, lo, dtype=np.intp)
+    return arr.astype(np.intp, copy=False)
 
 
 #: A contingency table's ``counts`` (dense r x k) are made up to this many cells (400 MB);
@@ -141,11 +169,11 @@ def cells_fit_dense(n: int, cells: int) -> bool:
 _NARROW_RANGE = 2**32
 
 
-def joint_key(a: Labels, b: Labels, narrow: bool = False,
+def joint_key(a: tuple, b: tuple, narrow: bool = False,
               out: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """The flat cell index ``(a - lo_a) * span_b + (b - lo_b)`` of every instance.
 
-    Along :meth:`Labels.dense_form` of each labelling; returns the index and the
+    ``a`` and ``b`` are dense forms ``(arr, lo, span)``; returns the index and the
     number of cells ``span_a * span_b`` (at most about 4 N**2, so the index fits
     in int64 for any N that fits in memory). ``narrow``: as uint32 when every
     index is below 2**32 (sorting it then takes less than half the time).
@@ -153,8 +181,8 @@ def joint_key(a: Labels, b: Labels, narrow: bool = False,
     index when it fits, even for labels far from 0. ``out``: an int64 array of
     at least N entries to write the index into (uint32 into its first half).
     """
-    arr_a, lo_a, span_a = a.dense_form()
-    arr_b, lo_b, span_b = b.dense_form()
+    arr_a, lo_a, span_a = a
+    arr_b, lo_b, span_b = b
     cells = span_a * span_b
     dtype = np.dtype(np.uint32 if narrow and cells <= _NARROW_RANGE else np.int64)
     bits = 8 * dtype.itemsize
@@ -203,7 +231,7 @@ def _pairs_in_runs(ordered: np.ndarray, scratch: np.ndarray | None = None) -> in
     return pairs_within(_cells_of_sorted(ordered)[1])
 
 
-def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
+def joint_counts(a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The non-empty cells of the joint labelling of ``a`` and ``b``, and their counts.
 
     Returns ``(cell, count)``, ``cell`` the flat index of :func:`joint_key`
@@ -215,7 +243,8 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     without the sort), else one sort of the indices and their runs of equal
     values, as 32-bit integers even beyond 2**32 cells (:func:`_sort_in_pieces`).
     """
-    if cells_fit_dense(a.n, a.dense_form()[2] * b.dense_form()[2]):
+    n = a[0].shape[0]
+    if cells_fit_dense(n, a[2] * b[2]):
         key, cells = joint_key(a, b)
         counts = np.bincount(key, minlength=cells)
         cell = np.flatnonzero(counts)
@@ -224,7 +253,7 @@ def joint_counts(a: Labels, b: Labels) -> tuple[np.ndarray, np.ndarray]:
     if key.dtype == np.uint32:
         key.sort()
     else:
-        _sort_in_pieces(key, cells, np.empty(a.n, dtype=np.uint32))
+        _sort_in_pieces(key, cells, np.empty(n, dtype=np.uint32))
     return _cells_of_sorted(key)
 
 
@@ -241,8 +270,10 @@ def _cells_of_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ordered[starts], count
 
 
-def joint_pairs_within(a: Labels, b: Labels) -> int:
+def joint_pairs_within(a: tuple, b: tuple) -> int:
     """Pairs of instances in one group of ``a`` *and* one group of ``b``: sum C(n_ab, 2).
+
+    ``a`` and ``b`` are dense forms ``(arr, lo, span)``.
 
     The same number as ``pairs_within(group_sizes(a, b))``, faster: see
     :func:`joint_pairs_within_each`.
@@ -251,7 +282,7 @@ def joint_pairs_within(a: Labels, b: Labels) -> int:
 
 
 def joint_pairs_within_each(pairs) -> list[int]:
-    """:func:`joint_pairs_within` of each ``(a, b)`` in ``pairs`` (all of N instances).
+    """:func:`joint_pairs_within` of each ``(a, b)`` in ``pairs`` (dense forms, all of N instances).
 
     A ``np.bincount`` of :func:`joint_key` when the table is small, else one
     sort of it and its runs of equal values (:func:`_pairs_in_runs`), as 32-bit
@@ -261,20 +292,21 @@ def joint_pairs_within_each(pairs) -> list[int]:
     """
     out, buffer, narrow, scratch = [], None, None, None
     for a, b in pairs:
-        table = dense_counts(a, b, max_cells=dense_cell_limit(a.n))   # None: sorting is faster
+        n = a[0].shape[0]
+        table = dense_counts(a, b, max_cells=dense_cell_limit(n))   # None: sorting is faster
         if table is not None:
             out.append(pairs_within(table))
             continue
         if buffer is None:
-            buffer = np.empty(a.n, dtype=np.int64)
-            scratch = np.empty(a.n, dtype=bool)
+            buffer = np.empty(n, dtype=np.int64)
+            scratch = np.empty(n, dtype=bool)
         key, cells = joint_key(a, b, narrow=True, out=buffer)
         if key.dtype == np.uint32:
             key.sort()
             out.append(_pairs_in_runs(key, scratch))
             continue
         if narrow is None:
-            narrow = np.empty(a.n, dtype=np.uint32)
+            narrow = np.empty(n, dtype=np.uint32)
         out.append(_pairs_of_equal(key, cells, narrow, scratch))
     return out
 
@@ -368,39 +400,9 @@ def totals_by(codes: np.ndarray, k: int, counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def value_cells(arrays: dict, counts: np.ndarray | None = None):
-    """The distinct combinations of labels and how many instances carry each.
-
-    ``arrays`` maps a name to a 1-D array of labels (all of one length); each
-    position is one instance, or ``counts[i]`` instances when ``counts`` is
-    given. Returns ``(values, total)``: ``values[name]`` the label of each
-    combination (cell) and ``total`` its count (int64, exact: the counts add
-    up to N < 2**63). Mergeable: the cells of two parts of the data, put one
-    after the other with their counts, give the cells of the whole (the Dask
-    path counts each chunk on a worker and merges on the client this way).
-    """
-    labs = [check_labels(arr, name, min_n=1) for name, arr in arrays.items()]
-    table = dense_counts(*labs) if counts is None else None
-    if table is not None:                                # few labels: one pass, one table
-        cell = np.nonzero(table)
-        return ({lab.name: lab.value_of(at) for lab, at in zip(labs, cell)},
-                table[cell].astype(np.int64))
-    code, k = labs[0].codes, labs[0].k
-    for lab in labs[1:]:
-        code, k = joint_codes(code, k, lab.codes, lab.k)
-    member = np.empty(k, dtype=np.intp)                  # one instance of each cell
-    member[code] = np.arange(code.shape[0])
-    if counts is None:
-        total = np.bincount(code, minlength=k).astype(np.int64)
-    else:
-        total = totals_by(code, k, np.asarray(counts, dtype=np.int64))
-    values = {lab.name: lab.values[lab.codes[member]] for lab in labs}
-    return values, total
-
-
-def _dense_shape(labelings, max_cells: int) -> tuple[int, ...] | None:
-    """The shape of the dense table of ``labelings``, or None when it has more than ``max_cells``."""
-    shape = tuple(lab.dense_form()[2] for lab in labelings)
+def _dense_shape(forms, max_cells: int) -> tuple[int, ...] | None:
+    """The shape of the dense table of ``forms``, or None when it has more than ``max_cells``."""
+    shape = tuple(span for _, _, span in forms)
     return None if math.prod(shape) > max_cells else shape
 
 
@@ -432,15 +434,14 @@ def _block_cells(parts, lows, strides, cell: np.ndarray, term: np.ndarray) -> np
     return cell
 
 
-def flat_cells(labelings, shape, block: int = _BLOCK):
-    """Yield ``(start, stop, cell)`` over blocks of instances.
+def flat_cells(forms, shape, block: int = _BLOCK):
+    """Yield ``(start, stop, cell)`` over blocks of instances of the dense forms ``forms``.
 
     ``cell[i - start]`` is the flat (C-order) index in a table of ``shape`` of
     instance ``i``'s combination of labels, e.g. ``(a - lo_a) * span_b + (b - lo_b)``
     for two labellings. The arrays are reused from block to block.
     """
-    forms = [lab.dense_form() for lab in labelings]
-    n = labelings[0].n
+    n = forms[0][0].shape[0]
     strides = _strides(shape)
     lows = [lo for _, lo, _ in forms]
     size = min(block, n)
@@ -480,8 +481,15 @@ def _cropped(table: np.ndarray, lows: list, axes) -> tuple[np.ndarray, list]:
     return np.ascontiguousarray(table[tuple(cut)]), lows
 
 
-def _counts_finding_ranges(labelings, max_cells: int) -> np.ndarray | None:
-    """:func:`dense_counts` for integer labels whose range is not known yet, in one pass.
+def counts_finding_ranges(forms, max_cells: int | None = None
+                          ) -> tuple[np.ndarray, list[int]] | None:
+    """:func:`dense_counts` for integer arrays whose range is not known yet, in one pass.
+
+    ``forms`` are dense forms ``(arr, lo, span)``, with ``lo`` and ``span`` None
+    for the integer arrays whose range is to be found. Returns ``(table, lows)``:
+    the counts, cut to the values that occur along those axes, and the smallest
+    value of each axis (``lows[axis] + table.shape[axis] - 1`` the largest); so
+    the caller learns the exact range of each array from the counting pass.
 
     Each block's range of labels is found while the block is in cache, just
     before it is counted (:func:`_block_range`); when it falls outside the
@@ -491,11 +499,10 @@ def _counts_finding_ranges(labelings, max_cells: int) -> np.ndarray | None:
     makes this path close to the cost of reading the labels. At the end the
     table is cut to the labels that occur, which gives each labelling its
     exact smallest and largest label. Returns None (ranges still unknown) when
-    the table would have more than ``max_cells`` cells.
+    the table would have more than :func:`table_limit` cells.
     """
-    n = labelings[0].n
-    forms = [(lab.ints, None, None) if not lab.range_known else lab.dense_form()
-             for lab in labelings]
+    n = forms[0][0].shape[0]
+    max_cells = table_limit(n, max_cells)
     lows = [lo for _, lo, _ in forms]                   # the table's range along each axis
     spans = [span for _, _, span in forms]
     finding = [axis for axis, form in enumerate(forms) if form[1] is None]
@@ -536,90 +543,63 @@ def _counts_finding_ranges(labelings, max_cells: int) -> np.ndarray | None:
         table.reshape(-1)[:] += np.bincount(cell, minlength=table.size)
         start = stop
     table, lows = _cropped(table, lows, finding)
-    for axis in finding:
-        labelings[axis].settle_range(lows[axis], lows[axis] + table.shape[axis] - 1)
-    return table
+    return table, lows
 
 
-def dense_counts(*labelings: Labels, max_cells: int | None = None) -> np.ndarray | None:
-    """How many instances carry each combination of labels, as a dense table.
+def table_limit(n: int, max_cells: int | None = None) -> int:
+    """The most cells a dense table of ``n`` instances may have: ``max(N, DENSE_MIN_CELLS)``
+    (filling and reading it is then O(N) like the data), or ``max_cells`` if fewer."""
+    limit = max(n, DENSE_MIN_CELLS)
+    return limit if max_cells is None else min(limit, max_cells)
 
-    One axis per labelling, along its :meth:`Labels.dense_form` (raw small-range
-    integers or codes; values that do not occur get count 0). Built by
-    ``np.bincount`` of the flat cell indices, block by block, in O(N). Returns
-    None when the table would have more than ``max(N, DENSE_MIN_CELLS)`` cells
-    (or more than ``max_cells``). Integer labels whose range is not known yet
-    have it found in the same pass (:func:`_counts_finding_ranges`). Each
-    labelling takes its group sizes from the table's margins.
+
+def dense_counts(*forms: tuple, max_cells: int | None = None) -> np.ndarray | None:
+    """How many instances carry each combination of values, as a dense table.
+
+    One axis per dense form ``(arr, lo, span)``, along ``arr - lo`` (values that
+    do not occur get count 0). Built by ``np.bincount`` of the flat cell
+    indices, block by block, in O(N). Returns None when the table would have
+    more than :func:`table_limit` cells. (Integer arrays whose range is not
+    known yet: :func:`counts_finding_ranges`.)
     """
-    limit = max(labelings[0].n, DENSE_MIN_CELLS)
-    if max_cells is not None:
-        limit = min(limit, max_cells)
-    for lab in labelings:              # spread-out integers: grid or word table, from a sample
-        lab.look_at_sample()
-    if any(lab.word_table is not None and not lab.range_known for lab in labelings):
-        counts = count_while_coding(labelings, limit)
-        if counts is None:             # the labels get codes first
-            for lab in labelings:
-                if lab.word_table is not None:
-                    lab.dense_form()
-            return dense_counts(*labelings, max_cells=max_cells)
-    elif all(lab.range_known for lab in labelings):
-        shape = _dense_shape(labelings, limit)
-        if shape is None:
-            return None
-        cells = math.prod(shape)
-        counts = np.zeros(cells, dtype=np.int64)
-        # blocks at least as large as the table, so adding their counts stays O(N)
-        for _, _, cell in flat_cells(labelings, shape, max(_BLOCK, cells)):
-            counts += np.bincount(cell, minlength=cells)
-        counts = counts.reshape(shape)
-    else:
-        counts = _counts_finding_ranges(labelings, limit)
-        if counts is None:     # too wide: maybe spread-out integers, which get codes now
-            for lab in labelings:
-                lab.dense_form()
-            return dense_counts(*labelings, max_cells=max_cells)
-    for axis, lab in enumerate(labelings):
-        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis)))
-    return counts
+    shape = _dense_shape(forms, table_limit(forms[0][0].shape[0], max_cells))
+    if shape is None:
+        return None
+    cells = math.prod(shape)
+    counts = np.zeros(cells, dtype=np.int64)
+    # blocks at least as large as the table, so adding their counts stays O(N)
+    for _, _, cell in flat_cells(forms, shape, max(_BLOCK, cells)):
+        counts += np.bincount(cell, minlength=cells)
+    return counts.reshape(shape)
 
 
-def dense_pair_counts(*labelings: Labels) -> dict | None:
-    """The dense tables of every pair of ``labelings``, from one pass over the labels.
+def dense_pair_counts(*forms: tuple) -> dict | None:
+    """The dense tables of every pair of dense ``forms``, from one pass over the labels.
 
     ``{(i, j): table}`` for ``i < j``, each as :func:`dense_counts` of
-    ``labelings[i], labelings[j]`` would give it, but the labels are read once,
+    ``forms[i], forms[j]`` would give it, but the labels are read once,
     a cache-sized block at a time, for all pairs (instead of once per pair).
     None when some pair's table would have more than ``dense_cell_limit(N)`` cells
-    (:func:`cells_fit_dense`). Each labelling takes its group sizes from the margins.
+    (:func:`cells_fit_dense`). The margins of the tables are the group sizes.
     """
-    n = labelings[0].n
-    pairs = [(i, j) for i in range(len(labelings)) for j in range(i + 1, len(labelings))]
-    spans = [lab.dense_form()[2] for lab in labelings]
+    n = forms[0][0].shape[0]
+    pairs = [(i, j) for i in range(len(forms)) for j in range(i + 1, len(forms))]
+    spans = [span for _, _, span in forms]
     if not all(cells_fit_dense(n, spans[i] * spans[j]) for i, j in pairs):
         return None
     block = max(_BLOCK, max(spans[i] * spans[j] for i, j in pairs))
     tables = {pair: np.zeros(spans[pair[0]] * spans[pair[1]], dtype=np.int64) for pair in pairs}
-    cells = {pair: flat_cells([labelings[i] for i in pair], (spans[pair[0]], spans[pair[1]]), block)
+    cells = {pair: flat_cells([forms[i] for i in pair], (spans[pair[0]], spans[pair[1]]), block)
              for pair in pairs}
     for _ in range(0, n, block):                         # the pairs advance block by block
         for pair in pairs:
             _, _, cell = next(cells[pair])
             tables[pair] += np.bincount(cell, minlength=tables[pair].shape[0])
-    out = {pair: tables[pair].reshape(spans[pair[0]], spans[pair[1]]) for pair in pairs}
-    for (i, j), table in out.items():
-        labelings[i].adopt_sizes(table.sum(axis=1))
-        labelings[j].adopt_sizes(table.sum(axis=0))
-    return out
-
-
-#: Largest dense contingency table read cell by cell; beyond it, sorting the pairs is faster.
-_DENSE_TABLE_CELLS = 1 << 18
+    return {pair: tables[pair].reshape(spans[pair[0]], spans[pair[1]]) for pair in pairs}
 
 
 def _rank_of_occurring(offsets: np.ndarray, span: int, k: int, ordered: bool = False) -> np.ndarray:
-    """The codes 0..k-1 of a labelling from offsets along its :meth:`Labels.dense_form`.
+    """The codes 0..k-1 of a labelling from offsets along its dense form.
 
     ``span`` is the length of that range and ``k`` the number of values that
     occur; the others get no code. Every value that occurs must be among
@@ -673,33 +653,50 @@ class ContingencyTable(Result):
         Number of instances.
     """
 
-    def __init__(self, truth: Labels, pred: Labels, *, plain: bool = False):
-        self._truth, self._pred = truth, pred
-        self.n = truth.n
-        self._dense = None
-        joint = None
-        if not plain:                          # None when the labels have too many values
-            joint = dense_counts(pred, truth, max_cells=_DENSE_TABLE_CELLS)
-        if plain:                              # the plain code, which the fast paths must match
-            self._count_cells(truth, pred)
-        elif joint is None:
-            self._read_sorted(truth, pred)
-        else:
-            self._read_dense(joint)
-        self.clusters = pred.values
-        self.classes = truth.values
+    def __init__(self, counts: np.ndarray, clusters: np.ndarray, classes: np.ndarray):
+        """The table of ``counts[i, j]`` instances with cluster ``i`` and class ``j`` (a 2-D
+        integer array).
 
-    def _count_cells(self, truth: Labels, pred: Labels) -> None:
-        """The plain path: code the (cluster, class) pairs, count each code."""
-        self.cluster_sizes = pred.sizes()
-        self.class_sizes = truth.sizes()
-        cells, k = joint_codes(pred.codes, pred.k, truth.codes, truth.k)
+        Rows and columns without an instance are left out (a dense table along
+        two dense forms has one for every value of their ranges); ``clusters``
+        and ``classes`` are the labels of the rows and columns that remain.
+        """
+        rows = counts.sum(axis=1) > 0          # values that occur: the clusters ...
+        cols = counts.sum(axis=0) > 0          # ... and the classes
+        counts = counts if rows.all() and cols.all() else counts[rows][:, cols]
+        self.cluster_sizes = counts.sum(axis=1)
+        self.class_sizes = counts.sum(axis=0)
+        self.n = int(self.cluster_sizes.sum())
+        self.cell_cluster, self.cell_class = np.nonzero(counts)   # row-major, as the codes
+        self.cell_count = counts[self.cell_cluster, self.cell_class]
+        self._dense = np.ascontiguousarray(counts)
+        self.clusters, self.classes = clusters, classes
+
+    @classmethod
+    def _empty(cls, n: int, clusters, classes, cluster_sizes, class_sizes) -> "ContingencyTable":
+        table = cls.__new__(cls)
+        table.n, table._dense = n, None
+        table.clusters, table.classes = clusters, classes
+        table.cluster_sizes, table.class_sizes = cluster_sizes, class_sizes
+        return table
+
+    @classmethod
+    def from_codes(cls, pred: tuple, truth: tuple) -> "ContingencyTable":
+        """The plain path, which the fast paths must match: ``pred`` and ``truth`` are
+        ``(codes, values)``; code the (cluster, class) pairs, count each code."""
+        (pred_codes, clusters), (truth_codes, classes) = pred, truth
+        k_p, k_t = clusters.shape[0], classes.shape[0]
+        table = cls._empty(pred_codes.shape[0], clusters, classes,
+                           np.bincount(pred_codes, minlength=k_p),
+                           np.bincount(truth_codes, minlength=k_t))
+        cells, k = joint_codes(pred_codes, k_p, truth_codes, k_t)
         member = np.empty(k, dtype=np.intp)  # any one instance of each cell
         member[cells] = np.arange(cells.shape[0])
         #: Non-zero cells: row index, column index and count, one entry per cell.
-        self.cell_cluster = pred.codes[member]
-        self.cell_class = truth.codes[member]
-        self.cell_count = np.bincount(cells, minlength=k)
+        table.cell_cluster = pred_codes[member]
+        table.cell_class = truth_codes[member]
+        table.cell_count = np.bincount(cells, minlength=k)
+        return table
 
     #: Row, column and count of each non-empty cell; the sorted path lists them when first
     #: read (the pair-counting measures need only the pairs in the cells and the margins).
@@ -708,21 +705,25 @@ class ContingencyTable(Result):
     #: The sorted path before any cell is read: nothing sorted or listed yet.
     _cells_unread = False
 
-    def _read_sorted(self, truth: Labels, pred: Labels) -> None:
-        """The fast path for many labels: the margins now, the cells when first read (or
-        now, when the labels are the caller's arrays, which may change after this)."""
-        self.cluster_sizes = pred.sizes()
-        self.class_sizes = truth.sizes()
-        self._cells_unread = True
-        if pred.borrows or truth.borrows:
-            self._list_cells()
+    @classmethod
+    def from_sorted(cls, pred: tuple, truth: tuple, clusters, classes, cluster_sizes,
+                    class_sizes, *, list_now: bool) -> "ContingencyTable":
+        """The fast path for many labels: ``pred`` and ``truth`` are dense forms
+        ``(arr, lo, span)``; ``clusters``, ``classes`` the values that occur along
+        them, in order, and ``cluster_sizes``, ``class_sizes`` how many instances
+        carry each. The cells are listed when first read (or now, with
+        ``list_now``: when the arrays are the caller's, which may change after this)."""
+        table = cls._empty(pred[0].shape[0], clusters, classes, cluster_sizes, class_sizes)
+        table._pred, table._truth = pred, truth
+        table._cells_unread = True
+        if list_now:
+            table._list_cells()
+        return table
 
     def _list_cells(self) -> None:
-        """The non-empty cells of :meth:`_read_sorted` (by cluster, then class) and their counts."""
+        """The non-empty cells of :meth:`from_sorted` (by cluster, then class) and their counts."""
         pred, truth = self._pred, self._truth
         self._sorted_cells, self._cell_count = joint_counts(pred, truth)
-        # the ranges the flat indices refer to (reading codes later changes dense_form)
-        self._sorted_spans = ((pred.dense_form()[2], pred.k), (truth.dense_form()[2], truth.k))
         self._cells_unread = False
 
     def pairs_in_cells(self) -> int:
@@ -737,8 +738,9 @@ class ContingencyTable(Result):
         return pairs_within(self.cell_count)
 
     def _place_sorted_cells(self) -> None:
-        """Row and column of the cells of :meth:`_read_sorted` from their flat indices."""
-        (span_p, k_p), (span_t, k_t) = self._sorted_spans
+        """Row and column of the cells of :meth:`from_sorted` from their flat indices."""
+        span_p, k_p = self._pred[2], self.clusters.shape[0]
+        span_t, k_t = self._truth[2], self.classes.shape[0]
         cells = self._sorted_cells
         row, col = np.empty(cells.shape[0], dtype=np.intp), np.empty(cells.shape[0], dtype=np.intp)
         np.divmod(cells, cells.dtype.type(span_t), out=(row, col))   # as codes: no copies
@@ -750,33 +752,19 @@ class ContingencyTable(Result):
     cell_class = _placed_on_read("_cell_class", "The column (class code) of each non-empty cell.")
     cell_count = _placed_on_read("_cell_count", "The count n_ij of each non-empty cell.")
 
-    def _read_dense(self, joint: np.ndarray) -> None:
-        """The fast path: ``joint`` counts every (cluster value, class value) in range."""
-        rows = joint.sum(axis=1) > 0           # values that occur: the clusters ...
-        cols = joint.sum(axis=0) > 0           # ... and the classes
-        counts = joint if rows.all() and cols.all() else joint[rows][:, cols]
-        self.cluster_sizes = counts.sum(axis=1)
-        self.class_sizes = counts.sum(axis=0)
-        self.cell_cluster, self.cell_class = np.nonzero(counts)   # row-major, as the codes
-        self.cell_count = counts[self.cell_cluster, self.cell_class]
-        self._dense = np.ascontiguousarray(counts)
-
     @classmethod
-    def from_cells(cls, truth_values, pred_values, cell_count) -> "ContingencyTable":
-        """The table of non-empty cells given by value: ``cell_count[c]`` instances
-        have class ``truth_values[c]`` and cluster ``pred_values[c]`` (each pair once)."""
-        table = cls.__new__(cls)
-        t = check_labels(truth_values, "truth", min_n=1)
-        p = check_labels(pred_values, "pred", min_n=1)
-        table._truth = table._pred = None
-        table._dense = None
-        order = np.lexsort((t.codes, p.codes))          # row-major, as the other paths
-        table.cell_cluster, table.cell_class = p.codes[order], t.codes[order]
-        table.cell_count = np.asarray(cell_count, dtype=np.int64)[order]
-        table.cluster_sizes = totals_by(table.cell_cluster, p.k, table.cell_count)
-        table.class_sizes = totals_by(table.cell_class, t.k, table.cell_count)
-        table.n = int(table.cell_count.sum())
-        table.clusters, table.classes = p.values, t.values
+    def from_cell_codes(cls, cell_cluster, cell_class, cell_count, clusters,
+                        classes) -> "ContingencyTable":
+        """The table of non-empty cells given by code: ``cell_count[c]`` instances have
+        cluster ``clusters[cell_cluster[c]]`` and class ``classes[cell_class[c]]`` (each
+        cell once)."""
+        order = np.lexsort((cell_class, cell_cluster))   # row-major, as the other paths
+        cell_cluster, cell_class = cell_cluster[order], cell_class[order]
+        cell_count = np.asarray(cell_count, dtype=np.int64)[order]
+        table = cls._empty(int(cell_count.sum()), clusters, classes,
+                           totals_by(cell_cluster, clusters.shape[0], cell_count),
+                           totals_by(cell_class, classes.shape[0], cell_count))
+        table.cell_cluster, table.cell_class, table.cell_count = cell_cluster, cell_class, cell_count
         return table
 
     @property
@@ -823,51 +811,6 @@ class ContingencyTable(Result):
         rows.append(["m_j"] + [int(m) for m in self.class_sizes] + [self.n])
         d.table(header, rows, max_rows=max(len(rows), 21))
         return d
-
-
-def contingency_table(truth, pred) -> ContingencyTable:
-    """The contingency table of ``pred`` (rows, clusters) against ``truth`` (columns, classes).
-
-    .. math:: n_{ij} = |C_i \\cap T_j|
-
-    Parameters
-    ----------
-    truth : sequence of hashable labels, length N
-        Ground-truth classes ``T_j``.
-    pred : sequence of hashable labels, length N
-        Clusters ``C_i`` found by an algorithm.
-
-    Returns
-    -------
-    ContingencyTable
-        ``np.asarray(table)`` is the r x k count matrix; ``.clusters``,
-        ``.classes``, ``.cluster_sizes``, ``.class_sizes`` give labels and
-        margins. Its display states the orientation.
-
-    References
-    ----------
-    M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, ch. 17
-    (the lecture's notation).
-
-    Examples
-    --------
-    >>> from prayatul_edu import contingency_table
-    >>> t = contingency_table(truth=["a", "a", "b"], pred=[1, 2, 2])
-    >>> t.counts.tolist()
-    [[1, 0], [1, 1]]
-    >>> t.cluster_sizes.tolist(), t.class_sizes.tolist()
-    ([1, 2], [2, 1])
-
-    Dask arrays (``pip install prayatul-edu[dask]``) are counted chunk by chunk
-    on the workers and merged on the client (:mod:`prayatul_edu.dask_counts`).
-    """
-    # One instance is enough for a table (purity, entropy, ... are defined at N = 1);
-    # the pair-counting measures check N >= 2 themselves.
-    if dask_counts.is_dask(truth, pred):
-        values, total = dask_counts.merged_cells(value_cells, truth=truth, pred=pred)
-        return ContingencyTable.from_cells(values["truth"], values["pred"], total)
-    truth_l, pred_l = check_partitions(truth=truth, pred=pred, min_n=1)
-    return ContingencyTable(truth_l, pred_l)
 
 
 def labels_from_table(counts, clusters=None, classes=None):

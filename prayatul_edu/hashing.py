@@ -389,15 +389,14 @@ def one_word(arr: np.ndarray, sample: np.ndarray | None = None):
     kind, size = arr.dtype.kind, arr.dtype.itemsize
     if kind in "iu":
         if size == 8:
-            bits = arr.view(np.uint64)
-            return lambda start, stop: (bits[start:stop], None)
+            return read_words(arr.view(np.uint64))
         return lambda start, stop: (arr[start:stop].astype(np.int64).view(np.uint64), None)
     if kind not in "US" or not arr.flags.c_contiguous or arr.ndim != 1:
         return None
     if size in (1, 2, 4, 8):
         narrow = arr.view(f"u{size}")
         if size == 8:
-            return lambda start, stop: (narrow[start:stop], None)
+            return read_words(narrow)
         return lambda start, stop: (narrow[start:stop].astype(np.uint64), None)
     if kind == "U" and size == 12:
         return _three_characters(arr)
@@ -867,6 +866,18 @@ def _word_round(words, n: int, bits: int, multiplier: int, block: int, owners: b
             (np.concatenate(lost), np.concatenate(lost_words), np.concatenate(lost_masked)))
 
 
+def read_words(word: np.ndarray, masked: np.ndarray | None = None):
+    """``words(start, stop)`` as :func:`one_word` gives it, for words already read: ``word``
+    (and ``masked``, None when no label is masked) cut to the instances asked for."""
+    return lambda start, stop: (word[start:stop], None if masked is None else masked[start:stop])
+
+
+def integer_decoder(dtype: np.dtype):
+    """``decode`` of :func:`word_codes` for native integers of ``dtype``: a word is the
+    integer's bits."""
+    return lambda words: words.view(np.int64).astype(dtype, copy=False)
+
+
 def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = WORD_BLOCK
                ) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``0 .. k - 1`` (of the narrowest unsigned dtype) and the sorted distinct
@@ -922,7 +933,7 @@ def word_codes(arr: np.ndarray, words, bits: int, *, decode=None, block: int = W
             break
         round_bits = max(4, min(bits, int(todo.shape[0]).bit_length() + 1))
         code, keys, first, lost = _word_round(
-            lambda start, stop: (todo_words[start:stop], None), todo.shape[0], round_bits,
+            read_words(todo_words), todo.shape[0], round_bits,
             multiplier, block, owners, order_of(multiplier, todo))
         values.append(labels_of(keys, multiplier, None if first is None else todo[first]))
         if lost is None:

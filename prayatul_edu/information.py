@@ -32,7 +32,8 @@ import numpy as np
 from . import dask_counts
 from ._validation import check_choice, check_real
 from .labels import check_labels
-from .counting import ContingencyTable, contingency_table, value_cells
+from .counting import ContingencyTable
+from .contingency import contingency_table, value_cells
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
 __all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",

@@ -3,15 +3,22 @@
 A labelling arrives as a list, a NumPy array, a pandas or Dask column, strings,
 ids ...; :func:`check_labels` checks it (errors name the argument) and returns a
 :class:`Labels`: integer *codes* ``0 .. k - 1`` and the *values* they stand for.
-:mod:`prayatul_edu.counting` counts codes; the measures apply their formula to
-the counts. A measure reads: check -> code (here) -> count -> formula.
+:mod:`prayatul_edu.counting` counts plain arrays (the codes, or small-range
+integers with their offset and span: :meth:`Labels.dense_form`); the measures
+apply their formula to the counts. A measure reads: check -> code (here) ->
+count -> formula, and the data goes down only: this module calls ``counting``'s
+passes over plain arrays where coding and counting share a pass
+(:func:`dense_table`), never the other way round.
 
-How labels are coded, tried one after the other (cheapest first):
+How labels are coded, tried one after the other (cheapest first), all chosen
+in one place, :func:`_choose`:
 
 1. **Small range** - integers from ``lo`` to ``hi`` with ``hi - lo`` at most
    about 2N: the label minus ``lo`` *is* its position in a dense table, so
    nothing is coded; the range is found by one min/max pass or during the
-   counting pass (:meth:`Labels.settle_range`, :func:`_small_int_range`).
+   counting pass (:func:`counting.counts_finding_ranges`, driven by
+   :func:`dense_table`, which then calls :meth:`Labels.settle_range`;
+   :func:`_small_int_range`).
 2. **Grid** - spread-out integers ``origin + step * j`` with few grid points
    (ids 1000, 2000, ...): the small offsets ``j`` are the codes
    (:func:`_on_a_grid`, :func:`_sampled_step`).
@@ -19,7 +26,8 @@ How labels are coded, tried one after the other (cheapest first):
    grid) that fit one 64-bit word each, with at least ``HASH_MIN_N``
    instances: a table made from a sample codes them *while they are counted*
    (:class:`hashing.WordTable`, :func:`count_while_coding`); few labels of any
-   kind: the sample's labels code all (:func:`_by_sample`).
+   kind: the sample's labels code all (:func:`_by_sample`, the first step of
+   :func:`_coded`).
 4. **Hash rounds** - many distinct labels: the rounds of a hash table over their
    words (:func:`_factorize_strings`, :func:`_hashed_or_sorted`,
    :mod:`prayatul_edu.hashing`).
@@ -27,10 +35,11 @@ How labels are coded, tried one after the other (cheapest first):
    objects): one sort, ``np.unique``-like (:func:`_factorize`,
    :func:`_factorize_objects`).
 
-Integers are decided lazily (1-2 wait until counting reads them), strings when
-checked (3-5). A new kind of label gets its test in :func:`check_labels` and a
-step in this list; nothing outside this module chooses how labels are coded,
-and only this module imports :mod:`prayatul_edu.hashing`.
+Integers are decided lazily (:func:`_choose` runs when counting first reads
+them, :meth:`Labels.look_at_sample`, and again once their range is known), strings
+when checked. A new kind of label gets its test in :func:`check_labels` and a
+step in this list and in :func:`_choose`; nothing outside this module chooses how
+labels are coded, and only this module imports :mod:`prayatul_edu.hashing`.
 """
 from __future__ import annotations
 
@@ -39,12 +48,14 @@ import math
 
 import numpy as np
 
+from . import counting
 from ._validation import describe, first_bad
 from .hashing import (SAMPLE, StringWords, WordTable, code_dtype, count_cells, count_cells_size,
-                      hash_factorize, one_word, sample_bits, sampled_codes, table_bits,
-                      word_codes, BLOCK)
+                      hash_factorize, integer_decoder, one_word, read_words, sample_bits,
+                      sampled_codes, table_bits, word_codes, BLOCK)
 
-__all__ = ["Labels", "check_labels", "check_labels_of", "check_partitions", "count_while_coding"]
+__all__ = ["Labels", "check_labels", "check_labels_of", "check_partitions", "dense_table",
+           "count_while_coding"]
 
 
 class Labels:
@@ -63,7 +74,7 @@ class Labels:
     Integer labels need no checking at all, so :func:`check_labels` does not
     even look for their range: it is found when first needed (``range_known``
     is False until then), either by one min/max pass or by a counting pass
-    that finds it block by block while it counts (:func:`counting.dense_counts`,
+    that finds it block by block while it counts (:func:`dense_table`,
     which then calls :meth:`settle_range`). Integers too spread out for a
     counting sort are factorised at that moment, unless they lie on a grid
     ``origin + step * j`` with few grid points: then ``ints`` holds the small
@@ -72,15 +83,16 @@ class Labels:
     other kinds (strings, ids on no grid) that fit one 64-bit word each
     (:func:`hashing.one_word`) wait for a ``word_table`` made from a sample
     (found without a min/max pass for integers, :meth:`look_at_sample`): the
-    counting pass codes them as it counts (:func:`counting.dense_counts`,
+    counting pass codes them as it counts (:func:`dense_table`,
     :func:`hashing.count_cells`) and leaves ``values``; ``ints`` become small
     codes (and ``lookup`` the sorted labels they stand for) only when read
-    (:meth:`_code_all`: :func:`hashing.sampled_codes` for up to 1024 labels,
+    (:meth:`_code_all`, :func:`_coded`: :func:`hashing.sampled_codes` for up to 1024 labels,
     else the rounds of :func:`hashing.word_codes` or a sort). Integers on no
     grid with more labels than a word table holds are coded as soon as the
     sample shows it, again without a min/max pass. Until then
     the word table, and with it the caller's array, stays attached; a pickle
-    codes them first.
+    codes them first. Which of these happens is decided by :func:`_choose`
+    alone; the methods apply its answer (:meth:`_take`).
     """
 
     def __init__(self, name: str, codes: np.ndarray | None = None,
@@ -122,41 +134,36 @@ class Labels:
         return self.span is not None or (self._ints is None and self.word_table is None)
 
     def settle_range(self, lo: int, hi: int) -> None:
-        """Record the smallest and largest label, found by a pass that read them all."""
-        lo, hi = int(lo), int(hi)
-        small = _small_int_range(self._ints, lo, hi)
-        if small is not None:
-            self.lo, self.span = small
-            return
-        grid = _on_a_grid(self._ints, lo, hi)  # too spread out for a counting sort
-        if grid is not None:
-            self._take_grid(grid, lo)
-            return
-        self._code_all(self._ints)
+        """Record the smallest and largest label, found by a pass that read them all, and
+        code the labels as :func:`_choose` says for that range."""
+        self._take(_choose(self._ints, int(lo), int(hi)))
 
     def look_at_sample(self) -> None:
-        """For integer labels whose range is unknown: when a sample already shows them
-        too spread out for a counting sort, settle them without a min/max pass, on a
-        grid (:func:`_on_a_grid`) or, with few labels, for a word table
-        (:class:`hashing.WordTable`) that codes them while they are counted."""
+        """For integer labels whose range is unknown: what :func:`_choose` makes of a sample
+        (wait for the counting pass to find the range; a grid; a word table that codes
+        them while they are counted; codes now), without a min/max pass."""
         if self.range_known or self.word_table is not None or self._looked:
             return
         self._looked = True
-        sample = self._ints[::max(1, self.n // SAMPLE)]
-        lo = int(sample.min())
-        if _fits_counting(int(sample.max()) - lo + 1, self.n):
-            return
-        sampled = _sampled_step(self._ints, lo)
-        if sampled[0] > 1:                     # maybe on a grid
-            grid = _on_a_grid(self._ints, lo, sampled=sampled)
-            if grid is not None:
-                self._take_grid(grid, lo)
-            else:                              # the sample misled: from the true range
-                self.settle_range(*_min_max(self._ints))
-        elif self.n >= HASH_MIN_N:
-            self.word_table = WordTable.from_sample(self._ints)
-            if self.word_table is None:        # many labels on no grid: coded now
-                self._code_all(self._ints)
+        self._take(_choose(self._ints))
+
+    def _take(self, plan: tuple) -> None:
+        """Apply what :func:`_choose` decided."""
+        how = plan[0]
+        if how == "range":                     # 1. the labels minus lo are their positions
+            self.lo, self.span = plan[1:]
+        elif how == "grid":                    # 2. the small offsets j of origin + step * j
+            offsets, step, span, origin = plan[1:]
+            self.grid = (origin, step, self.ints.dtype)
+            self.ints, self.lo, self.span = offsets, 0, span
+        elif how == "word table":              # 3. coded while counted (or when first read)
+            self.word_table = plan[1]
+        elif how == "codes":                   # 3-5. small codes; ``lookup`` the labels
+            codes, values = plan[1:]
+            self.word_table = None
+            self.ints, self.lo, self.span = codes, 0, values.shape[0]
+            self._values = self.lookup = values
+        # "wait": integers whose range the counting pass finds
 
     def take_values(self, values: np.ndarray) -> None:
         """The sorted labels, found by counting with the word table: the dense form becomes
@@ -165,21 +172,9 @@ class Labels:
         self.ints, self.lo, self.span = None, 0, values.shape[0]
         self._values = self.lookup = values
 
-    def _code_all(self, arr: np.ndarray | None = None) -> None:
-        """Code labels too spread out for a counting sort (or waiting for their word table):
-        small codes from one pass with few labels (the dense form, ``lookup`` the labels
-        they stand for), else by the rounds of a hash table or a sort."""
-        arr = self.word_table.arr if arr is None else arr
-        self.word_table = None
-        sampled = _by_sample(arr)
-        if sampled is not None:
-            codes, values = sampled
-        elif arr.dtype.kind in "US":
-            codes, values = _factorize_strings(arr)
-        else:
-            codes, values = _hashed_or_sorted(arr)
-        self.ints, self.lo, self.span = codes, 0, values.shape[0]
-        self._values = self.lookup = values
+    def _code_all(self) -> None:
+        """Code labels waiting for their word table now (:func:`_coded`: 3-5 of the list)."""
+        self._take(("codes", *_coded(self.word_table.arr)))
 
     def value_of(self, offsets: np.ndarray) -> np.ndarray:
         """The labels at these offsets along :meth:`dense_form` (``values`` of all that occur)."""
@@ -210,11 +205,6 @@ class Labels:
             self._code_all()
         elif not self.range_known:
             self.settle_range(*_min_max(self._ints))
-
-    def _take_grid(self, grid, lo: int) -> None:
-        offsets, step, span = grid
-        self.grid = (lo, step, self.ints.dtype)
-        self.ints, self.lo, self.span = offsets, 0, span
 
     def __getstate__(self) -> dict:
         # labels waiting for (or counted by) a word table are coded first: a pickle holds
@@ -266,7 +256,7 @@ class Labels:
 
     def _sizes_in_range(self) -> np.ndarray:
         if self._range_sizes is None:
-            self._range_sizes = np.bincount(_shifted(self.ints, self.lo), minlength=self.span)
+            self._range_sizes = counting.dense_sizes((self.ints, self.lo, self.span))
         return self._range_sizes
 
     #: The caller's array when ``ints`` is it (not a copy): the caller may still change it.
@@ -296,16 +286,9 @@ class Labels:
             self._range_sizes = in_range
 
 
-def _shifted(arr: np.ndarray, lo: int) -> np.ndarray:
-    """``arr - lo`` as non-negative intp offsets (no copy when ``lo`` is 0 and arr is intp)."""
-    if lo:
-        return np.subtract(arr, lo, dtype=np.intp)
-    return arr.astype(np.intp, copy=False)
-
-
 def _codes_from_range(arr: np.ndarray, lo: int, in_range: np.ndarray) -> np.ndarray:
     """Counting sort: codes 0..k-1 of ints in ``lo .. lo + span - 1`` from their counts."""
-    shifted = _shifted(arr, lo)
+    shifted = counting.shifted(arr, lo)
     present = in_range > 0
     if present.all():  # every value of the range occurs: the code is the offset
         return shifted.copy() if shifted is arr else shifted  # never the caller's array
@@ -533,13 +516,76 @@ def _hashed_or_sorted(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sample = arr[::max(1, arr.shape[0] // SAMPLE)].astype(np.int64)
         bits = sample_bits(sample.view(np.uint64)[None, :])
     if bits is not None:
-        decode = None                                   # keep an instance of each label
-        if arr.dtype.isnative:                          # a word is the integer's bits
-            def decode(words):
-                return words.view(np.int64).astype(arr.dtype, copy=False)
+        # a word is the integer's bits (else an instance of each label is kept)
+        decode = integer_decoder(arr.dtype) if arr.dtype.isnative else None
         return word_codes(arr, one_word(arr), bits, decode=decode)
     values, codes = np.unique(arr, return_inverse=True)
     return codes.astype(np.intp, copy=False).ravel(), values
+
+
+def _choose(arr: np.ndarray, lo: int | None = None, hi: int | None = None) -> tuple:
+    """How labels are coded: the module docstring's list, tried in its order. The one
+    place that chooses a strategy.
+
+    ``arr`` holds integers or fixed-width strings (or bytes); ``lo`` and ``hi``
+    the smallest and largest integer label, when a pass that read them all has
+    found them (else a sample decides, and no min/max pass is made). Returns
+    the first strategy that takes the labels:
+
+    1. ``("range", lo, span)``: small range, ``arr - lo`` are positions in a
+       dense table; or ``("wait",)``: a sample suggests a small range, which
+       the counting pass will find (:func:`dense_table`) or a min/max pass
+       when something reads the labels first;
+    2. ``("grid", offsets, step, span, origin)``: spread-out integers on a grid;
+    3. ``("word table", table)``: few labels of one word each, at least
+       ``HASH_MIN_N`` of them, not read yet: coded while they are counted;
+    3-5. ``("codes", codes, values)`` from :func:`_coded`.
+    """
+    n = arr.shape[0]
+    if arr.dtype.kind in "iu":
+        if lo is None:                                   # only a sample seen so far
+            sample = arr[::max(1, n // SAMPLE)]
+            lo = int(sample.min())
+            if _fits_counting(int(sample.max()) - lo + 1, n):
+                return ("wait",)                                          # 1.
+            sampled = _sampled_step(arr, lo)
+            if sampled[0] > 1:
+                grid = _on_a_grid(arr, lo, sampled=sampled)
+                if grid is not None:
+                    return ("grid", *grid, lo)                            # 2.
+                return _choose(arr, *_min_max(arr))      # the sample misled: the true range
+            lo = None                                    # (still no pass over the labels)
+        else:
+            small = _small_int_range(arr, lo, hi)
+            if small is not None:
+                return ("range", *small)                                  # 1.
+            grid = _on_a_grid(arr, lo, hi)
+            if grid is not None:
+                return ("grid", *grid, lo)                                # 2.
+    if lo is None and n >= HASH_MIN_N:
+        table = WordTable.from_sample(arr)
+        if table is not None:
+            return ("word table", table)                                  # 3.
+    return ("codes", *_coded(arr))                                        # 3-5.
+
+
+def _coded(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted values of labels that 1-3 of :func:`_choose` did not take (or that
+    wait for their word table and must be coded now): the rest of the list, in order.
+
+    3. few labels of any kind (one byte a code for up to 256): the sample's labels
+       code all (:func:`_by_sample`);
+    4. many labels: the rounds of a hash table (:func:`_factorize_strings`,
+       :func:`_hashed_or_sorted`);
+    5. a sort, when there are too few instances to pay for a table or nearly every
+       label is distinct (inside the two functions of 4).
+    """
+    sampled = _by_sample(arr)
+    if sampled is not None:
+        return sampled
+    if arr.dtype.kind in "US":
+        return _factorize_strings(arr)
+    return _hashed_or_sorted(arr)
 
 
 def _above(part: np.ndarray, lo: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -649,8 +695,7 @@ def _factorize_strings(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 if any(m is not None for _, m in read):
                     masked = np.concatenate([np.zeros(w.shape[0], bool) if m is None else m
                                              for w, m in read])
-                return word_codes(arr, lambda start, stop: (
-                    word[start:stop], None if masked is None else masked[start:stop]), bits)
+                return word_codes(arr, read_words(word, masked), bits)
     hashed = _by_hash(StringWords(arr))
     if hashed is not None:
         return hashed
@@ -706,16 +751,12 @@ def check_labels(labels, name: str = "labels", *, min_n: int = 2) -> Labels:
         if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:   # may not fit int64 offsets
             labels.settle_range(*_min_max(arr))
         return labels
-    if arr.dtype.kind in "US":
-        table = WordTable.from_sample(arr) if arr.shape[0] >= HASH_MIN_N else None
-        if table is not None:          # few labels: coded while they are counted
-            return Labels(name, word_table=table)
-        sampled = _by_sample(arr)
-        if sampled is not None:        # few labels: small codes, counted like small ints
-            return Labels(name, ints=sampled[0], lo=0, span=sampled[1].shape[0],
-                          values=sampled[1])
-        codes, values = _factorize_strings(arr)
-        return Labels(name=name, codes=codes, values=values)
+    if arr.dtype.kind in "US":         # strings are coded now (or wait for their word table)
+        plan = _choose(arr)
+        if plan[0] == "word table":
+            return Labels(name, word_table=plan[1])
+        codes, values = plan[1:]       # small codes, counted like small ints
+        return Labels(name, ints=codes, lo=0, span=values.shape[0], values=values)
     codes, values = _factorize(arr, name)
     return Labels(name=name, codes=codes, values=values)
 
@@ -736,8 +777,58 @@ def check_partitions(*, min_n: int = 2, **named) -> list[Labels]:
     return out
 
 
+def dense_table(*labelings: Labels, max_cells: int | None = None) -> np.ndarray | None:
+    """Code the labellings and count them into one dense table (one axis per labelling).
+
+    Along each labelling's :meth:`Labels.dense_form` (raw small-range integers or
+    codes; values that do not occur get count 0), by the counting passes of
+    :mod:`prayatul_edu.counting`; None when the table would have more than
+    :func:`counting.table_limit` cells (then every labelling has its dense form).
+    Coding and counting share their passes where that was measured to pay:
+
+    * integers whose range nobody has looked for are counted while it is found
+      (:func:`counting.counts_finding_ranges`), which then settles their range;
+    * spread-out integers are first looked at in a sample (a grid, or a word
+      table: :meth:`Labels.look_at_sample`);
+    * few labels waiting for a word table are coded while they are counted
+      (:func:`count_while_coding`);
+    * everything else is coded first, then counted (:func:`counting.dense_counts`).
+
+    Each labelling takes its group sizes from the table's margins.
+    """
+    for lab in labelings:              # spread-out integers: grid or word table, from a sample
+        lab.look_at_sample()
+    if any(lab.word_table is not None and not lab.range_known for lab in labelings):
+        counts = count_while_coding(labelings, counting.table_limit(labelings[0].n, max_cells))
+        if counts is None:             # the labels get codes first
+            for lab in labelings:
+                if lab.word_table is not None:
+                    lab.dense_form()
+            return dense_table(*labelings, max_cells=max_cells)
+    elif all(lab.range_known for lab in labelings):
+        counts = counting.dense_counts(*(lab.dense_form() for lab in labelings),
+                                       max_cells=max_cells)
+        if counts is None:
+            return None
+    else:
+        forms = [lab.dense_form() if lab.range_known else (lab.ints, None, None)
+                 for lab in labelings]
+        found = counting.counts_finding_ranges(forms, max_cells)
+        if found is None:      # too wide: maybe spread-out integers, which get codes now
+            for lab in labelings:
+                lab.dense_form()
+            return dense_table(*labelings, max_cells=max_cells)
+        counts, lows = found
+        for axis, (lab, form) in enumerate(zip(labelings, forms)):
+            if form[1] is None:
+                lab.settle_range(lows[axis], lows[axis] + counts.shape[axis] - 1)
+    for axis, lab in enumerate(labelings):
+        lab.adopt_sizes(counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis)))
+    return counts
+
+
 def count_while_coding(labelings, max_cells: int) -> np.ndarray | None:
-    """:func:`counting.dense_counts` of labellings that all wait for their word table, coding them
+    """:func:`dense_table` of labellings that all wait for their word table, coding them
     while counting (:func:`hashing.count_cells`: one gather per label, no codes written).
 
     Instances with a label the tables' samples missed are counted afterwards, with

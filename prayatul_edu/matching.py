@@ -14,7 +14,8 @@ import numpy as np
 
 from ._validation import check_choice
 from .labels import check_labels, check_partitions
-from .counting import DENSE_TABLE_MAX_CELLS, ContingencyTable, contingency_table
+from .counting import DENSE_TABLE_MAX_CELLS, ContingencyTable
+from .contingency import contingency_table
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",

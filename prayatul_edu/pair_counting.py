@@ -33,7 +33,8 @@ import numpy as np
 from ._validation import check_choice
 from .labels import check_partitions
 from . import dask_counts
-from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, contingency_table, pairs_within
+from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, pairs_within
+from .contingency import contingency_table, table_of
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
@@ -201,9 +202,12 @@ def _pairs_of(truth, pred) -> PairConfusion:
     if dask_counts.is_dask(truth, pred):                    # counted on the workers
         return _pair_confusion(contingency_table(truth, pred))
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
-    pc = _pair_confusion(ContingencyTable(truth_l, pred_l))
+    listed = None                                           # small examples list their pairs
     if truth_l.n <= PAIR_LIST_MAX_N:
-        pc.labels = (truth_l.values[truth_l.codes].tolist(), pred_l.values[pred_l.codes].tolist())
+        listed = (truth_l.values[truth_l.codes].tolist(), pred_l.values[pred_l.codes].tolist())
+    pc = _pair_confusion(table_of(truth_l, pred_l))
+    if listed is not None:
+        pc.labels = listed
     return pc
 
 
@@ -701,7 +705,7 @@ def hubert_statistic(truth, pred, method: str = "pairs") -> HubertStatistic:
         raise ValueError(f"method: 'matrices' builds two N x N matrices and is meant for "
                          f"small examples (N <= {MAX_MATRIX_N}), got N = {truth_l.n}; "
                          "use method='pairs'")
-    pc = _pair_confusion(ContingencyTable(truth_l, pred_l))
+    pc = _pair_confusion(table_of(truth_l, pred_l))
     value, numerator = _hubert_pairs(pc)
     extra = {}
     if method == "matrices":

@@ -29,7 +29,7 @@ Two ways to count, giving the same integers:
   labellings, by inclusion-exclusion (no N x N anything); the default. The
   plain code (:func:`_from_group_sizes`) codes each joint labelling; the fast
   one (:func:`_from_dense_table`) reads every group size off one table of the
-  three labellings, counted in a single pass (``counting.dense_counts``), and
+  three labellings, coded and counted in a single pass (``labels.dense_table``), and
   with many labels (:func:`_from_pair_sums`) counts only the three pairs of
   labellings, each with one ``np.bincount`` or one sort.
 """
@@ -41,10 +41,10 @@ import numpy as np
 
 from . import dask_counts
 from ._validation import check_choice, check_real
-from .labels import Labels, check_labels, check_partitions
-from .counting import (PAIR_LIST_MAX_N, comb2, dense_counts, dense_pair_counts, flat_cells,
-                       group_sizes, joint_codes, joint_pairs_within_each, pairs_within, totals_by,
-                       value_cells)
+from .labels import Labels, check_labels, check_partitions, dense_table
+from .counting import (PAIR_LIST_MAX_N, comb2, dense_pair_counts, dense_sizes, flat_cells,
+                       group_sizes, joint_codes, joint_pairs_within_each, pairs_within, totals_by)
+from .contingency import value_cells
 from .steps import Derivation, Result, fmt, frac
 
 __all__ = ["prayatul_matrix", "prayatul_by_instance", "PrayatulMatrix", "PRAYATUL_MEASURES",
@@ -369,6 +369,7 @@ def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     ``X``); for a joint labelling such as ``gp`` that means equal in ``g`` *and*
     in ``p``. The eight patterns (bits: g, p, q equal) follow, then the cells.
     """
+    g, p, q = ((lab.codes, lab.k) for lab in (g, p, q))   # codes 0..k-1 of each labelling
     S_g = pairs_within(group_sizes(g))                  # pairs with g_i = g_j
     S_p = pairs_within(group_sizes(p))
     S_q = pairs_within(group_sizes(q))
@@ -376,7 +377,7 @@ def _from_group_sizes(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     S_gq = pairs_within(group_sizes(g, q))
     S_pq = pairs_within(group_sizes(p, q))
     S_gpq = pairs_within(group_sizes(g, p, q))          # all three equal
-    return _cells(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq, S_gpq)
+    return _cells(comb2(g[0].shape[0]), S_g, S_p, S_q, S_gp, S_gq, S_pq, S_gpq)
 
 
 def _cells(T: int, S_g: int, S_p: int, S_q: int, S_gp: int, S_gq: int, S_pq: int,
@@ -403,11 +404,11 @@ def _from_dense_table(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, i
     """The fast path of :func:`_from_group_sizes`: the same sums from one table.
 
     ``n[a, b, c]`` counts the instances with ``g = a``, ``p = b``, ``q = c``
-    (:func:`counting.dense_counts`, one pass over the labels); every group size
+    (:func:`labels.dense_table`, one pass over the labels); every group size
     is a margin of it, e.g. the ``gp`` groups are ``n.sum(axis=2)``. Returns
     None when the labels have too many values for a dense table.
     """
-    n = dense_counts(g, p, q, max_cells=_THREE_WAY_CELLS)
+    n = dense_table(g, p, q, max_cells=_THREE_WAY_CELLS)
     if n is None:
         return None
     return _cells(comb2(g.n),
@@ -426,13 +427,16 @@ def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int
     three from one pass over the labels when their tables are small
     (:func:`counting.dense_pair_counts`).
     """
+    n, (g, p, q) = g.n, (lab.dense_form() for lab in (g, p, q))   # coded (or small-range ints)
     tables = dense_pair_counts(g, p, q)
     if tables is not None:
         S_gp, S_gq, S_pq = (pairs_within(tables[pair]) for pair in ((0, 1), (0, 2), (1, 2)))
+        sizes = tables[0, 1].sum(axis=1), tables[0, 1].sum(axis=0), tables[0, 2].sum(axis=0)
     else:
         S_gp, S_gq, S_pq = joint_pairs_within_each([(g, p), (g, q), (p, q)])
-    S_g, S_p, S_q = (pairs_within(lab.dense_sizes()) for lab in (g, p, q))  # margins, if counted
-    return _cells_from_pairs(comb2(g.n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
+        sizes = dense_sizes(g), dense_sizes(p), dense_sizes(q)
+    S_g, S_p, S_q = (pairs_within(size) for size in sizes)   # the margins: group sizes
+    return _cells_from_pairs(comb2(n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
 
 
 def _from_cells(values: dict, total: np.ndarray) -> tuple[tuple[int, int, int, int], tuple]:
@@ -659,11 +663,11 @@ def _by_instance_dense(g: Labels, p: Labels, q: Labels) -> np.ndarray | None:
     """The fast path: the same rows, computed once per cell of the dense table.
 
     Instances with the same labels ``(g, p, q)`` have the same row, so the rows
-    are computed for every cell ``[a, b, c]`` of ``n = dense_counts(g, p, q)``
+    are computed for every cell ``[a, b, c]`` of ``n = dense_table(g, p, q)``
     (group sizes are its margins) and then looked up, block by block, by each
     instance's cell. None when the labels have too many values for a dense table.
     """
-    n = dense_counts(g, p, q)
+    n = dense_table(g, p, q)
     if n is None:
         return None
     per_cell = _instance_rows(g.n,
@@ -674,6 +678,6 @@ def _by_instance_dense(g: Labels, p: Labels, q: Labels) -> np.ndarray | None:
                               n.sum(axis=1)[:, None, :] - 1,           # s_gq
                               n.sum(axis=0)[None, :, :] - 1).reshape(-1, 4)   # s_pq
     out = np.empty((g.n, 4), dtype=np.int64)
-    for start, stop, cell in flat_cells((g, p, q), n.shape):
+    for start, stop, cell in flat_cells([lab.dense_form() for lab in (g, p, q)], n.shape):
         np.take(per_cell, cell, axis=0, out=out[start:stop])
     return out

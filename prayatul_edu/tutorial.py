@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import contingency_table, labels_from_table
+from .contingency import contingency_table
+from .counting import labels_from_table
 from .hierarchy import agglomerative, cophenetic_correlation, cophenetic_matrix
 from .information import cluster_entropy
 from .matching import maximum_matching, precision_recall_f, purity

@@ -10,6 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
+import walk  # tests/walk.py: the run-time walk of a measure's labels
 
 PACKAGE = Path(__file__).resolve().parents[1] / "prayatul_edu"
 
@@ -178,17 +179,19 @@ def test_no_private_name_imported_from_another_module():
 
 
 # The core, bottom up: what a measure does with its arguments, in this order.
-#   check (_validation: argument checks) -> code (labels, with hashing beneath it)
-#   -> count (counting) -> formula (the measure)
+#   check (_validation: argument checks) -> code (labels, with hashing and counting's
+#   passes over plain arrays beneath it) -> count (counting) -> formula (the measure)
 # Each core module may import only the core modules listed for it (below it), so data
-# goes down once and nothing turns back up. A new kind of label goes into labels.py.
+# goes down once and nothing turns back up (tests/walk.py follows it at run time).
+# A new kind of label goes into labels.py; counting sees plain arrays only.
 CORE_MAY_USE = {
     "_validation": set(),
     "hashing": set(),
     "steps": set(),
     "dask_counts": set(),
-    "labels": {"_validation", "hashing"},
-    "counting": {"labels", "steps", "dask_counts"},
+    "counting": {"steps", "dask_counts"},
+    "labels": {"_validation", "hashing", "counting"},
+    "contingency": {"labels", "counting", "dask_counts"},
 }
 
 
@@ -207,3 +210,48 @@ def test_only_labels_codes_labels():
     assert users == ["prayatul_edu.labels"]
     source = MODULES["prayatul_edu._validation"].read_text(encoding="utf-8")
     assert "class Labels" not in source and "def check_labels" not in source
+
+
+def test_counting_counts_plain_arrays():
+    # counting takes codes (or small-range integers with their offset and span), never Labels
+    tree = ast.parse(MODULES["prayatul_edu.counting"].read_text(encoding="utf-8"))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert not names & {"Labels", "check_labels", "check_partitions", "dense_form", "range_known"}
+    assert "prayatul_edu.labels" not in EDGES["prayatul_edu.counting"]
+
+
+@pytest.mark.parametrize("kind", list(walk.kinds()))
+def test_the_labels_of_a_measure_go_down_once(kind):
+    """Follow ``truth`` and ``pred`` of ``adjusted_rand_index`` at run time (tests/walk.py):
+    no call turns back up a layer, and the measure enters labels, then counting, once each."""
+    from prayatul_edu import adjusted_rand_index
+
+    truth, pred = walk.kinds()[kind]
+    calls = walk.walk(adjusted_rand_index, truth, pred)
+    s = walk.summary(calls)
+    up = [call for call in calls if walk.rank(call[1]) > walk.rank(call[0])]
+    assert up == [] and s["turns_up"] == 0
+    assert s["sequence"] == ["labels", "counting"] and walk.passes_once(s["sequence"])
+    assert {"pair_counting", "contingency", "labels", "counting"} <= set(s["modules"])
+
+
+@pytest.mark.parametrize("measure", ["normalized_mutual_information", "purity",
+                                     "contingency_table"])
+@pytest.mark.parametrize("kind", ["small-range ints", "<U strings, many labels", "list of str"])
+def test_other_measures_of_the_table_go_down_once_too(measure, kind):
+    import prayatul_edu
+
+    s = walk.summary(walk.walk(getattr(prayatul_edu, measure), *walk.kinds()[kind]))
+    assert s["turns_up"] == 0 and walk.passes_once(s["sequence"])
+    assert s["sequence"][-2:] == ["labels", "counting"]
+
+
+def test_the_walk_sees_a_turn_back_up():
+    # the tracer itself: a call from counting into labels is a turn back up, and a measure
+    # that goes back to labels after counting does not pass through each module once
+    assert walk.rank("counting") < walk.rank("labels") < walk.rank("pair_counting")
+    assert walk.summary([("pair_counting", "labels"), ("counting", "labels")])["turns_up"] == 1
+    assert not walk.passes_once(["labels", "counting", "labels"])
+    assert not walk.passes_once(["counting", "labels"])
+    assert walk.passes_once(["_validation", "labels", "counting"])

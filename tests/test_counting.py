@@ -79,7 +79,7 @@ def test_joint_codes_both_paths():
     assert ((small[:, None] == small[None, :]) == (big[:, None] == big[None, :])).all()
     ga = check_labels(a, "a")
     gb = check_labels(b, "b")
-    assert sorted(group_sizes(ga, gb).tolist()) == sorted(
+    assert sorted(group_sizes((ga.codes, ga.k), (gb.codes, gb.k)).tolist()) == sorted(
         __import__("collections").Counter(zip(a.tolist(), b.tolist())).values())
 
 
@@ -109,7 +109,8 @@ def test_contingency_display_states_orientation():
 
 # ------------------------------------------- fast paths agree with the plain ones
 from prayatul_edu import counting  # noqa: E402
-from prayatul_edu.labels import Labels, _factorize  # noqa: E402
+from prayatul_edu import contingency  # noqa: E402
+from prayatul_edu.labels import Labels, _factorize, dense_table  # noqa: E402
 
 LABEL_KINDS = {
     "small ints": lambda rng, n, k: rng.integers(0, k, n),
@@ -124,7 +125,7 @@ LABEL_KINDS = {
 
 def _plain_table(truth, pred, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(counting, "dense_counts", lambda *labelings, **limits: None)
+        m.setattr(contingency, "dense_table", lambda *labelings, **limits: None)
         return contingency_table(truth, pred)
 
 
@@ -150,7 +151,7 @@ def test_dense_counts_blocks_and_limits(monkeypatch):
     expected = np.zeros((5, 4, 2), dtype=np.int64)
     np.add.at(expected, (a + 2, b, c - 7), 1)
     monkeypatch.setattr(counting, "_BLOCK", 64)          # many blocks, a short last one
-    assert (counting.dense_counts(*labs) == expected).all()
+    assert (dense_table(*labs) == expected).all()
     assert [lab.sizes().tolist() for lab in labs] == [
         np.bincount(a + 2).tolist(), np.bincount(b).tolist(), np.bincount(c - 7).tolist()]
     # too many cells for a dense table: None, and the plain path takes over
@@ -158,8 +159,8 @@ def test_dense_counts_blocks_and_limits(monkeypatch):
 
     monkeypatch.setattr(counting, "DENSE_MIN_CELLS", 10)
     x, y = np.array([0, 4, 1, 4, 0, 2]), np.array([0, 0, 2, 1, 2, 0])   # spans 5 and 3
-    assert counting.dense_counts(check_labels(x[:2], "x"), check_labels(y[:2], "y")) is not None
-    assert counting.dense_counts(check_labels(x, "x"), check_labels(y, "y")) is None  # 15 > 10
+    assert dense_table(check_labels(x[:2], "x"), check_labels(y[:2], "y")) is not None
+    assert dense_table(check_labels(x, "x"), check_labels(y, "y")) is None  # 15 > 10
     t = contingency_table(y, x)
     assert t._dense is None and (t.counts == contingency_matrix(y, x).T).all()
 
@@ -235,8 +236,8 @@ def test_counting_while_finding_ranges_equals_counting_known_ranges(columns, blo
     for lab in known:
         lab.dense_form()                                  # a min/max pass first
     with unittest.mock.patch.object(counting, "_BLOCK", block):
-        table = counting.dense_counts(*found, max_cells=max_cells)
-    expected = counting.dense_counts(*known, max_cells=max_cells)
+        table = dense_table(*found, max_cells=max_cells)
+    expected = dense_table(*known, max_cells=max_cells)
     assert (table is None) == (expected is None)
     if table is not None:
         assert table.shape == expected.shape and (table == expected).all()
@@ -253,7 +254,7 @@ def test_range_found_while_counting_is_exact():
     a = np.array([3, 9, 4, 4, 9])
     b = np.array([-2, 0, 0, 1, -2])
     la, lb = check_labels(a, "a"), check_labels(b, "b")
-    table = counting.dense_counts(la, lb)
+    table = dense_table(la, lb)
     assert (la.lo, la.span, lb.lo, lb.span) == (3, 7, -2, 4)
     assert table.shape == (7, 4) and table[0, 0] == 1 and table[6].tolist() == [1, 0, 1, 0]
     assert la.sizes().tolist() == [1, 2, 2] and lb.sizes().tolist() == [2, 2, 1]

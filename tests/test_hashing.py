@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prayatul_edu import adjusted_rand_index, counting, hashing, prayatul_matrix
+from prayatul_edu import adjusted_rand_index, hashing, prayatul_matrix
 from prayatul_edu import labels as coding
 from prayatul_edu.hashing import StringWords, hash_factorize, sampled_codes, table_bits
 
@@ -314,7 +314,7 @@ def _check_word_tables(columns, rare, rng):
         for arr, (kind, pool, _) in zip(arrays, columns):
             arr[-1] = pool[-1]
     labs = [coding.check_labels(arr, f"x{i}") for i, arr in enumerate(arrays)]
-    table = counting.dense_counts(*labs)
+    table = coding.dense_table(*labs)
     expected, values = _table_by_unique(*arrays)
     if table is None:                                    # small ints spread over > N cells
         assert all(lab.word_table is None for lab in labs) and expected.size < 300
@@ -345,7 +345,7 @@ def test_word_tables_skip_the_range_pass_and_code_lazily(monkeypatch):
     p[12345], q[7777] = 12, 7                            # the same, as small ints
     assert prayatul_matrix(*labs).matrix.tolist() == prayatul_matrix(g, p, q).matrix.tolist()
     table, _ = _table_by_unique(G, P, Q)
-    assert (counting.dense_counts(*[coding.check_labels(x, "x") for x in (G, P, Q)])
+    assert (coding.dense_table(*[coding.check_labels(x, "x") for x in (G, P, Q)])
             == table).all()
     assert all(lab._ints is None for lab in labs[1:])    # no codes written for the strings
     assert labs[1].k == 13 and labs[1].values[-1] == "zz9"
@@ -353,7 +353,7 @@ def test_word_tables_skip_the_range_pass_and_code_lazily(monkeypatch):
     same = coding.check_labels(np.full(5000, -2**63, dtype=np.int64), "same")
     other = coding.check_labels(G[:5000], "other")
     table, _ = _table_by_unique(np.zeros(5000), G[:5000])
-    assert counting.dense_counts(same, other).tolist() == table.tolist()
+    assert coding.dense_table(same, other).tolist() == table.tolist()
     assert same.values.tolist() == [-2**63] and same.codes.tolist() == [0] * 5000
 
 
@@ -371,7 +371,7 @@ def test_word_windows_fall_back_to_a_multiplied_word():
     lab = coding.check_labels(arr, "x")
     assert lab.word_table is not None
     table, _ = _table_by_unique(arr, arr)
-    assert (counting.dense_counts(lab, coding.check_labels(arr, "y")) == table).all()
+    assert (coding.dense_table(lab, coding.check_labels(arr, "y")) == table).all()
 
 
 def test_two_character_strings_are_read_from_their_second_character():
@@ -389,7 +389,7 @@ def test_two_character_strings_are_read_from_their_second_character():
     assert field_at == 32 and all(shift == 32 for shift, _ in windows)
     labs = [coding.check_labels(x, name) for x, name in ((A, "a"), (B, "b"))]
     table, values = _table_by_unique(A, B)
-    assert (counting.dense_counts(*labs) == table).all()
+    assert (coding.dense_table(*labs) == table).all()
     assert [lab.values.tolist() for lab in labs] == [v.tolist() for v in values]
 
 
@@ -404,7 +404,7 @@ def test_three_characters_pack_into_21_bits_each():
     labs = [coding.check_labels(x, name) for x, name in ((arr, "a"), (other, "b"))]
     assert all(lab.word_table is not None for lab in labs)
     table, values = _table_by_unique(arr, other)
-    assert (counting.dense_counts(*labs) == table).all()
+    assert (coding.dense_table(*labs) == table).all()
     assert labs[0].values.tolist() == values[0].tolist() and labs[0].k == 7
     _assert_like_unique(arr, labs[0].codes, labs[0].values)
 
@@ -433,7 +433,7 @@ def test_labels_with_word_tables_pickle(dtype):
         lab.look_at_sample()                             # ids: the table comes from a sample
     assert labs[0].word_table is not None
     again = pickle.loads(pickle.dumps(labs))
-    assert (counting.dense_counts(*again) == counting.dense_counts(*labs)).all()
+    assert (coding.dense_table(*again) == coding.dense_table(*labs)).all()
     _assert_like_unique(X, again[0].codes, again[0].values)
 
 
@@ -506,7 +506,7 @@ def test_many_integer_labels_are_coded_by_word_codes_without_a_range_pass(monkey
         monkeypatch.setattr(coding, "_min_max", None)  # a range pass would fail
     lab = coding.check_labels(arr, "ids")
     y = rng.integers(0, 5, arr.shape[0])
-    table = counting.dense_counts(coding.check_labels(y, "y"), lab)
+    table = coding.dense_table(coding.check_labels(y, "y"), lab)
     expected, _ = _table_by_unique(y, arr)
     assert called and (table == expected).all()
     _assert_like_unique(arr, lab.codes, lab.values)
@@ -559,7 +559,7 @@ def test_packed_strings_equal_unique(pool, picks, width, prefix, sample, odd, ro
         y = np.arange(arr.shape[0]) % 3
         other = coding.check_labels(arr[::-1].copy(), "z")
         expected, _ = _table_by_unique(y, arr, arr[::-1])
-        assert (counting.dense_counts(coding.check_labels(y, "y"),
+        assert (coding.dense_table(coding.check_labels(y, "y"),
                                       coding.check_labels(arr, "x"), other)
                 == expected).all()
 
@@ -701,3 +701,59 @@ def test_each_strategy_codes_like_unique(route, make):
     lab = coding.check_labels(arr, "x")
     assert _route(lab) == route
     _assert_like_unique(arr, lab.codes, lab.values)
+
+
+def _decoded(arr, plan):
+    """The labels a plan of labels._choose stands for, one per instance."""
+    how = plan[0]
+    if how == "range":
+        return arr                                        # (the labels themselves)
+    if how == "grid":
+        offsets, step, span, origin = plan[1:]
+        assert int(offsets.max()) < span
+        return origin + step * offsets.astype(np.int64)
+    if how == "word table":
+        return plan[1].arr                                # codes come while counting
+    codes, values = plan[1:]
+    return values[codes]
+
+
+@pytest.mark.parametrize("how, make, known", [
+    ("wait", lambda rng: rng.integers(-1, 9, 6000), False),
+    ("range", lambda rng: rng.integers(-1, 9, 6000), True),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7, False),
+    ("grid", lambda rng: rng.integers(0, 40, 6000) * 1_000_003 + 7, True),
+    ("word table", lambda rng: rng.integers(-2**40, 2**40, 30)[rng.integers(0, 30, 6000)], False),
+    ("codes", lambda rng: rng.integers(-2**40, 2**40, 30)[rng.integers(0, 30, 6000)], True),
+    ("codes", lambda rng: rng.integers(-2**40, 2**40, 6000), False),
+    ("word table", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 6000)], False),
+    ("codes", lambda rng: np.array(["ab", "cd", "xyz", "q"])[rng.integers(0, 4, 600)], False),
+    ("codes", lambda rng: np.array([f"w{i}" for i in range(3000)])[rng.integers(0, 3000, 6000)],
+     False),
+])
+def test_choose_takes_the_first_strategy_of_the_list_that_fits(how, make, known):
+    """labels._choose, the one place that chooses: small range (or wait for the counting
+    pass to find it), grid, word table (only while no pass has read the labels), then
+    codes; every plan stands for exactly the labels it was given."""
+    arr = make(np.random.default_rng(len(how) + known))
+    plan = coding._choose(arr, *((int(arr.min()), int(arr.max())) if known else ()))
+    assert plan[0] == how
+    if how != "wait":
+        assert (np.asarray(_decoded(arr, plan)) == arr).all()
+    if how == "range":
+        assert plan[1:] == (int(arr.min()), int(arr.max()) - int(arr.min()) + 1)
+    if how == "codes":
+        _assert_like_unique(arr, plan[1].astype(np.intp), plan[2])
+
+
+def test_the_strategies_are_listed_in_the_order_choose_tries_them():
+    # the module docstring's numbered list and _choose's steps name the same strategies
+    import inspect
+    import re
+
+    listed = re.findall(r"^(\d)\. \*\*([^*]+)\*\*", coding.__doc__, flags=re.M)
+    assert [name.lower() for _, name in listed] == [
+        "small range", "grid", "word table from a sample", "hash rounds", "sort"]
+    source = inspect.getsource(coding._choose)
+    steps = [source.index(f'"{how}"') for how in ("wait", "grid", "word table", "codes")]
+    assert steps == sorted(steps)

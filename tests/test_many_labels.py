@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from prayatul_edu import (adjusted_rand_index, contingency_table, mutual_information,
                           normalized_mutual_information, prayatul_matrix)
-from prayatul_edu import counting
+from prayatul_edu import contingency, counting
 from prayatul_edu import prayatul as prayatul_module
-from prayatul_edu.labels import check_partitions
+from prayatul_edu.labels import check_partitions, dense_table
+from prayatul_edu.contingency import table_of
 from prayatul_edu.counting import (ContingencyTable, group_sizes, joint_counts, joint_key,
                                    joint_pairs_within, pairs_within)
 
@@ -58,8 +59,8 @@ def test_contingency_fast_paths_equal_plain_and_sklearn(kind, k):
     n = 3000
     truth, pred = _labels(rng, n, k, kind), _labels(rng, n, max(1, k // 3), "ints")
     t, p = check_partitions(truth=truth, pred=pred)
-    fast = ContingencyTable(t, p)
-    plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
+    fast = table_of(t, p)
+    plain = table_of(*check_partitions(truth=truth, pred=pred), plain=True)
     assert _cells(fast) == _cells(plain)
     assert fast.cluster_sizes.tolist() == plain.cluster_sizes.tolist()
     assert fast.class_sizes.tolist() == plain.class_sizes.tolist()
@@ -80,8 +81,8 @@ def test_sorted_path_with_64_bit_cells(kind):
     pred[moved] = truth[rng.integers(0, n, int(moved.sum()))]
     g, p = check_partitions(truth=truth, pred=pred)
     assert g.dense_form()[2] * p.dense_form()[2] > 2**32
-    fast = ContingencyTable(g, p)
-    assert _cells(fast) == _cells(ContingencyTable(g, p, plain=True))
+    fast = table_of(g, p)
+    assert _cells(fast) == _cells(table_of(g, p, plain=True))
     assert abs(adjusted_rand_index(truth, pred) - adjusted_rand_score(truth, pred)) < 1e-12
     assert abs(mutual_information(truth, pred, base=math.e) - mutual_info_score(truth, pred)) < 1e-12
 
@@ -114,8 +115,10 @@ def test_prayatul_with_more_than_2_to_the_32_cells_per_pair(kind):
 def test_joint_pairs_within_equals_group_sizes(k, kind):
     rng = np.random.default_rng(k + 1)
     n = 30_000
-    a, b = check_partitions(a=_labels(rng, n, k, kind), b=_labels(rng, n, k, "noise"))
-    expected = pairs_within(group_sizes(a, b))
+    arrays = {"a": _labels(rng, n, k, kind), "b": _labels(rng, n, k, "noise")}
+    la, lb = check_partitions(**arrays)
+    expected = pairs_within(group_sizes((la.codes, la.k), (lb.codes, lb.k)))
+    a, b = (lab.dense_form() for lab in check_partitions(**arrays))
     assert joint_pairs_within(a, b) == expected
     cell, count = joint_counts(a, b)
     assert int(count.sum()) == n
@@ -131,7 +134,7 @@ def test_joint_key_wraps_huge_offsets_exactly():
     a = np.array([base, base + 1, base + 2, base + 1], dtype=np.int64)
     b = np.array([-base, -base, -base + 3, -base + 3], dtype=np.int64)
     la, lb = check_partitions(a=a, b=b)
-    key, cells = joint_key(la, lb)
+    key, cells = joint_key(la.dense_form(), lb.dense_form())
     assert cells == 3 * 4
     assert key.tolist() == [0 * 4 + 0, 1 * 4 + 0, 2 * 4 + 3, 1 * 4 + 3]
 
@@ -168,15 +171,15 @@ def test_every_path_agrees_on_random_labels(data):
     assert prayatul_module._from_pair_sums(*labs) == expected
     dense = prayatul_module._from_dense_table(*labs)
     assert dense is None or dense == expected
-    plain = _cells(ContingencyTable(labs[0], labs[1], plain=True))
-    assert _cells(ContingencyTable(labs[0], labs[1])) == plain
+    plain = _cells(table_of(labs[0], labs[1], plain=True))
+    assert _cells(table_of(labs[0], labs[1])) == plain
     # force the sorting paths on these small inputs
     with pytest.MonkeyPatch.context() as m:
         m.setattr(counting, "DENSE_MIN_CELLS", 1)
-        m.setattr(counting, "_DENSE_TABLE_CELLS", 0)
+        m.setattr(contingency, "_DENSE_TABLE_CELLS", 0)
         fresh = check_partitions(truth=arrays[0], primary=arrays[1], alternative=arrays[2])
         assert prayatul_module._from_pair_sums(*fresh) == expected
-        assert _cells(ContingencyTable(fresh[0], fresh[1])) == plain
+        assert _cells(table_of(fresh[0], fresh[1])) == plain
 
 
 @pytest.mark.parametrize("k", [10, 1000, 50_000])
@@ -206,10 +209,10 @@ def test_value_cells_of_parts_merge_into_the_whole(kind, k):
         return Counter(dict(zip(zip(values["g"].tolist(), values["p"].tolist()),
                                 total.tolist())))
 
-    assert as_counter(*counting.value_cells({"g": g, "p": p})) == expected
+    assert as_counter(*contingency.value_cells({"g": g, "p": p})) == expected
     cuts = [0, 1, 2500, 2501, n]
-    parts = [counting.value_cells({"g": g[a:b], "p": p[a:b]}) for a, b in zip(cuts, cuts[1:])]
-    merged = counting.value_cells(
+    parts = [contingency.value_cells({"g": g[a:b], "p": p[a:b]}) for a, b in zip(cuts, cuts[1:])]
+    merged = contingency.value_cells(
         {name: np.concatenate([part[0][name] for part in parts]) for name in ("g", "p")},
         np.concatenate([part[1] for part in parts]))
     assert as_counter(*merged) == expected
@@ -244,7 +247,7 @@ def test_sorted_cells_counted_and_placed_only_when_read_and_then_equal_the_plain
     rng = np.random.default_rng(11)
     truth, pred = rng.integers(0, 900, 4000) * 7 - 3, rng.integers(0, 800, 4000)
     t, p = _owned(*check_partitions(truth=truth, pred=pred))
-    fast, plain = ContingencyTable(t, p), ContingencyTable(t, p, plain=True)
+    fast, plain = table_of(t, p), table_of(t, p, plain=True)
     assert fast._cells_unread                              # the sorted path, nothing counted yet
     from prayatul_edu.pair_counting import _pair_confusion
     assert _pair_confusion(fast).tp == pairs_within(plain.cell_count) > 0
@@ -315,7 +318,7 @@ def test_narrow_joint_key_equals_the_int64_one(data):
     arrays = [lo + rng.integers(0, span, n) for lo, span in zip(los, spans)]
     for arr, lo, span in zip(arrays, los, spans):        # both ends occur: the span is exact
         arr[0], arr[-1] = lo, lo + span - 1
-    a, b = check_partitions(a=arrays[0], b=arrays[1])
+    a, b = (lab.dense_form() for lab in check_partitions(a=arrays[0], b=arrays[1]))
     wide, cells = joint_key(a, b)
     narrow, same_cells = joint_key(a, b, narrow=True)
     assert cells == same_cells
@@ -343,8 +346,8 @@ def test_pair_measures_agree_with_sklearn_for_any_number_of_labels(data):
     assert normalized_mutual_information(truth, pred, average="arithmetic") == pytest.approx(
         normalized_mutual_info_score(truth, pred), abs=1e-12)
     t, p = check_partitions(truth=truth, pred=pred)
-    plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
-    assert ContingencyTable(t, p).pairs_in_cells() == pairs_within(plain.cell_count)
+    plain = table_of(*check_partitions(truth=truth, pred=pred), plain=True)
+    assert table_of(t, p).pairs_in_cells() == pairs_within(plain.cell_count)
 
 
 def test_dense_tables_stay_small_enough_to_beat_a_sort():
@@ -361,15 +364,15 @@ def test_tables_beyond_the_cache_are_still_dense_where_no_sort_replaces_them(mon
     # sums and the contingency table sort instead once it outgrows the cache
     monkeypatch.setattr(counting, "DENSE_MIN_CELLS", 1)
     monkeypatch.setattr(counting, "DENSE_CACHE_CELLS", 100)
-    monkeypatch.setattr(counting, "_DENSE_TABLE_CELLS", 0)      # no table read cell by cell
+    monkeypatch.setattr(contingency, "_DENSE_TABLE_CELLS", 0)      # no table read cell by cell
     rng = np.random.default_rng(4)
     a, b = rng.integers(0, 30, 1000), rng.integers(0, 30, 1000)      # 900 cells > 1000 / 2
     la, lb = check_partitions(a=a, b=b)
-    assert counting.dense_counts(la, lb) is not None
+    assert dense_table(la, lb) is not None
     assert not counting.cells_fit_dense(1000, 900)
-    expected = pairs_within(group_sizes(*check_partitions(a=a, b=b)))
-    assert joint_pairs_within(*check_partitions(a=a, b=b)) == expected
-    table = ContingencyTable(*_owned(*check_partitions(truth=a, pred=b)))
+    expected = pairs_within(group_sizes(*((lab.codes, lab.k) for lab in check_partitions(a=a, b=b))))
+    assert joint_pairs_within(*(lab.dense_form() for lab in check_partitions(a=a, b=b))) == expected
+    table = table_of(*_owned(*check_partitions(truth=a, pred=b)))
     assert table._cells_unread and table.pairs_in_cells() == expected
 
 
@@ -386,11 +389,11 @@ def test_pair_tables_from_one_pass_equal_each_pair_alone(data):
     counting._BLOCK = block
     try:
         labs = check_partitions(a=arrays[0], b=arrays[1], c=arrays[2])
-        tables = counting.dense_pair_counts(*labs)
+        tables = counting.dense_pair_counts(*(lab.dense_form() for lab in labs))
         for (i, j), table in tables.items():
             fresh = check_partitions(a=arrays[i], b=arrays[j])  # (codes change dense_form)
-            assert table.tolist() == counting.dense_counts(*fresh).tolist()
-            assert pairs_within(table) == pairs_within(group_sizes(*fresh))
+            assert table.tolist() == dense_table(*fresh).tolist()
+            assert pairs_within(table) == pairs_within(group_sizes(*((f.codes, f.k) for f in fresh)))
         for lab, arr in zip(labs, arrays):                 # margins adopted: the group sizes
             assert lab.sizes().tolist() == np.unique(arr, return_counts=True)[1].tolist()
     finally:
@@ -446,19 +449,19 @@ def test_pair_confusion_beyond_2_to_the_32_cells_from_32_bit_pieces(kind, monkey
     t, p = _owned(*check_partitions(truth=truth, pred=pred))
     assert t.dense_form()[2] * p.dense_form()[2] > 2**32
     pairs, pieces = _Calls(monkeypatch, "_pairs_of_equal"), _Calls(monkeypatch, "_sorted_pieces")
-    table = ContingencyTable(t, p)
+    table = table_of(t, p)
     pc = _pair_confusion(table)
     assert (pairs.calls, pieces.calls) == (1, 1) and table._cells_unread
     expected_tp = _comb2_of_cells(truth, pred)
     assert pc.tp == expected_tp > 10**4
     assert (pc.to_sklearn() == pair_confusion_matrix(truth, pred)).all()
-    plain = _pair_confusion(ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True))
+    plain = _pair_confusion(table_of(*check_partitions(truth=truth, pred=pred), plain=True))
     assert (pc.tp, pc.fp, pc.fn, pc.tn) == (plain.tp, plain.fp, plain.fn, plain.tn)
     assert pair_confusion(truth, pred).tp == expected_tp
     assert adjusted_rand_index(truth, pred) == pytest.approx(adjusted_rand_score(truth, pred),
                                                              abs=1e-12)
     # reading the cells lists them (sorted in 32-bit pieces too) and they give the same pairs
-    plain_cells = _cells(ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True))
+    plain_cells = _cells(table_of(*check_partitions(truth=truth, pred=pred), plain=True))
     before = pieces.calls
     assert _cells(table) == plain_cells
     assert pieces.calls == before + 1
@@ -485,17 +488,17 @@ def test_pairs_in_unread_cells_equal_the_definition_and_sklearn(data):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(counting, "DENSE_MIN_CELLS", 1)
         m.setattr(counting, "DENSE_CACHE_CELLS", 1)
-        m.setattr(counting, "_DENSE_TABLE_CELLS", 0)
+        m.setattr(contingency, "_DENSE_TABLE_CELLS", 0)
         m.setattr(counting, "_NARROW_RANGE", data.draw(st.sampled_from([1, 3, 50, 2**32])))
         t, p = _owned(*check_partitions(truth=truth, pred=pred))
-        table = ContingencyTable(t, p)
+        table = table_of(t, p)
         pc = _pair_confusion(table)
         assert table._cells_unread                       # the pairs did not list the cells
         assert (pc.tp, pc.fp, pc.fn, pc.tn) == expected
         assert pc.tp == _comb2_of_cells(truth, pred)
         assert (pc.to_sklearn() == pair_confusion_matrix(truth, pred)).all()
         assert adjusted_rand_index(truth, pred) == ari   # identical to the unforced paths
-        plain = ContingencyTable(*check_partitions(truth=truth, pred=pred), plain=True)
+        plain = table_of(*check_partitions(truth=truth, pred=pred), plain=True)
         assert _cells(table) == _cells(plain)
         assert table.pairs_in_cells() == pc.tp
     assert ari == pytest.approx(adjusted_rand_score(truth, pred), abs=1e-12)
