@@ -45,7 +45,21 @@ def random_labelings(seed, n=None, k_truth=None, k_pred=None):
 #: ``--dist loadfile``) hands whole files out in this order, then the others as
 #: collected: started last, a long file would keep one worker busy while the other idles.
 FIRST = (
-    "tests/e2e/",
+    "tests/e2e/",                       # the browser: about 10 minutes in all
+    "tests/test_widgets.py",            # 73
+    "tests/test_grading_hostile.py",    # 70 (one batch of 57 notebooks, each in a sandbox)
+    "tests/test_grading.py",            # 65
+    "tests/test_exercises.py",          # 60
+    "tests/test_exercise_notebooks.py",  # 55
+    "tests/test_hierarchy.py",          # 53
+    "tests/test_assignment_cycle.py",   # 40
+    "tests/test_many_labels.py",        # 36
+    "tests/test_docs.py",               # 31 (a Sphinx build)
+    "tests/test_grading_sandbox.py",    # 30
+    "tests/test_adjusted_information.py",  # 29
+    "tests/test_exercise_feedback.py",  # 26
+    "tests/test_grading_dask.py",       # 25
+    "tests/test_dask.py",               # 25
 )
 
 
