@@ -40,26 +40,26 @@ def random_labelings(seed, n=None, k_truth=None, k_pred=None):
 
 
 # -------------------------------------------------- how a parallel run hands out files
-#: The files that keep one worker longest, longest first (seconds of one worker, measured
-#: with --durations=0 on a busy 2-core machine). A parallel run (pytest-xdist,
+#: The files that keep one worker longest, longest first (seconds of one worker in a
+#: whole run, --durations=0, on a busy 2-core machine). A parallel run (pytest-xdist,
 #: ``--dist loadfile``) hands whole files out in this order, then the others as
 #: collected: started last, a long file would keep one worker busy while the other idles.
 FIRST = (
-    "tests/e2e/",                       # the browser: about 10 minutes in all
-    "tests/test_widgets.py",            # 73
-    "tests/test_grading_hostile.py",    # 70 (one batch of 57 notebooks, each in a sandbox)
-    "tests/test_grading.py",            # 65
-    "tests/test_exercises.py",          # 60
+    "tests/e2e/",                       # the browser tests: several minutes
+    "tests/test_widgets.py",            # 156
+    "tests/test_grading_hostile.py",    # 104 (one batch of 57 notebooks, each in a sandbox)
+    "tests/test_exercises.py",          # 67
+    "tests/test_grading.py",            # 64
     "tests/test_exercise_notebooks.py",  # 55
-    "tests/test_hierarchy.py",          # 53
-    "tests/test_assignment_cycle.py",   # 40
-    "tests/test_many_labels.py",        # 36
-    "tests/test_docs.py",               # 31 (a Sphinx build)
-    "tests/test_grading_sandbox.py",    # 30
-    "tests/test_adjusted_information.py",  # 29
-    "tests/test_exercise_feedback.py",  # 26
-    "tests/test_grading_dask.py",       # 25
-    "tests/test_dask.py",               # 25
+    "tests/test_many_labels.py",        # 43
+    "tests/test_docs.py",               # 39 (a Sphinx build)
+    "tests/test_dask.py",               # 39
+    "tests/test_assignment_cycle.py",   # 34
+    "tests/test_grading_dask.py",       # 30
+    "tests/test_exercise_feedback.py",  # 30
+    "tests/test_grading_sandbox.py",    # 24
+    "tests/test_hierarchy.py",          # 22
+    "tests/test_adjusted_information.py",  # 19
 )
 
 
