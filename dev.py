@@ -27,9 +27,10 @@ STAMP = VENV / ".prayatul-edu-installed"
 
 # Every test: unit and property tests in tests/, notebooks checked by nbval.
 # Doctests: every docstring Example in the library runs too.
-# In parallel (pytest-xdist), one worker per core, each taking whole files: a notebook's
-# cells run in order in one kernel (nbval), a module's fixtures (the graded batch, the
-# Dask cluster) are made once, and each browser test starts its own server on a free port.
+# In parallel (pytest-xdist), one worker per core, each taking whole files, the longest
+# first (FIRST in tests/conftest.py): a notebook's cells run in order in one kernel
+# (nbval), a module's fixtures (the graded batch, the Dask cluster) are made once, and
+# each browser test starts its own server on a free port.
 TEST_ARGS = ["-m", "pytest", "-n", "auto", "--dist", "loadfile",
              "--nbval", "--nbval-current-env", "--doctest-modules",
              "-p", "no:cacheprovider", "prayatul_edu", "tests", "notebooks", "solutions"]

@@ -1,11 +1,20 @@
-"""Shared test fixtures: the seed documents' data, and random labelings."""
+"""Shared test fixtures: the seed documents' data, and random labelings; how a parallel
+run hands out the files."""
 import os
 
-import numpy as np
-import pytest
-from hypothesis import settings
+# One thread per native pool (BLAS, scikit-learn's OpenMP) in every test process and in
+# what it starts (notebook kernels, the command line): the run is parallel already, one
+# worker per core (pytest-xdist). Several threads per worker on a busy 2-core machine made
+# scikit-learn's KMeans 40 times slower (notebook 08's choose_k: 105 s, one thread 2.4 s).
+# Set before NumPy loads; tests/test_threads.py sets its own limits around what it checks.
+for _pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_pool, "1")
 
-from prayatul_edu import tutorial
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from prayatul_edu import tutorial  # noqa: E402
 
 # In CI (.ci/run sets CI) the property tests draw the same examples on every run, so a red
 # build means a change broke something, not that this run drew a new example; run locally,
@@ -28,3 +37,41 @@ def random_labelings(seed, n=None, k_truth=None, k_pred=None):
     k_truth = k_truth if k_truth is not None else int(rng.integers(1, 12))
     k_pred = k_pred if k_pred is not None else int(rng.integers(1, 12))
     return rng.integers(0, k_truth, n), rng.integers(0, k_pred, n)
+
+
+# -------------------------------------------------- how a parallel run hands out files
+#: The files that keep one worker longest, longest first (seconds of one worker in a
+#: whole run, --durations=0, on a busy 2-core machine). A parallel run (pytest-xdist,
+#: ``--dist loadfile``) hands whole files out in this order, then the others as
+#: collected: started last, a long file would keep one worker busy while the other idles.
+FIRST = (
+    "tests/e2e/",                       # the browser tests: several minutes
+    "tests/test_widgets.py",            # 156
+    "tests/test_grading_hostile.py",    # 104 (one batch of 57 notebooks, each in a sandbox)
+    "tests/test_exercises.py",          # 67
+    "tests/test_grading.py",            # 64
+    "tests/test_exercise_notebooks.py",  # 55
+    "tests/test_many_labels.py",        # 43
+    "tests/test_docs.py",               # 39 (a Sphinx build)
+    "tests/test_dask.py",               # 39
+    "tests/test_assignment_cycle.py",   # 34
+    "tests/test_grading_dask.py",       # 30
+    "tests/test_exercise_feedback.py",  # 30
+    "tests/test_grading_sandbox.py",    # 24
+    "tests/test_hierarchy.py",          # 22
+    "tests/test_adjusted_information.py",  # 19
+)
+
+
+def pytest_configure(config):
+    # xdist would hand out the files with the most tests first, whatever they cost
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        path = item.nodeid.split("::", 1)[0]
+        return next((k for k, first in enumerate(FIRST) if path.startswith(first)), len(FIRST))
+
+    items.sort(key=rank)   # stable: each file's tests (a notebook's cells) keep their order

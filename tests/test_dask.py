@@ -174,14 +174,15 @@ def test_compare_dask_on_a_local_cluster(tmp_path):
     assert len(report["pairs"]) == 3                      # every unordered pair once
 
 
-def test_compare_dask_refuses_what_needs_memory(tmp_path):
+def test_compare_dask_refuses_what_needs_memory(tmp_path, capsys):
+    from prayatul_edu import cli
+
     runs, folder, _ = _write_runs(tmp_path)
     csv = tmp_path / "runs.csv"
     csv.write_text("truth,a,b\n0,0,1\n1,1,0\n")
     for extra, message in [(["--bootstrap", "5"], "--bootstrap: not with --dask"),
                            ([], "FILE: --dask reads a Parquet file")]:
         target = str(folder) if extra else str(csv)
-        out = subprocess.run([sys.executable, "-m", "prayatul_edu", "compare", target,
-                              "--truth", "truth", "--dask", "tcp://127.0.0.1:1", *extra],
-                             capture_output=True, text=True, timeout=120)
-        assert out.returncode == 2 and message in out.stderr
+        code = cli.main(["compare", target, "--truth", "truth", "--dask", "tcp://127.0.0.1:1",
+                         *extra])
+        assert code == 2 and message in capsys.readouterr().err

@@ -639,6 +639,22 @@ def test_which_k_agrees_with_scikit_learns_criteria(seed):
                       "the criteria disagree: no k is clearly supported")
 
 
+def test_which_k_computes_its_criteria_once_for_its_data():
+    """Every statement, option and mistake asks for the criteria: computed once, and again
+    when the clusterings are other ones."""
+    q = q_("08.5")
+    data = {"X": q.X, "candidates": dict(q.candidates)}
+    mine = type(q)(None, data=data)
+    first = mine._scores()
+    assert mine._scores() is first and first == q._scores()
+    ks = list(data["candidates"])
+    cands = data["candidates"]
+    cands[ks[0]], cands[ks[-1]] = cands[ks[-1]], cands[ks[0]]
+    swapped = mine._scores()
+    assert swapped[ks[0]] == first[ks[-1]] and swapped[ks[-1]] == first[ks[0]]
+    assert mine.statements() == type(q)(None, data=data).statements()
+
+
 @pytest.mark.parametrize("seed", [None, "s1", "s2", "s3"])
 def test_stability_question_compares_the_shared_instances_by_id(seed):
     from sklearn.metrics import adjusted_rand_score

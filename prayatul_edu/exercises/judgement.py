@@ -298,8 +298,15 @@ class WhichK(ChoiceQuestion):
         self.describe_options(d)
 
     def _scores(self):
-        return {k: [float(f(self.X, lab)) for _, f, _ in _CRITERIA]
-                for k, lab in self.candidates.items()}
+        """k -> the criteria of its clustering; computed once for these data (the key, each
+        statement, option and mistake asks for them; the arrays are read-only)."""
+        these = [self.X, *(x for item in self.candidates.items() for x in item)]
+        seen = self.__dict__.get("_scored")
+        if seen is None or len(seen[0]) != len(these) or any(
+                a is not b for a, b in zip(seen[0], these)):
+            seen = self._scored = (these, {k: [float(f(self.X, lab)) for _, f, _ in _CRITERIA]
+                                           for k, lab in self.candidates.items()})
+        return seen[1]
 
     def _best(self) -> list:
         """Each criterion's best k."""
