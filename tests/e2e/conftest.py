@@ -41,11 +41,13 @@ def browser():
 
 @pytest.fixture(scope="module")
 def servers(request):
-    """The file's Voila servers (``voila_pages.Servers``): started when first used, logs in
-    test-output/e2e/<file>/, all stopped after the file's last test."""
+    """The file's Voila servers (``voila_pages.Servers``), logs in test-output/e2e/<file>/:
+    those of the file's ``APPS`` (lecture and normal mode) started at once, side by side,
+    any other when first used; all stopped after the file's last test."""
     require_browser()
     running = Servers(OUTPUT / Path(request.module.__file__).stem)
     try:
+        running.launch_apps(getattr(request.module, "APPS", ()))
         yield running
     finally:
         running.close()

@@ -31,7 +31,7 @@ def test_reloading_the_page_leaves_no_kernel_behind(browser, servers, problems):
     server = servers.lecture("prayatul")
     page = open_page(browser, server, problems)
     assert server.wait_for_kernels(at_most=1) == 1
-    for _ in range(4):
+    for _ in range(2):
         page.reload(wait_until="commit", timeout=PAGE_LOAD_S * 1000)
         page.wait_for_selector(".widget-image", state="attached")
         wait_for_figure(page)

@@ -99,26 +99,36 @@ class VoilaServer:
         self.log_path = log_path
         self.url = f"http://127.0.0.1:{self.port}/"
 
-    def __enter__(self):
+    def start(self) -> "VoilaServer":
+        """Start the server and return at once (:meth:`wait_until_up` waits for it)."""
         self.log = open(self.log_path, "wb")
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
         self.proc = subprocess.Popen(self.argv, cwd=ROOT, stdout=self.log,
                                      stderr=subprocess.STDOUT, env=env,
                                      start_new_session=True)
+        self.up = False
+        return self
+
+    def wait_until_up(self) -> "VoilaServer":
         deadline = time.monotonic() + SERVER_START_S
-        while time.monotonic() < deadline:
+        while not self.up and time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"voila exited early; see {self.log_path}")
             try:
                 urllib.request.urlopen(self.url + "voila/api/shutdown", timeout=1)
             except urllib.error.HTTPError:
-                return self  # the server answers (any HTTP status): it is up
+                self.up = True   # the server answers (any HTTP status): it is up
             except OSError:
                 time.sleep(0.3)
-                continue
-            return self
-        raise RuntimeError(f"voila did not start within {SERVER_START_S} s; see "
-                           f"{self.log_path}")
+            else:
+                self.up = True
+        if not self.up:
+            raise RuntimeError(f"voila did not start within {SERVER_START_S} s; see "
+                               f"{self.log_path}")
+        return self
+
+    def __enter__(self):
+        return self.start().wait_until_up()
 
     def kernels(self) -> int:
         """How many kernels the server runs now (its ipykernel child processes)."""
@@ -617,12 +627,25 @@ class Servers:
         self.running: dict[str, VoilaServer] = {}
         self.stack = contextlib.ExitStack()
 
-    def get(self, name: str, command: str, extra: tuple[str, ...] = ()) -> VoilaServer:
+    def launch(self, name: str, command: str, extra: tuple[str, ...] = ()) -> VoilaServer:
+        """Start server ``name`` unless it runs, without waiting for it (it boots while a
+        test does something else)."""
         if name not in self.running:
             self.folder.mkdir(parents=True, exist_ok=True)
             server = VoilaServer(command, self.folder / f"{name}_voila.log", extra)
-            self.running[name] = self.stack.enter_context(server)
+            self.stack.callback(server.__exit__, None, None, None)
+            self.running[name] = server.start()
         return self.running[name]
+
+    def get(self, name: str, command: str, extra: tuple[str, ...] = ()) -> VoilaServer:
+        """Server ``name``, up (started now if it was not)."""
+        return self.launch(name, command, extra).wait_until_up()
+
+    def launch_apps(self, apps) -> None:
+        """Start the lecture-mode and the normal-mode server of every app in ``apps``."""
+        for app in apps:
+            self.launch(f"{app}_lecture", LECTURE_COMMANDS[app])
+            self.launch(f"{app}_normal", normal_mode_notebook(app))
 
     def lecture(self, app: str) -> VoilaServer:
         """``app`` served with the README's command (lecture mode, as under Voila)."""

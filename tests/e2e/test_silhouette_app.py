@@ -1,6 +1,6 @@
-"""The silhouette and dendrogram explorers in the browser: a slider moved with the
-keyboard, the projector's sizes, the figure-update times (helpers and what every page is
-checked for: ``voila_pages.py``)."""
+"""The silhouette explorer in the browser: a slider moved with the keyboard, the
+projector's sizes, the figure-update times (helpers and what every page is checked for:
+``voila_pages.py``)."""
 from __future__ import annotations
 
 from voila_pages import (close_page, image_src, move_slider_right, open_page, shoot, wait_for_cell,
@@ -8,7 +8,7 @@ from voila_pages import (close_page, image_src, move_slider_right, open_page, sh
 from voila_pages import (test_every_app_fits_a_projector,  # noqa: F401 - collected
                          test_figure_update_times_are_recorded)  # here, for APPS
 
-APPS = ("silhouette", "dendrogram")
+APPS = ("silhouette",)
 
 
 def test_silhouette_explorer_in_the_browser(browser, servers, output_dir, problems):
