@@ -68,7 +68,8 @@ class LectureKernelManager(AsyncMappingKernelManager):
         async def shut_down() -> None:
             if kernel_id not in self:
                 return
-            self.log.info("Kernel %s: its page was left while loading; shutting it down",
+            self.log.info("Kernel %s: its page was left while loading; shutting it down "
+                          "(Voila then reports the notebook's run as broken off: expected)",
                           kernel_id)
             try:
                 await self.shutdown_kernel(kernel_id, now=True)
