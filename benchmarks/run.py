@@ -23,6 +23,7 @@ import os
 import platform
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -635,8 +636,10 @@ def rows_browser() -> list[Row]:
     latency = os.path.join(ROOT, "test-output", "e2e", "figure_latency.json")
     if os.path.exists(latency):
         os.remove(latency)
+    shutil.rmtree(os.path.join(ROOT, "test-output", "e2e", "figure_latency"),
+                  ignore_errors=True)                    # each app's file, gathered in it
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/e2e/test_voila_apps.py", "-k", "figure_update_times"],
+                           "tests/e2e", "-k", "figure_update_times"],
                           capture_output=True, text=True, cwd=ROOT, timeout=1800)
     if not os.path.exists(latency):
         tail = (proc.stdout.strip().splitlines() or ["?"])[-1]
@@ -645,7 +648,7 @@ def rows_browser() -> list[Row]:
     with open(latency, encoding="utf-8") as f:
         apps = json.load(f)["apps"]
     out = []
-    # what the timed changes reuse (tests/e2e/test_voila_apps.py, CHANGES): sliders move to
+    # what the timed changes reuse (tests/e2e/voila_pages.py, CHANGES): sliders move to
     # values never seen before; typed labels are computed anew
     cached = {"dendrogram": "lecture mode; 1 of the 5 linkage changes shows a tree built "
                             "before (cached per data set and linkage); new seeds only",

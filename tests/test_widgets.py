@@ -651,6 +651,53 @@ def test_pair_counting_app_row_order_changes_the_picture_not_the_numbers():
     assert "Jaccard" in app.numbers.value
 
 
+def test_pair_counting_lecture_mode_shows_every_pair_as_a_cell_of_its_kind():
+    """On the projector every pair {x_a, x_b} is one cell (row a, column b > a), named
+    and coloured by its kind as the figure colours it, with each instance's class and
+    cluster at its row and column; the reveal shows the derivation instead, without the
+    list of pairs (the cells are that list); beyond 12 instances, a sentence."""
+    import re
+
+    from prayatul_edu.plots import PAIR_COLORS
+
+    truth, pred = "1 3 2 1 3 2 2", "1 2 3 1 2 2 1"
+    t, c = truth.split(), pred.split()
+    app = PairCountingExplorer(truth=truth, pred=pred, lecture=True)
+    cells = re.findall(r'<td class="pe-pair" style="background: (#\w+); color: \w+" '
+                       r'title="\{x(\d+), x(\d+)\}: (\w\w)">(\w\w)</td>', app.numbers.value)
+    by_hand = {(a + 1, b + 1): ("T" if (t[a] == t[b]) == (c[a] == c[b]) else "F")
+               + ("P" if c[a] == c[b] else "N") for a in range(7) for b in range(a + 1, 7)}
+    assert {(int(a), int(b)): kind for _, a, b, kind, _ in cells} == by_hand
+    assert all(shown == kind and colour == PAIR_COLORS[kind] for colour, _, _, kind, shown in cells)
+    pc = app.model.results["pair counts"]
+    kinds = [kind for *_, kind in cells]
+    assert [kinds.count(k) for k in ("TP", "FP", "FN", "TN")] == [pc.tp, pc.fp, pc.fn, pc.tn]
+    assert "one by one" not in app.numbers.value and "Pair-counting explorer" not in \
+        app.numbers.value                                 # the title is above the app
+    # each instance's class and cluster: x1 (1, 1) at its row, x7 (2, 1) above its column
+    assert "<tr><th>x1</th><td>1</td><td>1</td>" in app.numbers.value
+    assert app.numbers.value.count("<td>2</td>") >= 2
+    app.steps.toggle.value = True
+    assert "pe-pair" not in app.numbers.value and app.steps.on
+    full = app.steps.reveal.state.full.to_text()
+    assert "one by one" not in full and f"TP = {pc.tp}, FP = {pc.fp}" in full
+    app.steps.toggle.value = False
+    assert "pe-pairs" in app.numbers.value
+    # outside lecture mode: the derivation whole, listing every pair
+    assert "All 21 pairs, one by one" in PairCountingExplorer(truth=truth, pred=pred,
+                                                              lecture=False).numbers.value
+    many = " ".join(str(i % 3) for i in range(13))
+    big = PairCountingExplorer(truth=many, pred=many, lecture=True).numbers.value
+    assert "78 pairs, too many to show one by one" in big and "pe-pair\"" not in big
+
+
+def test_contingency_numbers_are_captioned_without_the_apps_title():
+    app = ContingencyExplorer(lecture=True)
+    assert "10 instances, 3 clusters x 3 classes" in app.numbers.value
+    assert "Contingency explorer" not in app.numbers.value
+    assert app.model.summary().startswith("Contingency explorer: 10 instances, 3 clusters")
+
+
 def test_contingency_app_changes_the_number_of_labels_one_box_at_a_time():
     app = ContingencyExplorer()
     shown = _shown(app)

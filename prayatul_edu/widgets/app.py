@@ -63,9 +63,12 @@ APP_STYLE = f"""<style>
 .pe-lecture .pe-side > * {{ flex: 0 0 auto; }}
 .pe-lecture .pe-table {{ font-size: 20px !important; }}
 .pe-lecture .pe-table td, .pe-lecture .pe-table th {{ padding: 0 8px !important;
-  line-height: 1.2; }}
-.pe-lecture .pe-table {{ margin: 2px 12px 6px 0 !important; }}
-.pe-lecture .pe-table caption {{ font-size: 20px; }}
+  line-height: 1.15; }}
+.pe-lecture .pe-table {{ margin: 2px 12px 2px 0 !important; }}
+.pe-lecture .pe-table caption {{ font-size: 20px; line-height: 1.25; }}
+.pe-app .pe-pairs td, .pe-app .pe-pairs th {{ padding: 0 4px !important; text-align: center; }}
+.pe-app .pe-pairs .pe-pair {{ font-weight: bold; }}
+.pe-app .pe-pairs .pe-pairs-role {{ font-weight: normal; font-style: italic; text-align: right; }}
 .pe-lecture .pe-derivation {{ font-size: 15px !important; max-height: none !important;
   overflow: visible !important; margin: 0; }}
 .pe-lecture .pe-title {{ font-size: 20px; }}

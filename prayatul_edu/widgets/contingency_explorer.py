@@ -88,10 +88,9 @@ class ContingencyModel(LabelsModel):
             return own_inputs(self.params["own"], self.ROLES)
         return super()._inputs()
 
-    def _head(self) -> str:
+    def _facts(self) -> str:
         t = self.results["contingency table"]
-        return (f"{self.title}: {t.n} instances, {t.shape[0]} clusters x {t.shape[1]} "
-                "classes")
+        return f"{t.n} instances, {t.shape[0]} clusters x {t.shape[1]} classes"
 
     def _highlight(self) -> dict:
         """What the figure frames: each cluster's majority class, or the matched cells."""

@@ -272,7 +272,7 @@ class LabelSourcePanel:
         self.text = W.Textarea(description="paste labels", style=style,
                                placeholder="a table with a header row (truth,kmeans,dbscan ...)"
                                " or one line per labelling: truth: 1 1 2 2",
-                               layout=W.Layout(width="520px", height="90px"),
+                               layout=W.Layout(width="520px", height="74px"),
                                continuous_update=False)
         self.file = W.FileUpload(accept=".csv,.tsv,.txt", multiple=False,
                                  description="upload CSV/TSV", layout=W.Layout(width="190px"))

@@ -150,8 +150,13 @@ class LabelsModel(Model):
         """The scalar results by display name."""
         return {k: float(v) for k, v in self.results.items() if isinstance(v, float)}
 
+    def _facts(self) -> str:
+        """What the numbers are of: the numbers' caption (the app's title is above it)."""
+        return f"{self.truth_labels.shape[0]} instances"
+
     def _head(self) -> str:
-        return f"{self.title}: {self.truth_labels.shape[0]} instances"
+        """The summary's first line: the app's title, then :meth:`_facts`."""
+        return f"{self.title}: {self._facts()}"
 
     def _value_rows(self) -> list:
         """``[name, value]`` per scalar result; subclasses may say why a value is nan."""
@@ -166,6 +171,6 @@ class LabelsModel(Model):
         rows = self._value_rows()
         shown = self.results[self.params["show"]]
         return ('<div style="display: flex; flex-wrap: wrap; align-items: flex-start">'
-                + html_table(["measure", "value"], rows, self._head())
+                + html_table(["measure", "value"], rows, self._facts())
                 + (f"<div>{html_pre(shown.explain())}</div>" if derivation else "")
                 + "</div>")

@@ -1,0 +1,11 @@
+"""The contingency explorer in the browser: the projector's sizes in every state (reveal
+on, own labels) and the figure-update times, labels typed anew (helpers and what every
+page is checked for: ``voila_pages.py``)."""
+from __future__ import annotations
+
+from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
+    test_every_app_fits_a_projector,
+    test_figure_update_times_are_recorded,
+)
+
+APPS = ("contingency",)
