@@ -1,5 +1,14 @@
 """Cases shared by the tests of several modules: edge-case labelings, hypothesis strategies."""
+import numpy as np
 from hypothesis import strategies as st
+
+
+def random_labelings(seed, n=None, k_truth=None, k_pred=None):
+    rng = np.random.default_rng(seed)
+    n = n if n is not None else int(rng.integers(2, 300))
+    k_truth = k_truth if k_truth is not None else int(rng.integers(1, 12))
+    k_pred = k_pred if k_pred is not None else int(rng.integers(1, 12))
+    return rng.integers(0, k_truth, n), rng.integers(0, k_pred, n)
 
 
 @st.composite

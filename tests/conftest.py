@@ -1,5 +1,7 @@
-"""Shared test fixtures: the seed documents' data, and random labelings; how a parallel
-run hands out the files."""
+"""Shared test fixtures: the seed documents' data; how a parallel run hands out the files.
+
+Helpers that tests import live in ``cases.py``, never here: ``tests/e2e`` has a conftest too,
+and whichever a worker loads first is the module ``conftest``."""
 import os
 
 # One thread per native pool (BLAS, scikit-learn's OpenMP) in every test process and in
@@ -10,7 +12,6 @@ import os
 for _pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_pool, "1")
 
-import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
@@ -29,14 +30,6 @@ if os.environ.get("CI"):
 def exercise2():
     """Tutorial Exercise 2: 10 examples, 3 classes, 3 clusters."""
     return tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
-
-
-def random_labelings(seed, n=None, k_truth=None, k_pred=None):
-    rng = np.random.default_rng(seed)
-    n = n if n is not None else int(rng.integers(2, 300))
-    k_truth = k_truth if k_truth is not None else int(rng.integers(1, 12))
-    k_pred = k_pred if k_pred is not None else int(rng.integers(1, 12))
-    return rng.integers(0, k_truth, n), rng.integers(0, k_pred, n)
 
 
 # -------------------------------------------------- how a parallel run hands out files

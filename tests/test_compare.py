@@ -11,7 +11,7 @@ from prayatul_edu import cli
 from prayatul_edu.compare import (MEASURES, bootstrap, compare_labelings, label_scores,
                                   raw_precision_recall, read_columns, tournament)
 
-from conftest import random_labelings
+from cases import random_labelings
 
 
 def _labelings(seed, n=120, k=3):

@@ -8,7 +8,7 @@ from prayatul_edu import contingency_table, labels_from_table, prayatul_matrix
 from prayatul_edu.labels import check_labels
 from prayatul_edu.counting import comb2, group_sizes, joint_codes, pairs_within
 
-from conftest import random_labelings
+from cases import random_labelings
 
 
 @pytest.mark.parametrize("seed", range(30))

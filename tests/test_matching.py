@@ -11,7 +11,7 @@ from prayatul_edu import (f_measure, labels_from_table, maximum_matching, precis
 from prayatul_edu import tutorial
 from prayatul_edu.matching import _best_assignment_brute_force
 
-from conftest import random_labelings
+from cases import random_labelings
 
 labelings = st.integers(2, 40).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 4), min_size=n, max_size=n),

@@ -7,6 +7,7 @@ a served app ten times in four seconds."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 from pathlib import Path
@@ -120,7 +121,10 @@ def test_a_page_left_while_loading_takes_its_kernel_a_finished_page_keeps_it():
         finally:
             await manager.shutdown_all(now=True)
 
-    asyncio.run(scenario())
+    # on a thread of its own: a worker that ran the browser tests before this file still
+    # has Playwright's event loop running on its main thread (asyncio.run would refuse)
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()
 
 
 def test_voila_json_serves_the_apps_with_this_kernel_manager():
