@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dask_counts
-from .counting import ContingencyTable, joint_codes, totals_by
+from .counting import ContingencyTable, joint_codes_of, totals_by
 from .labels import Labels, check_labels, check_partitions, dense_table
 
 __all__ = ["contingency_table", "table_of", "table_from_cells", "value_cells"]
@@ -66,9 +66,7 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
         cell = np.nonzero(table)
         return ({lab.name: lab.value_of(at) for lab, at in zip(labs, cell)},
                 table[cell].astype(np.int64))
-    code, k = labs[0].codes, labs[0].k
-    for lab in labs[1:]:
-        code, k = joint_codes(code, k, lab.codes, lab.k)
+    code, k = joint_codes_of(*((lab.codes, lab.k) for lab in labs))
     member = np.empty(k, dtype=np.intp)                  # one instance of each cell
     member[code] = np.arange(code.shape[0])
     if counts is None:

@@ -59,7 +59,7 @@ from .steps import Derivation, Result
 #: (66 pairs): a student can check a hand count pair by pair.
 PAIR_LIST_MAX_N = 12
 
-__all__ = ["PAIR_LIST_MAX_N", "comb2", "ContingencyTable", "joint_codes", "group_sizes",
+__all__ = ["PAIR_LIST_MAX_N", "comb2", "ContingencyTable", "joint_codes", "joint_codes_of", "group_sizes",
            "dense_counts", "counts_finding_ranges", "dense_pair_counts", "dense_sizes", "shifted",
            "pairs_within", "labels_from_table", "joint_key", "joint_counts",
            "joint_pairs_within", "joint_pairs_within_each", "cells_fit_dense",
@@ -124,14 +124,24 @@ def joint_codes(a: np.ndarray, ka: int, b: np.ndarray, kb: int) -> tuple[np.ndar
     return inverse.astype(np.intp, copy=False).ravel(), int(uniques.shape[0])
 
 
+def joint_codes_of(*coded: tuple[np.ndarray, int]) -> tuple[np.ndarray, int]:
+    """Codes ``0 .. k - 1`` of the groups of instances that agree on every labelling, and k.
+
+    Each labelling is given as ``(codes, k)``; :func:`joint_codes` of the first two,
+    then of that with the third, and so on.
+    """
+    codes, k = coded[0]
+    for more, k_more in coded[1:]:
+        codes, k = joint_codes(codes, k, more, k_more)
+    return codes, k
+
+
 def group_sizes(*coded: tuple[np.ndarray, int]) -> np.ndarray:
     """Sizes of the non-empty groups of instances that agree on every labelling.
 
     Each labelling is given as ``(codes, k)``: codes ``0 .. k - 1``, every one used.
     """
-    codes, k = coded[0]
-    for more, k_more in coded[1:]:
-        codes, k = joint_codes(codes, k, more, k_more)
+    codes, k = joint_codes_of(*coded)
     return np.bincount(codes, minlength=k)
 
 

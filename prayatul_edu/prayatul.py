@@ -43,7 +43,8 @@ from . import dask_counts
 from ._validation import check_choice, check_real
 from .labels import Labels, check_labels, check_partitions, dense_table
 from .counting import (PAIR_LIST_MAX_N, comb2, dense_pair_counts, dense_sizes, flat_cells,
-                       group_sizes, joint_codes, joint_pairs_within_each, pairs_within, totals_by)
+                       group_sizes, joint_codes, joint_codes_of, joint_pairs_within_each,
+                       pairs_within, totals_by)
 from .contingency import value_cells
 from .steps import Derivation, Result, fmt, frac
 
@@ -449,9 +450,7 @@ def _from_cells(values: dict, total: np.ndarray) -> tuple[tuple[int, int, int, i
                for name in ("truth", "primary", "alternative"))
 
     def S(*labs):                                        # pairs inside the joint groups
-        code, k = labs[0].codes, labs[0].k
-        for lab in labs[1:]:
-            code, k = joint_codes(code, k, lab.codes, lab.k)
+        code, k = joint_codes_of(*((lab.codes, lab.k) for lab in labs))
         return pairs_within(totals_by(code, k, total))
 
     cells = _cells_from_pairs(comb2(int(total.sum())), S(g), S(p), S(q), S(g, p), S(g, q),

@@ -6,7 +6,7 @@ import pytest
 
 from prayatul_edu import contingency_table, labels_from_table, prayatul_matrix
 from prayatul_edu.labels import check_labels
-from prayatul_edu.counting import comb2, group_sizes, joint_codes, pairs_within
+from prayatul_edu.counting import comb2, group_sizes, joint_codes, joint_codes_of, pairs_within
 
 from cases import random_labelings
 
@@ -81,6 +81,18 @@ def test_joint_codes_both_paths():
     gb = check_labels(b, "b")
     assert sorted(group_sizes((ga.codes, ga.k), (gb.codes, gb.k)).tolist()) == sorted(
         __import__("collections").Counter(zip(a.tolist(), b.tolist())).values())
+
+
+def test_joint_codes_of_three_labellings_are_the_groups_of_their_triples():
+    rng = np.random.default_rng(2)
+    a, b, c = rng.integers(0, 4, 300), rng.integers(0, 3, 300), rng.integers(0, 5, 300)
+    codes, k = joint_codes_of((a, 4), (b, 3), (c, 5))
+    triples = list(zip(a.tolist(), b.tolist(), c.tolist()))
+    assert k == len(set(triples)) and sorted(set(codes.tolist())) == list(range(k))
+    # same code exactly when same triple
+    same_code = codes[:, None] == codes[None, :]
+    same_triple = np.array([[s == t for t in triples] for s in triples])
+    assert (same_code == same_triple).all()
 
 
 def test_labels_from_table_round_trip():
