@@ -27,7 +27,7 @@ RAPID_RELOADS_SETTLE_S = 10
 #: longer than a page takes from the end of its notebook's run (the page's HTML is whole)
 #: to opening its websocket, while its kernel is idle and unconnected (measured on 2
 #: cores: 0.5-0.9 s, also with four busy processes beside it).
-CULL_IDLE_S = 12
+CULL_IDLE_S = 8
 
 
 def test_reloading_the_page_leaves_no_kernel_behind(browser, servers, problems):
