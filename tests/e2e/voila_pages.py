@@ -27,9 +27,10 @@ only when needed.
 
 A page costs: about 8 s of CPU (measured, the Prayatul app on 2 cores: its kernel 3.5 s,
 of which importing scikit-learn 1.3 s; Chromium 3.9 s, 2.2 s once its scripts are in the
-profile's cache; Voila 0.5 s), and a server 3 s more. So a test opens a page only for
-what needs a fresh one: an app's lecture-mode page is measured, timed and put through its
-states in one test; the six apps in normal mode share one page (``test_normal_mode.py``).
+profile's cache; Voila 0.5 s), and a server about 1.5 s more (``VOILA_MAIN``). So a test
+opens a page only for what needs a fresh one: an app's lecture-mode page is measured,
+timed and put through its states in one test; the six apps in normal mode share one page
+(``test_normal_mode.py``).
 """
 from __future__ import annotations
 
