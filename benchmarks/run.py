@@ -639,7 +639,7 @@ def rows_browser() -> list[Row]:
     shutil.rmtree(os.path.join(ROOT, "test-output", "e2e", "figure_latency"),
                   ignore_errors=True)                    # each app's file, gathered in it
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/e2e", "-k", "figure_update_times"],
+                           "tests/e2e", "-k", "figure_updates_are_timed"],
                           capture_output=True, text=True, cwd=ROOT, timeout=1800)
     if not os.path.exists(latency):
         tail = (proc.stdout.strip().splitlines() or ["?"])[-1]

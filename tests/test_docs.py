@@ -47,8 +47,8 @@ def _parse(path: Path) -> _Page:
 
 
 @pytest.fixture(scope="module")
-def site() -> Path:
-    out, proc = build()
+def site(tmp_path_factory) -> Path:
+    out, proc = build(tmp_path_factory)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "WARNING" not in proc.stderr, proc.stderr
     return out

@@ -347,3 +347,22 @@ def test_a_crash_mid_batch_keeps_the_rows_already_graded(tmp_path, monkeypatch):
     assert [(x["student"], x["question"], x["status"]) for x in kept] == [
         (sid, q, grading.NOTEBOOK_ERROR) for sid in ("c1", "c2") for q in QIDS]
     assert len(list((tmp_path / "out" / "feedback").glob("*.md"))) == 2
+
+
+def test_the_worker_reads_notebooks_without_the_iri_checker():
+    """The worker leaves out rfc3987_syntax (2 s of CPU at every worker start, for a
+    format nbformat never checks): a notebook is still read and validated."""
+    import subprocess
+    import sys
+
+    from prayatul_edu.grading.worker import UNUSED
+
+    code = ("import sys\nfrom prayatul_edu.grading import worker\nworker.main()\n"
+            "import nbformat\nnb = nbformat.reads(sys.argv[1], as_version=4)\n"
+            "nbformat.validate(nb)\n"
+            "print([sys.modules[m] for m in worker.UNUSED], len(nb.cells))")
+    text = nbformat.writes(notebook("w1", answers("w1")))
+    out = subprocess.run([sys.executable, "-I", "-c", code, text], input=b"",
+                         capture_output=True, check=True).stdout.decode().split("\n")[0]
+    assert UNUSED == ("rfc3987_syntax",)
+    assert out == f"[None] {len(nbformat.reads(text, as_version=4).cells)}"

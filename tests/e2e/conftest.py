@@ -10,6 +10,7 @@ pytest.register_assert_rewrite("voila_pages")     # its tests' failures show the
 
 from voila_pages import (  # noqa: E402
     CHROMIUM,
+    Browser,
     CHROMIUM_FLAGS,
     OUTPUT,
     PageProblems,
@@ -26,17 +27,20 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Headless Chromium (Debian's), started once per test process (a worker of xdist)."""
+def browser(tmp_path_factory):
+    """Headless Chromium (Debian's), started once per test process (a worker of xdist),
+    with a profile on disk, as a lecturer's browser has (``voila_pages.Browser``)."""
     require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        context = p.chromium.launch_persistent_context(
+            tmp_path_factory.mktemp("chromium-profile"), executable_path=CHROMIUM,
+            args=CHROMIUM_FLAGS)
         try:
-            yield b
+            yield Browser(context)
         finally:
-            b.close()
+            context.close()
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from voila_pages import (close_page, image_src, move_slider_right, open_page, shoot,
                          wait_for_cell, wait_for_redraw)
-from voila_pages import (test_every_app_fits_a_projector,  # noqa: F401 - collected
-                         test_figure_update_times_are_recorded)  # here, for APPS
+from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
+    test_lecture_mode_fits_a_projector_and_its_figure_updates_are_timed,
+)
 
 APPS = ("chance",)
 

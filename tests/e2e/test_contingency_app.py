@@ -4,8 +4,7 @@ page is checked for: ``voila_pages.py``)."""
 from __future__ import annotations
 
 from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
-    test_every_app_fits_a_projector,
-    test_figure_update_times_are_recorded,
+    test_lecture_mode_fits_a_projector_and_its_figure_updates_are_timed,
 )
 
 APPS = ("contingency",)

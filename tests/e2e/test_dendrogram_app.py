@@ -3,7 +3,8 @@ times, a linkage chosen and a seed moved (helpers and what every page is checked
 ``voila_pages.py``)."""
 from __future__ import annotations
 
-from voila_pages import (test_every_app_fits_a_projector,  # noqa: F401 - collected
-                         test_figure_update_times_are_recorded)  # here, for APPS
+from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
+    test_lecture_mode_fits_a_projector_and_its_figure_updates_are_timed,
+)
 
 APPS = ("dendrogram",)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 
-def test_a_documentation_page_in_the_browser(browser, output_dir, problems):
+def test_a_documentation_page_in_the_browser(browser, output_dir, problems,
+                                              tmp_path_factory):
     """A page of the documentation site (notebook 05, its formulas and figures), served
     from 127.0.0.1: MathJax (shipped in the site) typesets every formula, the figures
     load with their alt text, nothing is fetched from elsewhere, the console stays clean."""
@@ -12,7 +13,7 @@ def test_a_documentation_page_in_the_browser(browser, output_dir, problems):
 
     from docs_site import build
 
-    site, proc = build()
+    site, proc = build(tmp_path_factory)
     assert proc.returncode == 0, proc.stderr[-3000:]
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
     handler.log_message = lambda *args: None

@@ -3,7 +3,8 @@ the figure, or the reveal) and the figure-update times, labels typed anew (helpe
 what every page is checked for: ``voila_pages.py``)."""
 from __future__ import annotations
 
-from voila_pages import (test_every_app_fits_a_projector,  # noqa: F401 - collected
-                         test_figure_update_times_are_recorded)  # here, for APPS
+from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
+    test_lecture_mode_fits_a_projector_and_its_figure_updates_are_timed,
+)
 
 APPS = ("pair_counting",)
