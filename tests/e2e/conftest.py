@@ -10,8 +10,8 @@ pytest.register_assert_rewrite("voila_pages")     # its tests' failures show the
 
 from voila_pages import (  # noqa: E402
     CHROMIUM,
-    Browser,
     CHROMIUM_FLAGS,
+    Browser,
     OUTPUT,
     PageProblems,
     Servers,

@@ -3,7 +3,8 @@ page served by Voila: each draws its figure, the page stays clean (helpers and w
 page is checked for: ``voila_pages.py``)."""
 from __future__ import annotations
 
-from voila_pages import LECTURE_COMMANDS, OUTPUT, PAGE_LOAD_S, SCREENS, close_page, painted
+from voila_pages import (LECTURE_COMMANDS, OUTPUT, PAGE_LOAD_S, SCREENS, close_page, open_page,
+                         painted)
 
 #: n app boxes, each showing a figure that holds an image (the kernel has drawn them all)
 _ALL_DRAWN = """n => { const apps = [...document.querySelectorAll('.pe-app')];
@@ -16,11 +17,7 @@ def test_every_app_in_normal_mode_on_one_page(browser, servers, problems):
     each is drawn (its figure an image), and photographed at 1280x720 and 1920x1080
     (test-output/e2e/screens/<app>_<size>_normal.png). No console error, failed request
     or request leaving 127.0.0.1 (``problems``)."""
-    server = servers.normal()
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    problems.watch(page)
-    page.set_default_timeout(120_000)
-    page.goto(server.url, wait_until="commit", timeout=PAGE_LOAD_S * 1000)
+    page = open_page(browser, servers.normal(), problems, viewport=SCREENS["1280x720"])
     apps = list(LECTURE_COMMANDS)
     page.wait_for_function(_ALL_DRAWN, arg=len(apps), timeout=PAGE_LOAD_S * 1000)
     boxes = page.locator(".pe-app")
