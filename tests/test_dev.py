@@ -56,3 +56,15 @@ def test_tests_run_with_pythons_bytecode_cache_and_a_fixed_hash_seed(monkeypatch
     assert dev.run(["-c", "pass"]) == 0
     assert "PYTHONDONTWRITEBYTECODE" not in seen and "MPLBACKEND" not in seen
     assert seen["PYTHONHASHSEED"] == "0" and seen["PRAYATUL_PASSED_ON"] == "yes"
+
+
+def test_tests_run_on_one_worker_more_than_there_are_cores(monkeypatch):
+    dev = dev_module()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert dev.workers_for_tests() == 3
+    seen = []
+    monkeypatch.setattr(dev, "setup", lambda: None)
+    monkeypatch.setattr(dev, "run", lambda args: seen.append(args) or 0)
+    assert dev.main(["test"]) == 0
+    args = seen[0]
+    assert args[args.index("-n") + 1] == "3" and "WORKERS" not in args
