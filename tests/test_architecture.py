@@ -7,6 +7,7 @@ matplotlib, ipywidgets, nbclient, dask - are imported where they are used).
 The graph is read from the source (every import statement, also those in functions).
 """
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -56,8 +57,11 @@ def _targets(module: str, node) -> list:
     return [n for n in names if n in MODULES and n != module]
 
 
+@functools.cache
 def _graph():
-    edges, inside = {}, []
+    """(module -> modules it imports, imports made inside functions): read when a test
+    first asks, not at collection (every test worker collects every file)."""
+    imports, nested = {}, []
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         in_function = {id(n) for f in ast.walk(tree)
@@ -66,13 +70,20 @@ def _graph():
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for target in _targets(module, node):
-                    edges.setdefault(module, set()).add(target)
+                    imports.setdefault(module, set()).add(target)
                     if id(node) in in_function:
-                        inside.append(f"{module} -> {target} (line {node.lineno})")
-    return edges, inside
+                        nested.append(f"{module} -> {target} (line {node.lineno})")
+    return imports, nested
 
 
-EDGES, INSIDE = _graph()
+def edges() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports."""
+    return _graph()[0]
+
+
+def inside() -> list[str]:
+    """The package's imports made inside a function."""
+    return _graph()[1]
 
 
 def _layer(module: str) -> str:
@@ -84,8 +95,8 @@ def _layer(module: str) -> str:
 
 def test_the_graph_is_read():
     # A few edges everyone can check by opening the files.
-    assert "prayatul_edu.counting" in EDGES["prayatul_edu.prayatul"]
-    assert "prayatul_edu.compare" in EDGES["prayatul_edu.paper"]
+    assert "prayatul_edu.counting" in edges()["prayatul_edu.prayatul"]
+    assert "prayatul_edu.compare" in edges()["prayatul_edu.paper"]
     assert len(MODULES) > 40
 
 
@@ -96,7 +107,7 @@ def test_no_import_cycle():
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in EDGES.get(v, ()):
+        for w in edges().get(v, ()):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -120,12 +131,13 @@ def test_no_import_cycle():
 
 
 def test_no_internal_import_inside_a_function():
-    assert INSIDE == [], "imports of the package inside functions:\n" + "\n".join(INSIDE)
+    assert inside() == [], \
+        "imports of the package inside functions:\n" + "\n".join(inside())
 
 
 def test_layers_run_one_way():
     wrong = []
-    for module, targets in EDGES.items():
+    for module, targets in edges().items():
         mine = _layer(module)
         for target in targets:
             theirs = _layer(target)
@@ -198,7 +210,7 @@ CORE_MAY_USE = {
 def test_the_core_runs_check_code_count():
     wrong = []
     for short, allowed in CORE_MAY_USE.items():
-        for target in EDGES.get(f"prayatul_edu.{short}", ()):
+        for target in edges().get(f"prayatul_edu.{short}", ()):
             if target.split(".", 1)[1] not in allowed:
                 wrong.append(f"prayatul_edu.{short} -> {target}")
     assert wrong == [], "imports against check -> code -> count:\n" + "\n".join(sorted(wrong))
@@ -206,7 +218,7 @@ def test_the_core_runs_check_code_count():
 
 def test_only_labels_codes_labels():
     # the coding strategies (and the hash tables beneath them) have one home
-    users = sorted(m for m, targets in EDGES.items() if "prayatul_edu.hashing" in targets)
+    users = sorted(m for m, targets in edges().items() if "prayatul_edu.hashing" in targets)
     assert users == ["prayatul_edu.labels"]
     source = MODULES["prayatul_edu._validation"].read_text(encoding="utf-8")
     assert "class Labels" not in source and "def check_labels" not in source
@@ -218,7 +230,7 @@ def test_counting_counts_plain_arrays():
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert not names & {"Labels", "check_labels", "check_partitions", "dense_form", "range_known"}
-    assert "prayatul_edu.labels" not in EDGES["prayatul_edu.counting"]
+    assert "prayatul_edu.labels" not in edges()["prayatul_edu.counting"]
 
 
 @pytest.mark.parametrize("kind", list(walk.kinds()))

@@ -34,3 +34,37 @@ def test_docs_command_builds_with_warnings_as_errors():
     dev = dev_module()
     assert {"-W", "-n"} <= set(dev.DOCS_ARGS) and dev.DOCS_ARGS[:2] == ["-m", "sphinx"]
     assert "docs" in dev.__doc__
+
+
+def test_tests_run_with_pythons_bytecode_cache_and_a_fixed_hash_seed(monkeypatch):
+    # some machines set PYTHONDONTWRITEBYTECODE: then every kernel the tests start would
+    # compile the package again; and notebook kernels must pick the inline backend
+    dev = dev_module()
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("MPLBACKEND", "agg")
+    monkeypatch.setenv("PRAYATUL_PASSED_ON", "yes")
+    seen = {}
+
+    class Done:
+        returncode = 0
+
+    def run(args, **kw):
+        seen.update(kw["env"])
+        return Done()
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert dev.run(["-c", "pass"]) == 0
+    assert "PYTHONDONTWRITEBYTECODE" not in seen and "MPLBACKEND" not in seen
+    assert seen["PYTHONHASHSEED"] == "0" and seen["PRAYATUL_PASSED_ON"] == "yes"
+
+
+def test_tests_run_on_one_worker_more_than_there_are_cores(monkeypatch):
+    dev = dev_module()
+    monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert dev.workers_for_tests() == 3
+    seen = []
+    monkeypatch.setattr(dev, "setup", lambda: None)
+    monkeypatch.setattr(dev, "run", lambda args: seen.append(args) or 0)
+    assert dev.main(["test"]) == 0
+    args = seen[0]
+    assert args[args.index("-n") + 1] == "3" and "WORKERS" not in args

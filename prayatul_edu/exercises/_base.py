@@ -340,6 +340,17 @@ class Question:
             return data[name]
         raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
+    def _once(self, method: str):
+        """``self.<method>()``, computed on the first call only. The checking asks for
+        the keys and the mistakes again for every answer and every mistake it judges;
+        a question's data are read-only, so the values never change. Only the
+        library's own checking uses them (it never changes them): a student's call of
+        :meth:`key` or :meth:`mistakes` gets values of its own."""
+        memo = self.__dict__.setdefault("_memo", {})
+        if method not in memo:
+            memo[method] = getattr(self, method)()
+        return memo[method]
+
     # -- to implement ------------------------------------------------------
     def compute_key(self):
         """The expected answer, computed by the library from ``self.data`` (what the
@@ -467,7 +478,7 @@ class Question:
             value = self.read(answer)
         except InvalidAnswer as exc:
             return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
-        if any(self.matches(value, key) for key in self.keys()):
+        if any(self.matches(value, key) for key in self._once("keys")):
             return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
         outcome = self.compare(value)
         if self.seed is not None and self._is_the_courses_answer(value):
@@ -476,16 +487,18 @@ class Question:
         return outcome
 
     def _is_the_courses_answer(self, value) -> bool:
-        course = type(self)(None, data=_data.get(self.dataset, None))
-        return any(self.matches(value, key) for key in course.keys())
+        return any(self.matches(value, key) for key in self._once("_course_keys"))
+
+    def _course_keys(self) -> list:
+        return type(self)(None, data=_data.get(self.dataset, None)).keys()
 
     # -- diagnosis and fair variants ---------------------------------------
     def diagnosable(self) -> list[Mistake]:
         """The mistakes that can be told apart on these data: those whose value differs
         from the key, with mistakes of the same value merged into one (on the course's
         data two slips can give the same number; a variant never lets that happen)."""
-        keys, out = self.keys(), []
-        for m in self.mistakes():
+        keys, out = self._once("keys"), []
+        for m in self._once("mistakes"):
             if not all(distinguishable(m.value, key) for key in keys):
                 continue
             same = next((k for k, o in enumerate(out)
@@ -502,11 +515,11 @@ class Question:
     def acceptable(self) -> bool:
         """Whether the data make a fair variant: a finite key, every mistake told apart
         from the key and from every other mistake."""
-        keys = self.keys()
+        keys = self._once("keys")
         if not isinstance(keys[0], frozenset) and not all(np.all(np.isfinite(
                 numeric(key))) for key in keys):
             return False
-        values = [m.value for m in self.mistakes()]
+        values = [m.value for m in self._once("mistakes")]
         return (all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
                 and all(apart(key, m) for key in keys for m in values))
 

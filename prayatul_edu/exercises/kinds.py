@@ -107,11 +107,11 @@ class _NumericQuestion(Question):
         return None
 
     def compare(self, value) -> Outcome:
-        got, want = self.entries(value), self.entries(self.compute_key())
+        got, want = self.entries(value), self.entries(self._once("compute_key"))
         ok = np.array([close(g, k) for g, k in zip(got, want)])
         wrong = ~ok
         diagnosed, messages = [], []
-        for m in self.diagnosable():
+        for m in self._once("diagnosable"):
             mv = self.entries(m.value)
             if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
                 continue
@@ -173,7 +173,7 @@ class IntegerQuestion(NumberQuestion):
         return value == key
 
     def compare(self, value) -> Outcome:
-        diagnosed = [m for m in self.diagnosable() if m.value == value]
+        diagnosed = [m for m in self._once("diagnosable") if m.value == value]
         messages = [m.message for m in diagnosed] or [NOT_USUAL]
         return Outcome(self.qid, INCORRECT, 0.0, self.points, ["Not yet."] + messages,
                        [name for m in diagnosed for name in m.names])
@@ -384,8 +384,8 @@ class ChoiceQuestion(Question):
         return value == key
 
     def compare(self, value) -> Outcome:
-        key = self.compute_key()
-        why = {letter: w for letter, _, _, w in self.options()}
+        key = self._once("compute_key")
+        why = {letter: w for letter, _, _, w in self._once("options")}
         if self.single:
             return Outcome(self.qid, INCORRECT, 0.0, self.points,
                            ["Not yet: that is not the best choice."]

@@ -1,6 +1,6 @@
-"""The Prayatul explorer in the browser: a slider moved with the keyboard, a CSV uploaded
-through the browser's file dialog, the projector's sizes, the figure-update times
-(helpers and what every page is checked for: ``voila_pages.py``)."""
+"""The Prayatul explorer in the browser: a slider moved with the keyboard, then a CSV
+uploaded through the browser's file dialog on the same page; the projector's sizes, the
+figure-update times (helpers and what every page is checked for: ``voila_pages.py``)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,15 @@ from voila_pages import (  # noqa: F401 - collected here, once per app of APPS
 APPS = ("prayatul",)
 
 
-def test_prayatul_explorer_in_the_browser(browser, servers, output_dir, problems):
+def test_prayatul_explorer_follows_a_slider_then_takes_an_uploaded_file(
+        browser, servers, output_dir, problems):
+    """The numbers shown are the library's: first for the notebook's data, then after the
+    primary k moved one step with the keyboard, then for the columns a lecturer picks from
+    an uploaded CSV (the browser's FileUpload value, not a stand-in). One page: a page
+    costs about 8 s of CPU (``voila_pages.py``)."""
+    import numpy as np
+
+    import prayatul_edu as pe
     from prayatul_edu.steps import fmt
     from prayatul_edu.widgets import PrayatulModel
 
@@ -38,18 +46,8 @@ def test_prayatul_explorer_in_the_browser(browser, servers, output_dir, problems
     wait_for_cell(page, "comparative deviation σ_c", fmt(after.comparative_deviation))
     wait_for_redraw(page, src_before)
     shoot(page, output_dir / "prayatul_explorer_after.png")
-    close_page(page)
 
-
-def test_prayatul_explorer_takes_an_uploaded_file_in_the_browser(browser, servers,
-                                                                   output_dir):
-    """A lecturer uploads a CSV in the Prayatul explorer and picks its columns: the numbers
-    become the library's for those columns (the browser's FileUpload value, not a stand-in)."""
-    import numpy as np
-
-    import prayatul_edu as pe
-    from prayatul_edu.steps import fmt
-
+    # -- then a lecturer's own labels, uploaded on the same page
     rng = np.random.default_rng(7)
     truth, km, db = rng.integers(0, 3, 40), rng.integers(0, 3, 40), rng.integers(-1, 2, 40)
     path = output_dir / "lecture.csv"
@@ -61,7 +59,6 @@ def test_prayatul_explorer_takes_an_uploaded_file_in_the_browser(browser, server
         return page.locator(".widget-dropdown:visible").filter(
             has=page.locator("label", has_text=re.compile(rf"^\s*{label}\s*$"))).locator("select")
 
-    page = open_page(browser, servers.lecture("prayatul"))
     page.get_by_role("button", name="own labels").first.click()
     with page.expect_file_chooser() as chooser:      # the browser's own file dialog
         page.get_by_role("button", name="upload CSV/TSV").first.click()
