@@ -107,7 +107,7 @@ class _NumericQuestion(Question):
         return None
 
     def compare(self, value) -> Outcome:
-        got, want = self.entries(value), self.entries(self._once("compute_key"))
+        got, want = self.entries(value), self.entries(self._once("keys")[0])
         ok = np.array([close(g, k) for g, k in zip(got, want)])
         wrong = ~ok
         diagnosed, messages = [], []
@@ -384,7 +384,7 @@ class ChoiceQuestion(Question):
         return value == key
 
     def compare(self, value) -> Outcome:
-        key = self._once("compute_key")
+        key = self._once("keys")[0]
         why = {letter: w for letter, _, _, w in self._once("options")}
         if self.single:
             return Outcome(self.qid, INCORRECT, 0.0, self.points,
