@@ -396,6 +396,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                          + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
                          + "); grade one exercise at a time (--exercise, or one folder each)")
     options = _options(found, options, published_folder)
+    roster_given = options.roster is not None
     who = resolve([e.name for e in found], roster=options.roster, people=people,
                   exercise=options.exercise, by_folder=by_folder)
     options = replace_fields(options, roster={roster_key(found[k].name): s
@@ -416,7 +417,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
         for line in enforced_limits(options.sandbox, limits):
             print(f"limits: {line}", file=stream, flush=True)
     matches = who.counts()
-    if stream:
+    if stream and (roster_given or matches["name"] != len(who.student)
+                   or who.unmatched or who.conflicts):
         print(f"who handed in what: {matches['folder']} file(s) by their folder, "
               f"{matches['canvas']} by their Canvas name, {matches['path']} by the roster's "
               f"path, {matches['name']} by their name; {matches['unmatched']} unmatched, "

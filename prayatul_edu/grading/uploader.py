@@ -39,7 +39,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from .identity import display_name, exercise_from_name, roster_key, roster_rows, valid_id
+from .identity import (display_name, exercise_from_name, exercise_name, roster_key, roster_rows,
+                       valid_id)
 
 __all__ = ["Person", "PERSON_COLUMNS", "read_people", "canvas_parts", "plain_name",
            "canvas_name_key", "Resolution", "resolve", "conflict_lines"]
@@ -182,6 +183,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
     student (:func:`~.identity.read_roster`); ``people``: student -> :class:`Person`
     (:func:`read_people`); ``by_folder``: the first folder of every path is its
     uploader."""
+    exercise = exercise_name(exercise) if exercise else None   # "03" -> "03_pair_counting"
     students = None
     if roster is not None or people:
         students = set(roster.values() if roster else ()) | set(people or ())
