@@ -174,7 +174,7 @@ def run(args) -> int:
     except (ValueError, TypeError) as exc:
         return _fail(str(exc))
     fingerprint = None
-    if args.roster:   # the key assign recorded beside its roster (README.md)
+    if args.roster and args.variant == "student":   # the key assign recorded (README.md)
         problem, fingerprint = key_record_problem(Path(args.roster).parent,
                                                   bytes.fromhex(key) if key else None)
         if problem and not args.grade_mismatched_variants:
