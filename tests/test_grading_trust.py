@@ -170,6 +170,19 @@ def test_a_pasted_token_refuses_the_batch_naming_the_student(course, tmp_path, c
     assert code == 2 and not (tmp_path / "out").exists()
     assert "1 notebook(s)" in err and "s0004 (s0004/s0004_03_pair_counting.ipynb)" in err
     assert "1 of 2: the others match" in err
+    # graded knowingly: s0004 against their own variant; the row and grades.json say so
+    code = cli.main(["grade", str(tmp_path), "--out", str(tmp_path / "out"),
+                     "--roster", str(hw / "roster.csv"), "--course-key",
+                     str(course / "course.key"), "--sandbox", SANDBOX,
+                     "--grade-mismatched-variants"])
+    assert code == 0
+    data = json.loads((tmp_path / "out" / "grades.json").read_text())
+    got = {s["student"]: s for s in data["students"]}
+    assert got["s0001"]["total"] == 4.0 and got["s0001"]["problems"] == []
+    assert got["s0004"]["problems"] == [
+        f"handed out with variant {_token(hw, 's0001')}, graded against "
+        f"{_token(hw, 's0004')} (--grade-mismatched-variants)"]
+    assert [m["student"] for m in data["settings"]["mismatched_variants"]] == ["s0004"]
 
 
 # ------------------------------------------------------------------ the graded run

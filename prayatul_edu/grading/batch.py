@@ -326,10 +326,10 @@ class Batch(list):
     ``grade_mismatched_variants``) and ``files`` (every file written, relative to
     ``out``)."""
 
-    unmatched: list = []
-    conflicts: list = []
-    mismatched: list = []
-    files: list = []
+    def __init__(self, reports=(), *, unmatched=(), conflicts=(), mismatched=(), files=()):
+        super().__init__(reports)
+        self.unmatched, self.conflicts = list(unmatched), list(conflicts)
+        self.mismatched, self.files = list(mismatched), list(files)
 
     @property
     def needs_a_look(self) -> bool:
@@ -509,10 +509,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     settings["files"] = sorted(files_in(out) + ["grades.json"])
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     swap_in(out, target)
-    batch = Batch(ordered)
-    batch.unmatched, batch.conflicts = who.unmatched, who.conflicts
-    batch.mismatched, batch.files = list(mismatched.values()), settings["files"]
-    return batch
+    return Batch(ordered, unmatched=who.unmatched, conflicts=who.conflicts,
+                 mismatched=mismatched.values(), files=settings["files"])
 
 
 def _run_dask(scheduler: str, todo, finish) -> None:
