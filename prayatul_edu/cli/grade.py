@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 from ..exercises.assignment import Policy
 from ..exercises.coursekey import read_key, write_key
@@ -13,36 +14,64 @@ from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, S
                        Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
                        sandbox_problem)
 from ..grading.batch import collect
+from ..grading.handout import key_record_problem
 from ..grading.identity import exercise_name
 from ..grading.limits import format_size
+from ..grading.uploader import read_people
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "EXIT_CODES"]
+
+#: What ``grade``'s exit status says (also in ``grade --help`` and the instructor guide).
+EXIT_CODES = """exit status:
+  0  every file was graded as the student who handed it in; nothing needs a look
+  2  nothing was graded and nothing written: a bad argument, an --out that already
+     holds grades (see --replace), or notebooks handed out with another variant than
+     the one they would be graded against (a forgotten or wrong --course-key; see
+     --grade-mismatched-variants)
+  3  graded and written, but something needs a look: files nobody was named for
+     (unmatched) or conflicts (a file naming another student than its uploader), listed
+     on stderr and in grades.json; they are not graded and not exported
+  1  the grader itself failed (its traceback says where)"""
 
 _DEFAULT = Limits()
 
 
 def add_arguments(parser) -> None:
+    parser.epilog = EXIT_CODES
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                         help="students' notebooks (.ipynb) or folders of them (searched at "
                              "any depth)")
     parser.add_argument("--out", metavar="DIR",
-                        help="folder for grades.csv, grades.json, feedback/ and the exports")
+                        help="a new or empty folder for grades.csv, grades.json, feedback/ "
+                             "and the exports (one holding grades is refused; see --replace)")
+    parser.add_argument("--replace", action="store_true",
+                        help="--out holds an earlier run: write this run into a fresh folder "
+                             "and put it in place of that one whole (no earlier file "
+                             "survives)")
     parser.add_argument("--exercise", metavar="NN_topic",
                         help="the exercise graded (default: from each file's or folder's "
                              "name, e.g. s1234_03_pair_counting.ipynb)")
     who = parser.add_argument_group("identity (set by the instructor, never by the notebook)")
-    who.add_argument("--id-from", choices=("filename",), default="filename",
-                     help="the student is the file name (s1234.ipynb -> s1234), graded "
-                          "against that student's variant (default)")
+    who.add_argument("--id-from", choices=("filename", "folder"), default="filename",
+                     help="filename (default): the uploader is a per-student folder on the "
+                          "roster or a Canvas download's name, else the file's name says "
+                          "whose it is (s1234_03_pair_counting.ipynb, 'Copy of ... (1)' "
+                          "too); folder: the first folder of every path is its uploader")
     who.add_argument("--roster", metavar="FILE",
-                     help="CSV with columns file,student: who submitted which file (file: a "
-                          "path relative to the folder graded, or a base name)")
+                     help="CSV with columns file,student (assign's roster.csv): who "
+                          "submitted which file (file: a path relative to the folder "
+                          "graded, or a base name); its name, email, sis_id, section and "
+                          "canvas_id columns fill the exports and match Canvas's names")
     who.add_argument("--variant", choices=("student", "course"), default="student",
                      help="grade each student's own variant (default) or everyone against "
                           "the course's own data")
     who.add_argument("--course-key", metavar="FILE",
                      help="the course key: each student's variant comes from the key and "
                           "the id, so no student can compute another's (see --make-key)")
+    who.add_argument("--grade-mismatched-variants", action="store_true",
+                     help="grade notebooks that assign handed out with another variant "
+                          "than the one they would be graded against (refused without it: "
+                          "a forgotten or wrong --course-key grades every student wrong)")
     who.add_argument("--make-key", metavar="FILE",
                      help="write a new course key to FILE and stop (keep it secret)")
     sand = parser.add_argument_group("sandbox and limits")
@@ -140,9 +169,17 @@ def run(args) -> int:
                         output=args.output_cap,
                         notebook=parse_size(args.max_notebook, "max-notebook"))
         roster = read_roster(args.roster) if args.roster else None
+        people = read_people(args.roster) if args.roster else None
         key = read_key(args.course_key).hex() if args.course_key else None
     except (ValueError, TypeError) as exc:
         return _fail(str(exc))
+    fingerprint = None
+    if args.roster and args.variant == "student":   # the key assign recorded (README.md)
+        problem, fingerprint = key_record_problem(Path(args.roster).parent,
+                                                  bytes.fromhex(key) if key else None)
+        if problem and not args.grade_mismatched_variants:
+            return _fail(problem + "; nothing was graded (or pass "
+                                   "--grade-mismatched-variants)")
     problem = sandbox_problem(args.sandbox)
     if problem:
         return _fail(f"sandbox: {problem}")
@@ -163,10 +200,19 @@ def run(args) -> int:
                               dask=args.dask, formats=tuple(args.formats or ()),
                               assignment=args.assignment,
                               canvas_questions=args.canvas_questions,
-                              published_folder=args.published)
+                              published_folder=args.published, people=people,
+                              by_folder=args.id_from == "folder", replace=args.replace,
+                              grade_mismatched_variants=args.grade_mismatched_variants,
+                              key_fingerprint=fingerprint)
     except ValueError as exc:  # e.g. files naming different exercises: nothing graded
         return _fail(str(exc))
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/", file=sys.stderr)
+    if reports.needs_a_look:
+        print(f"needs a look: {len(reports.unmatched)} unmatched file(s), "
+              f"{len(reports.conflicts)} conflict(s), not graded and not exported (listed "
+              "above and in grades.json: settings.unmatched, settings.conflicts); exit "
+              "status 3", file=sys.stderr)
+        return 3
     return 0

@@ -7,9 +7,10 @@ visible), driven from a worker process outside it (:mod:`.runner`,
 (:mod:`.batch`). The grader re-checks every answer in its own process against
 the variant the instructor assigned (:mod:`.notebook`, :mod:`.identity`); the
 exercise comes from the instructor, and the cells are compared with the
-published exercise (:mod:`.published`). It writes grades.csv, grades.json,
+published exercise (:mod:`.published`). Who handed in each file comes from where it
+was collected (:mod:`.uploader`). It writes grades.csv, grades.json,
 feedback/STUDENT.md (:mod:`.report`) and Canvas / Gradescope files
-(:mod:`.export`).
+(:mod:`.export`), into a new folder or one replaced whole (:mod:`.output`).
 """
 from .batch import Worker, default_jobs, grade_batch, grade_isolated
 from .export import FORMATS, canvas_csv, gradescope_results

@@ -15,6 +15,14 @@ links and checked again on the open file. One student handing in twice is graded
 once: the newest file (its modification time; a tie: the first path in order) is
 graded, the others are listed in its problems. Without ``--exercise``, files whose
 names name different exercises are refused, not mixed.
+
+Who handed in each file comes from where it was collected (:mod:`.uploader`): a file
+nobody is named for is listed (``unmatched``), a file that names another student than
+its uploader is a ``conflict``; neither is graded nor exported, and "the newest file"
+is chosen among one student's own files only. Before anything is written, each
+notebook ``assign`` handed out is checked to carry the variant it would be graded
+against (:func:`check_variants`); ``out`` is refused if it holds an earlier run
+(:mod:`.output`).
 """
 from __future__ import annotations
 
@@ -28,20 +36,23 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as replace_fields
 from pathlib import Path
 
 from ..exercises import TOPICS
 from .export import write_exports
-from .identity import display_name, exercise_from_name, exercise_name, identify
+from .handout import handed_out_variant, student_variant
+from .identity import display_name, exercise_from_name, exercise_name, identify, roster_key
 from .limits import Limits, isolated
 from .sandbox import enforced_limits
 from .notebook import Options, failed_report as _failed
+from .output import files_in, prepare, swap_in
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
+from .uploader import conflict_lines, resolve
 
 __all__ = ["grade_batch", "grade_isolated", "Worker", "default_jobs", "WORKER_MARGIN",
-           "collect", "Entry", "feedback_name"]
+           "collect", "Entry", "feedback_name", "Batch", "check_variants", "VariantMismatch"]
 
 #: Seconds a worker gets beyond the notebook's time limit (kernel start, grading).
 WORKER_MARGIN = 90
@@ -251,14 +262,78 @@ def _exercises_named(entries) -> dict[str, int]:
     return named
 
 
-def _roster_matches(entries, options: Options) -> dict[str, int]:
-    """How many files the roster named by their path, by their base name, or not at all."""
-    counts = {"path": 0, "name": 0, "not on the roster": 0}
+class VariantMismatch(ValueError):
+    """Notebooks ``assign`` handed out with another variant than the one they would be
+    graded against (a forgotten or wrong course key, a token pasted from another
+    notebook); nothing was graded."""
+
+
+def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
+    """(file, student, handed out, graded against) of every entry whose notebook carries a
+    handed-out variant (:func:`~.handout.handed_out_variant`) other than the one it
+    would be graded against; a notebook without one (not from ``assign``, unreadable) is
+    not compared. Nothing to compare when everyone is graded on the course's data."""
+    if options.variant == "course":
+        return []
+    key = bytes.fromhex(options.course_key) if options.course_key else None
+    found = []
     for e in entries:
+        data, odd = _read(e, limits)
+        if data is None or odd:
+            continue
+        try:
+            handed = handed_out_variant(json.loads(data.decode("utf-8", errors="replace")))
+        except Exception:   # any unreadable file is the grader's to report, not this check's
+            continue
         ident = identify(e.name, exercise=options.exercise, roster=options.roster,
                          folder=e.folder, variant=options.variant)
-        counts[ident.matched or "not on the roster"] += 1
-    return counts
+        if handed is None or not ident.ok:
+            continue
+        graded = student_variant(key, ident.student)
+        if handed != graded:
+            found.append({"file": display_name(e.name), "student": ident.student,
+                          "handed_out": display_name(handed, 20), "graded": graded})
+    return found
+
+
+def _mismatch_message(found: list[dict], total: int, options: Options,
+                      fingerprint: str | None) -> str:
+    shown = "; ".join(f"{m['student']} ({m['file']}): handed out with variant "
+                      f"{m['handed_out'][:8]}..., graded against {m['graded'][:8]}..."
+                      for m in found[:3]) + ("; ..." if len(found) > 3 else "")
+    recorded = (f"the course key of SHA-256 fingerprint {fingerprint} (what assign "
+                "recorded in the assignment's README.md)" if fingerprint else
+                "the course key assign used (its fingerprint is in the assignment's "
+                "README.md)")
+    if len(found) == total:
+        why = ("no --course-key was given" if options.course_key is None
+               else "the --course-key given is not the one assign used")
+        how = f"every one: {why}; grade with --course-key FILE, {recorded}"
+    else:
+        how = (f"{len(found)} of {total}: the others match, so the key is right; these "
+               "notebooks carry a variant that is not their student's (a token pasted from "
+               "another notebook, or a file handed in under another name)")
+    return (f"course-key: {len(found)} notebook(s) were handed out with another variant "
+            f"than the one they would be graded against ({shown}). That is {how}. Nothing "
+            "was graded. To grade them anyway, against the variant of the student each "
+            "file belongs to, pass --grade-mismatched-variants")
+
+
+class Batch(list):
+    """The reports of a batch (a list), with what needs the instructor's look:
+    ``unmatched`` (files nobody was named for), ``conflicts`` (see
+    :mod:`.uploader`), ``mismatched`` (variants graded with
+    ``grade_mismatched_variants``) and ``files`` (every file written, relative to
+    ``out``)."""
+
+    def __init__(self, reports=(), *, unmatched=(), conflicts=(), mismatched=(), files=()):
+        super().__init__(reports)
+        self.unmatched, self.conflicts = list(unmatched), list(conflicts)
+        self.mismatched, self.files = list(mismatched), list(files)
+
+    @property
+    def needs_a_look(self) -> bool:
+        return bool(self.unmatched or self.conflicts)
 
 
 class _Progress:
@@ -298,12 +373,21 @@ def _options(entries, options: Options, folder) -> Options:
 def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None = None,
                 dask: str | None = None, progress=True, formats=("canvas", "gradescope"),
                 assignment: str | None = None, canvas_questions: bool = False,
-                published_folder=None, **kw) -> list[StudentReport]:
+                published_folder=None, people: dict | None = None, by_folder: bool = False,
+                replace: bool = False, grade_mismatched_variants: bool = False,
+                key_fingerprint: str | None = None, **kw) -> Batch:
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
-    (default: ``exercises/``). ValueError (nothing graded) when a path does not exist, or
-    when, without an exercise given, the files name different exercises."""
+    (default: ``exercises/``); ``people``: student -> :class:`~.uploader.Person` (who is
+    who, for the uploaders and the exports); ``by_folder``: the first folder of each path
+    names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
+    (:mod:`.output`); ``grade_mismatched_variants``: grade notebooks handed out with
+    another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
+    key (for the message). ValueError (nothing graded, nothing written) when a path does
+    not exist, when, without an exercise given, the files name different exercises, when
+    ``out`` holds grades or other files, or (:class:`VariantMismatch`) when a handed-out
+    notebook carries another variant than the one it would be graded against."""
     options = options or Options(**kw)
     found = collect(paths)
     named = _exercises_named(found)
@@ -312,25 +396,39 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                          + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
                          + "); grade one exercise at a time (--exercise, or one folder each)")
     options = _options(found, options, published_folder)
+    roster_given = options.roster is not None
+    who = resolve([e.name for e in found], roster=options.roster, people=people,
+                  exercise=options.exercise, by_folder=by_folder)
+    options = replace_fields(options, roster={roster_key(found[k].name): s
+                                              for k, s in who.student.items()})
+    found = [found[k] for k in sorted(who.student)]
     keep, dropped = _resolve_duplicates(found, options)
     entries = [found[k] for k in keep]
     dropped = {keep.index(k): names for k, names in dropped.items()}
     limits = Limits(**options.limits)
+    mismatched = {m["file"]: m for m in check_variants(entries, options, limits)}
+    if mismatched and not grade_mismatched_variants:
+        raise VariantMismatch(_mismatch_message(list(mismatched.values()), len(entries),
+                                                options, key_fingerprint))
+    target, out = Path(out), prepare(out, replace)
     jobs = jobs or default_jobs()
     stream = sys.stderr if progress is True else (progress or None)
     if stream:                           # what holds for every notebook of this batch
         for line in enforced_limits(options.sandbox, limits):
             print(f"limits: {line}", file=stream, flush=True)
-    matches = _roster_matches(entries, options) if options.roster is not None else None
-    if stream and matches:
-        print(f"roster: {matches['path']} file(s) matched by their path, {matches['name']} by "
-              f"their name, {matches['not on the roster']} not on the roster", file=stream,
-              flush=True)
+    matches = who.counts()
+    if stream and (roster_given or matches["name"] != len(who.student)
+                   or who.unmatched or who.conflicts):
+        print(f"who handed in what: {matches['folder']} file(s) by their folder, "
+              f"{matches['canvas']} by their Canvas name, {matches['path']} by the roster's "
+              f"path, {matches['name']} by their name; {matches['unmatched']} unmatched, "
+              f"{matches['conflicts']} conflict(s)", file=stream, flush=True)
+        for line in conflict_lines(who):
+            print(line, file=stream, flush=True)
     if stream and dropped:
         print(f"duplicates: {sum(map(len, dropped.values()))} older submission(s) not graded "
               "(the newest file of each student is graded; see their problems)", file=stream,
               flush=True)
-    out = Path(out)
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     partial = out / "grades.partial.csv"
     partial.write_text(csv_text([]), encoding="utf-8")
@@ -342,6 +440,10 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
         r = StudentReport.from_dict(result)
         r.problems += [f"also handed in: {display_name(n)} (older, or not a regular file; "
                        "not graded: the newest file counts)" for n in dropped.get(k, [])]
+        m = mismatched.get(display_name(entries[k].name))
+        if m:
+            r.problems.append(f"handed out with variant {m['handed_out']}, graded against "
+                              f"{m['graded']} (--grade-mismatched-variants)")
         with lock:
             reports[k] = r
             write_atomic(out / "feedback" / feedback_name(r), feedback_markdown(r))
@@ -398,12 +500,17 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
                 "exercise": options.exercise, "roster_matched": matches,
                 "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())},
+                "unmatched": who.unmatched, "conflicts": who.conflicts,
+                "mismatched_variants": list(mismatched.values()),
                 "enforced": enforced_limits(options.sandbox, limits)}
-    write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     write_exports(ordered, out, formats, assignment=assignment,
-                  canvas_questions=canvas_questions)
+                  canvas_questions=canvas_questions, people=people)
     partial.unlink(missing_ok=True)
-    return ordered
+    settings["files"] = sorted(files_in(out) + ["grades.json"])
+    write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
+    swap_in(out, target)
+    return Batch(ordered, unmatched=who.unmatched, conflicts=who.conflicts,
+                 mismatched=mismatched.values(), files=settings["files"])
 
 
 def _run_dask(scheduler: str, todo, finish) -> None:

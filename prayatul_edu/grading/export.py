@@ -4,15 +4,22 @@ CSV and its autograder results.json.
 * ``canvas.csv``: the columns of Canvas's gradebook import, ``Student``, ``ID``,
   ``SIS User ID``, ``SIS Login ID``, ``Section``, then one column for the assignment
   (``--assignment``, default the exercise's name); the second row is ``Points
-  Possible``. Students are matched on ``SIS User ID`` (the id the grader used); the
-  other identity columns stay empty.
+  Possible``. The identity columns come from the roster (:class:`~.uploader.Person`,
+  the columns ``prayatul-edu assign`` copies from the class roster): ``Student`` its
+  ``name``, ``ID`` its ``canvas_id``, ``SIS User ID`` its ``sis_id`` (without one: the
+  id the grader used, which Canvas then matches on), ``SIS Login ID`` and ``Section``;
+  a column the roster does not have stays empty.
 * ``canvas_questions.csv`` (``canvas_questions``): the same identity columns, then one
   column per question (``NAME 03.1``, ...) and no total: importing it makes one
   Canvas assignment per question whose points add up to the total. Import one of
   the two files, never both (that would count every point twice).
 * ``gradescope_scores.csv``: Gradescope's score upload (an assignment's "Upload
-  scores"): ``Name``, ``SID`` (the grader's id, what Gradescope matches on),
-  ``Email`` (empty) and ``Total Score``.
+  scores"): ``Name`` (the roster's name, else the grader's id), ``SID`` (the roster's
+  ``sis_id``, else the grader's id), ``Email`` (the roster's) and ``Total Score``.
+
+Only graded students are exported: a file nobody could be named for (unmatched, a
+conflict) has no row anywhere, and :func:`write_exports` leaves out a report whose
+student is a stand-in (``invalid-...``).
 * ``gradescope/STUDENT/results.json``: Gradescope's autograder results, one test per
   question with ``name``, ``number``, ``score``, ``max_score``, ``status`` and
   ``output`` (the feedback), the total ``score``, ``execution_time`` and an
@@ -28,6 +35,7 @@ import json
 from pathlib import Path
 
 from .report import StudentReport, csv_safe, write_atomic
+from .uploader import Person
 
 __all__ = ["canvas_csv", "gradescope_results", "gradescope_scores_csv", "write_exports",
            "FORMATS", "CANVAS_IDENTITY", "GRADESCOPE_COLUMNS"]
@@ -44,20 +52,27 @@ def _assignment(reports, assignment: str | None) -> str:
     return " + ".join(names) if names else "prayatul-edu"
 
 
-def _canvas_table(header, possible, rows) -> str:
+def _person(people, student: str) -> Person:
+    return (people or {}).get(student) or Person(student)
+
+
+def _canvas_table(header, possible, rows, people) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     w.writerow(["Points Possible", "", "", "", ""] + possible)
     for student, scores in rows:
-        w.writerow([csv_safe(v) for v in ["", "", student, "", ""]] + scores)
+        p = _person(people, student)
+        w.writerow([csv_safe(v) for v in [p.name, p.canvas_id, p.sis_id or student,
+                                          p.sis_login, p.section]] + scores)
     return buf.getvalue()
 
 
 def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
-               questions: bool = False) -> str:
+               questions: bool = False, people: dict | None = None) -> str:
     """The gradebook import CSV: the total (see the module doc); ``questions=True``: the
-    questions instead, one column each, and no total (``canvas_questions.csv``)."""
+    questions instead, one column each, and no total (``canvas_questions.csv``);
+    ``people``: student -> :class:`~.uploader.Person` (the identity columns)."""
     name = _assignment(reports, assignment)
     if questions:
         qids = sorted({x["question"] for r in reports for x in r.rows if x["question"] != "-"})
@@ -66,23 +81,25 @@ def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
         return _canvas_table(CANVAS_IDENTITY + [f"{name} {q}" for q in qids],
                              [f"{maxima[q]:g}" for q in qids],
                              [(r.student, [f"{g[q]:g}" if q in g else "" for q in qids])
-                              for r, g in zip(reports, got)])
+                              for r, g in zip(reports, got)], people)
     possible = max((r.max_total for r in reports), default=0)
     return _canvas_table(CANVAS_IDENTITY + [name], [f"{possible:g}"],
-                         [(r.student, [f"{r.total:g}"]) for r in reports])
+                         [(r.student, [f"{r.total:g}"]) for r in reports], people)
 
 
 #: The columns of ``gradescope_scores.csv``.
 GRADESCOPE_COLUMNS = ["Name", "SID", "Email", "Total Score"]
 
 
-def gradescope_scores_csv(reports: list[StudentReport]) -> str:
+def gradescope_scores_csv(reports: list[StudentReport], people: dict | None = None) -> str:
     """Gradescope's score upload CSV (see the module doc)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(GRADESCOPE_COLUMNS)
     for r in reports:
-        w.writerow([csv_safe(r.student), csv_safe(r.student), "", f"{r.total:g}"])
+        p = _person(people, r.student)
+        w.writerow([csv_safe(v) for v in (p.name or r.student, p.sis_id or r.student,
+                                          p.email)] + [f"{r.total:g}"])
     return buf.getvalue()
 
 
@@ -104,15 +121,26 @@ def gradescope_results(r: StudentReport) -> dict:
 
 
 def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
-                  canvas_questions: bool = False) -> None:
+                  canvas_questions: bool = False, people: dict | None = None) -> list[Path]:
+    """Write the exports ``formats`` of the graded ``reports`` in ``out``, the identity
+    columns from ``people`` (student -> :class:`~.uploader.Person`, see
+    :func:`~.uploader.read_people`); return the files written. A report whose student
+    is a stand-in (``invalid-...``: nobody was named for the file) is left out."""
     out = Path(out)
+    reports = [r for r in reports if not r.student.startswith("invalid-")]
+    written = []
     if "canvas" in formats:
-        write_atomic(out / "canvas.csv", canvas_csv(reports, assignment))
+        written.append(out / "canvas.csv")
+        write_atomic(written[-1], canvas_csv(reports, assignment, people=people))
         if canvas_questions:
-            write_atomic(out / "canvas_questions.csv", canvas_csv(reports, assignment, True))
+            written.append(out / "canvas_questions.csv")
+            write_atomic(written[-1], canvas_csv(reports, assignment, True, people))
     if "gradescope" in formats:
-        write_atomic(out / "gradescope_scores.csv", gradescope_scores_csv(reports))
+        written.append(out / "gradescope_scores.csv")
+        write_atomic(written[-1], gradescope_scores_csv(reports, people))
         for r in reports:
             folder = out / "gradescope" / r.student
             folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(folder / "results.json", json.dumps(gradescope_results(r), indent=1))
+            written.append(folder / "results.json")
+            write_atomic(written[-1], json.dumps(gradescope_results(r), indent=1))
+    return written

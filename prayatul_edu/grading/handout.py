@@ -23,6 +23,7 @@ import datetime
 import hashlib
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -33,7 +34,8 @@ from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
-           "handout_notebook", "handout_name"]
+           "handout_notebook", "handout_name", "key_fingerprint", "recorded_key",
+           "key_record_problem", "handed_out_variant"]
 
 #: What a solution in a notebook looks like (a solutions notebook must never be handed out).
 _SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
@@ -59,13 +61,20 @@ def read_course_key(path) -> bytes:
 def read_class_roster(path) -> list[str]:
     """The student ids of a class roster: a CSV with a column ``student`` (other columns,
     such as ``name``, ``email`` or a grading roster's ``file``, are ignored)."""
+    return [row["student"] for row in _class_rows(path)]
+
+
+def _class_rows(path) -> list[dict]:
+    """The rows of a class roster, each student once (ValueError naming a repeated one)."""
     seen: dict[str, int] = {}
+    rows = []
     for k, row in roster_rows(path, ("student",)):
         if row["student"] in seen:
             raise ValueError(f"roster: line {k}: student {row['student']} is listed twice "
                              f"(line {seen[row['student']]})")
         seen[row["student"]] = k
-    return list(seen)
+        rows.append(row)
+    return rows
 
 
 def handout_name(student: str, exercise: str) -> str:
@@ -157,8 +166,74 @@ def _write_notebook(path: Path, nb: dict) -> None:
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
-def _fingerprint(key: bytes) -> str:
+def key_fingerprint(key: bytes) -> str:
+    """What ``assign`` records of a course key (README.md): the first 12 hex digits of its
+    SHA-256; never the key."""
     return hashlib.sha256(key).hexdigest()[:12]
+
+
+_RECORDED = re.compile(r"^\* variants: (?:a course key \(SHA-256 fingerprint "
+                       r"(?P<fp>[0-9a-f]{12})\)|(?P<none>none):)", re.M)
+
+
+def recorded_key(folder) -> tuple[bool, str | None] | None:
+    """What ``assign`` recorded in ``folder/README.md`` of the course key: (True, its
+    fingerprint) or (False, None) for none; None when there is no such record."""
+    try:
+        text = (Path(folder) / "README.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    m = _RECORDED.search(text)
+    if m is None:
+        return None
+    return (False, None) if m.group("none") else (True, m.group("fp"))
+
+
+def key_record_problem(folder, key: bytes | None) -> tuple[str | None, str | None]:
+    """(what is wrong, the recorded fingerprint) of grading with the course ``key`` (None:
+    none given) an assignment whose folder is ``folder`` (its README.md, as ``assign``
+    wrote it); (None, fingerprint) when the key is the one recorded, or nothing is."""
+    record = recorded_key(folder)
+    if record is None:
+        return None, None
+    used, fingerprint = record
+    readme = display_name(Path(folder) / "README.md")
+    if used and key is None:
+        return (f"course-key: the assignment was handed out with a course key (SHA-256 "
+                f"fingerprint {fingerprint}, recorded in {readme}) and none was given: "
+                "grade with --course-key FILE, the same key"), fingerprint
+    if used and key_fingerprint(key) != fingerprint:
+        return (f"course-key: the key given has the SHA-256 fingerprint "
+                f"{key_fingerprint(key)}, but the assignment was handed out with the key "
+                f"of fingerprint {fingerprint} (recorded in {readme}): grade with that "
+                "key"), fingerprint
+    if not used and key is not None:
+        return (f"course-key: the assignment was handed out without a course key "
+                f"(recorded in {readme}): each variant is the student's id; grade without "
+                "--course-key"), None
+    return None, fingerprint
+
+
+#: The setup cell's line that carries a handed-out notebook's variant.
+_VARIANT_LINE = re.compile(r"^\s*os\.environ\[\s*(['\"])" + re.escape(VARIANT_ENV)
+                           + r"\1\s*\]\s*=\s*(['\"])(?P<variant>[^'\"\n]{0,100})\2\s*"
+                           + re.escape(HANDOUT_MARK) + r"\s*$", re.M)
+
+
+def handed_out_variant(nb) -> str | None:
+    """The variant ``assign`` wrote into the notebook ``nb`` (a dict, as read from the
+    file), None if it has no such line (not from ``assign``, or the line was removed)."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    for cell in cells if isinstance(cells, list) else ():
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = "".join(s for s in source if isinstance(s, str)) \
+            if isinstance(source, list) else str(source)
+        m = _VARIANT_LINE.search(source)
+        if m:
+            return m.group("variant")
+    return None
 
 
 def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
@@ -167,7 +242,11 @@ def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
     """Write the handout of ``exercise`` for every student of the class ``roster`` (a
     CSV file, or a list of ids) in ``out``; return the notebooks written."""
     exercise = exercise_name(exercise)
-    students = read_class_roster(roster) if isinstance(roster, (str, Path)) else list(roster)
+    rows = (_class_rows(roster) if isinstance(roster, (str, Path))
+            else [{"student": sid} for sid in roster])
+    students = [row["student"] for row in rows]
+    # the class roster's other columns (name, email, SIS id, section...) go into roster.csv
+    extra = [c for c in rows[0] if c not in (None, "student", "file")] if rows else []
     out = Path(out)
     if (out / "roster.csv").exists():
         raise ValueError(f"out: {display_name(out)} already holds an assignment "
@@ -188,8 +267,9 @@ def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
         shutil.copyfile(wheel, out / "notebooks" / wheel_name)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["file", "student"])
-    w.writerows([handout_name(sid, exercise), sid] for sid in students)
+    w.writerow(["file", "student", *extra])
+    w.writerows([handout_name(row["student"], exercise), row["student"],
+                 *((row.get(c) or "").strip() for c in extra)] for row in rows)
     write_atomic(out / "roster.csv", buf.getvalue())
     write_atomic(out / "README.md", _records(exercise, students, title=title, due=due,
                                              key=course_key, wheel=wheel_name,
@@ -199,13 +279,14 @@ def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
 
 def _records(exercise, students, *, title, due, key, wheel, policy) -> str:
     today = datetime.date.today().isoformat()
-    key_line = (f"a course key (SHA-256 fingerprint {_fingerprint(key)}): keep the key file; "
+    key_line = (f"a course key (SHA-256 fingerprint {key_fingerprint(key)}): keep the key file; "
                 "grading and release need the same one" if key is not None else
                 "none: each student's variant is their id (anyone can compute it)")
     return "\n".join([
         f"# {title or exercise}: handed out {today}", "",
         f"* exercise: {exercise}", f"* due: {due or 'not given'}",
-        f"* students: {len(students)} (roster.csv: file, student)",
+        f"* students: {len(students)} (roster.csv: file, student and the class roster's "
+        "other columns)",
         f"* variants: {key_line}",
         f"* assignment mode in each notebook: {policy.to_json()}",
         f"* installation named in the notebooks: {wheel or 'the wheel you hand out'}", "",
