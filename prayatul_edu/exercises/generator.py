@@ -157,12 +157,14 @@ def literal_answers(nb, where: str) -> list[str]:
 def run_solutions(nb, seed, env: dict) -> dict:
     """qid -> the status of its last check when the solutions notebook ``nb`` runs (here,
     in this process: the instructor's own code) with ``STUDENT_ID`` set to ``seed``;
-    ``env``: environment variables set meanwhile."""
+    ``env``: environment variables set meanwhile. The session (:func:`~._base.setup`) is
+    left as it was."""
     import contextlib
     import io
     import os
 
     saved = {k: os.environ.get(k) for k in env}
+    session = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _base._SESSION.items()}
     os.environ.update(env)
     _base._SESSION["outcomes"] = {}
     namespace = {"__name__": "__solutions__", "display": lambda *a, **k: None}
@@ -173,10 +175,12 @@ def run_solutions(nb, seed, env: dict) -> dict:
                     continue
                 source = _SETUP_ID.sub(f"STUDENT_ID = {seed!r}", cell.source, count=1)
                 exec(compile(source, "<solutions>", "exec"), namespace)
+        outcomes = {qid: out.status for qid, out in _base._SESSION["outcomes"].items()}
     finally:
+        _base._SESSION.update(session)     # the caller's session as it was
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return {qid: out.status for qid, out in _base._SESSION["outcomes"].items()}
+    return outcomes

@@ -73,11 +73,22 @@ def prepare(path, work) -> Prepared:
 
 def check(prepared: Prepared, variants) -> list[str]:
     """The generator's checks (see the module doc) for the ``variants`` handed out (and
-    the exercise's own data, ``None``); the problems found, [] when none."""
+    the exercise's own data, ``None``), and every code cell of the students' notebook
+    compiles; the problems found, [] when none."""
     import nbformat
 
     nb = nbformat.read(prepared.notebook, as_version=4)
     problems = literal_answers(nb, prepared.notebook.name)
+    blank = nbformat.read(prepared.published / f"{prepared.name}.ipynb", as_version=4)
+    for k, cell in enumerate(blank.cells, 1):   # the students' notebook must run, blank
+        if cell.cell_type == "code" and not any(
+                line.lstrip().startswith(("%", "!")) for line in cell.source.splitlines()):
+            try:
+                compile(cell.source, f"cell {k}", "exec")
+            except SyntaxError as exc:
+                problems.append(f"the students' notebook, cell {k}, does not run: "
+                                f"{exc.msg} (line {exc.lineno}); keep an answer line whole "
+                                "on the line marked # SOLUTION, or use BEGIN/END SOLUTION")
     exercise = load(prepared.module)
     graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
     env = {EXERCISE_ENV: str(prepared.module), POLICY_ENV: "", VARIANT_ENV: ""}
@@ -135,6 +146,10 @@ def assign_authored(path, roster, out, *, course_key: bytes | None = None, **kw)
         written = assign(prepared.name, students, out, course_key=course_key,
                          published=prepared.published, **kw)
         copy_files(prepared.module, Path(out) / "notebooks")
+    readme = Path(out) / "README.md"      # the commands name the exercise by its path
+    write_atomic(readme, readme.read_text(encoding="utf-8").replace(
+        f"--exercise {prepared.name} ", f"--exercise {prepared.module.parent} ").replace(
+        f"release {prepared.name} ", f"release {prepared.module.parent} "))
     return written
 
 

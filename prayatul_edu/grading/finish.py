@@ -83,12 +83,12 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
                                         if late_kept.get("due") else None)
     times = read_submissions(submissions) if submissions else {
         k: dt.datetime.fromisoformat(v) for k, v in late_kept.get("submitted", {}).items()}
-    if overrides is not None:
-        apply_overrides(students, read_overrides(overrides), now)
+    skipped = apply_overrides(students, read_overrides(overrides), now) if overrides else []
     for s in students:
         _apply_late(s, late_verdict(s["student"], s["file"], due_at, times, policy))
         s["total"] = round(sum(r["points"] for r in s["rows"]), 2)
         s["max_total"] = round(sum(r["max_points"] for r in s["rows"]), 2)
+    data["overrides_skipped"] = skipped    # students of the file not in these grades
     data["exports"] = {"formats": list(formats), "assignment": assignment,
                        "canvas_questions": canvas_questions}
     data["late_policy"] = {"policy": policy.text,

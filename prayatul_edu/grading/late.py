@@ -170,7 +170,8 @@ def describe(record: dict | None) -> str:
         return f"On time (submitted {record['submitted'] or '?'}, due {record['due']})."
     how = ("marked late by Canvas (how late is not known: counted as 1 day)"
            if record["source"] == "Canvas's late mark" else
-           f"submitted {record['submitted']}, due {record['due']}: {record['days']} day(s) late")
+           f"submitted {record['submitted']}, due {record['due']}: {record['days']} "
+           f"day{'s' if record['days'] != 1 else ''} late")
     cost = (f"; {record['penalty'] * 100:g}% of the points taken ({record['policy']})"
             if record["penalty"] else f" (policy {record['policy']}: no points taken)")
     return f"Late: {how}{cost}."

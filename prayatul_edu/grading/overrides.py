@@ -72,15 +72,16 @@ def _status(points: float, maximum: float, before: str) -> str:
 
 
 def apply_overrides(students: list[dict], overrides: list[dict],
-                    now: dt.datetime | None = None) -> int:
+                    now: dt.datetime | None = None) -> list[str]:
     """Apply ``overrides`` to the students of grades.json (dicts, changed in place);
-    return how many changed a grade. ValueError (nothing changed) for a student or
-    question not in the grades, or points above the question's maximum."""
+    return the students of ``overrides`` not in these grades (skipped: a regrade of part
+    of the class carries the whole file over). ValueError (nothing changed) for a
+    question a student does not have, or points above the question's maximum."""
     by_id = {s["student"]: s for s in students}
+    skipped = sorted({o["student"] for o in overrides if o["student"] not in by_id})
+    overrides = [o for o in overrides if o["student"] in by_id]
     for o in overrides:
-        s = by_id.get(o["student"])
-        if s is None:
-            raise ValueError(f"overrides: {o['student']} is not in grades.json")
+        s = by_id[o["student"]]
         row = next((r for r in s["rows"] if r["question"] == o["question"]), None)
         if row is None:
             raise ValueError(f"overrides: {o['student']} has no question "
@@ -89,7 +90,6 @@ def apply_overrides(students: list[dict], overrides: list[dict],
             raise ValueError(f"overrides: {o['student']} {o['question']}: {o['points']:g} "
                              f"points is more than the question's {row['max_points']:g}")
     stamp = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
-    changed = 0
     for o in overrides:
         s = by_id[o["student"]]
         row = next(r for r in s["rows"] if r["question"] == o["question"])
@@ -110,5 +110,4 @@ def apply_overrides(students: list[dict], overrides: list[dict],
         row["feedback"] = (row["feedback"].split(" [Corrected by your instructor")[0]
                            + f" [Corrected by your instructor: {o['points']:g} points. "
                            f"{o['reason']}]")
-        changed += 1
-    return changed
+    return skipped
