@@ -12,7 +12,6 @@ counts, shares and correlations) is computed here, independently of the grader: 
 answers with scikit-learn and brute force, the report's numbers from the students'
 answers as this file built them.
 """
-import contextlib
 import csv
 import itertools
 import json
@@ -26,10 +25,10 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from grading_helpers import package_only
 from prayatul_edu import cli, grading
 from prayatul_edu.exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
 from prayatul_edu.exercises import authoring as pa
-from prayatul_edu.exercises import _data
 from prayatul_edu.exercises._base import QUESTIONS
 from prayatul_edu.grading import authored, late
 from prayatul_edu.grading.class_report import question_stats
@@ -125,26 +124,6 @@ def write_exercise(folder: Path, answers=SOLUTIONS) -> Path:
     (folder / "questions.py").write_text(textwrap.dedent(QUESTIONS_PY), encoding="utf-8")
     nbformat.write(solutions_notebook(answers), folder / "solutions.ipynb")
     return folder
-
-
-# The registries an exercise's declaration fills, as the package alone fills them: each
-# test declaring exercises works on a copy, and the module leaves them as it found them.
-_REGISTRIES = (QUESTIONS, pa.AUTHORED, pa._LOADED, _data.DATASETS, _data._CACHE)
-_PACKAGE_ONLY = [dict(r) for r in _REGISTRIES]
-
-
-@contextlib.contextmanager
-def package_only():
-    saved = [dict(r) for r in _REGISTRIES]
-    for r, base in zip(_REGISTRIES, _PACKAGE_ONLY):
-        r.clear()
-        r.update(base)
-    try:
-        yield
-    finally:
-        for r, before in zip(_REGISTRIES, saved):
-            r.clear()
-            r.update(before)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -13,25 +13,27 @@ import sys
 from ..grading.export import FORMATS
 from ..grading.finish import finish
 
-__all__ = ["add_arguments", "run", "add_late_arguments"]
+__all__ = ["add_arguments", "run", "add_late_arguments", "LATE_OPTIONS"]
+
+
+#: The options ``grade`` and ``export`` share: (flag, metavar, destination, help).
+LATE_OPTIONS = (
+    ("--overrides", "FILE", "overrides", "your corrections: a CSV with the columns student, "
+     "question, points, reason (kept with their reason and time in grades.json)"),
+    ("--late", "POLICY", "late", "none (default), flag, or penalty:10%%/day,cap:50%% (each "
+     "day or part of one takes 10%% of the points, at most 50%%)"),
+    ("--due", "WHEN", "due", "the due date (2026-12-01T23:59, UTC unless a zone is given) or "
+     "the assignment's record assignment.json written by assign --due"),
+    ("--submissions", "FILE", "submission_times", "when each student handed in, from the "
+     "LMS: a CSV with the columns student and submitted_at (without it: Canvas's late mark "
+     "in the file names, else unknown)"))
 
 
 def add_late_arguments(parser) -> None:
     """The options ``grade`` and ``export`` share: corrections and late work."""
-    g = parser.add_argument_group("corrections and late work")
-    g.add_argument("--overrides", metavar="FILE",
-                   help="your corrections: a CSV with the columns student, question, points, "
-                        "reason (kept with their reason and time in grades.json)")
-    g.add_argument("--late", metavar="POLICY",
-                   help="none (default), flag, or penalty:10%%/day,cap:50%% (each day or part "
-                        "of one takes 10%% of the points, at most 50%%)")
-    g.add_argument("--due", metavar="WHEN",
-                   help="the due date (2026-12-01T23:59, UTC unless a zone is given) or the "
-                        "assignment's record assignment.json written by assign --due")
-    g.add_argument("--submissions", metavar="FILE", dest="submission_times",
-                   help="when each student handed in, from the LMS: a CSV with the columns "
-                        "student and submitted_at (without it: Canvas's late mark in the file "
-                        "names, else unknown)")
+    group = parser.add_argument_group("corrections and late work")
+    for flag, metavar, dest, help_ in LATE_OPTIONS:
+        group.add_argument(flag, metavar=metavar, dest=dest, help=help_)
 
 
 def add_arguments(parser) -> None:

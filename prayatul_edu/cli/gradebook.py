@@ -18,10 +18,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("folders", nargs="+", metavar="GRADES_DIR",
                         help="folders written by grade (or export), one per assignment")
     parser.add_argument("--out", required=True, metavar="FILE", help="the gradebook CSV")
-    parser.add_argument("--weights", metavar="W1,W2,...",
-                        help="one weight per folder: adds a column 'weighted %%'")
-    parser.add_argument("--missing-as-zero", action="store_true",
-                        help="a missing assignment counts 0 points (default: left empty)")
+    parser.add_argument("--weights", metavar="W1,W2,...", help="one weight per folder: adds "
+                        "a column 'weighted %%'")
+    parser.add_argument("--missing-as-zero", action="store_true", help="a missing "
+                        "assignment counts 0 points (default: left empty)")
 
 
 def run(args) -> int:

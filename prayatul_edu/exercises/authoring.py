@@ -58,8 +58,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import TOPICS, _base, _data
-from ._base import (ATOL, RTOL, NOT_ATTEMPTED, Feedback, InvalidAnswer, Mistake, Outcome,
-                    Question, is_placeholder)
+from ._base import ATOL, RTOL, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
@@ -272,20 +271,18 @@ class FreeTextQuestion(Question):
         return answer.strip()[:MAX_TEXT]
 
     def matches(self, value, key) -> bool:
-        return False
+        return False                      # never correct by itself: read by hand
+
+    def keys(self) -> list:
+        return [None]
+
+    def _course_keys(self) -> list:
+        return []
 
     def acceptable(self) -> bool:
         return True
 
-    def grade(self, answer) -> Outcome:
-        if is_placeholder(answer):
-            return _HandOutcome(self.qid, NOT_ATTEMPTED, 0.0, self.points,
-                                ["Not attempted yet: replace `...` with your answer and run "
-                                 "the cell again."])
-        try:
-            self.read(answer)
-        except InvalidAnswer as exc:
-            return _HandOutcome(self.qid, _base.INVALID, 0.0, self.points, [str(exc) + "."])
+    def compare(self, value) -> Outcome:
         return _HandOutcome(self.qid, HAND, 0.0, self.points,
                             ["Recorded: your instructor reads this answer and gives its "
                              "points by hand."])
@@ -368,7 +365,9 @@ class Exercise:
         self.qids.append(qid)
         return cls
 
-    def _numeric(self, base, title, key, prompt, mistakes, atol, rtol, explain, **kw):
+    def _numeric(self, base, title, *, key, prompt, data=None, mistakes=(), hints=(),
+                 points: float = 1, atol: float = ATOL, rtol: float = RTOL, explain=None,
+                 **extra):
         if not callable(key):
             raise TypeError("key: expected a function of the data that computes the answer")
         for name, tol in (("atol", atol), ("rtol", rtol)):
@@ -376,40 +375,37 @@ class Exercise:
                 raise ValueError(f"{name}: expected a number >= 0, got {tol!r}")
         spec = dict(key=key, prompt=prompt, mistakes=list(mistakes), atol=float(atol),
                     rtol=float(rtol), explain=explain)
-        return spec
+        return self._declare(base, title, spec, data=data, points=points, hints=hints,
+                             extra=extra)
 
     def number(self, title: str, *, key, prompt, data=None, mistakes=(), hints=(),
                points: float = 1, atol: float = ATOL, rtol: float = RTOL, explain=None,
                asked: str = "the answer"):
-        """A number, accepted within ``atol + rtol |key|`` (default 1e-4 and 1e-4)."""
-        spec = self._numeric(_Number, title, key, prompt, mistakes, atol, rtol, explain)
-        return self._declare(_Number, title, spec, data=data, points=points, hints=hints,
-                             extra={"asked": asked})
+        """A number, accepted within ``atol + rtol |key|`` (default 1e-4 and 1e-4).
 
-    def numbers(self, title: str, *, parts: Sequence[str], key, prompt, data=None,
-                mistakes=(), hints=(), points: float = 1, atol: float = ATOL,
-                rtol: float = RTOL, explain=None):
-        """A few named numbers (``parts``), partial credit per number."""
+        ``key(data)`` computes the answer; ``mistakes``: :func:`mistake` values; ``asked``:
+        what the solution's first line names (``purity = 0.8``)."""
+        return self._numeric(_Number, title, key=key, prompt=prompt, data=data,
+                             mistakes=mistakes, hints=hints, points=points, atol=atol,
+                             rtol=rtol, explain=explain, asked=asked)
+
+    def numbers(self, title: str, *, parts: Sequence[str], **kw):
+        """A few named numbers (``parts``), partial credit per number; the other arguments
+        are those of :meth:`number` (``key(data)`` gives the numbers in order)."""
         if isinstance(parts, str) or len(parts) < 2:
             raise ValueError("parts: expected the names of two numbers or more")
-        spec = self._numeric(_Numbers, title, key, prompt, mistakes, atol, rtol, explain)
-        return self._declare(_Numbers, title, spec, data=data, points=points, hints=hints,
-                             extra={"parts": tuple(parts)})
+        return self._numeric(_Numbers, title, parts=tuple(parts), **kw)
 
-    def table(self, title: str, *, key, prompt, data=None, mistakes=(), hints=(),
-              points: float = 1, atol: float = ATOL, rtol: float = RTOL, explain=None,
-              asked: str = "table"):
-        """A table of numbers (all or nothing)."""
-        spec = self._numeric(_Table, title, key, prompt, mistakes, atol, rtol, explain)
-        return self._declare(_Table, title, spec, data=data, points=points, hints=hints,
-                             extra={"asked": asked})
+    def table(self, title: str, **kw):
+        """A table of numbers (all or nothing); the arguments of :meth:`number`."""
+        return self._numeric(_Table, title, **dict({"asked": "table"}, **kw))
 
-    def integer(self, title: str, *, key, prompt, data=None, mistakes=(), hints=(),
-                points: float = 1, explain=None, asked: str = "the answer"):
-        """A whole number (compared exactly)."""
-        spec = self._numeric(_Integer, title, key, prompt, mistakes, 0, 0, explain)
-        return self._declare(_Integer, title, spec, data=data, points=points, hints=hints,
-                             extra={"asked": asked})
+    def integer(self, title: str, **kw):
+        """A whole number, compared exactly; the arguments of :meth:`number` but the
+        tolerance."""
+        if "atol" in kw or "rtol" in kw:
+            raise TypeError("integer: a whole number is compared exactly (no atol, rtol)")
+        return self._numeric(_Integer, title, **dict({"asked": "the answer"}, **kw))
 
     def choice(self, title: str, *, statements, prompt, data=None, hints=(),
                points: float = 1, single: bool = False, explain=None):

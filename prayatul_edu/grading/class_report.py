@@ -107,6 +107,14 @@ def _r(x) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
 
+def _summary(q: dict, escape) -> list[str]:
+    """The cells of a question's line in the summary table (its name escaped)."""
+    return ([f"{escape(q['qid'])} {escape(q['title'])}",
+             f"{q['mean']:.2f} / {q['max_points']:g}"]
+            + [f"{q['counts'][k]} ({_pct(q['shares'][k])})" for k in STATUSES]
+            + [_r(q["discrimination"])])
+
+
 def _totals(students) -> list[float]:
     return [round(sum(r["points"] for r in s["rows"]), 2) for s in students]
 
@@ -122,12 +130,7 @@ def class_report_markdown(students: list[dict], title: str) -> str:
              "question).", "",
              "| question | mean points | " + " | ".join(STATUSES) + " | discrimination |",
              "| --- | --- | " + " | ".join("---" for _ in STATUSES) + " | --- |"]
-    for q in stats:
-        lines.append(f"| {md_escape(q['qid'])} {md_escape(q['title'])} | {q['mean']:.2f} / "
-                     f"{q['max_points']:g} | "
-                     + " | ".join(f"{q['counts'][k]} ({_pct(q['shares'][k])})"
-                                  for k in STATUSES)
-                     + f" | {_r(q['discrimination'])} |")
+    lines += ["| " + " | ".join(_summary(q, md_escape)) + " |" for q in stats]
     for q in stats:
         lines += ["", f"## {md_escape(q['qid'])} {md_escape(q['title'])}", "",
                   f"Points (of {q['max_points']:g}): " + ", ".join(
@@ -197,12 +200,8 @@ def class_report_html(students: list[dict], title: str) -> str:
              "<table><tr><th>question</th><th>mean points</th>"
              + "".join(f"<th>{esc(k)}</th>" for k in STATUSES)
              + "<th>discrimination</th></tr>"]
-    for q in stats:
-        parts.append(f"<tr><td>{esc(q['qid'])} {esc(q['title'])}</td>"
-                     f"<td>{q['mean']:.2f} / {q['max_points']:g}</td>"
-                     + "".join(f"<td>{q['counts'][k]} ({_pct(q['shares'][k])})</td>"
-                               for k in STATUSES)
-                     + f"<td>{_r(q['discrimination'])}</td></tr>")
+    parts += ["<tr>" + "".join(f"<td>{c}</td>" for c in _summary(q, esc)) + "</tr>"
+              for q in stats]
     parts.append("</table>")
     for q in stats:
         parts += [f"<h2>{esc(q['qid'])} {esc(q['title'])}</h2>",

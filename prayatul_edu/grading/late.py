@@ -23,7 +23,6 @@ row ``late`` of negative points, the totals and exports.
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 import math
@@ -31,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .identity import valid_id
+from .identity import csv_rows
 from .report import write_atomic
 
 __all__ = ["LatePolicy", "parse_policy", "parse_due", "read_due", "keep_due",
@@ -118,19 +117,9 @@ def read_due(text: str | None) -> dt.datetime | None:
 def read_submissions(path) -> dict[str, dt.datetime]:
     """student -> submission time, from the LMS's CSV (columns ``student`` and
     ``submitted_at``); a student listed twice: the latest time."""
-    path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.DictReader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"submissions: cannot read {path.name} ({type(exc).__name__})") from None
-    if not rows or not {"student", "submitted_at"} <= set(rows[0]):
-        raise ValueError("submissions: expected a CSV with the columns student and submitted_at")
     times: dict[str, dt.datetime] = {}
-    for k, row in enumerate(rows, 2):
-        sid = (row["student"] or "").strip()
-        if not valid_id(sid):
-            raise ValueError(f"submissions: line {k}: not a valid student id")
+    for k, row in csv_rows(path, ("student", "submitted_at"), "submissions"):
+        sid = row["student"]
         when = parse_due(row["submitted_at"] or "", f"submissions: line {k}: submitted_at")
         times[sid] = max(when, times.get(sid, when))
     return times

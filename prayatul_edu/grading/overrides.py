@@ -10,13 +10,11 @@ a later ``grade --overrides FILE`` into a new folder applies it to the new grade
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import math
-from pathlib import Path
 
 from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
-from .identity import display_name, valid_id
+from .identity import csv_rows, display_name
 from .report import clean_text
 
 __all__ = ["read_overrides", "apply_overrides", "COLUMNS", "REASON_CAP"]
@@ -28,21 +26,10 @@ REASON_CAP = 500
 
 def read_overrides(path) -> list[dict]:
     """The corrections in the CSV ``path``; ValueError naming the line and the problem."""
-    path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.DictReader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"overrides: cannot read {path.name} ({type(exc).__name__})") from None
-    if not rows or not set(COLUMNS) <= set(rows[0]):
-        raise ValueError("overrides: expected a CSV with the columns " + ", ".join(COLUMNS))
     out, seen = [], {}
-    for k, row in enumerate(rows, 2):
-        sid, qid = (row["student"] or "").strip(), (row["question"] or "").strip()
+    for k, row in csv_rows(path, COLUMNS, "overrides"):
+        sid, qid = row["student"], (row["question"] or "").strip()
         reason = clean_text(" ".join((row["reason"] or "").split()), REASON_CAP)
-        if not valid_id(sid):
-            raise ValueError(f"overrides: line {k}: {display_name(sid)!r} is not a valid "
-                             "student id")
         if not qid:
             raise ValueError(f"overrides: line {k}: no question")
         try:
