@@ -529,3 +529,84 @@ def test_late_policy_syntax_and_verdicts():
     v = late.late_verdict("s1", "s1.ipynb", due, {}, late.parse_policy("flag"))
     assert v["source"] == "unknown" and v["penalty"] == 0
     assert late.late_verdict("s1", "s1.ipynb", due, {}, late.parse_policy("none")) is None
+
+
+def test_release_by_the_path_hands_out_the_solutions_with_the_questions(cycle):
+    folder, rel = cycle / "my_exercise", cycle / "released"
+    assert cli.main(["release", str(folder), "--out", str(rel), "--roster",
+                     str(cycle / "class.csv")]) == 0
+    assert (rel / "61_labels_solutions.ipynb").read_bytes() == (
+        folder / "solutions.ipynb").read_bytes()
+    assert (rel / "questions.py").read_bytes() == (folder / "questions.py").read_bytes()
+    assert (rel / "notebooks" / "questions.py").is_file()
+    setup = nbformat.read(rel / "notebooks" / "s0004_61_labels.ipynb", as_version=4).cells[2]
+    assert '"released": true' in setup.source and "STUDENT_ID = 's0004'" in setup.source
+
+
+# ------------------------------------------------- corrections, report: by themselves
+def _students():
+    def row(q, pts, mx, status, diagnosed=()):
+        return {"question": q, "title": f"<i>{q}</i>", "points": pts, "max_points": mx,
+                "status": status, "feedback": "", "diagnosed": list(diagnosed)}
+    return [{"student": f"x{k}", "file": f"x{k}.ipynb", "calls": {}, "rows": [
+        row("1.1", float(k % 2), 1.0, CORRECT if k % 2 else INCORRECT,
+            () if k % 2 else ("<script>alert(1)</script>",)),
+        row("1.2", float(k % 3) / 2, 1.0, PARTLY if k % 3 == 1 else CORRECT)]}
+        for k in range(7)]
+
+
+def test_the_item_rest_correlation_is_the_point_biserial():
+    from scipy.stats import pointbiserialr
+
+    from prayatul_edu.grading.class_report import item_rest
+
+    rng = np.random.default_rng(3)
+    item = rng.integers(0, 2, 40)
+    rest = rng.normal(5, 2, 40) + 2 * item
+    assert item_rest(list(item), list(rest)) == pytest.approx(pointbiserialr(item, rest)[0])
+    assert item_rest([1, 1, 1], [0, 2, 5]) is None
+
+
+def test_the_report_escapes_every_name(tmp_path):
+    from prayatul_edu.grading.class_report import write_class_report
+
+    write_class_report(_students(), tmp_path, "<b>HW</b>")
+    html = (tmp_path / "report.html").read_text()
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<b>HW" not in html
+    md = (tmp_path / "report.md").read_text()
+    assert "<script>" not in md and "| &lt;script&gt;alert\\(1\\)&lt;/script&gt; | 4 (57%) |" in md
+
+
+@pytest.mark.parametrize("text, message", [
+    ("student,question,points\ns1,1.1,1\n", "columns student and question and points and reason"),
+    ("student,question,points,reason\ns1,1.1,one,x\n", "line 2: points 'one' is not a number"),
+    ("student,question,points,reason\ns1,1.1,-1,x\n", "line 2: points must be a number >= 0"),
+    ("student,question,points,reason\ns1,1.1,1,\n", "line 2: give a reason"),
+    ("student,question,points,reason\n=cmd(),1.1,1,x\n", "line 2: '=cmd\\(\\)' is not a valid"),
+    ("student,question,points,reason\ns1,1.1,1,x\ns1,1.1,0,y\n", "line 3: s1 1.1 is corrected "
+     "twice"),
+])
+def test_bad_overrides_are_refused_naming_the_line(tmp_path, text, message):
+    from prayatul_edu.grading.overrides import read_overrides
+
+    (tmp_path / "o.csv").write_text(text)
+    with pytest.raises(ValueError, match=f"^overrides: .*{message}"):
+        read_overrides(tmp_path / "o.csv")
+
+
+def test_overrides_above_the_maximum_or_of_no_question_change_nothing():
+    from prayatul_edu.grading.overrides import apply_overrides
+
+    students = _students()
+    before = json.dumps(students)
+    with pytest.raises(ValueError, match="2 points is more than the question's 1"):
+        apply_overrides(students, [{"student": "x1", "question": "1.1", "points": 0.5,
+                                    "reason": "r"},
+                                   {"student": "x2", "question": "1.2", "points": 2,
+                                    "reason": "r"}])
+    with pytest.raises(ValueError, match="x2 has no question '9.9'"):
+        apply_overrides(students, [{"student": "x2", "question": "9.9", "points": 1,
+                                    "reason": "r"}])
+    assert json.dumps(students) == before
+    assert apply_overrides(students, [{"student": "nobody", "question": "1.1", "points": 1,
+                                       "reason": "r"}]) == ["nobody"]
