@@ -293,6 +293,8 @@ def test_the_grader_gives_what_the_answers_earn(cycle):
         got = {r["question"]: (r["points"], r["status"], r["diagnosed"]) for r in s["rows"]
                if r["question"] != "late"}
         assert got == {q: (p, st, m) for q, (p, st, m) in want.items()}, sid
+    for sid in ("s0001", "s0003", "s0004", "s0008"):      # the published cells compared
+        assert _student(cycle / "g1_graded", sid)["problems"] == [], sid
     blank = _student(cycle / "g1_graded", "s0008")
     assert blank["total"] == 0 and {r["status"] for r in blank["rows"]} == {NOT_ATTEMPTED}
 
@@ -610,3 +612,17 @@ def test_overrides_above_the_maximum_or_of_no_question_change_nothing():
     assert json.dumps(students) == before
     assert apply_overrides(students, [{"student": "nobody", "question": "1.1", "points": 1,
                                        "reason": "r"}]) == ["nobody"]
+
+
+def test_export_and_gradebook_refuse_bad_input_clearly(tmp_path, capsys):
+    assert cli.main(["export", str(tmp_path)]) == 2
+    assert "grades: no readable grades.json" in capsys.readouterr().err
+    (tmp_path / "grades.json").write_text(json.dumps({"students": _students()}))
+    assert cli.main(["export", str(tmp_path), "--late", "10%"]) == 2
+    assert "late: expected none, flag or penalty" in capsys.readouterr().err
+    assert cli.main(["export", str(tmp_path), "--due", "next friday", "--late", "flag"]) == 2
+    assert "due: expected a date and time" in capsys.readouterr().err
+    assert not (tmp_path / "report.md").exists()           # nothing written
+    assert cli.main(["gradebook", str(tmp_path), "--weights", "1,2", "--out",
+                     str(tmp_path / "b.csv")]) == 2
+    assert "weights: expected one positive number per grades folder (1)" in capsys.readouterr().err

@@ -59,4 +59,7 @@ def run(args) -> int:
     late = sum(1 for s in data["students"] if (s.get("late") or {}).get("late"))
     print(f"exported {len(data['students'])} student(s), {corrected} correction(s), {late} "
           f"late: {args.grades}/grades.json, report.html, report.md", file=sys.stderr)
+    if data.get("overrides_skipped"):
+        print("overrides: not in these grades, skipped: " + ", ".join(data["overrides_skipped"]),
+              file=sys.stderr)
     return 0

@@ -38,7 +38,7 @@ def parse_weights(text: str | None, n: int) -> list[float] | None:
     except ValueError:
         raise ValueError(f"weights: expected numbers separated by commas, got {text!r}") from None
     if len(weights) != n or any(not w > 0 for w in weights):
-        raise ValueError(f"weights: expected {n} positive numbers (one per grades folder), "
+        raise ValueError(f"weights: expected one positive number per grades folder ({n}), "
                          f"got {text!r}")
     return weights
 
