@@ -136,3 +136,11 @@ def test_a_gradebook_of_two_grade_folders(example):
     by = {r[0]: r for r in rows[1:]}
     assert by["s0003"][2] == f"{float(by['s0003'][1]) + 1:g}"
     assert by["s0002"][1:] == ["0", "0", "0", "0"]
+
+
+def test_the_example_is_saved_with_every_check_correct():
+    nb = nbformat.read(EXAMPLE / "solutions.ipynb", as_version=4)
+    checks = [c for c in nb.cells if c.cell_type == "code" and c.id.endswith("-check")]
+    assert [c.id for c in checks] == [f"q51-{k}-check" for k in range(1, 6)]
+    for c in checks:
+        assert ": correct (" in c.outputs[-1]["data"]["text/plain"], c.id

@@ -282,6 +282,8 @@ def test_the_handouts_hold_no_solution_and_the_questions_beside_them(cycle):
         text = (notebooks / f"{sid}_61_labels.ipynb").read_text()
         assert "SOLUTION" not in text and "pe.purity(q1" not in text
         assert f"STUDENT_ID = '{sid}'" in text
+    intro = nbformat.read(notebooks / "s0001_61_labels.ipynb", as_version=4).cells[1]
+    assert intro.id == "handout" and "Keep `questions.py` beside this notebook" in intro.source
     record = json.loads((cycle / "hw" / "assignment.json").read_text())
     assert record == {"due": "2026-12-01T23:59", "due_at": "2026-12-01T23:59:00+00:00"}
 
@@ -342,6 +344,22 @@ def test_export_applies_the_overrides_and_keeps_their_reasons(cycle):
     assert cli.main(["export", str(cycle / "g1"), "--overrides",
                      str(cycle / "overrides.csv")]) == 0
     assert _student(cycle / "g1", "s0003")["overrides"] == [o]
+
+
+def test_the_free_text_answers_wait_in_a_file_to_fill_in(cycle):
+    waiting = list(csv.reader(open(cycle / "g1_graded" / "to_grade_by_hand.csv")))
+    assert waiting == [["student", "question", "points", "reason"]] + [
+        [s, "61.4", "", ""] for s in STUDENTS[:7]]
+    after = list(csv.reader(open(cycle / "g1" / "to_grade_by_hand.csv")))
+    assert after[1:] == [[s, "61.4", "", ""] for s in STUDENTS[2:7]]   # s0001, s0002 graded
+    # filled in for one student, the unfilled rows skipped
+    filled = cycle / "filled.csv"
+    filled.write_text("\n".join([",".join(r) for r in after[:1]]
+                                 + ["s0003,61.4,2,convincing"]
+                                 + [",".join(r) for r in after[2:]]) + "\n")
+    from prayatul_edu.grading.overrides import read_overrides
+    assert read_overrides(filled) == [{"student": "s0003", "question": "61.4", "points": 2.0,
+                                       "reason": "convincing"}]
 
 
 def test_a_later_grade_carries_the_overrides_over(cycle):

@@ -14,6 +14,7 @@ read-only.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -31,6 +32,11 @@ from .report import write_atomic
 
 __all__ = ["Prepared", "is_path", "prepare", "check", "stage", "copy_files", "assign_authored",
            "release_authored", "grading_options"]
+
+
+#: Added to the instructions of a handout of an instructor's exercise.
+BESIDE = ("\n\n**Keep `questions.py` beside this notebook** (it came with it): it holds the "
+          "questions; the notebook opens it with `pa.open_exercise(\"questions.py\")`.")
 
 
 def is_path(text) -> bool:
@@ -146,6 +152,11 @@ def assign_authored(path, roster, out, *, course_key: bytes | None = None, **kw)
         written = assign(prepared.name, students, out, course_key=course_key,
                          published=prepared.published, **kw)
         copy_files(prepared.module, Path(out) / "notebooks")
+    for path in written:                   # the student keeps the questions beside it
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        cell = next(c for c in nb["cells"] if c.get("id") == "handout")
+        cell["source"] = "".join(cell["source"]) + BESIDE
+        write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     readme = Path(out) / "README.md"      # the commands name the exercise by its path
     write_atomic(readme, readme.read_text(encoding="utf-8").replace(
         f"--exercise {prepared.name} ", f"--exercise {prepared.module.parent} ").replace(

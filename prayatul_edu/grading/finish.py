@@ -4,7 +4,9 @@
 No notebook runs. The grades in grades.json get the instructor's corrections
 (:mod:`.overrides`) and the late policy (:mod:`.late`); then grades.json, grades.csv,
 feedback/, the Canvas and Gradescope exports (:mod:`.export`) and the class report
-(:mod:`.class_report`) are written again. What the exports were (formats, assignment
+(:mod:`.class_report`) are written again, and ``to_grade_by_hand.csv`` lists the
+free-text answers still waiting for their points (fill it in, pass it as
+``--overrides``). What the exports were (formats, assignment
 name) is kept in grades.json (``exports``), so a later ``export`` writes the same files.
 """
 from __future__ import annotations
@@ -13,11 +15,12 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from ..exercises.authoring import HAND
 from .batch import feedback_name
 from .class_report import write_class_report
 from .export import write_exports
 from .late import LATE_ROW, describe, late_verdict, parse_policy, read_due, read_submissions
-from .overrides import apply_overrides, read_overrides
+from .overrides import apply_overrides, hand_grading_csv, read_overrides
 from .report import StudentReport, csv_text, feedback_markdown, md_escape, write_atomic
 
 __all__ = ["finish", "read_grades", "student_feedback"]
@@ -104,5 +107,10 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
     title = assignment or " + ".join(sorted({s.get("exercise") or "" for s in students}
                                             - {""})) or "grades"
     write_class_report(students, folder, title)
+    waiting = folder / "to_grade_by_hand.csv"
+    if any(r["status"] == HAND for s in students for r in s["rows"]):
+        write_atomic(waiting, hand_grading_csv(students, HAND))
+    else:
+        waiting.unlink(missing_ok=True)
     write_atomic(folder / "grades.json", json.dumps(data, indent=1))
     return data

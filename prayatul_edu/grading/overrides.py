@@ -2,7 +2,8 @@
 
 The file is a CSV with the columns ``student``, ``question``, ``points`` and ``reason``
 (one row per correction: a question answered on paper, a regrade request, partial
-credit the checker cannot see, the points of a free-text answer). Each is applied to
+credit the checker cannot see, the points of a free-text answer; a row with neither
+points nor reason is skipped, so ``to_grade_by_hand.csv`` can be filled in bit by bit). Each is applied to
 grades.json and kept there, in the student's ``overrides``, with its reason, the time
 it was first applied and the grader's own points and status; the feedback shows it.
 Applying the same file again changes nothing (an unchanged correction keeps its time);
@@ -10,14 +11,16 @@ a later ``grade --overrides FILE`` into a new folder applies it to the new grade
 """
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import math
 
 from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
 from .identity import csv_rows, display_name
-from .report import clean_text
+from .report import clean_text, csv_safe
 
-__all__ = ["read_overrides", "apply_overrides", "COLUMNS", "REASON_CAP"]
+__all__ = ["read_overrides", "apply_overrides", "hand_grading_csv", "COLUMNS", "REASON_CAP"]
 
 COLUMNS = ("student", "question", "points", "reason")
 #: Characters of a reason kept.
@@ -28,6 +31,8 @@ def read_overrides(path) -> list[dict]:
     """The corrections in the CSV ``path``; ValueError naming the line and the problem."""
     out, seen = [], {}
     for k, row in csv_rows(path, COLUMNS, "overrides"):
+        if not (row["points"] or "").strip() and not (row["reason"] or "").strip():
+            continue          # a row of to_grade_by_hand.csv not filled in yet
         sid, qid = row["student"], (row["question"] or "").strip()
         reason = clean_text(" ".join((row["reason"] or "").split()), REASON_CAP)
         if not qid:
@@ -48,6 +53,17 @@ def read_overrides(path) -> list[dict]:
         seen[sid, qid] = k
         out.append({"student": sid, "question": qid, "points": points, "reason": reason})
     return out
+
+
+def hand_grading_csv(students: list[dict], status: str) -> str:
+    """``to_grade_by_hand.csv``: a row (points and reason empty) per answer whose
+    ``status`` says it waits for its points, to fill in and pass as ``--overrides``."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    w.writerows([csv_safe(s["student"]), csv_safe(r["question"]), "", ""]
+                for s in students for r in s["rows"] if r["status"] == status)
+    return buf.getvalue()
 
 
 def _status(points: float, maximum: float, before: str) -> str:
