@@ -25,7 +25,7 @@ points::
 
     exercise.number(
         "purity", data=labels, points=2,
-        prompt=lambda d: f"Truth {list(d['truth'])}, clusters {list(d['pred'])}: purity?",
+        prompt=lambda d: f"Truth {d['truth'].tolist()}, clusters {d['pred'].tolist()}: purity?",
         key=lambda d: float(pe.purity(d["truth"], d["pred"])),
         mistakes=[pa.mistake("swapped", lambda d: float(pe.purity(d["pred"], d["truth"])),
                              "You took the majority cluster of each class.")],

@@ -3,9 +3,10 @@
 The file is a CSV with the columns ``student``, ``question``, ``points`` and ``reason``
 (one row per correction: a question answered on paper, a regrade request, partial
 credit the checker cannot see, the points of a free-text answer; a row with neither
-points nor reason is skipped, so ``to_grade_by_hand.csv`` can be filled in bit by bit). Each is applied to
-grades.json and kept there, in the student's ``overrides``, with its reason, the time
-it was first applied and the grader's own points and status; the feedback shows it.
+points nor reason is skipped, so ``to_grade_by_hand.csv`` can be filled in bit by
+bit). Each is applied to grades.json and kept there, in the student's ``overrides``,
+with its reason, the time it was first applied and the grader's own points and
+status; the feedback shows it.
 Applying the same file again changes nothing (an unchanged correction keeps its time);
 a later ``grade --overrides FILE`` into a new folder applies it to the new grades.
 """
