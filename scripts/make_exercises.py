@@ -4,131 +4,22 @@
     python scripts/make_exercises.py            # write exercises/ from solutions/
     python scripts/make_exercises.py --check    # exit 1 if exercises/ is not up to date
 
-solutions/ is the single source. Marked solution regions are replaced by a
-placeholder, so that the exercise still runs top to bottom, blank:
-
-* a line marked ``# SOLUTION``: ``name = <expr>  # SOLUTION`` becomes
-  ``name = ...  # your answer here`` (``...`` is "not attempted" for ``check``);
-  a list ``[a, b, c]`` becomes ``[..., ..., ...]``, so the student sees how many
-  numbers to give, and ``# SOLUTION: text`` puts ``# text`` in place of
-  ``# your answer here``; any other such line becomes ``pass  # your code here``;
-* the lines from ``# BEGIN SOLUTION`` to ``# END SOLUTION`` become
-  ``# your code here`` (``pass  # your code here`` when indented);
-* a cell tagged ``solution`` is replaced by an empty one of the same kind
-  (``# your code here`` or ``*Your answer here.*``).
-
-A cell has one answer line: a placeholder that a later line of the same cell
-assigns again would throw the student's answer away, so it is an error.
-Outputs and execution counts are cleared. The notebook metadata records the
-exercise, its questions and its cell ids (``prayatul_edu``), which the grader
-uses to report deleted cells.
+solutions/ is the single source; the rules (solution regions replaced by blanks, one
+answer line per cell) are those of :mod:`prayatul_edu.exercises.generator`, which an
+instructor's own exercise follows too.
 """
 from __future__ import annotations
 
 import argparse
-import ast
-import re
 import sys
 from pathlib import Path
 
+from prayatul_edu.exercises.generator import make_exercise, strip_source
+
+__all__ = ["strip_source", "make_exercise", "expected_exercises", "main"]
+
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
-
-_ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w\[\]\"', .]*?)\s*=(?!=)\s*(.+?)\s*"
-                     r"#\s*SOLUTION\s*(?::\s*(.*?))?\s*$")
-_LINE = re.compile(r"#\s*SOLUTION\s*(:.*)?$")
-_PLACEHOLDER = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(\.\.\.|\[(\.\.\.,\s*)*\.\.\.\])\s*(#.*)?$")
-_TOP_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)")
-_BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
-_END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
-
-
-def strip_source(source: str, where: str = "cell") -> str:
-    """The source with its solution regions replaced by placeholders."""
-    out, indent = [], None
-    for line in source.split("\n"):
-        if indent is not None:                      # inside BEGIN ... END
-            if _BEGIN.match(line):
-                raise ValueError(f"{where}: '# BEGIN SOLUTION' inside another region")
-            if _END.match(line):
-                out.append(f"{indent}pass  # your code here" if indent else "# your code here")
-                indent = None
-            continue
-        begin = _BEGIN.match(line)
-        if begin:
-            indent = begin.group(1)
-            continue
-        if _END.match(line):
-            raise ValueError(f"{where}: '# END SOLUTION' without '# BEGIN SOLUTION'")
-        if _LINE.search(line):
-            m = _ASSIGN.match(line)
-            if m:
-                comment = m.group(4) or "your answer here"
-                out.append(f"{m.group(1)}{m.group(2)} = {_blank(m.group(3))}  # {comment}")
-            else:
-                lead = re.match(r"^\s*", line).group(0)
-                out.append(f"{lead}pass  # your code here")
-            continue
-        out.append(line)
-    if indent is not None:
-        raise ValueError(f"{where}: '# BEGIN SOLUTION' without '# END SOLUTION'")
-    _check_one_answer_line(out, where)
-    return "\n".join(out)
-
-
-def _blank(expr: str) -> str:
-    """The placeholder for ``expr``: ``...``, or ``[..., ...]`` for a list of that length."""
-    try:
-        node = ast.parse(expr, mode="eval").body
-    except SyntaxError:
-        return "..."
-    if isinstance(node, ast.List) and node.elts:
-        return "[" + ", ".join(["..."] * len(node.elts)) + "]"
-    return "..."
-
-
-def _check_one_answer_line(lines: list[str], where: str) -> None:
-    """A placeholder a student fills must not be assigned again later in the cell."""
-    placeholders = {}
-    for k, line in enumerate(lines):
-        m = _PLACEHOLDER.match(line)
-        top = _TOP_ASSIGN.match(line)
-        if top and top.group(1) in placeholders:
-            raise ValueError(f"{where}: line {k + 1} assigns {top.group(1)!r} again, after "
-                             f"the answer line {placeholders[top.group(1)] + 1}: the student's "
-                             "answer would be thrown away (keep one answer line per cell)")
-        if m:
-            placeholders[m.group(1)] = k
-
-
-def make_exercise(nb, name: str):
-    """The exercise notebook (a new object) for the solution notebook ``nb``."""
-    import copy
-
-    import prayatul_edu.exercises as ex
-
-    nb = copy.deepcopy(nb)
-    for k, cell in enumerate(nb.cells):
-        where = f"{name}, cell {k + 1}"
-        tags = cell.get("metadata", {}).get("tags", [])
-        if "solution" in tags:
-            cell.source = "# your code here" if cell.cell_type == "code" else "*Your answer here.*"
-            cell.metadata["tags"] = [t for t in tags if t != "solution"] or None
-            if cell.metadata["tags"] is None:
-                del cell.metadata["tags"]
-        else:
-            cell.source = strip_source(cell.source, where)
-        if cell.cell_type == "code":
-            cell.outputs = []
-            cell.execution_count = None
-        cell.metadata.pop("execution", None)
-    topic = name.split("_")[0]
-    nb.metadata["prayatul_edu"] = {
-        "exercise": name,
-        "questions": ex.topic_questions(topic),
-        "cells": [c.get("id") for c in nb.cells],
-    }
-    return nb
 
 
 def expected_exercises() -> dict[Path, str]:

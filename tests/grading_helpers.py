@@ -1,5 +1,6 @@
 """Fabricated submissions of exercise 03 for the grading tests (answers computed here,
 independently of the library's keys)."""
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -7,6 +8,8 @@ from pathlib import Path
 import nbformat
 
 import prayatul_edu.exercises as ex
+from prayatul_edu.exercises import _data
+from prayatul_edu.exercises import authoring as pa
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "exercises" / "03_pair_counting.ipynb"
@@ -65,3 +68,23 @@ def notebook(student, answered=None, after=None, drop=(), check_source=None, tem
 def rows(report):
     """(question, points, status) of every row."""
     return [(r["question"], r["points"], r["status"]) for r in report.rows]
+
+
+# The registries an exercise's declaration fills, as the package alone fills them: each
+# test declaring exercises works on a copy, and the module leaves them as it found them.
+_REGISTRIES = (ex.QUESTIONS, pa.AUTHORED, pa._LOADED, _data.DATASETS, _data._CACHE)
+_PACKAGE_ONLY = [dict(r) for r in _REGISTRIES]   # at import: before any declaration
+
+
+@contextlib.contextmanager
+def package_only():
+    saved = [dict(r) for r in _REGISTRIES]
+    for r, base in zip(_REGISTRIES, _PACKAGE_ONLY):
+        r.clear()
+        r.update(base)
+    try:
+        yield
+    finally:
+        for r, before in zip(_REGISTRIES, saved):
+            r.clear()
+            r.update(before)

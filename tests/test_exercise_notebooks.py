@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import prayatul_edu.exercises as ex
+from prayatul_edu.exercises import generator
 from prayatul_edu.exercises._base import numeric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,7 +159,7 @@ def test_exercise_runs_blank_and_says_what_is_open(path):
 
 
 # ------------------------------------------ exercises answered as a student would
-_PLACEHOLDER = make._PLACEHOLDER
+_PLACEHOLDER = generator.PLACEHOLDER
 
 
 def _qid(cell_id):

@@ -273,7 +273,8 @@ def test_replace_swaps_the_whole_folder_no_earlier_file_survives(graded, course,
     on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert data["settings"]["files"] == on_disk == sorted([
         "canvas.csv", "grades.csv", "grades.json", "gradescope_scores.csv",
-        f"feedback/s0001_{EXERCISE}.md", "gradescope/s0001/results.json"])
+        f"feedback/s0001_{EXERCISE}.md", "gradescope/s0001/results.json", "report.html",
+        "report.md"])
     assert [r[0] for r in csv.reader(open(out / "gradescope_scores.csv"))] == ["Name",
                                                                               "Ana Lima"]
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]

@@ -12,7 +12,10 @@ argument parsing. This file only wires them up (and imports them lazily, so
   :mod:`prayatul_edu.grading`);
 * ``assign``   - hand out an exercise, one notebook per student, and ``release`` its
   solutions (:mod:`prayatul_edu.cli.assign`, :mod:`prayatul_edu.cli.release`, on
-  :mod:`prayatul_edu.grading.handout`).
+  :mod:`prayatul_edu.grading.handout`);
+* ``export``   - a grades folder's files again from grades.json, with corrections and
+  late work (:mod:`prayatul_edu.cli.export`), and ``gradebook``, the term's grades in
+  one table (:mod:`prayatul_edu.cli.gradebook`).
 
 A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
@@ -33,6 +36,9 @@ SUBCOMMANDS = {
     "grade": ("prayatul_edu.cli.grade", "grade students' exercise notebooks"),
     "assign": ("prayatul_edu.cli.assign", "hand out an exercise: one notebook per student"),
     "release": ("prayatul_edu.cli.release", "hand out an exercise's solutions"),
+    "export": ("prayatul_edu.cli.export", "write a grades folder's files again, with "
+               "corrections and late work, from its grades.json"),
+    "gradebook": ("prayatul_edu.cli.gradebook", "gather grades folders into one gradebook"),
 }
 #: What runs when no subcommand is given.
 DEFAULT = "compare"

@@ -11,14 +11,17 @@ from __future__ import annotations
 import sys
 
 from ..exercises.assignment import Policy
+from ..grading.authored import assign_authored, is_path
 from ..grading.handout import assign, read_course_key
+from ..grading.late import keep_due
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("exercise", metavar="EXERCISE",
-                        help="the exercise handed out: 03 or 03_pair_counting")
+                        help="the exercise handed out: 03 or 03_pair_counting, or the folder "
+                             "of your own (questions.py and solutions.ipynb)")
     parser.add_argument("--roster", required=True, metavar="FILE",
                         help="the class: a CSV with a column student (one row per student)")
     parser.add_argument("--out", required=True, metavar="DIR",
@@ -43,9 +46,11 @@ def run(args) -> int:
         if args.attempts_per_hint < 0:
             raise ValueError(f"attempts-per-hint: must be 0 or more, got {args.attempts_per_hint}")
         key = read_course_key(args.course_key) if args.course_key else None
-        written = assign(args.exercise, args.roster, args.out, course_key=key, due=args.due,
-                         title=args.title, published=args.published, wheel=args.wheel,
-                         attempts_per_hint=args.attempts_per_hint)
+        hand_out = assign_authored if is_path(args.exercise) else assign
+        written = hand_out(args.exercise, args.roster, args.out, course_key=key, due=args.due,
+                           title=args.title, published=args.published, wheel=args.wheel,
+                           attempts_per_hint=args.attempts_per_hint)
+        keep_due(args.out, args.due)
     except (ValueError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return 2

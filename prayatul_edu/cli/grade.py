@@ -13,11 +13,16 @@ from ..exercises.coursekey import read_key, write_key
 from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, SOLUTION_SHOWN,
                        Limits, Options, default_jobs, grade_batch, parse_size, read_roster,
                        sandbox_problem)
+from ..grading.authored import grading_options, is_path
 from ..grading.batch import collect
+from ..grading.finish import finish
 from ..grading.handout import key_record_problem
 from ..grading.identity import exercise_name
+from ..grading.late import parse_policy, read_due, read_submissions
 from ..grading.limits import format_size
+from ..grading.overrides import read_overrides
 from ..grading.uploader import read_people
+from .export import add_late_arguments
 
 __all__ = ["add_arguments", "run", "EXIT_CODES"]
 
@@ -50,7 +55,8 @@ def add_arguments(parser) -> None:
                              "survives)")
     parser.add_argument("--exercise", metavar="NN_topic",
                         help="the exercise graded (default: from each file's or folder's "
-                             "name, e.g. s1234_03_pair_counting.ipynb)")
+                             "name, e.g. s1234_03_pair_counting.ipynb), or the folder of "
+                             "your own (questions.py and solutions.ipynb)")
     who = parser.add_argument_group("identity (set by the instructor, never by the notebook)")
     who.add_argument("--id-from", choices=("filename", "folder"), default="filename",
                      help="filename (default): the uploader is a per-student folder on the "
@@ -124,6 +130,7 @@ def add_arguments(parser) -> None:
                            "total (import it instead of canvas.csv, not beside it)")
     run_.add_argument("--published", metavar="DIR",
                       help="folder of the published exercises (default: exercises/)")
+    add_late_arguments(parser)
 
 
 def _fail(message: str) -> int:
@@ -150,7 +157,8 @@ def run(args) -> int:
         return _fail(str(exc))
     if not entries:
         return _fail("submissions: no notebook (*.ipynb) found, at any depth")
-    if args.exercise:
+    authored = args.exercise if args.exercise and is_path(args.exercise) else None
+    if args.exercise and not authored:
         try:
             args.exercise = exercise_name(args.exercise)
         except ValueError as exc:
@@ -196,6 +204,15 @@ def run(args) -> int:
                       solution_shown=args.solution_shown, policy=policy.to_json(),
                       course_key=key)
     try:
+        if authored:   # the questions from the instructor's copy, never from a notebook
+            args.exercise = grading_options(authored, options)
+        parse_policy(args.late)   # the corrections and late work read before grading
+        read_overrides(args.overrides) if args.overrides else None
+        read_submissions(args.submission_times) if args.submission_times else None
+        read_due(args.due)
+    except (ValueError, OSError) as exc:
+        return _fail(str(exc))
+    try:
         reports = grade_batch(args.submissions, args.out, options=options, jobs=args.jobs,
                               dask=args.dask, formats=tuple(args.formats or ()),
                               assignment=args.assignment,
@@ -204,11 +221,14 @@ def run(args) -> int:
                               by_folder=args.id_from == "folder", replace=args.replace,
                               grade_mismatched_variants=args.grade_mismatched_variants,
                               key_fingerprint=fingerprint)
+        finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
+               submissions=args.submission_times, formats=tuple(args.formats or ()),
+               assignment=args.assignment, canvas_questions=args.canvas_questions)
     except ValueError as exc:  # e.g. files naming different exercises: nothing graded
         return _fail(str(exc))
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
-          "grades.json, feedback/", file=sys.stderr)
+          "grades.json, feedback/, report.html", file=sys.stderr)
     if reports.needs_a_look:
         print(f"needs a look: {len(reports.unmatched)} unmatched file(s), "
               f"{len(reports.conflicts)} conflict(s), not graded and not exported (listed "

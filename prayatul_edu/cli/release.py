@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from ..grading.authored import is_path, release_authored
 from ..grading.handout import read_course_key, release
 
 __all__ = ["add_arguments", "run"]
@@ -16,7 +17,8 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser) -> None:
     parser.add_argument("exercise", metavar="EXERCISE",
-                        help="the exercise whose solutions are released: 03 or 03_pair_counting")
+                        help="the exercise whose solutions are released: 03 or 03_pair_counting, "
+                             "or the folder of your own (questions.py and solutions.ipynb)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
     parser.add_argument("--roster", metavar="FILE",
                         help="the class (a CSV with a column student): also each student's "
@@ -32,8 +34,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     try:
         key = read_course_key(args.course_key) if args.course_key else None
-        written = release(args.exercise, args.out, roster=args.roster, course_key=key,
-                          solutions=args.solutions, published=args.published)
+        hand_out = release_authored if is_path(args.exercise) else release
+        written = hand_out(args.exercise, args.out, roster=args.roster, course_key=key,
+                           solutions=args.solutions, published=args.published)
     except (ValueError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return 2

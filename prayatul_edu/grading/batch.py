@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, replace as replace_fields
+from dataclasses import asdict, dataclass, replace as replace_fields
 from pathlib import Path
 
 from ..exercises import TOPICS
@@ -502,7 +502,10 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())},
                 "unmatched": who.unmatched, "conflicts": who.conflicts,
                 "mismatched_variants": list(mismatched.values()),
-                "enforced": enforced_limits(options.sandbox, limits)}
+                "enforced": enforced_limits(options.sandbox, limits),
+                # the roster's names of the graded students: `export` fills the same columns
+                "people": {r.student: asdict(people[r.student]) for r in ordered
+                           if people and r.student in people}}
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions, people=people)
     partial.unlink(missing_ok=True)

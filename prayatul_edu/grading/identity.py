@@ -16,10 +16,11 @@ import re
 from pathlib import Path
 
 from ..exercises import TOPICS, topic_questions
+from ..exercises.authoring import AUTHORED
 
 __all__ = ["valid_id", "display_name", "exercise_name", "exercise_names", "exercise_from_name",
            "exercise_questions", "read_roster", "roster_rows", "roster_key", "Identity",
-           "identify", "ID_PATTERN"]
+           "identify", "ID_PATTERN", "csv_rows"]
 
 #: A student id: a letter or digit, then letters, digits, ``_ . @ + -``; 64 at most.
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}")
@@ -60,6 +61,9 @@ def exercise_name(exercise: str) -> str:
     exercises there are for anything else (``"03_matching"`` too)."""
     text = str(exercise)
     topic = text.split("_")[0]
+    authored = {e.topic: e.name for e in AUTHORED.values()}   # an instructor's, loaded
+    if topic in authored and text in (topic, authored[topic]):
+        return authored[topic]
     if topic not in TOPICS or text not in (topic, f"{topic}_{TOPICS[topic]}"):
         raise ValueError(f"exercise: there is no exercise {display_name(text)!r}; the "
                          f"exercises are {', '.join(exercise_names())}")
@@ -102,6 +106,15 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
                              "student id (letters, digits, _ . @ + -; at most 64)")
         found.append((k, dict(row, student=sid)))
     return found
+
+
+def csv_rows(path, columns: tuple[str, ...], what: str) -> list[tuple[int, dict]]:
+    """:func:`roster_rows` of another CSV the instructor gives (``what``: its option's
+    name, which the errors name)."""
+    try:
+        return roster_rows(path, columns)
+    except ValueError as exc:
+        raise ValueError(f"{what}:" + str(exc).removeprefix("roster:")) from None
 
 
 def read_roster(path) -> dict[str, str]:

@@ -20,6 +20,8 @@ from pathlib import Path
 from .. import __file__ as _PACKAGE_INIT
 from ..exercises import ATOL, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
+from ..exercises.authoring import load as load_authored
+from .authored import stage
 from ..exercises.coursekey import variant_token
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
@@ -56,6 +58,11 @@ class Options:
     published: dict = field(default_factory=dict)   # exercise -> {cell id: [source, editable]}
     policy: str = field(default_factory=lambda: Policy().to_json())   # assignment mode
     course_key: str | None = None   # hex; variants are variant_token(key, student)
+    authored: str | None = None     # an instructor's questions module (its path)
+
+    def __post_init__(self):
+        if self.authored:   # the questions come from the instructor's copy, in every process
+            load_authored(self.authored)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -102,7 +109,8 @@ def _row(report: StudentReport, qid: str, outcome: Outcome) -> dict:
             "variant": "course" if report.variant is None else report.variant,
             "question": qid, "title": cls.title if cls else "",
             "points": outcome.points, "max_points": outcome.max_points,
-            "status": outcome.status, "feedback": outcome.feedback, "file": report.file}
+            "status": outcome.status, "feedback": outcome.feedback, "file": report.file,
+            "diagnosed": list(outcome.diagnosed)}   # the named mistakes (the class report)
 
 
 _PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*[\w.@+-]+")
@@ -200,11 +208,12 @@ def grade_source(name: str, data: bytes | None, options: Options,
         with work_folder(work, limits.disk, owner):  # as root: in memory, capped
             (work / "submission.ipynb").write_bytes(data)
             channel = work / ".answers.jsonl"
+            env = stage(options.authored, Path(tmp) / "exercise") if options.authored else {}
             try:
                 found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
                                      cell_timeout=options.cell_timeout,
                                      notebook_timeout=options.notebook_timeout,
-                                     policy=options.policy)
+                                     policy=options.policy, env=env)
             except Exception as exc:  # a notebook the kernel cannot even start
                 found = [f"could not run the notebook ({type(exc).__name__}: "
                          f"{display_name(exc, 200)})"]

@@ -22,7 +22,8 @@ __all__ = ["prepare", "swap_in", "files_in", "GRADER_FILES"]
 
 #: What a grading run writes at the top of ``out`` (and its temporary files, ``.*``).
 GRADER_FILES = ("grades.csv", "grades.json", "grades.partial.csv", "canvas.csv",
-                "canvas_questions.csv", "gradescope_scores.csv", "feedback", "gradescope")
+                "canvas_questions.csv", "gradescope_scores.csv", "feedback", "gradescope",
+                "report.html", "report.md", "to_grade_by_hand.csv")
 
 
 def _holds_grades(names) -> bool:

@@ -217,7 +217,8 @@ def _is_setup(cell) -> bool:
 
 
 def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
-                 cell_timeout: float, notebook_timeout: float, policy: str) -> list[str]:
+                 cell_timeout: float, notebook_timeout: float, policy: str,
+                 env: dict | None = None) -> list[str]:
     """Execute ``nb`` cell by cell in a fresh sandboxed kernel, in a control group of its
     own where the machine offers one; return the problems met.
 
@@ -225,19 +226,20 @@ def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
     replaced by a fresh one (in the same control group), the setup cells
     (:func:`_is_setup`) are run again in it, and the cells after the cut one run there
     (at most :data:`MAX_RESTARTS` times), so one hung cell does not cost the questions
-    after it."""
+    after it. ``env``: more environment variables for the kernel (an instructor's
+    questions, :func:`.authored.stage`)."""
     group = NotebookGroup.create(limits) if cgroup_problem() is None else None
     try:
         return _run(nb, work, channel, mode=mode, limits=limits, cell_timeout=cell_timeout,
                     notebook_timeout=notebook_timeout, policy=policy,
-                    group=group.prefix() if group else ())
+                    group=group.prefix() if group else (), env=env or {})
     finally:
         if group:
             group.remove()
 
 
 def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_timeout, policy,
-         group) -> list[str]:
+         group, env) -> list[str]:
     import copy
 
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -249,7 +251,7 @@ def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_
                           startup_timeout=60, iopub_timeout=2, raise_on_iopub_timeout=True,
                           resources={"metadata": {"path": str(work)}})
     client.kernel_manager_class = _manager_class(mode, work, limits, {
-        CHANNEL_ENV: str(channel), POLICY_ENV: policy}, group)
+        CHANNEL_ENV: str(channel), POLICY_ENV: policy, **env}, group)
     client.output_cap = limits.output
     deadline = time.monotonic() + notebook_timeout
     client.reset_execution_trackers()

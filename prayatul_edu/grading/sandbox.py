@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 from .. import __file__ as _package_init
+from ..exercises.authoring import EXERCISE_ENV
 from .cgroup import cgroup_problem
 from .limits import Limits, as_user, format_size, user_tasks
 
@@ -173,6 +174,9 @@ def kernel_command(mode: str, work: Path, connection_file: Path, limits: Limits,
     folder = str(Path(connection_file).parent)
     if Path(folder) != Path(work):   # the grader's, read-only inside
         args[-1:-1] = ["--ro-bind", folder, folder]
+    if channel_env.get(EXERCISE_ENV):   # an instructor's questions, staged: read-only
+        staged = str(Path(channel_env[EXERCISE_ENV]).parent)
+        args[-1:-1] = ["--ro-bind", staged, staged]
     for key, value in channel_env.items():
         args[-1:-1] = ["--setenv", key, value]
     if uid is not None:   # work's parent: the notebook's own temporary folder

@@ -1,0 +1,190 @@
+"""An instructor's own exercise (:mod:`prayatul_edu.exercises.authoring`) handed out,
+graded and released by its path.
+
+``prayatul-edu assign FOLDER``, ``grade --exercise FOLDER`` and ``release FOLDER`` take
+the folder of an instructor's exercise (``questions.py`` and ``solutions.ipynb``):
+:func:`prepare` loads the questions from the instructor's copy (never from a
+student's notebook), generates the student's notebook from the solutions (the
+rules of :mod:`prayatul_edu.exercises.generator`) and runs the generator's checks
+(:func:`check`): no answer assigned twice in a cell, no solution typed instead of
+computed from the data, and full marks for the solutions notebook in every variant
+handed out. :func:`stage` copies the questions module and its declared data files
+(nothing else of the folder) for the grader's sandbox, where the kernel reads them
+read-only.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..exercises import CORRECT
+from ..exercises.assignment import POLICY_ENV, VARIANT_ENV
+from ..exercises.authoring import EXERCISE_ENV, FreeTextQuestion, find, load
+from ..exercises._base import QUESTIONS
+from ..exercises.generator import literal_answers, make_exercise, run_solutions
+from .handout import assign, read_class_roster, release, student_variant
+from .published import published_cells
+from .report import write_atomic
+
+__all__ = ["Prepared", "is_path", "prepare", "check", "stage", "copy_files", "assign_authored",
+           "release_authored", "grading_options"]
+
+
+#: Added to the instructions of a handout of an instructor's exercise.
+BESIDE = ("\n\n**Keep `questions.py` beside this notebook** (it came with it): it holds the "
+          "questions; the notebook opens it with `pa.open_exercise(\"questions.py\")`.")
+
+
+def is_path(text) -> bool:
+    """Whether ``text`` names an instructor's exercise by its path (not ``03``)."""
+    s = str(text)
+    return os.sep in s or "/" in s or s.endswith((".py", ".ipynb")) or Path(s).is_dir()
+
+
+@dataclass
+class Prepared:
+    """An instructor's exercise ready to hand out or grade: its name, questions module,
+    solutions notebook, and the folders where the generated exercise (``published``) and a
+    copy of the solutions (``solutions``) were written as ``NAME.ipynb``."""
+
+    name: str
+    module: Path
+    notebook: Path
+    published: Path
+    solutions: Path
+
+
+def prepare(path, work) -> Prepared:
+    """Load the exercise at ``path`` and write its generated notebook in ``work``
+    (ValueError when the folder lacks a file, or a solution region is broken)."""
+    import nbformat
+
+    exercise = load(path)
+    module, notebook = find(path)
+    if notebook is None:
+        raise ValueError(f"exercise: no solutions.ipynb beside {module.name}")
+    nb = nbformat.read(notebook, as_version=4)
+    generated = make_exercise(nb, exercise.name)
+    published, solutions = Path(work) / "published", Path(work) / "solutions"
+    for folder in (published, solutions):
+        folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(published / f"{exercise.name}.ipynb", nbformat.writes(generated) + "\n")
+    shutil.copyfile(notebook, solutions / f"{exercise.name}.ipynb")
+    return Prepared(exercise.name, module, notebook, published, solutions)
+
+
+def check(prepared: Prepared, variants) -> list[str]:
+    """The generator's checks (see the module doc) for the ``variants`` handed out (and
+    the exercise's own data, ``None``), and every code cell of the students' notebook
+    compiles; the problems found, [] when none."""
+    import nbformat
+
+    nb = nbformat.read(prepared.notebook, as_version=4)
+    problems = literal_answers(nb, prepared.notebook.name)
+    blank = nbformat.read(prepared.published / f"{prepared.name}.ipynb", as_version=4)
+    for k, cell in enumerate(blank.cells, 1):   # the students' notebook must run, blank
+        if cell.cell_type == "code" and not any(
+                line.lstrip().startswith(("%", "!")) for line in cell.source.splitlines()):
+            try:
+                compile(cell.source, f"cell {k}", "exec")
+            except SyntaxError as exc:
+                problems.append(f"the students' notebook, cell {k}, does not run: "
+                                f"{exc.msg} (line {exc.lineno}); keep an answer line whole "
+                                "on the line marked # SOLUTION, or use BEGIN/END SOLUTION")
+    exercise = load(prepared.module)
+    graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
+    env = {EXERCISE_ENV: str(prepared.module), POLICY_ENV: "", VARIANT_ENV: ""}
+    for seed in [None, *variants]:
+        try:
+            status = run_solutions(nb, seed, env)
+        except Exception as exc:  # the instructor's own code: say where it failed
+            problems.append(f"the solutions raise {type(exc).__name__} ({exc}) for "
+                            f"{'the exercise data' if seed is None else 'variant ' + seed}")
+            continue
+        wrong = [f"{q} ({status.get(q, 'never checked')})" for q in graded
+                 if status.get(q) != CORRECT]
+        if wrong:
+            problems.append(f"the solutions do not get full marks for "
+                            f"{'the exercise data' if seed is None else 'variant ' + seed}: "
+                            + ", ".join(wrong))
+    return problems
+
+
+def copy_files(module: Path, dest: Path) -> list[Path]:
+    """Copy the questions module and its declared data files into ``dest``."""
+    exercise = load(module)
+    dest.mkdir(parents=True, exist_ok=True)
+    written = []
+    for source in [Path(module)] + [exercise.folder / f for f in exercise.files]:
+        target = dest / (source.name if source != Path(module) else "questions.py")
+        shutil.copyfile(source, target)
+        os.chmod(target, 0o644)
+        written.append(target)
+    return written
+
+
+def stage(module: str, dest: Path) -> dict:
+    """A read-only copy of the questions (:func:`copy_files`) for a sandboxed kernel; the
+    environment variable that points :func:`~.authoring.open_exercise` at it."""
+    dest.mkdir(mode=0o755)
+    os.chmod(dest, 0o755)
+    copy_files(Path(module), dest)
+    return {EXERCISE_ENV: str(dest / "questions.py")}
+
+
+
+def assign_authored(path, roster, out, *, course_key: bytes | None = None, **kw) -> list[Path]:
+    """:func:`~.handout.assign` of the instructor's exercise at ``path``: checked first
+    (:func:`check`, for every student's variant: nothing is written when a check fails),
+    then the handouts, with the questions module and its data files beside them."""
+    kw.pop("published", None)   # generated from the solutions, not taken from a folder
+    students = (read_class_roster(roster) if isinstance(roster, (str, Path))
+                else list(roster))
+    with tempfile.TemporaryDirectory(prefix="prayatul-assign-") as tmp:
+        prepared = prepare(path, tmp)
+        problems = check(prepared, [student_variant(course_key, s) for s in students])
+        if problems:
+            raise ValueError("exercise: " + "; ".join(problems[:10]))
+        written = assign(prepared.name, students, out, course_key=course_key,
+                         published=prepared.published, **kw)
+        copy_files(prepared.module, Path(out) / "notebooks")
+    for path in written:                   # the student keeps the questions beside it
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        cell = next(c for c in nb["cells"] if c.get("id") == "handout")
+        cell["source"] = "".join(cell["source"]) + BESIDE
+        write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    readme = Path(out) / "README.md"      # the commands name the exercise by its path
+    write_atomic(readme, readme.read_text(encoding="utf-8").replace(
+        f"--exercise {prepared.name} ", f"--exercise {prepared.module.parent} ").replace(
+        f"release {prepared.name} ", f"release {prepared.module.parent} "))
+    return written
+
+
+def release_authored(path, out, *, roster=None, course_key: bytes | None = None,
+                     **kw) -> list[Path]:
+    """:func:`~.handout.release` of the instructor's exercise at ``path``, with the
+    questions module and its data files beside the notebooks."""
+    with tempfile.TemporaryDirectory(prefix="prayatul-release-") as tmp:
+        prepared = prepare(path, tmp)
+        written = release(prepared.name, out, roster=roster, course_key=course_key,
+                          solutions=prepared.solutions, published=prepared.published)
+        written += copy_files(prepared.module, Path(out))
+        if roster is not None:
+            written += copy_files(prepared.module, Path(out) / "notebooks")
+    return written
+
+
+def grading_options(path, options) -> str:
+    """Point ``options`` (:class:`~.notebook.Options`) at the instructor's exercise at
+    ``path``: its questions module and its published cells; return the exercise's name."""
+    with tempfile.TemporaryDirectory(prefix="prayatul-grade-") as tmp:
+        prepared = prepare(path, tmp)
+        options.published[prepared.name] = {k: list(v) for k, v in published_cells(
+            prepared.name, prepared.published).items()}
+    options.authored = str(prepared.module)
+    options.exercise = prepared.name
+    return prepared.name

@@ -1,0 +1,117 @@
+"""Grades corrected by hand: ``--overrides FILE`` of ``prayatul-edu export`` and ``grade``.
+
+The file is a CSV with the columns ``student``, ``question``, ``points`` and ``reason``
+(one row per correction: a question answered on paper, a regrade request, partial
+credit the checker cannot see, the points of a free-text answer; a row with neither
+points nor reason is skipped, so ``to_grade_by_hand.csv`` can be filled in bit by
+bit). Each is applied to grades.json and kept there, in the student's ``overrides``,
+with its reason, the time it was first applied and the grader's own points and
+status; the feedback shows it.
+Applying the same file again changes nothing (an unchanged correction keeps its time);
+a later ``grade --overrides FILE`` into a new folder applies it to the new grades.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import math
+
+from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
+from .identity import csv_rows, display_name
+from .report import clean_text, csv_safe
+
+__all__ = ["read_overrides", "apply_overrides", "hand_grading_csv", "COLUMNS", "REASON_CAP"]
+
+COLUMNS = ("student", "question", "points", "reason")
+#: Characters of a reason kept.
+REASON_CAP = 500
+
+
+def read_overrides(path) -> list[dict]:
+    """The corrections in the CSV ``path``; ValueError naming the line and the problem."""
+    out, seen = [], {}
+    for k, row in csv_rows(path, COLUMNS, "overrides"):
+        if not (row["points"] or "").strip() and not (row["reason"] or "").strip():
+            continue          # a row of to_grade_by_hand.csv not filled in yet
+        sid, qid = row["student"], (row["question"] or "").strip()
+        reason = clean_text(" ".join((row["reason"] or "").split()), REASON_CAP)
+        if not qid:
+            raise ValueError(f"overrides: line {k}: no question")
+        try:
+            points = float(row["points"])
+        except (TypeError, ValueError):
+            raise ValueError(f"overrides: line {k}: points {display_name(row['points'])!r} "
+                             "is not a number") from None
+        if not math.isfinite(points) or points < 0:
+            raise ValueError(f"overrides: line {k}: points must be a number >= 0, got "
+                             f"{row['points']}")
+        if not reason:
+            raise ValueError(f"overrides: line {k}: give a reason (it is shown to the student)")
+        if (sid, qid) in seen:
+            raise ValueError(f"overrides: line {k}: {sid} {qid} is corrected twice (line "
+                             f"{seen[sid, qid]})")
+        seen[sid, qid] = k
+        out.append({"student": sid, "question": qid, "points": points, "reason": reason})
+    return out
+
+
+def hand_grading_csv(students: list[dict], status: str) -> str:
+    """``to_grade_by_hand.csv``: a row (points and reason empty) per answer whose
+    ``status`` says it waits for its points, to fill in and pass as ``--overrides``."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    w.writerows([csv_safe(s["student"]), csv_safe(r["question"]), "", ""]
+                for s in students for r in s["rows"] if r["status"] == status)
+    return buf.getvalue()
+
+
+def _status(points: float, maximum: float, before: str) -> str:
+    if maximum > 0 and points >= maximum:
+        return CORRECT
+    if points > 0:
+        return PARTLY
+    return NOT_ATTEMPTED if before == NOT_ATTEMPTED else INCORRECT
+
+
+def apply_overrides(students: list[dict], overrides: list[dict],
+                    now: dt.datetime | None = None) -> list[str]:
+    """Apply ``overrides`` to the students of grades.json (dicts, changed in place);
+    return the students of ``overrides`` not in these grades (skipped: a regrade of part
+    of the class carries the whole file over). ValueError (nothing changed) for a
+    question a student does not have, or points above the question's maximum."""
+    by_id = {s["student"]: s for s in students}
+    skipped = sorted({o["student"] for o in overrides if o["student"] not in by_id})
+    overrides = [o for o in overrides if o["student"] in by_id]
+    for o in overrides:
+        s = by_id[o["student"]]
+        row = next((r for r in s["rows"] if r["question"] == o["question"]), None)
+        if row is None:
+            raise ValueError(f"overrides: {o['student']} has no question "
+                             f"{display_name(o['question'], 20)!r} in grades.json")
+        if o["points"] > row["max_points"]:
+            raise ValueError(f"overrides: {o['student']} {o['question']}: {o['points']:g} "
+                             f"points is more than the question's {row['max_points']:g}")
+    stamp = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
+    for o in overrides:
+        s = by_id[o["student"]]
+        row = next(r for r in s["rows"] if r["question"] == o["question"])
+        kept = s.setdefault("overrides", [])
+        old = next((e for e in kept if e["question"] == o["question"]), None)
+        if old and old["points"] == o["points"] and old["reason"] == o["reason"]:
+            continue
+        grader = (old["grader_points"], old["grader_status"]) if old else (
+            row["points"], row["status"])
+        entry = {"question": o["question"], "points": o["points"], "reason": o["reason"],
+                 "time": stamp, "grader_points": grader[0], "grader_status": grader[1]}
+        if old:
+            kept[kept.index(old)] = entry
+        else:
+            kept.append(entry)
+        row["points"] = o["points"]
+        row["status"] = _status(o["points"], row["max_points"], grader[1])
+        row["feedback"] = (row["feedback"].split(" [Corrected by your instructor")[0]
+                           + f" [Corrected by your instructor: {o['points']:g} points. "
+                           f"{o['reason']}]")
+    return skipped
