@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import __file__ as _PACKAGE_INIT
-from ..exercises import ATOL, QUESTIONS, RTOL, Outcome
+from ..exercises import ATOL, INVALID, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
 from ..exercises.coursekey import variant_token
 from .identity import display_name, exercise_questions, identify, valid_id
@@ -242,11 +242,16 @@ def grade_source(name: str, data: bytes | None, options: Options,
     report.calls = _calls(records, set(qids))
     asked = asked_for_answers(nb, qids)
     for qid in qids:
-        report.rows.append(_row(report, qid, _grade_question(qid, ident.variant,
-                                                             answers.get(qid),
-                                                             report.calls.get(qid, {}),
-                                                             options.solution_shown,
-                                                             asked.get(qid, ()))))
+        try:
+            outcome = _grade_question(qid, ident.variant, answers.get(qid),
+                                      report.calls.get(qid, {}), options.solution_shown,
+                                      asked.get(qid, ()))
+        except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
+            cls = QUESTIONS[qid]
+            outcome = Outcome(qid, INVALID, 0.0, cls.points, [
+                f"The answer could not be checked ({type(exc).__name__}): write it as the "
+                "question asks (e.g. 0.25 or '1/4')."])
+        report.rows.append(_row(report, qid, outcome))
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
@@ -254,6 +259,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
 #: Code that asks the library for an answer (or switches the assignment's rules off),
 #: as the grader reads it in the submitted notebook, outside the kernel.
 _ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
+                     # the checker's memo and the originals inside the guard (a closure)
+                     r"\b(_once|_memo|__closure__|cell_contents)\b|"
                      r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
                      r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
@@ -267,6 +274,8 @@ _QID = re.compile(r"['\"](\d+\.\d+)['\"]")
 
 
 def _asking_label(m) -> str:
+    if m.group(2):
+        return m.group(2)
     if m.group(1):
         return "__wrapped__" if m.group(1) == "__wrapped__" else m.group(1) + "()"
     return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
