@@ -11,6 +11,7 @@ changes nothing.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -198,16 +199,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
         work.mkdir()
         owner = host_uid() if options.sandbox != "none" else None
         with work_folder(work, limits.disk, owner):  # as root: in memory, capped
-            (work / "submission.ipynb").write_bytes(data)
             channel = work / ".answers.jsonl"
-            try:
-                found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
-                                     cell_timeout=options.cell_timeout,
-                                     notebook_timeout=options.notebook_timeout,
-                                     policy=options.policy)
-            except Exception as exc:  # a notebook the kernel cannot even start
-                found = [f"could not run the notebook ({type(exc).__name__}: "
-                         f"{display_name(exc, 200)})"]
+            found = _run_twice(nb, data, work, channel, options, limits)
             records = read_channel(channel)
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
@@ -254,6 +247,42 @@ def grade_source(name: str, data: bytes | None, options: Options,
         report.rows.append(_row(report, qid, outcome))
     report.seconds = round(time.perf_counter() - start, 2)
     return report
+
+
+def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
+               limits: Limits) -> list[str]:
+    """Run ``nb`` in ``work`` (:func:`.runner.run_notebook`), the problems met. A kernel
+    that fails to start or to answer (a machine busy with another notebook, say) costs
+    no row at once: the notebook is run once more from the start, in a fresh work
+    folder, and its problems say so."""
+    import nbformat
+
+    failed = None
+    for attempt in (1, 2):
+        (work / "submission.ipynb").write_bytes(data)
+        try:
+            found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
+                                 cell_timeout=options.cell_timeout,
+                                 notebook_timeout=options.notebook_timeout,
+                                 policy=options.policy)
+        except Exception as exc:  # a kernel that did not start or answer
+            why = f"{type(exc).__name__}: {display_name(exc, 200)}"
+            if attempt == 2:
+                return [f"the kernel failed to start or to answer ({failed}), and again "
+                        f"when the notebook was run once more ({why}); not graded"]
+            failed = why
+            for entry in list(work.iterdir()):   # what the first run left: gone
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+            nb = nbformat.reads(data.decode("utf-8", errors="replace"), as_version=4)
+            continue
+        if failed:
+            found.insert(0, f"the kernel failed to start or to answer ({failed}); the "
+                            "notebook was run once more from the start, and graded so")
+        return found
+    return []
 
 
 #: Code that asks the library for an answer (or switches the assignment's rules off),
