@@ -22,9 +22,14 @@ PROBLEM = grading.sandbox_problem("bwrap")
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
 FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 #: spinning children of the burner, and the seconds it keeps them spinning
-CHILDREN, SPIN = 64, 36
-BURNER = (f"import os\nfor _ in range({CHILDREN}):\n    if os.fork() == 0:\n"
-          "        os.setsid()\n        while True:\n            pass")
+CHILDREN, SPIN = 100, 30
+#: an honest student's own computation (about 0.3 s of CPU on one core)
+WORK = "total = sum(i * i for i in range(3_000_000))"
+HONEST = ("s002", "s003")
+BURNER = (f"import os, time\nstart = time.time() + 2\nfor _ in range({CHILDREN}):\n"
+          "    if os.fork() == 0:\n        os.setsid()\n"
+          "        time.sleep(max(0, start - time.time()))\n"   # spin once all are forked
+          "        while True:\n            pass")
 
 
 @pytest.mark.skipif(not cpu_controller(), reason="no cpu controller for the notebooks' "
@@ -32,19 +37,24 @@ BURNER = (f"import os\nfor _ in range({CHILDREN}):\n    if os.fork() == 0:\n"
 def test_a_cpu_burner_does_not_starve_its_neighbours(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
-    sleeps = {f"q03-{k}-check": "import time; time.sleep(9)" for k in (1, 2, 3, 4)}
-    burner = notebook("s001", answers("s001"), after={"setup": BURNER, **sleeps})
+    burner = notebook("s001", answers("s001"), after={"setup": BURNER})
+    # then it waits, cell by cell, each well under the cell limit, while its children spin
+    burner.cells += [nbformat.v4.new_code_cell("import time; time.sleep(2)")
+                     for _ in range(SPIN // 2)]
     nbformat.write(burner, subs / "s001_03_pair_counting.ipynb")
-    for student in ("s002", "s003"):
-        nbformat.write(notebook(student, answers(student)),
-                       subs / f"{student}_03_pair_counting.ipynb")
+    for student in HONEST:   # each computes a little of its own before every check
+        nb = notebook(student, answers(student))
+        for cell in nb.cells:
+            if cell.id.endswith("-check"):
+                cell.source = WORK + "\n" + cell.source
+        nbformat.write(nb, subs / f"{student}_03_pair_counting.ipynb")
     limits = grading.Limits(processes=CHILDREN + 40)
     reports = grading.grade_batch([subs], tmp_path / "out", progress=False, jobs=2,
-                                  exercise="03_pair_counting", cell_timeout=10,
+                                  exercise="03_pair_counting", cell_timeout=8,
                                   notebook_timeout=SPIN + 20, limits=asdict(limits))
     by = {r.student: r for r in reports}
-    assert rows(by["s001"]) == FULL, by["s001"].problems   # the burner's answers too
-    for student in ("s002", "s003"):
+    assert [x[0] for x in rows(by["s001"])] == QIDS   # the burner slows only itself
+    for student in HONEST:
         assert rows(by[student]) == FULL, by[student].problems
         assert by[student].problems == []
 
