@@ -8,6 +8,7 @@ roster; the command line. Attacks are in test_grading_hostile.py.
 import csv
 import io
 import json
+import re
 from dataclasses import asdict
 
 import nbformat
@@ -220,9 +221,39 @@ def test_csv_cells_are_neutralised(value, safe):
     assert report.csv_safe(value) == safe
 
 
-def test_markdown_is_escaped():
-    assert report.md_escape("<b>x</b> & [a](http://e) **y**\n# z") == (
-        "&lt;b&gt;x&lt;/b&gt; &amp; \\[a\\]\\(http://e\\) \\*\\*y\\*\\* \\# z")
+@pytest.mark.parametrize("text, escaped", [
+    # what Markdown would misread: escaped where it would
+    ("<b>x</b> & [a](http://e) **y**\n# z", "&lt;b>x&lt;/b> & [a\\](http://e) \\*\\*y\\*\\* # z"),
+    ("![i](http://e) [r]: http://e [a][r]", "![i\\](http://e) [r\\]: http://e [a\\][r]"),
+    ("__init__ and _x_", "\\_\\_init\\_\\_ and \\_x\\_"),
+    ("&amp; &#60;", "&amp;amp; &amp;#60;"), ("~~gone~~", "\\~\\~gone\\~\\~"),
+    ("# title", "\\# title"), ("> quote", "\\> quote"), ("- item", "\\- item"),
+    ("12. item", "12\\. item"), ("a \\* b", "a \\\\\\* b"),
+    # what it reads as itself: left as it is (plain text reads well)
+    ("s0001_01_matching.ipynb", "s0001_01_matching.ipynb"),
+    ("cell 3 raised ValueError (1 < 2): f(x) + 1 - 2 # not a heading",
+     "cell 3 raised ValueError (1 < 2): f(x) + 1 - 2 # not a heading"),
+    ("a & b, 12.5 points, `hint()`", "a & b, 12.5 points, `hint()`"),
+])
+def test_markdown_is_escaped_only_where_it_would_be_misread(text, escaped):
+    assert report.md_escape(text) == escaped
+
+
+def test_markdown_of_a_table_cell_escapes_its_bars():
+    assert report.md_escape("a | b_c", table=True) == "a \\| b_c"
+    assert report.md_escape("a | b") == "a | b"
+
+
+def test_markdown_renders_the_student_text_as_itself_and_no_html():
+    markdown = pytest.importorskip("markdown_it").MarkdownIt("commonmark")
+    for text in ["<img src=x onerror=alert(1)> **b** [l](http://e) __u__ s_1_2 &lt; # h",
+                 "![i](http://e) <http://e> <!-- c --> `code` a\\*b ~~s~~ 1. x"]:
+        html = markdown.renderInline(report.md_escape(text))
+        assert "<img" not in html and "<a " not in html and "<em>" not in html
+        assert "<strong>" not in html and "<!--" not in html
+        import html as html_module
+        assert html_module.unescape(re.sub(r"</?code>", "", html)).replace(
+            "`", "") == re.sub(r"\s+", " ", text).replace("`", "")
 
 
 @pytest.mark.parametrize("text, value", [("2G", 2 * 1024 ** 3), ("500M", 500 * 1024 ** 2),

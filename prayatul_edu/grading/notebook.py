@@ -26,7 +26,7 @@ from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
 from .report import NOTEBOOK_ERROR, StudentReport, variant_name
-from .runner import read_channel, run_notebook
+from .runner import cell_names, read_channel, run_notebook
 from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
@@ -200,7 +200,9 @@ def grade_source(name: str, data: bytes | None, options: Options,
         owner = host_uid() if options.sandbox != "none" else None
         with work_folder(work, limits.disk, owner):  # as root: in memory, capped
             channel = work / ".answers.jsonl"
-            found = _run_twice(nb, data, work, channel, options, limits)
+            cut: list = []
+            names = cell_names(nb)   # as saved (the run sets the execution counts)
+            found = _run_twice(nb, data, work, channel, options, limits, cut)
             records = read_channel(channel)
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
@@ -234,11 +236,12 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                + ", ".join(display_name(q, 20) for q in extra[:10]))
     report.calls = _calls(records, set(qids))
     asked = asked_for_answers(nb, qids)
+    lost = cut_questions(nb, qids, cut, names)
     for qid in qids:
         try:
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
-                                      asked.get(qid, ()))
+                                      asked.get(qid, ()), lost.get(qid))
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
             outcome = Outcome(qid, INVALID, 0.0, cls.points, [
@@ -250,7 +253,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
 
 
 def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
-               limits: Limits) -> list[str]:
+               limits: Limits, cut: list) -> list[str]:
     """Run ``nb`` in ``work`` (:func:`.runner.run_notebook`), the problems met. A kernel
     that fails to start or to answer (a machine busy with another notebook, say) costs
     no row at once: the notebook is run once more from the start, in a fresh work
@@ -264,8 +267,9 @@ def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
             found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
                                  cell_timeout=options.cell_timeout,
                                  notebook_timeout=options.notebook_timeout,
-                                 policy=options.policy)
+                                 policy=options.policy, cut=cut)
         except Exception as exc:  # a kernel that did not start or answer
+            cut.clear()
             why = f"{type(exc).__name__}: {display_name(exc, 200)}"
             if attempt == 2:
                 return [f"the kernel failed to start or to answer ({failed}), and again "
@@ -349,11 +353,27 @@ def asked_for_answers(nb, qids) -> dict:
     return {q: sorted(v) for q, v in found.items()}
 
 
-def _grade_question(qid, variant, got, calls, solution_shown, asked=()) -> Outcome:
+def cut_questions(nb, qids, cut, names: dict) -> dict:
+    """qid -> the sentence saying that a cell of its part of the notebook (see
+    :func:`asked_for_answers`) was cut, or never run, for the questions with such a cell."""
+    lost, current = {}, None
+    cut = set(cut)
+    for index, cell in enumerate(nb.cells):
+        m = _SECTION.match(str(cell.get("id", "")))
+        if m and f"{m.group(1)}.{m.group(2)}" in qids:
+            current = f"{m.group(1)}.{m.group(2)}"
+        if index in cut and current is not None and current not in lost:
+            lost[current] = (f"No answer was recorded: its cell ({names[index]}) was cut "
+                             "or not run (see the problems with the notebook).")
+    return lost
+
+
+def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
+                    lost=None) -> Outcome:
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
-        outcome.messages = ["Not attempted: no answer was checked for this question."]
+        outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
     else:
         outcome = q.grade(got["answer"])
         if got["seed"] != variant:
