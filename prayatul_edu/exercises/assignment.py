@@ -179,6 +179,7 @@ ANSWER_ROUTES = ("key", "keys", "compute_key", "mistakes", "diagnosable", "headl
 #: code one of these.
 _OWN: set = set()
 _ROUTES: set = set()
+_GUARDS: set = set()
 _SEALED: list = []
 
 
@@ -230,9 +231,13 @@ def seal(modules) -> None:
 
 def _asked_by_outsider() -> bool:
     """Whether the answer route running now was called from outside the library: the
-    first frame above the routes (and their guard) is not the library's own code."""
+    first frame above the routes (and their guard) is not the library's own code. Only
+    the outermost guarded route of a call answers yes (``keys()`` calling
+    ``compute_key()`` is one call on the record, not two)."""
     frame = sys._getframe(2)
     while frame is not None and frame.f_code in _ROUTES:
+        if frame.f_code in _GUARDS:   # an outer guard has judged this call already
+            return False
         frame = frame.f_back
     return frame is None or frame.f_code not in _OWN
 
@@ -270,4 +275,5 @@ def _guarded(route):
     # (``__wrapped__``, the original, is a route too: what it asks of the others is recorded)
     guarded._guarded = True
     _ROUTES.add(guarded.__code__)
+    _GUARDS.add(guarded.__code__)
     return guarded
