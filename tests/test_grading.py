@@ -8,6 +8,7 @@ roster; the command line. Attacks are in test_grading_hostile.py.
 import csv
 import io
 import json
+import re
 from dataclasses import asdict
 
 import nbformat
@@ -40,7 +41,13 @@ def graded(tmp_path_factory):
         "s80": notebook("s80", right["s80"], after={"q03-1-check": "1 / 0"}),
         "s81": notebook("s81", right["s81"], after={"q03-1-check": "while True:\n    pass"}),
         "s83": notebook("s83", right["s83"], after={"q03-1-check": "print('x' * 300_000)"}),
+        # the check cell of 03.2 itself loops (saved as run: In [7])
+        "s84": notebook("s84", answers("s84"), check_source={
+            "03.2": "while True:\n    pass"}),
     }
+    for cell in books["s84"].cells:
+        if cell.id == "q03-2-check":
+            cell.execution_count = 7
     paths = []
     for name, nb in books.items():
         p = d / f"{name}_03_pair_counting.ipynb"
@@ -81,10 +88,32 @@ def test_blank_raising_and_looping_notebooks(graded):
     assert rows(reports["s80"]) == FULL
     # the endless loop is cut; the questions after it run in a fresh kernel
     assert [p for p in reports["s81"].problems if "did not finish" in p] == [
-        "cell 6 did not finish within 4 s (the cell time limit: an endless loop?) and was "
+        'code cell 3 under "03.1 The ideal cluster similarity matrix" did not finish '
+        "within 4 s (the cell time limit: an endless loop?) and was "
         "cut; the cells after it ran in a fresh kernel, after the setup cell (what the cells "
         "before it defined was lost)"]
     assert rows(reports["s81"]) == FULL
+
+
+def test_a_cut_cell_is_named_as_jupyter_shows_it_and_its_question_says_so(graded):
+    r = graded[0]["s84"]
+    name = 'code cell 2 under "03.2 Counting the pairs" (In [7])'
+    assert rows(r) == [FULL[0], ("03.2", 0.0, ex.NOT_ATTEMPTED)] + FULL[2:]
+    assert r.problems == [f"{name} did not finish within 4 s (the cell time limit: an "
+                          "endless loop?) and was cut; the cells after it ran in a fresh "
+                          "kernel, after the setup cell (what the cells before it defined "
+                          "was lost)"]
+    assert r.rows[1]["feedback"] == (f"No answer was recorded: its cell ({name}) was cut or "
+                                     "not run (see the problems with the notebook).")
+    md = (graded[1] / "feedback" / "s84_03_pair_counting.md").read_text()
+    assert "Not attempted" not in md and f"its cell ({name}) was cut" in md
+    assert "\\" not in md   # plain text: nothing here for Markdown to misread
+
+
+def test_honest_feedback_reads_as_plain_text(graded):
+    """The feedback of an honest student has no backslash (17 before: s0001\\_01...)."""
+    md = (graded[1] / "feedback" / "s77_03_pair_counting.md").read_text()
+    assert "s77_03_pair_counting.ipynb" in md and "\\" not in md
 
 
 def test_megabytes_of_output_are_cut(graded):
@@ -102,7 +131,7 @@ def test_csv_json_feedback_and_progress(graded):
     reports, out, err, _ = graded
     table = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
     assert list(table[0]) == grading.CSV_COLUMNS
-    assert len(table) == 7 * 4
+    assert len(table) == 8 * 4
     s77 = [x for x in table if x["student"] == "s77"]
     assert [x["question"] for x in s77] == QIDS and {x["points"] for x in s77} == {"1.0"}
     assert {x["variant"] for x in s77} == {"s77"}
@@ -114,14 +143,14 @@ def test_csv_json_feedback_and_progress(graded):
     assert by["s81"]["problems"] == reports["s81"].problems
     md = (out / "feedback" / "s78_03_pair_counting.md").read_text()
     assert md.startswith("# Feedback for s78") and "03.2 f00, f01, f10, f11" in md
-    assert len(list((out / "feedback").glob("*.md"))) == 7
+    assert len(list((out / "feedback").glob("*.md"))) == 8
     # first what holds for every notebook (the limits in force), then one line a notebook
     limits = [line for line in err.splitlines() if line.startswith("limits: ")]
     assert limits == [f"limits: {line}" for line in data["settings"]["enforced"]]
     lines = [line for line in err.splitlines() if not line.startswith("limits: ")]
-    assert len(lines) == 7 and lines[-1].startswith("[7/7] ") and "done in" in lines[-1]
-    assert all(f"[{k}/7]" in line for k, line in enumerate(lines, 1))
-    assert sum("ETA " in line for line in lines) == 6
+    assert len(lines) == 8 and lines[-1].startswith("[8/8] ") and "done in" in lines[-1]
+    assert all(f"[{k}/8]" in line for k, line in enumerate(lines, 1))
+    assert sum("ETA " in line for line in lines) == 7
     assert any("s77_03_pair_counting.ipynb: s77 4/4 (" in line for line in lines)
 
 
@@ -220,9 +249,39 @@ def test_csv_cells_are_neutralised(value, safe):
     assert report.csv_safe(value) == safe
 
 
-def test_markdown_is_escaped():
-    assert report.md_escape("<b>x</b> & [a](http://e) **y**\n# z") == (
-        "&lt;b&gt;x&lt;/b&gt; &amp; \\[a\\]\\(http://e\\) \\*\\*y\\*\\* \\# z")
+@pytest.mark.parametrize("text, escaped", [
+    # what Markdown would misread: escaped where it would
+    ("<b>x</b> & [a](http://e) **y**\n# z", "&lt;b>x&lt;/b> & [a\\](http://e) \\*\\*y\\*\\* # z"),
+    ("![i](http://e) [r]: http://e [a][r]", "![i\\](http://e) [r\\]: http://e [a\\][r]"),
+    ("__init__ and _x_", "\\_\\_init\\_\\_ and \\_x\\_"),
+    ("&amp; &#60;", "&amp;amp; &amp;#60;"), ("~~gone~~", "\\~\\~gone\\~\\~"),
+    ("# title", "\\# title"), ("> quote", "\\> quote"), ("- item", "\\- item"),
+    ("12. item", "12\\. item"), ("a \\* b", "a \\\\\\* b"),
+    # what it reads as itself: left as it is (plain text reads well)
+    ("s0001_01_matching.ipynb", "s0001_01_matching.ipynb"),
+    ("cell 3 raised ValueError (1 < 2): f(x) + 1 - 2 # not a heading",
+     "cell 3 raised ValueError (1 < 2): f(x) + 1 - 2 # not a heading"),
+    ("a & b, 12.5 points, `hint()`", "a & b, 12.5 points, `hint()`"),
+])
+def test_markdown_is_escaped_only_where_it_would_be_misread(text, escaped):
+    assert report.md_escape(text) == escaped
+
+
+def test_markdown_of_a_table_cell_escapes_its_bars():
+    assert report.md_escape("a | b_c", table=True) == "a \\| b_c"
+    assert report.md_escape("a | b") == "a | b"
+
+
+def test_markdown_renders_the_student_text_as_itself_and_no_html():
+    markdown = pytest.importorskip("markdown_it").MarkdownIt("commonmark")
+    for text in ["<img src=x onerror=alert(1)> **b** [l](http://e) __u__ s_1_2 &lt; # h",
+                 "![i](http://e) <http://e> <!-- c --> `code` a\\*b ~~s~~ 1. x"]:
+        html = markdown.renderInline(report.md_escape(text))
+        assert "<img" not in html and "<a " not in html and "<em>" not in html
+        assert "<strong>" not in html and "<!--" not in html
+        import html as html_module
+        assert html_module.unescape(re.sub(r"</?code>", "", html)).replace(
+            "`", "") == re.sub(r"\s+", " ", text).replace("`", "")
 
 
 @pytest.mark.parametrize("text, value", [("2G", 2 * 1024 ** 3), ("500M", 500 * 1024 ** 2),

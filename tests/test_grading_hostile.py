@@ -10,6 +10,7 @@ elsewhere it is skipped with the reason. CI installs bubblewrap (see .ci/run).
 """
 import json
 import os
+import re
 from dataclasses import asdict
 import socket
 import threading
@@ -37,8 +38,10 @@ MARKER = "prayatul-hostile-marker"
 FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
 ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
-#: cell 3 is the attack cell inserted after the setup cell
+#: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
+AT = 'code cell 2 under "03 - Pair counting: similarity matrices,…"'
+Q1 = 'code cell {} under "03.1 The ideal cluster similarity matrix"'
 #: graded as root (as in CI and containers): the work folder is an in-memory folder of
 #: ``disk`` bytes; with a control group, memory and threads count for the whole notebook
 ROOTED = os.geteuid() == 0
@@ -74,24 +77,24 @@ def _attacks(env):
                 FULL, []),
         # -- reading other submissions, the instructor's files, the environment
         "a04": (f"import os\nprint(os.listdir({str(env['subs'])!r}))", FULL,
-                ["cell 3 raised FileNotFoundError"]),
+                [AT + " raised FileNotFoundError"]),
         "a05": (f"print(open({str(env['secret'])!r}).read())", FULL,
-                ["cell 3 raised FileNotFoundError"]),
+                [AT + " raised FileNotFoundError"]),
         "a06": ("import os\nraise RuntimeError(str(dict(os.environ)))", FULL,
-                ["cell 3 raised RuntimeError"]),
+                [AT + " raised RuntimeError"]),
         "a07": (f"print(open({str(ROOT / 'solutions' / '03_pair_counting.ipynb')!r}).read())",
-                FULL, ["cell 3 raised FileNotFoundError"]),
+                FULL, [AT + " raised FileNotFoundError"]),
         # -- destroying the batch
         "a08": ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
                 "os.kill(1, signal.SIGKILL)", FULL, []),
         "a09": ("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n"
                 "os.kill(1, signal.SIGSTOP)", FULL, []),
         "a10": ("import os, signal\nos.kill(-1, signal.SIGKILL)", FULL,
-                ["cell 3 raised ProcessLookupError"]),
+                [AT + " raised ProcessLookupError"]),
         # (a cut cell costs itself: the cells after it run in a fresh kernel)
         "a11": ("import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)", FULL,
-                ["cell 3 did not finish within 4 s"]),
-        "a12": ("import os\nos._exit(3)", FULL, ["the kernel died in cell 3"]),
+                [AT + " did not finish within 4 s"]),
+        "a12": ("import os\nos._exit(3)", FULL, ["the kernel died in " + AT]),
         # -- ids
         "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
         # (an id the library cannot encode only breaks the attacker's own questions)
@@ -100,26 +103,26 @@ def _attacks(env):
                  "raised NameError"]),
         # -- resources
         "a15": ("chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))", FULL,
-                ["cell 3 raised MemoryError"]),
+                [AT + " raised MemoryError"]),
         "a16": ("import os, time\nfor i in range(5000):\n    try:\n        pid = os.fork()\n"
                 "    except OSError:\n        break\n    if pid == 0:\n"
                 "        time.sleep(300)\n        os._exit(0)",
                 # the kernel an unprivileged user outside: RLIMIT_NPROC holds in the kernel
                 # (its processes are held: the next cell that needs a thread fails)
                 [OPEN[0]] + FULL[1:] if UNPRIVILEGED else OPEN,
-                ["cell 5 raised RuntimeError: can't start new thread",
-                 "cell 6 raised NameError"] if UNPRIVILEGED else
-                ["cell 3 started more than 64 processes (the process limit)"]),
+                [Q1.format(1) + " raised RuntimeError: can't start new thread",
+                 Q1.format(2) + " raised NameError"] if UNPRIVILEGED else
+                [AT + " started more than 64 processes (the process limit)"]),
         "a17": ("import subprocess\nsubprocess.Popen(['sleep', '3000'], start_new_session=True)"
                 "\nsubprocess.Popen(['sh', '-c', 'sleep 3001; true'])", FULL, []),
         "a18": ("open('big', 'wb').write(b'x' * 16 * 2**20)", FULL,
-                ["cell 3 raised OSError: [Errno 27] File too large"]),
+                [AT + " raised OSError: [Errno 27] File too large"]),
         "a36": ("for k in range(100):\n    open(f'/tmp/f{k}', 'wb').write(b'x' * 2**20)", FULL,
-                ["cell 3 raised OSError: [Errno 28] No space left on device"]),
+                [AT + " raised OSError: [Errno 28] No space left on device"]),
         "a19": ("print('x' * 5_000_000)", FULL, ["the output was cut after 20000 characters"]),
-        "a20": ("while True:\n    pass", FULL, ["cell 3 did not finish within 4 s"]),
+        "a20": ("while True:\n    pass", FULL, [AT + " did not finish within 4 s"]),
         "a21": (f"import socket\nsocket.create_connection(('127.0.0.1', {env['port']}), "
-                "timeout=2)", FULL, ["cell 3 raised"]),
+                "timeout=2)", FULL, [AT + " raised"]),
         # -- grading tricks
         "a22": ("import prayatul_edu.exercises._base as b\n"
                 "b.Question.check = lambda self, answer: print('03.1 correct (1/1)')", OPEN,
@@ -131,7 +134,7 @@ def _attacks(env):
         "a37": ("import ctypes, site, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n"
                 "libc.mount(b'none', sys.prefix.encode(), None, 32 | 4096, None)\n"
                 f"open(site.getsitepackages()[0] + '/{PLANTED}', 'w').write('import os\\n')",
-                FULL, ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
+                FULL, [AT + " raised OSError: [Errno 30] Read-only file system"]),
         # no capability, no mount, no nested user or mount namespace (unshare needs a
         # process of one thread: a fresh child)
         "a38": ("import ctypes, os, subprocess, sys\nlibc = ctypes.CDLL(None)\n"
@@ -142,7 +145,7 @@ def _attacks(env):
                 "capture_output=True, text=True).stdout.split()\n"
                 "raise RuntimeError(f'caps {caps} uid {os.getuid()} mount {mounted} "
                 "unshare {nested}')", FULL,
-                ["cell 3 raised RuntimeError: caps 0000000000000000 uid 65534 mount -1 "
+                [AT + " raised RuntimeError: caps 0000000000000000 uid 65534 mount -1 "
                  "unshare ['-1', '-1']"]),
         # a 200,000-deep JSON line in the channel (it crashed the grader's worker)
         "a39": ("import os\nch = os.environ['PRAYATUL_EDU_SUBMISSIONS']\n"
@@ -150,22 +153,22 @@ def _attacks(env):
                 "\"answer\": ' + '[' * 5000 + ']' * 5000 + '}\\n')", FULL, []),
         # -- limits of the whole notebook
         "a40": ("for k in range(40):\n    open(f'/dev/shm/f{k}', 'wb').write(b'x' * 2**20)",
-                FULL, ["cell 3 raised OSError: [Errno 28] No space left on device"]),
+                FULL, [AT + " raised OSError: [Errno 28] No space left on device"]),
         "a41": ("import threading, time\nthreading.stack_size(2**16)\nthreads = []\n"
                 "try:\n    for i in range(300):\n"
                 "        t = threading.Thread(target=time.sleep, args=(0.5,))\n"
                 "        t.start()\n        threads.append(t)\nfinally:\n    for t in threads:\n"
                 "        t.join()",
-                FULL, ["cell 3 raised RuntimeError: can't start new thread"]
+                FULL, [AT + " raised RuntimeError: can't start new thread"]
                 if WHOLE or not ROOTED else []),
         "a43": ("for k in range(12):\n    open(f'w{k}', 'wb').write(b'x' * (6 * 2**20))",
-                FULL, ["cell 3 raised OSError: [Errno 28] No space left on device"]
+                FULL, [AT + " raised OSError: [Errno 28] No space left on device"]
                 if ROOTED else []),
         # the machine's settings (/proc/sys): bubblewrap left them writable to a kernel that
         # is root outside (core_pattern runs a program as root); writes back the same value
         "a49": ("v = open('/proc/sys/kernel/printk_ratelimit').read()\n"
                 "open('/proc/sys/kernel/printk_ratelimit', 'w').write(v)", FULL,
-                ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
+                [AT + " raised OSError: [Errno 30] Read-only file system"]),
         # a key of the grader's session keyring (the kernel inherited it, possessed)
         **({} if not KEYRINGS else {"a50": (
                 "import ctypes\nl = ctypes.CDLL(None, use_errno=True)\n"
@@ -173,7 +176,7 @@ def _attacks(env):
                 "buf = ctypes.create_string_buffer(100)\n"
                 f"n = l.syscall(250, 11, {env['key']}, buf, 100)\n"
                 "raise RuntimeError(f'read {n} {buf.raw[:max(n, 0)]}')", FULL,
-                ["cell 3 raised RuntimeError: read -1 b''"])}),
+                [AT + " raised RuntimeError: read -1 b''"])}),
         # -- what a kernel sends that nbclient would keep in the grader's worker (widget
         # state, errors, display updates: see test_grading_sandbox for the memory kept)
         "a52": ("from comm import create_comm\nc = create_comm(target_name='jupyter.widget', "
@@ -183,7 +186,7 @@ def _attacks(env):
         "a53": ("k = get_ipython().kernel\nfor i in range(60):\n"
                 "    k.session.send(k.iopub_socket, 'error', {'ename': 'E', 'evalue': 'x' * "
                 "900_000, 'traceback': []}, parent=k.get_parent())", FULL,
-                ["cell 3 raised E: xxx"]),
+                [AT + " raised E: xxx"]),
         "a54": ("from IPython.display import display, update_display\n"
                 "for i in range(60):\n    display('', display_id=f'd{i}')\n"
                 "for i in range(60):\n    update_display('y' * 900_000, display_id=f'd{i}')",
@@ -191,14 +194,14 @@ def _attacks(env):
         # the connection file the grader writes again after a cut cell: not the kernel's
         "a55": ("from ipykernel import get_connection_file\n"
                 "open(get_connection_file(), 'a').write('x')", FULL,
-                ["cell 3 raised OSError: [Errno 30] Read-only file system"]),
+                [AT + " raised OSError: [Errno 30] Read-only file system"]),
         # -- output: escape sequences, a work folder written with another separator
         # the grade read backwards in an editor (a right-to-left override)
         "a56": ("raise ValueError('\u202e4/4 :edarg ruoy')", FULL,
-                ["cell 3 raised ValueError: 4/4 :edarg ruoy"]),
+                [AT + " raised ValueError: 4/4 :edarg ruoy"]),
         "a44": ("import os\nraise ValueError('\\x1b[2J\\x1b]0;pwn\\x07' + "
                 "os.getcwd().replace('/', '|') + '\\x9b')", FULL,
-                ["cell 3 raised ValueError: [2J]0;pwn"]),
+                [AT + " raised ValueError: [2J]0;pwn"]),
     }
 
 
@@ -247,6 +250,13 @@ def _books(env):
     books["a48.ipynb"] = notebook("a48", answers("a48"), check_source={
         "03.3": "q3.check(q3.key())"}, after={AT_SETUP: (
             "import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')")})
+    # routes to the answer that named no "key(": each on the kernel's record, refused
+    books["a60.ipynb"] = notebook("a60", answers("a60"), check_source={
+        "03.3": "q3.check(q3.keys()[0])"})
+    books["a61.ipynb"] = notebook("a61", answers("a61"), check_source={
+        "03.3": 'q3.check(getattr(q3, "compute_" + "key")())'})
+    books["a62.ipynb"] = notebook("a62", answers("a62"), check_source={
+        "03.3": 'globals()["__name__"] = "prayatul_edu.x"\nq3.check(q3.key.__call__())'})
     # the key of 03.1 computed in another question's part of the notebook (03.4's)
     four = json.dumps(answers("a51")["03.4"])
     books["a51.ipynb"] = notebook("a51", answers("a51"), check_source={
@@ -383,7 +393,7 @@ def test_key_and_solution_are_refused_and_reported(batch):
     assert key.calls == {q: {"key": 1, "key_shown": 0} for q in QIDS}
     assert sol.calls == {q: {"solution": 1, "solution_shown": 0} for q in QIDS}
     md = (batch["env"]["out"] / "feedback" / "a25_03_pair_counting.md").read_text()
-    assert "1 solution\\(\\)" in md
+    assert "| 1 solution() (0 shown) |" in md
 
 
 def test_a_friends_id_is_graded_as_the_file_owner(batch):
@@ -407,9 +417,10 @@ def test_formulas_and_markup_are_neutralised(batch):
     a29 = batch["reports"]["a29.ipynb"]
     assert rows(a29) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
     md = (out / "feedback" / "a29_03_pair_counting.md").read_text()
-    assert "<img" not in md and "<script" not in md and "](http" not in md
-    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
-    assert "&lt;script&gt;" in md and "\\*\\*bold\\*\\*" in md
+    assert "<img" not in md and "<script" not in md and "[x\\](http" in md
+    assert re.search(r"(?<!\\)\]\(", md) is None   # no link, no image
+    assert "&lt;img src=x onerror=alert(1)>" in md
+    assert "&lt;script>" in md and "\\*\\*bold\\*\\*" in md
 
 
 def test_a_forged_answer_is_cut_and_cleaned(batch):
@@ -427,19 +438,40 @@ def test_nothing_planted_in_the_grader_python(batch):
 
 
 def test_help_asked_for_in_the_code_costs_the_points(batch):
-    """The record of help comes from the kernel (the student's); what the grader reads in
-    the submitted code does not."""
+    """What the grader reads in the submitted code counts, whatever the kernel recorded:
+    the key asked for and refused (not released) leaves the question unanswered, and the
+    kernel's record and the code both say so; the key taken with the environment's
+    policy removed scores 0 by the code read."""
     zero = {q: (q, 0.0, ex.CORRECT) for q in QIDS}
-    assert rows(batch["reports"]["a46.ipynb"]) == [zero["03.1"]] + FULL[1:]
-    assert rows(batch["reports"]["a47.ipynb"]) == [FULL[0], zero["03.2"]] + FULL[2:]
+    unanswered = {q: (q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS}
+    assert rows(batch["reports"]["a46.ipynb"]) == [unanswered["03.1"]] + FULL[1:]
+    assert rows(batch["reports"]["a47.ipynb"]) == [FULL[0], unanswered["03.2"]] + FULL[2:]
     assert rows(batch["reports"]["a48.ipynb"]) == list(zero.values())
     a46 = batch["reports"]["a46.ipynb"]
-    assert a46.calls.get("03.1", {}).get("key") is None   # the kernel recorded nothing
-    assert ("The submitted code of this question asks for the answer (compute_key()): "
-            "0 points (the instructor's policy).") in a46.rows[0]["feedback"]
-    assert rows(batch["reports"]["a51.ipynb"]) == [zero["03.1"]] + FULL[1:3] + [zero["03.4"]]
+    assert a46.calls["03.1"] == {"key": 1, "key_shown": 0}   # refused, and on the record
+    assert ("The submitted code of this question asks for the answer (compute_key())."
+            in a46.rows[0]["feedback"])
+    assert batch["reports"]["a47.ipynb"].calls["03.2"] == {"key": 1, "key_shown": 0}
+    assert rows(batch["reports"]["a51.ipynb"]) == (
+        [unanswered["03.1"]] + FULL[1:3] + [unanswered["03.4"]])
     a48 = batch["reports"]["a48.ipynb"]
     assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
+
+
+@pytest.mark.parametrize("name, route", [("a60", "keys"), ("a61", "compute_key"),
+                                         ("a62", "key")])
+def test_every_route_to_the_key_is_recorded_and_refused(batch, name, route):
+    """``q.keys()[0]``, ``getattr(q, "compute_" + "key")()``, and ``q.key.__call__()``
+    after ``globals()["__name__"] = "prayatul_edu.x"``: each gave 4/4 with no record;
+    now each is refused and on the kernel's record of help, whatever the cell named."""
+    r = batch["reports"][f"{name}.ipynb"]
+    assert rows(r) == FULL[:2] + [("03.3", 0.0, ex.NOT_ATTEMPTED), FULL[3]]
+    assert r.calls["03.3"] == {"key": 1, "key_shown": 0}
+    assert len(r.problems) == 1 and f"raised NotReleased: {route}: the answer of 03.3 for " \
+        f"variant {name} is not available" in r.problems[0]
+    md = (batch["env"]["out"] / "feedback" / f"{name}_03_pair_counting.md").read_text()
+    assert ("| 0/1 | not attempted | 1 key() (0 shown) |" in md
+            and "Not attempted: no answer was checked for this question." in md)
 
 
 def test_a_linked_or_piped_channel_gives_nothing(batch):

@@ -128,7 +128,8 @@ def test_the_worker_is_started_isolated():
             time.sleep(0.05)
         args = cmdline.split(b"\0")[1:-1]
         own = os.geteuid() == 0
-        assert args == [b"-I", b"-m", b"prayatul_edu.grading.worker"] + [b"--own-mounts"] * own
+        assert args == [b"-I", b"-m", b"prayatul_edu.grading.worker",
+                        f"--parent={os.getpid()}".encode()] + [b"--own-mounts"] * own
         mine, its = (os.readlink(f"/proc/{p}/ns/mnt") for p in ("self", w.proc.pid))
         assert (mine != its) == own
     finally:
@@ -278,7 +279,8 @@ def test_memory_is_limited_for_the_whole_notebook(tmp_path):
                                   exercise="03", cell_timeout=30, notebook_timeout=90,
                                   limits=asdict(grading.Limits(memory=1024 ** 3)))
     assert [(rows(r), r.problems) for r in reports] == [
-        (FULL, ["cell 3 raised RuntimeError: killed"]), (FULL, [])]
+        (FULL, ['code cell 2 under "03 - Pair counting: similarity matrices,…" raised '
+                'RuntimeError: killed']), (FULL, [])]
 
 
 def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):

@@ -42,7 +42,8 @@ import sys
 from dataclasses import dataclass, field
 
 __all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
-           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV", "NotReleased"]
+           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV", "NotReleased",
+           "ANSWER_ROUTES", "seal"]
 
 #: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
 CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
@@ -165,26 +166,114 @@ def gate(what: str, q, n: int | None = None):
     return None if shown else f"{q.qid}: the {what} is not available yet: {why}"
 
 
-def guard_key(cls) -> None:
-    """Wrap ``cls.key`` so that a call from outside the library (a student's cell) is
-    reported, and refused for an unreleased variant; the library's own calls pass."""
-    key = cls.__dict__.get("key")
-    if key is None or getattr(key, "_guarded", False):
-        return
+#: A question's methods that give its answer, or most of it (a diagnosed mistake is the
+#: key with one slip; ``headline`` and ``explain`` write the solution): called from
+#: outside the library's own code, each is on the record as ``key`` and refused before
+#: the instructor releases the solutions.
+ANSWER_ROUTES = ("key", "keys", "compute_key", "mistakes", "diagnosable", "headline",
+                 "explain", "_once")
 
-    @functools.wraps(key)
+#: The code objects of the library's own functions (:func:`seal`), and of the answer
+#: routes and their guard. Code objects, by identity: a cell can set ``__name__``, a
+#: module's or a function's name, a file name given to ``compile``; it cannot make its
+#: code one of these.
+_OWN: set = set()
+_ROUTES: set = set()
+_GUARDS: set = set()
+_SEALED: list = []
+
+
+def _collect(obj, found: set, seen: set, module: str) -> None:
+    """Every code object of ``obj`` (a module's dict value, a class of that module, a
+    function), nested ones (comprehensions, lambdas, inner functions) included."""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, property):
+        for f in (obj.fget, obj.fset, obj.fdel):
+            if f is not None:
+                _collect(f, found, seen, module)
+        return
+    if isinstance(obj, type):
+        if obj.__module__ == module:
+            for value in list(vars(obj).values()):
+                _collect(value, found, seen, module)
+        return
+    code = getattr(obj, "__code__", None)
+    todo = [code] if isinstance(code, type(_collect.__code__)) else []
+    while todo:
+        c = todo.pop()
+        if c not in found:
+            found.add(c)
+            todo += [k for k in c.co_consts if isinstance(k, type(c))]
+    for inner in getattr(obj, "__closure__", None) or ():   # the routes a guard wraps
+        try:
+            value = inner.cell_contents
+        except ValueError:
+            continue
+        if callable(value) and getattr(value, "__module__", None) == module:
+            _collect(value, found, seen, module)
+
+
+def seal(modules) -> None:
+    """Record the code of ``modules`` (the exercises' own, as the package imports them,
+    before any cell of a student runs) as the library's; called once."""
+    if _SEALED:
+        return
+    seen: set = set()
+    for module in modules:
+        for value in list(vars(module).values()):
+            _collect(value, _OWN, seen, module.__name__)
+    _SEALED.append(True)
+
+
+def _asked_by_outsider() -> bool:
+    """Whether the answer route running now was called from outside the library: the
+    first frame above the routes (and their guard) is not the library's own code. Only
+    the outermost guarded route of a call answers yes (``keys()`` calling
+    ``compute_key()`` is one call on the record, not two)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code in _ROUTES:
+        if frame.f_code in _GUARDS:   # an outer guard has judged this call already
+            return False
+        frame = frame.f_back
+    return frame is None or frame.f_code not in _OWN
+
+
+def guard_key(cls) -> None:
+    """Wrap every answer route of ``cls`` (:data:`ANSWER_ROUTES`) so that a call from
+    outside the library (a student's cell, however it reaches the method: ``q.keys()``,
+    ``getattr(q, "compute_" + "key")()``, ``q.key.__call__()``, ``q._once("keys")``) is
+    reported, and refused for an unreleased variant; the library's own calls pass. Who
+    called is told by the calling code object (:func:`seal`), never by a name a cell can
+    set."""
+    for name in ANSWER_ROUTES:
+        route = cls.__dict__.get(name)
+        if route is None or getattr(route, "_guarded", False) or not callable(route):
+            continue
+        _ROUTES.add(route.__code__)
+        setattr(cls, name, _guarded(route))
+
+
+def _guarded(route):
+    @functools.wraps(route)
     def guarded(self, *args, **kw):
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        if not caller.startswith("prayatul_edu."):
+        if _SEALED and _asked_by_outsider():
             p = policy()
             shown = p.solution_open(self.qid, self.seed)
             if p is not OPEN:
-                emit({"event": "key", "qid": self.qid, "seed": self.seed, "shown": shown})
+                emit({"event": "key", "qid": self.qid, "seed": self.seed, "shown": shown,
+                      "route": route.__name__})
             if not shown:
-                raise NotReleased(f"key: the answer of {self.qid} for variant {self.seed} is "
-                                  "not available before your instructor releases the "
-                                  "solutions")
-        return key(self, *args, **kw)
+                raise NotReleased(f"{route.__name__}: the answer of {self.qid} for variant "
+                                  f"{self.seed} is not available before your instructor "
+                                  "releases the solutions")
+        return route(self, *args, **kw)
 
+    # (``__wrapped__``, the original, is a route too: what it asks of the others is recorded)
     guarded._guarded = True
-    cls.key = guarded
+    _ROUTES.add(guarded.__code__)
+    _GUARDS.add(guarded.__code__)
+    return guarded

@@ -21,6 +21,7 @@ kind                      a student types                partial credit
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import ClassVar
 
@@ -41,20 +42,47 @@ NEAR = ("Close, but not within 1e-4, and not one of the usual slips: an intermed
         "result rounded too early, or one term off, can do this; `hint()` may help.")
 
 
+#: A number typed as text is read when it has at most this many characters and an
+#: exponent of at most this size (``Fraction("1e20000000")`` would compute 10**20000000
+#: for 41 s in the grader's own process before failing).
+NUMBER_TEXT, NUMBER_EXPONENT = 100, 400
+_EXPONENT = re.compile(r"[eE]\s*[+-]?\s*0*(\d+)")
+
+
+def _read_text(x: str, what: str) -> float:
+    text = x.strip().replace(" ", "")
+    big = next((m for m in _EXPONENT.finditer(text)
+                if len(m.group(1)) > 3 or int(m.group(1)) > NUMBER_EXPONENT), None)
+    if len(text) > NUMBER_TEXT or big:
+        why = (f"more than {NUMBER_TEXT} characters" if len(text) > NUMBER_TEXT else
+               f"an exponent beyond {NUMBER_EXPONENT}")
+        raise InvalidAnswer(f"{what}: {x[:40]!r}{'...' if len(x) > 40 else ''} is not read "
+                            f"as a number ({why}; write 0.25 or '1/4')")
+    try:
+        v = float(Fraction(text))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise InvalidAnswer(f"{what}: could not read {x!r} as a number "
+                            "(write 0.25 or '1/4')")
+    if not math.isfinite(v):
+        raise InvalidAnswer(f"{what}: expected a finite number, got {x!r}")
+    return v
+
+
 def read_number(x, what: str) -> float:
-    """``x`` (a number, or a string such as ``'1/4'``) as a float, or InvalidAnswer."""
+    """``x`` (a number, or a string such as ``'1/4'``) as a float, or InvalidAnswer (text
+    of more than :data:`NUMBER_TEXT` characters or with an exponent beyond
+    :data:`NUMBER_EXPONENT` too: never a stall of the grader)."""
     if isinstance(x, (bool, np.bool_)):
         raise InvalidAnswer(f"{what}: expected a number, got {x!r}")
     if isinstance(x, str):
-        try:
-            return float(Fraction(x.strip().replace(" ", "")))
-        except (ValueError, ZeroDivisionError):
-            raise InvalidAnswer(f"{what}: could not read {x!r} as a number "
-                                "(write 0.25 or '1/4')")
+        return _read_text(x, what)
     try:
         v = float(x)
     except (TypeError, ValueError):
         raise InvalidAnswer(f"{what}: expected a number, got {type(x).__name__}")
+    except OverflowError:
+        raise InvalidAnswer(f"{what}: expected a finite number, got a number too large "
+                            "for a float")
     if not math.isfinite(v):
         raise InvalidAnswer(f"{what}: expected a finite number, got {v}")
     return v

@@ -52,10 +52,14 @@ from .report import StudentReport, csv_text, feedback_markdown, json_text, write
 from .uploader import conflict_lines, resolve
 
 __all__ = ["grade_batch", "grade_isolated", "Worker", "default_jobs", "WORKER_MARGIN",
+           "STOP_GRACE", "Stopped",
            "collect", "Entry", "feedback_name", "Batch", "check_variants", "VariantMismatch"]
 
 #: Seconds a worker gets beyond the notebook's time limit (kernel start, grading).
 WORKER_MARGIN = 90
+#: Seconds a worker has to end its kernel and sandbox when the batch is stopped
+#: (SIGTERM or SIGINT of ``grade``) before its process group is killed.
+STOP_GRACE = 4
 
 
 def default_jobs() -> int:
@@ -73,20 +77,25 @@ class Worker:
     margin = WORKER_MARGIN
 
     def __init__(self):
-        self.proc = None
+        self.proc, self.stopped = None, False
+        self._lock = threading.Lock()
 
     def _start(self) -> None:
         # -I: nothing of the current folder, HOME or PYTHON* variables on its path
         self.proc = subprocess.Popen(isolated([sys.executable, "-I", "-m",
-                                               "prayatul_edu.grading.worker"]),
+                                               "prayatul_edu.grading.worker",
+                                               f"--parent={os.getpid()}"]),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
 
     def grade(self, name: str, data: bytes | None, options: dict, folder: str = "") -> dict:
         opts = Options.from_json(options)
         limit = opts.notebook_timeout + self.margin
-        if self.proc is None or self.proc.poll() is not None:
-            self._start()
+        with self._lock:   # never a new worker once the batch is stopping
+            if self.stopped:
+                return _failed(name, opts, "grading was stopped").to_dict()
+            if self.proc is None or self.proc.poll() is not None:
+                self._start()
         header = json.dumps({"name": name, "folder": folder, "options": options,
                              "size": None if data is None else len(data)}).encode() + b"\n"
         try:
@@ -122,6 +131,20 @@ class Worker:
                 chunks.append(chunk)
                 if chunk.endswith(b"\n"):
                     return b"".join(chunks)
+
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """End the worker for good (the batch was stopped): SIGTERM, so that it ends its
+        kernel and sandbox, then after ``grace`` seconds its whole process group."""
+        with self._lock:
+            self.stopped = True
+            proc = self.proc
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.terminate()
+                proc.wait(grace)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.close()
 
     def close(self) -> None:
         if self.proc is not None:
@@ -456,6 +479,12 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
         return _failed(e.name, options, f"the entry is {why}; it was not read",
                        e.folder).to_dict()
 
+    def grade_one(e: Entry, worker: "Worker") -> dict:
+        data, odd = _read(e, limits)
+        if odd:
+            return unread(e, odd)
+        return worker.grade(e.name, data, options.to_json(), e.folder)
+
     if dask:
         todo = []
         for k, e in enumerate(entries):
@@ -466,32 +495,15 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 todo.append((k, (e.name, data, options.to_json(), e.folder)))
         _run_dask(dask, todo, finish)
     else:
-        local, workers = threading.local(), []
-
-        def grade(e: Entry) -> dict:
-            data, odd = _read(e, limits)
-            if odd:
-                return unread(e, odd)
-            if not hasattr(local, "worker"):
-                local.worker = Worker()
-                workers.append(local.worker)
-            return local.worker.grade(e.name, data, options.to_json(), e.folder)
-
         try:
-            with ThreadPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(grade, e): k for k, e in enumerate(entries)}
-                for fut in as_completed(futures):
-                    k = futures[fut]
-                    try:
-                        result = fut.result()
-                    except Exception as exc:  # the batch goes on whatever happens to one
-                        result = _failed(entries[k].name, options,
-                                         f"grading failed ({type(exc).__name__})",
-                                         entries[k].folder).to_dict()
-                    finish(k, result)
-        finally:
-            for worker in workers:
-                worker.close()
+            with _stopped_by_signals():
+                _run_local(entries, jobs, grade_one, finish, options)
+        except Stopped as stop:
+            if stream:
+                print(f"grading stopped ({signal.Signals(stop.signum).name}): {meter.done} of "
+                      f"{len(entries)} notebook(s) graded, listed in {partial}; every "
+                      "worker and sandbox was ended", file=stream, flush=True)
+            stop.deliver()
     ordered = [reports[k] for k in sorted(reports)]
     write_atomic(out / "grades.csv", csv_text(ordered))
     settings = {"sandbox": options.sandbox, "course_key": options.course_key is not None,
@@ -514,6 +526,91 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     swap_in(out, target)
     return Batch(ordered, unmatched=who.unmatched, conflicts=who.conflicts,
                  mismatched=mismatched.values(), files=settings["files"])
+
+
+class Stopped(BaseException):
+    """The batch was stopped by signal ``signum`` (SIGTERM or SIGINT)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+    def deliver(self) -> None:
+        """End as the signal would have without the grader's handler: SIGINT raises
+        KeyboardInterrupt; SIGTERM ends the process (exit status 143)."""
+        if self.signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        signal.signal(self.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), self.signum)
+        raise SystemExit(128 + self.signum)
+
+
+class _stopped_by_signals:
+    """SIGTERM and SIGINT raise :class:`Stopped` in the main thread while grading (where
+    the batch runs in the main thread; elsewhere nothing changes)."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __enter__(self):
+        self.before = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in self.SIGNALS:
+                self.before[signum] = signal.signal(signum, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        for s in _stopped_by_signals.SIGNALS:   # one stop; the next signal waits for it
+            signal.signal(s, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    def __exit__(self, *exc):
+        for signum, handler in self.before.items():
+            signal.signal(signum, handler)
+
+
+def _run_local(entries, jobs: int, grade_one, finish, options: Options) -> None:
+    """Grade ``entries`` with ``jobs`` workers (:class:`Worker`, one per thread). Whatever
+    stops the batch (:class:`Stopped`, an error), no new worker starts and every worker
+    is ended, with its kernel and sandbox, within :data:`STOP_GRACE` seconds."""
+    local, workers, started = threading.local(), [], threading.Lock()
+    stopping = threading.Event()
+
+    def grade(e: Entry) -> dict:
+        if not hasattr(local, "worker"):
+            with started:
+                local.worker = Worker()
+                local.worker.stopped = stopping.is_set()
+                workers.append(local.worker)
+        return grade_one(e, local.worker)
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(grade, e): k for k, e in enumerate(entries)}
+        for fut in as_completed(futures):
+            k = futures[fut]
+            try:
+                result = fut.result()
+            except Exception as exc:  # the batch goes on whatever happens to one
+                result = _failed(entries[k].name, options,
+                                 f"grading failed ({type(exc).__name__})",
+                                 entries[k].folder).to_dict()
+            finish(k, result)
+    except BaseException:
+        with started:
+            stopping.set()
+            running = list(workers)
+        pool.shutdown(wait=False, cancel_futures=True)
+        enders = [threading.Thread(target=w.stop) for w in running]
+        for t in enders:
+            t.start()
+        for t in enders:
+            t.join()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        for worker in workers:
+            worker.close()
 
 
 def _run_dask(scheduler: str, todo, finish) -> None:

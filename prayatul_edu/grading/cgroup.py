@@ -6,7 +6,13 @@ process and thread of the notebook together. Where the grader may make control
 groups (as root, cgroup v2 with the memory and pids controllers in reach, or the
 memory and pids hierarchies of cgroup v1) each notebook gets its own, below the
 grader's: ``memory`` (the memory of all its processes, /dev/shm and its tmpfs
-files included, no swap) and ``pids`` (processes and threads). The kernel is
+files included, no swap) and ``pids`` (processes and threads), and where the ``cpu``
+controller is in reach too, a fair share of the processors: every notebook's group
+weighs the same (v2 ``cpu.weight``, v1 ``cpu.shares``), however many processes it
+starts, and gets at most :data:`CPU_CORES` of them (v2 ``cpu.max``, v1
+``cpu.cfs_quota_us``): a notebook forking 240 spinning processes slows itself, not the
+notebooks graded beside it (without it, they had 1/241 of the machine each, and their
+kernels did not answer in 60 s). The kernel is
 started inside it (:meth:`NotebookGroup.prefix`); afterwards every process left
 in it is killed and the group removed. Elsewhere :func:`cgroup_problem` says why
 not, and the per-process limits of :mod:`.limits` are all there is.
@@ -20,17 +26,22 @@ from pathlib import Path
 
 from .limits import Limits
 
-__all__ = ["NotebookGroup", "cgroup_problem", "KERNEL_TASKS"]
+__all__ = ["NotebookGroup", "cgroup_problem", "cpu_controller", "KERNEL_TASKS", "CPU_CORES"]
 
 #: Threads of the kernel itself and its sandbox (ipykernel's heartbeat, output, control
 #: threads, bubblewrap): the pids limit is the notebook's processes plus these.
 KERNEL_TASKS = 32
+#: Processors a notebook may use at most (its group's CPU quota), beside its fair share.
+CPU_CORES = 1
+#: The scheduler's period of a CPU quota (microseconds; the kernel's default).
+CPU_PERIOD = 100_000
 
 _MOUNTINFO = "/proc/self/mountinfo"
 
 
 def _mounts() -> dict:
-    """'v2' -> mount point of cgroup2; 'memory' / 'pids' -> mount point of a v1 hierarchy."""
+    """'v2' -> mount point of cgroup2; 'memory' / 'pids' / 'cpu' -> mount point of a v1
+    hierarchy."""
     found = {}
     try:
         lines = Path(_MOUNTINFO).read_text().splitlines()
@@ -45,7 +56,7 @@ def _mounts() -> dict:
             found.setdefault("v2", fields[4])
         elif extra[0] == "cgroup":
             for opt in extra[2].split(","):
-                if opt in ("memory", "pids"):
+                if opt in ("memory", "pids", "cpu"):
                     found.setdefault(opt, fields[4])
     return found
 
@@ -95,6 +106,10 @@ def _v2_base(base: Path) -> Path | None:
     for attempt in range(2):
         try:
             _write(base / "cgroup.subtree_control", "+memory +pids")
+            try:   # a fair share of the processors too, where the cpu controller is free
+                _write(base / "cgroup.subtree_control", "+cpu")
+            except OSError:
+                pass
             break
         except OSError:
             if attempt:
@@ -116,6 +131,10 @@ def _base_folders() -> tuple[str, dict] | tuple[None, str]:
     if "memory" in mounts and "pids" in mounts and "memory" in own and "pids" in own:
         folders = {c: Path(mounts[c]) / own[c].lstrip("/") for c in ("memory", "pids")}
         if all(os.access(f, os.W_OK) for f in folders.values()):
+            if "cpu" in mounts and "cpu" in own:   # the fair share: where it can be had
+                cpu = Path(mounts["cpu"]) / own["cpu"].lstrip("/")
+                if os.access(cpu, os.W_OK) and (cpu / "cpu.shares").exists():
+                    folders["cpu"] = cpu
             return "v1", folders
     if "v2" in mounts and "" in own:
         base = _v2_base(Path(mounts["v2"]) / own[""].lstrip("/"))
@@ -134,14 +153,21 @@ def cgroup_problem() -> str | None:
     """None when each notebook can get its own control group here, else why not."""
     if "problem" not in _PROBLEM:
         version, why = _base_folders()
-        problem = why if version is None else None
+        problem, cpu = (why if version is None else None), False
         if version is not None:
             try:
-                NotebookGroup.create(Limits()).remove()
+                group = NotebookGroup.create(Limits())
+                cpu = group.has_cpu()
+                group.remove()
             except OSError as exc:
                 problem = f"a control group could not be made ({exc.strerror})"
-        _PROBLEM["problem"] = problem
+        _PROBLEM["problem"], _PROBLEM["cpu"] = problem, cpu
     return _PROBLEM["problem"]
+
+
+def cpu_controller() -> bool:
+    """Whether each notebook's group also holds it to a fair share of the processors."""
+    return cgroup_problem() is None and _PROBLEM["cpu"]
 
 
 class NotebookGroup:
@@ -169,6 +195,8 @@ class NotebookGroup:
                     cls._limit_memory(folder, version, limits.memory)
                 if controller in ("", "pids"):
                     _write(folder / "pids.max", limits.processes + KERNEL_TASKS)
+                if controller in ("", "cpu"):
+                    cls._limit_cpu(folder, version)
         except OSError:
             group.remove()
             raise
@@ -184,6 +212,26 @@ class NotebookGroup:
             _write(folder / "memory.limit_in_bytes", memory)
             if (folder / "memory.memsw.limit_in_bytes").exists():
                 _write(folder / "memory.memsw.limit_in_bytes", memory)
+
+    @staticmethod
+    def _limit_cpu(folder: Path, version: str) -> None:
+        """Every notebook's group weighs the same; at most :data:`CPU_CORES` processors.
+        (v2: only where the cpu controller was given to the group.)"""
+        quota = CPU_CORES * CPU_PERIOD
+        if version == "v2":
+            if (folder / "cpu.max").exists():
+                _write(folder / "cpu.weight", 100)
+                _write(folder / "cpu.max", f"{quota} {CPU_PERIOD}")
+        else:
+            _write(folder / "cpu.shares", 1024)
+            _write(folder / "cpu.cfs_period_us", CPU_PERIOD)
+            _write(folder / "cpu.cfs_quota_us", quota)
+
+    def has_cpu(self) -> bool:
+        """Whether the group holds the notebook to a fair share of the processors."""
+        if self.version == "v1":
+            return any((f / "cpu.shares").exists() for f in self.folders)
+        return any((f / "cpu.max").exists() for f in self.folders)
 
     def prefix(self) -> list[str]:
         """The command prefix that moves itself into the group, then runs the rest (so

@@ -24,7 +24,7 @@ import sys
 from dataclasses import asdict, dataclass
 
 __all__ = ["Limits", "parse_size", "format_size", "own_mount_namespace", "isolated",
-           "as_user", "new_session_keyring"]
+           "as_user", "new_session_keyring", "die_with_parent"]
 
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
 
@@ -135,6 +135,26 @@ def own_mount_namespace() -> bool:
             libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) == 0)
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(signum: int = 9, parent: int | None = None) -> bool:
+    """Have Linux send ``signum`` to this process when its parent ends (``prctl``
+    ``PR_SET_PDEATHSIG``; it holds across ``exec``). ``parent``: the pid the parent had;
+    when it has ended already (before the call), ``signum`` is sent now. False where this
+    cannot be done (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0) != 0:
+        return False
+    if parent is not None and os.getppid() != parent:
+        os.kill(os.getpid(), signum)
+    return True
+
+
 #: keyctl's system call number, per machine; KEYCTL_JOIN_SESSION_KEYRING
 _KEYCTL, _KEYCTL_JOIN_SESSION_KEYRING = {"x86_64": 250, "aarch64": 219}, 1
 
@@ -189,7 +209,9 @@ def _main(argv: list[str]) -> None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
+        die_with_parent()   # (a change of user clears it) bubblewrap ends with the worker
         os.execvp(cmd[0], cmd)
+    die_with_parent()   # a kernel (sandbox none) ends with the worker that runs it
     memory, nproc, fsize, cpu = (int(a) for a in argv[:4])
     for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_NPROC, nproc),
                          (resource.RLIMIT_FSIZE, fsize), (resource.RLIMIT_CPU, cpu),

@@ -11,6 +11,7 @@ changes nothing.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -18,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import __file__ as _PACKAGE_INIT
-from ..exercises import ATOL, QUESTIONS, RTOL, Outcome
+from ..exercises import ATOL, INVALID, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
 from ..exercises.authoring import load as load_authored
 from .authored import stage
@@ -27,7 +28,7 @@ from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
 from .report import NOTEBOOK_ERROR, StudentReport, variant_name
-from .runner import read_channel, run_notebook
+from .runner import cell_names, read_channel, run_notebook
 from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
@@ -206,17 +207,11 @@ def grade_source(name: str, data: bytes | None, options: Options,
         work.mkdir()
         owner = host_uid() if options.sandbox != "none" else None
         with work_folder(work, limits.disk, owner):  # as root: in memory, capped
-            (work / "submission.ipynb").write_bytes(data)
             channel = work / ".answers.jsonl"
             env = stage(options.authored, Path(tmp) / "exercise") if options.authored else {}
-            try:
-                found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
-                                     cell_timeout=options.cell_timeout,
-                                     notebook_timeout=options.notebook_timeout,
-                                     policy=options.policy, env=env)
-            except Exception as exc:  # a notebook the kernel cannot even start
-                found = [f"could not run the notebook ({type(exc).__name__}: "
-                         f"{display_name(exc, 200)})"]
+            cut: list = []
+            names = cell_names(nb)   # as saved (the run sets the execution counts)
+            found = _run_twice(nb, data, work, channel, options, limits, cut, env)
             records = read_channel(channel)
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
@@ -250,19 +245,64 @@ def grade_source(name: str, data: bytes | None, options: Options,
                                + ", ".join(display_name(q, 20) for q in extra[:10]))
     report.calls = _calls(records, set(qids))
     asked = asked_for_answers(nb, qids)
+    lost = cut_questions(nb, qids, cut, names)
     for qid in qids:
-        report.rows.append(_row(report, qid, _grade_question(qid, ident.variant,
-                                                             answers.get(qid),
-                                                             report.calls.get(qid, {}),
-                                                             options.solution_shown,
-                                                             asked.get(qid, ()))))
+        try:
+            outcome = _grade_question(qid, ident.variant, answers.get(qid),
+                                      report.calls.get(qid, {}), options.solution_shown,
+                                      asked.get(qid, ()), lost.get(qid))
+        except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
+            cls = QUESTIONS[qid]
+            outcome = Outcome(qid, INVALID, 0.0, cls.points, [
+                f"The answer could not be checked ({type(exc).__name__}): write it as the "
+                "question asks (e.g. 0.25 or '1/4')."])
+        report.rows.append(_row(report, qid, outcome))
     report.seconds = round(time.perf_counter() - start, 2)
     return report
+
+
+def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
+               limits: Limits, cut: list, env: dict) -> list[str]:
+    """Run ``nb`` in ``work`` (:func:`.runner.run_notebook`), the problems met. A kernel
+    that fails to start or to answer (a machine busy with another notebook, say) costs
+    no row at once: the notebook is run once more from the start, in a fresh work
+    folder, and its problems say so."""
+    import nbformat
+
+    failed = None
+    for attempt in (1, 2):
+        (work / "submission.ipynb").write_bytes(data)
+        try:
+            found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
+                                 cell_timeout=options.cell_timeout,
+                                 notebook_timeout=options.notebook_timeout,
+                                 policy=options.policy, cut=cut, env=env)
+        except Exception as exc:  # a kernel that did not start or answer
+            cut.clear()
+            why = f"{type(exc).__name__}: {display_name(exc, 200)}"
+            if attempt == 2:
+                return [f"the kernel failed to start or to answer ({failed}), and again "
+                        f"when the notebook was run once more ({why}); not graded"]
+            failed = why
+            for entry in list(work.iterdir()):   # what the first run left: gone
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+            nb = nbformat.reads(data.decode("utf-8", errors="replace"), as_version=4)
+            continue
+        if failed:
+            found.insert(0, f"the kernel failed to start or to answer ({failed}); the "
+                            "notebook was run once more from the start, and graded so")
+        return found
+    return []
 
 
 #: Code that asks the library for an answer (or switches the assignment's rules off),
 #: as the grader reads it in the submitted notebook, outside the kernel.
 _ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
+                     # the checker's memo and the originals inside the guard (a closure)
+                     r"\b(_once|_memo|__closure__|cell_contents)\b|"
                      r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
                      r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
@@ -276,6 +316,8 @@ _QID = re.compile(r"['\"](\d+\.\d+)['\"]")
 
 
 def _asking_label(m) -> str:
+    if m.group(2):
+        return m.group(2)
     if m.group(1):
         return "__wrapped__" if m.group(1) == "__wrapped__" else m.group(1) + "()"
     return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
@@ -320,11 +362,27 @@ def asked_for_answers(nb, qids) -> dict:
     return {q: sorted(v) for q, v in found.items()}
 
 
-def _grade_question(qid, variant, got, calls, solution_shown, asked=()) -> Outcome:
+def cut_questions(nb, qids, cut, names: dict) -> dict:
+    """qid -> the sentence saying that a cell of its part of the notebook (see
+    :func:`asked_for_answers`) was cut, or never run, for the questions with such a cell."""
+    lost, current = {}, None
+    cut = set(cut)
+    for index, cell in enumerate(nb.cells):
+        m = _SECTION.match(str(cell.get("id", "")))
+        if m and f"{m.group(1)}.{m.group(2)}" in qids:
+            current = f"{m.group(1)}.{m.group(2)}"
+        if index in cut and current is not None and current not in lost:
+            lost[current] = (f"No answer was recorded: its cell ({names[index]}) was cut "
+                             "or not run (see the problems with the notebook).")
+    return lost
+
+
+def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
+                    lost=None) -> Outcome:
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
-        outcome.messages = ["Not attempted: no answer was checked for this question."]
+        outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
     else:
         outcome = q.grade(got["answer"])
         if got["seed"] != variant:

@@ -7,7 +7,8 @@ text (the bidirectional overrides and isolates: no row reads other than it is), 
 is cut at
 :data:`FIELD_CAP` characters per field as a report is made or read back
 (:meth:`StudentReport.to_dict`, :meth:`StudentReport.from_dict`); it is escaped in
-the Markdown feedback; CSV cells starting with
+the Markdown feedback (only where Markdown would misread it: :func:`md_escape`); CSV
+cells starting with
 ``= + - @``, a tab or a carriage return are neutralised (a leading ``'``) so a
 spreadsheet does not run them; the final files are written atomically.
 """
@@ -104,16 +105,25 @@ def csv_safe(value):
     return value
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~])")
-
-
-def md_escape(text) -> str:
-    """Student-controlled ``text`` as inert Markdown: one line, no HTML, no markup."""
+def md_escape(text, table: bool = False) -> str:
+    """Student-controlled ``text`` (or a message quoting it) as one line of inert Markdown
+    that still reads as itself, as plain text and rendered: only what Markdown would
+    misread is escaped, and only where it would (``s0001_01_matching`` stays as it is; a
+    ``_`` that could start emphasis, ``*``, ``~``, a ``]`` that would close a link, a
+    backslash before punctuation and a line-opening ``#``, ``>``, ``-``, ``+``, ``=`` or
+    ``1.`` get a backslash). No HTML: a ``<`` that could open a tag, and a ``&`` that
+    could start an entity, become ``&lt;`` and ``&amp;`` (every renderer honours those,
+    not all a backslash before ``<``). ``table``: for a table's cell (``|`` escaped)."""
     s = re.sub(r"\s+", " ", str(text)).strip()
-    s = s.replace("&", "&amp;")
-    s = _MD_SPECIAL.sub(lambda m: "&lt;" if m.group(1) == "<" else
-                        "&gt;" if m.group(1) == ">" else "\\" + m.group(1), s)
-    return s
+    s = re.sub(r"\\(?=[!-/:-@\[-`{-~])", r"\\\\", s)   # a backslash that would escape
+    s = re.sub(r"&(?=#?\w+;)", "&amp;", s)                # an entity
+    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)             # a tag, a comment, an autolink
+    s = re.sub(r"[*~]", lambda m: "\\" + m.group(0), s)   # emphasis, strikethrough
+    s = re.sub(r"(?<![^\W_])_|_(?![^\W_])", r"\\_", s)   # _ not inside a word
+    s = re.sub(r"\](?=[(\[:])", r"\\]", s)                # a link, an image, a reference
+    s = re.sub(r"^([#>+=-])", r"\\\1", s)                 # a heading, quote, list, rule
+    s = re.sub(r"^(\d+)([.)])(?= |$)", r"\1\\\2", s)         # an ordered list
+    return s.replace("|", "\\|") if table else s
 
 
 def _help_line(calls: dict) -> str:
@@ -143,9 +153,10 @@ def feedback_markdown(r: StudentReport) -> str:
                                                           for p in r.problems] + [""]
     lines += ["## Questions", "", "| question | points | status | help used |",
               "| --- | --- | --- | --- |"]
-    lines += [f"| {md_escape(x['question'])} {md_escape(x.get('title', ''))} | "
-              f"{x['points']:g}/{x['max_points']:g} | {md_escape(x['status'])} | "
-              f"{md_escape(_help_line(r.calls.get(x['question'], {})))} |" for x in r.rows]
+    lines += [f"| {md_escape(x['question'], True)} {md_escape(x.get('title', ''), True)} | "
+              f"{x['points']:g}/{x['max_points']:g} | {md_escape(x['status'], True)} | "
+              f"{md_escape(_help_line(r.calls.get(x['question'], {})), True)} |"
+              for x in r.rows]
     lines.append("")
     for x in r.rows:
         lines += [f"### {md_escape(x['question'])} {md_escape(x.get('title', ''))}", "",

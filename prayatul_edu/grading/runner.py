@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -145,8 +146,8 @@ class ProcessWatch:
         self._done.set()
         self._thread.join()
 
-    def message(self, cell: int) -> str:
-        return (f"cell {cell} started more than {self.limit} processes (the process limit); "
+    def message(self, cell: str) -> str:
+        return (f"{cell} started more than {self.limit} processes (the process limit); "
                 "the notebook was stopped and the cells after it were not run")
 
     def _descendants(self) -> list[int]:
@@ -216,9 +217,40 @@ def _is_setup(cell) -> bool:
     return str(cell.get("id")) in ("setup", "assignment") or "ex.setup(" in source
 
 
+#: Characters of a heading kept in a cell's name.
+HEADING_CHARS = 40
+
+
+def cell_names(nb) -> dict[int, str]:
+    """Cell index -> the code cell as its author finds it in Jupyter: ``code cell 2 under
+    "03.2 Counting the pairs"`` (the nearest heading above it, the code cells under it
+    counted from 1; before any heading: ``code cell 2 of the notebook``), and its
+    execution count as saved, ``(In [7])``, where it has one. (Not "cell 9": Markdown
+    cells are not counted by anyone reading the notebook.)"""
+    names, heading, k = {}, None, 0
+    for index, cell in enumerate(nb.cells):
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if cell.get("cell_type") == "markdown":
+            for line in source.splitlines():
+                m = re.match(r" {0,3}#{1,6}\s+(.*?)[\s#]*$", line)
+                if m and m.group(1):
+                    heading, k = m.group(1), 0
+        elif cell.get("cell_type") == "code":
+            k += 1
+            where = "of the notebook" if heading is None else (
+                f'under "{heading[:HEADING_CHARS]}'
+                f'{"…" if len(heading) > HEADING_CHARS else ""}"')
+            count = cell.get("execution_count")
+            names[index] = f"code cell {k} {where}" + (
+                f" (In [{count}])" if isinstance(count, int) and not isinstance(count, bool)
+                else "")
+    return names
+
+
 def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
                  cell_timeout: float, notebook_timeout: float, policy: str,
-                 env: dict | None = None) -> list[str]:
+                 cut: list | None = None, env: dict | None = None) -> list[str]:
     """Execute ``nb`` cell by cell in a fresh sandboxed kernel, in a control group of its
     own where the machine offers one; return the problems met.
 
@@ -226,21 +258,25 @@ def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
     replaced by a fresh one (in the same control group), the setup cells
     (:func:`_is_setup`) are run again in it, and the cells after the cut one run there
     (at most :data:`MAX_RESTARTS` times), so one hung cell does not cost the questions
-    after it. ``env``: more environment variables for the kernel (an instructor's
-    questions, :func:`.authored.stage`)."""
+    after it. ``cut``: a list that gets the index of every cell cut, or not run.
+    ``env``: more environment variables for the kernel (an instructor's questions,
+    :func:`.authored.stage`)."""
     group = NotebookGroup.create(limits) if cgroup_problem() is None else None
     try:
         return _run(nb, work, channel, mode=mode, limits=limits, cell_timeout=cell_timeout,
                     notebook_timeout=notebook_timeout, policy=policy,
-                    group=group.prefix() if group else (), env=env or {})
+                    group=group.prefix() if group else (),
+                    cut=[] if cut is None else cut, env=env or {})
     finally:
         if group:
             group.remove()
 
 
 def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_timeout, policy,
-         group, env) -> list[str]:
+         group, cut, env) -> list[str]:
     import copy
+
+    names = cell_names(nb)   # before the run sets the execution counts
 
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -279,7 +315,8 @@ def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_
                 remaining = deadline - time.monotonic()
                 if remaining < 1:
                     problems.append(f"the notebook did not finish within {notebook_timeout:g} "
-                                    f"s; cells from {index + 1} on were not run")
+                                    f"s; the cells from {names[index]} on were not run")
+                    cut.append(index)
                     stop = True
                     break
                 client.timeout = max(1, int(min(cell_timeout, remaining)))
@@ -291,36 +328,41 @@ def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_
                         client.cut = True
                         _reconnect_iopub(client.kc)
                         continue
+                    cut.append(index)
                     if watch.stopped:
-                        problems.append(watch.message(index + 1))
+                        problems.append(watch.message(names[index]))
                         stop = True
                         break
                     limit = ("notebook" if client.timeout < cell_timeout else "cell")
                     restarts += 1
                     stop = restarts > MAX_RESTARTS or limit == "notebook"
-                    problems.append(f"cell {index + 1} did not finish within "
+                    problems.append(f"{names[index]} did not finish within "
                                     f"{client.timeout} s (the {limit} time limit: an endless "
                                     f"loop?) and was cut; {_after_cut(pos, code, stop)}")
                     break
                 except DeadKernelError:
+                    cut.append(index)
                     if watch.stopped:
-                        problems.append(watch.message(index + 1))
+                        problems.append(watch.message(names[index]))
                         stop = True
                         break
                     restarts += 1
                     stop = restarts > MAX_RESTARTS
-                    problems.append(f"the kernel died in cell {index + 1} (a resource "
+                    problems.append(f"the kernel died in {names[index]} (a resource "
                                     f"limit?) and the cell was cut; "
                                     f"{_after_cut(pos, code, stop)}")
                     break
                 if watch.check():           # the processes this cell left behind
-                    problems.append(watch.message(index + 1))
+                    cut.append(index)
+                    problems.append(watch.message(names[index]))
                     stop = True
                     break
                 for out in cell.get("outputs", []):
                     if out.get("output_type") == "error":
-                        problems.append(f"cell {index + 1} raised {str(out.get('ename'))[:60]}: "
+                        problems.append(f"{names[index]} raised {str(out.get('ename'))[:60]}: "
                                         f"{str(out.get('evalue'))[:200]}")
+    if stop:   # the cells never run
+        cut.extend(i for i, _ in code[pos:])
     if client.cut:
         problems.append(f"the output was cut after {limits.output} characters")
     return problems

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .. import __file__ as _package_init
 from ..exercises.authoring import EXERCISE_ENV
-from .cgroup import cgroup_problem
+from .cgroup import CPU_CORES, cgroup_problem, cpu_controller
 from .limits import Limits, as_user, format_size, user_tasks
 
 __all__ = ["sandbox_problem", "kernel_command", "enforced_limits", "work_folder", "may_mount",
@@ -280,7 +280,11 @@ def enforced_limits(mode: str, limits: Limits) -> list[str]:
                         "cannot run as an unprivileged user here)"))
     if why is None:
         lines.append(f"whole notebook (control group): memory {size(limits.memory)}, "
-                     f"{limits.processes} processes and threads")
+                     f"{limits.processes} processes and threads, "
+                     + (f"an equal share of the processors, at most {CPU_CORES} of them"
+                        if cpu_controller() else "no share of the processors (no cpu "
+                        "controller in reach: a notebook of many processes can slow the "
+                        "others)"))
     else:
         lines.append(f"no control group ({why}): memory {size(limits.memory)} per process, "
                      f"{limits.processes} processes per user"

@@ -5,7 +5,9 @@ It grades notebooks one after another, as the batch sends them: a JSON line
 stdin; the report as one JSON line on stdout. It stays alive between notebooks
 (starting Python with Jupyter's libraries takes seconds); the batch kills it when a
 notebook overruns its time and starts a new one, so whatever happens to a worker
-(stopped, killed, stuck), only that notebook's row is affected.
+(stopped, killed, stuck), only that notebook's row is affected. It ends with the grader: the parent-death signal (SIGTERM,
+then :data:`STOP_GRACE` seconds to end its kernel and sandbox) when the grader's
+process ends, whatever ended it.
 
 Nothing a student sends can end it: whatever grading one notebook raises becomes
 that notebook's row. It is started isolated (``python -I``: no current folder, no
@@ -16,8 +18,10 @@ notebooks' in-memory work folders.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
+from .limits import die_with_parent
 from .notebook import Options, failed_report, grade_source
 from .sandbox import may_mount
 
@@ -42,9 +46,27 @@ def _grade(header: dict, data: bytes | None) -> dict:
 UNUSED = ("rfc3987_syntax",)
 
 
+#: Seconds a worker told to stop (SIGTERM) has to end its kernel and remove its work
+#: folder and control group; then it is ended (SIGALRM).
+STOP_GRACE = 3
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM (from the batch, or because the batch ended: the parent-death signal):
+    unwind, so that the kernel, its sandbox and its control group are ended on the way
+    out; :data:`STOP_GRACE` seconds at most."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.alarm(STOP_GRACE)
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
     for name in UNUSED:              # an import of it now fails, as if not installed
         sys.modules.setdefault(name, None)
+    signal.signal(signal.SIGTERM, _stop)
+    parent = next((int(a.split("=", 1)[1]) for a in sys.argv[1:]
+                   if a.startswith("--parent=")), None)
+    die_with_parent(signal.SIGTERM, parent)   # the worker ends with the grader
     may_mount("--own-mounts" in sys.argv[1:])
     stdin, stdout = sys.stdin.buffer, sys.stdout
     while True:
