@@ -40,6 +40,11 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3                 # [text](page.md#a-heading) links resolve
 # A notebook shows text/html tables and markdown derivations as the notebook does
 nb_render_markdown_format = "myst"
+# The apps and reveal(...) as saved (scripts/execute_notebooks.py keeps their widget
+# state): drawn by the HTML widget manager of ipywidgets 8, shipped in docs/_static
+# (docs/_static/jupyter-widgets/NOTICE.txt), on the pages that have widgets. Its
+# controls show the state the cell left; nothing is fetched (no CDN, no require.js).
+nb_ipywidgets_js = {"jupyter-widgets/embed.js": {}}
 
 # ----------------------------------------------------------------- API reference
 autodoc_typehints = "none"               # the numpydoc sections say the types
@@ -50,7 +55,8 @@ numpydoc_xref_param_type = False
 
 # ----------------------------------------------------------------- math, offline
 MATHJAX = Path(jupyter_server_mathjax.__file__).parent / "static"
-html_static_path = [str(MATHJAX)]        # MathJax.js, jax/, fonts/ ... into _static/
+html_static_path = [str(MATHJAX),         # MathJax.js, jax/, fonts/ ... into _static/
+                    "_static"]           # docs/_static: the widget manager
 mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"   # one file, in the package
 mathjax2_config = {
     "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],

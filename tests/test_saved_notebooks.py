@@ -2,10 +2,14 @@
 
 nbval checks that re-running a notebook reproduces its saved outputs; these
 tests check what nbval does not: that the saved files were made the way
-``scripts/execute_notebooks.py`` makes them (no widget state, execution counts
-1, 2, 3 ... with no gaps, every code cell run) and that no figure was lost
-(a kernel started with ``MPLBACKEND=Agg`` silently draws nothing).
+``scripts/execute_notebooks.py`` makes them (the state of every widget an output
+shows, so the documentation site draws the apps; execution counts 1, 2, 3 ... with
+no gaps, every code cell run) and that no figure was lost (a kernel started with
+``MPLBACKEND=Agg`` silently draws nothing).
 """
+import base64
+import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -27,10 +31,59 @@ def test_there_are_notebooks():
                    {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}), f"notebook 0{n}_ missing"
 
 
-@pytest.mark.parametrize("path", SAVED, ids=IDS)
-def test_saved_without_widget_state_and_in_order(path):
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Saved before widget state was: being replaced on another branch, whose new notebooks
+#: are re-executed with scripts/execute_notebooks.py (state included) when it merges
+NOT_YET_REEXECUTED = {"08_choosing_and_trusting.ipynb"}
+
+
+def _views(nb) -> list:
+    return [out["data"][WIDGET_VIEW]["model_id"] for cell in nb.cells
+            for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})]
+
+
+def _references(state: dict) -> set:
+    text = json.dumps(state)
+    return set(re.findall(r'"IPY_MODEL_([0-9a-f]+)"', text))
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="saved without widget state; "
+                                             "re-executed after its replacement merges"))
+    if p.name in NOT_YET_REEXECUTED else p for p in SAVED], ids=IDS)
+def test_saved_with_the_state_of_the_widgets_it_shows(path):
+    """Every widget an output shows is in the saved state, with every widget it refers
+    to (a box's children, a layout), and nothing else; an app's figure is an Image
+    model with its PNG (what the site's widget manager draws)."""
     nb = nbformat.read(path, as_version=4)
-    assert "widgets" not in nb.metadata, "saved with widget state"
+    views = _views(nb)
+    if not views:
+        assert "widgets" not in nb.metadata, "widget state saved, but no output shows one"
+        return
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    assert set(views) <= set(state), "an output shows a widget whose state was not saved"
+    for model_id, model in state.items():
+        assert _references(model["state"]) <= set(state), f"{model_id} refers to a missing one"
+    reachable, todo = set(), list(views)
+    while todo:
+        model_id = todo.pop()
+        if model_id not in reachable:
+            reachable.add(model_id)
+            todo += _references(state[model_id]["state"])
+    assert reachable == set(state), "saved state of widgets no output shows"
+    if any("Explorer(" in c.source for c in nb.cells if c.cell_type == "code"):
+        images = [m for m in state.values() if m["model_name"] == "ImageModel"]
+        assert images, "an app saved without its figure"
+        for image in images:
+            png = base64.b64decode(image["buffers"][0]["data"])
+            assert image["buffers"][0]["path"] == ["value"] and png.startswith(b"\x89PNG")
+            assert image["state"]["format"] == "png" and len(png) > 2000
+
+
+@pytest.mark.parametrize("path", SAVED, ids=IDS)
+def test_saved_in_order(path):
+    nb = nbformat.read(path, as_version=4)
     counts = [c.execution_count for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     assert counts == list(range(1, len(counts) + 1)), "not run top to bottom in one go"
     for cell in nb.cells:
