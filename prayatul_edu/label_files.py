@@ -50,7 +50,7 @@ def read_columns(path, na=DEFAULT_NA) -> dict:
     "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
     "X:1", .... A CSV whose header leaves only its first cell empty was written by
     pandas (``DataFrame.to_csv()`` with its index): that column is left out, and the
-    result's ``left_out`` (a :class:`Columns`) says so. Raises ``ValueError`` (unknown format, ragged rows, different
+    result's ``left_out`` (a ``Columns`` dict) says so. Raises ``ValueError`` (unknown format, ragged rows, different
     lengths, no header) or ``OSError`` (missing or unreadable file).
     """
     path = Path(path)

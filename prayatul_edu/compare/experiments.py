@@ -29,7 +29,7 @@ class DatasetResult(Result):
     """One data set's comparison: labels, Table I (tournament), Tables II-III, bootstrap.
 
     With one algorithm there is no pair: ``tournament`` and ``bootstrap`` are None,
-    Table I says why (:data:`ONE_ALGORITHM`) and Tables II-III score it.
+    Table I says why (``ONE_ALGORITHM``) and Tables II-III score it.
     """
 
     def __init__(self, name, truth, labelings, X=None, *, pairs=None, average="macro",
