@@ -86,6 +86,9 @@ def test_an_app_is_drawn_from_its_saved_state(browser, output_dir, problems,
                                       "'img.widget-image'); return [i.naturalWidth, "
                                       "i.naturalHeight]; }")
         assert width >= 200 and height >= 150
+        # the figure's description (its alt text) is its tooltip, as in the notebook
+        title = page.evaluate("() => document.querySelector('img.widget-image').title")
+        assert title.startswith("Four panels on the noisy_moons data"), title[:80]
         figure.scroll_into_view_if_needed()
         shot = Image.open(io.BytesIO(figure.screenshot())).convert("L")
         histogram = shot.histogram()                 # pixels per grey level 0-255
