@@ -131,3 +131,47 @@ def test_alt_text_reaches_the_published_html():
     body, _ = nbconvert.HTMLExporter(template_name="classic").from_filename(str(path))
     for alt in alts:
         assert f'alt="{html.escape(alt)}"' in body or f'alt="{alt}"' in body
+
+
+def test_execute_script_keeps_the_shown_widgets_state_by_default():
+    """scripts/execute_notebooks.py saves widget state unless told not to, keeping the
+    widgets an output shows and those they refer to, and no other; a layout without its
+    unset properties; a stream's consecutive prints as one output."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+
+    def model(name, **state):
+        return {"model_name": name, "model_module": "@jupyter-widgets/controls",
+                "model_module_version": "2.0.0", "state": state}
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("app", execution_count=7, outputs=[
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "box"}}),
+        nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="c\n")])]
+    nb.metadata["widgets"] = {WIDGET_STATE: {"version_major": 2, "version_minor": 0, "state": {
+        "box": model("VBoxModel", children=["IPY_MODEL_img"], layout="IPY_MODEL_lay"),
+        "img": model("ImageModel", format="png", layout="IPY_MODEL_lay2"),
+        "lay": model("LayoutModel", width="10px", height=None),
+        "lay2": model("LayoutModel", width=None),
+        "old": model("ImageModel", format="png")}}}   # replaced while the notebook ran
+    script.clean(nb)
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    assert set(state) == {"box", "img", "lay", "lay2"}
+    assert state["lay"]["state"] == {"width": "10px"} and state["lay2"]["state"] == {}
+    outputs = nb.cells[0].outputs
+    assert [o.get("text") for o in outputs[1:]] == ["a\nb\n", "c\n"]
+    assert nb.cells[0].execution_count == 1
+    script.clean(nb, widget_state=False)
+    assert "widgets" not in nb.metadata
+    # the command line: state by default, none with --no-widget-state
+    asked = []
+    script.execute = lambda path, timeout, widget_state: asked.append(widget_state) or 0.0
+    target = str(SAVED[0])
+    assert script.main([target]) == 0 and script.main(["--no-widget-state", target]) == 0
+    assert asked == [True, False]
