@@ -540,3 +540,16 @@ def test_no_warning_when_every_column_has_one_role(tmp_path, capsys):
     code, _, err = _run(capsys, "compare", str(path), "--truth", "c", "--algorithms", "a", "b",
                         "--no-figures", "--quiet")
     assert code == 0 and err == ""
+
+
+def test_dask_needs_two_algorithm_columns(tmp_path, capsys):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    path = tmp_path / "runs.parquet"
+    pq.write_table(pa.table({"truth": [0, 1, 1, 0], "a": [1, 1, 0, 0]}), path)
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--algorithms",
+                          "a", "--dask", "--quiet")
+    assert code == 2 and out == ""
+    assert err.strip().startswith("prayatul-edu compare: error: --algorithms: --dask compares "
+                                  "two or more algorithm columns")

@@ -241,6 +241,10 @@ def _dask_report(args, progress) -> dict:
         _column(columns, args.truth, where, "--truth")   # the error names the columns
     if args.primary or args.algorithms:
         names, pairs, _ = _algorithm_columns(args, columns, where)
+        if len(names) < 2:
+            raise ValueError("--algorithms: --dask compares two or more algorithm columns "
+                             "(the Prayatul matrix of each pair); without --dask one is "
+                             "scored against the truth")
     else:           # counting distinct values would cost a pass over the data: every column
         names, pairs = [c for c in columns if c != args.truth], None
         if len(names) < 2:
