@@ -33,6 +33,8 @@ from importlib import resources
 
 import numpy as np
 
+from ._threads import thread_pools
+
 __all__ = ["DATASETS", "ALGORITHMS", "SETUP", "TITLES", "load_labels", "nest_labels",
            "generate_labels"]
 
@@ -88,8 +90,6 @@ def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
     import sklearn
     from sklearn import cluster, datasets
     from sklearn.preprocessing import StandardScaler
-
-    from ._threads import thread_pools
 
     saved = np.random.get_state()
     # One thread: on 1,500 points the OpenMP and BLAS pools only wait for each other
