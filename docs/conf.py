@@ -44,7 +44,8 @@ nb_render_markdown_format = "myst"
 # state): drawn by the HTML widget manager of ipywidgets 8, shipped in docs/_static
 # (docs/_static/jupyter-widgets/NOTICE.txt), on the pages that have widgets. Its
 # controls show the state the cell left; nothing is fetched (no CDN, no require.js).
-nb_ipywidgets_js = {"jupyter-widgets/embed.js": {}}
+nb_ipywidgets_js = {"jupyter-widgets/embed.js": {},
+                    "typeset-widgets.js": {}}    # MathJax for the formulas they draw
 
 # ----------------------------------------------------------------- API reference
 autodoc_typehints = "none"               # the numpydoc sections say the types

@@ -53,8 +53,36 @@ def keep_shown_widgets(nb) -> None:
     for model in saved["state"].values():
         if model.get("model_name") == "LayoutModel":     # unset CSS properties: null
             model["state"] = {k: v for k, v in model["state"].items() if v is not None}
+        if model.get("model_name") == "OutputModel":
+            _markdown_as_html(model["state"].get("outputs", []))
     if not saved["state"]:
         nb.metadata.pop("widgets", None)
+
+
+def _markdown_as_html(outputs: list) -> None:
+    """Give an Output widget's Markdown (a reveal's steps) an HTML rendering too: the
+    site's widget manager has no Markdown renderer and would show the source. Formulas
+    stay LaTeX, between \\( \\) or \\[ \\], for MathJax. Needs markdown-it-py (the
+    documentation extra); without it nothing is added."""
+    try:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.dollarmath import dollarmath_plugin
+    except ImportError:
+        return
+    import html
+
+    def math(content, options):
+        if options.get("display_mode"):
+            return f'<div class="math">\\[{html.escape(content)}\\]</div>'
+        return f'<span class="math">\\({html.escape(content)}\\)</span>'
+
+    md = MarkdownIt("commonmark").enable("table").use(dollarmath_plugin, renderer=math)
+    for out in outputs:
+        data = out.get("data", {})
+        if "text/markdown" in data and "text/html" not in data:
+            source = data["text/markdown"]
+            data["text/html"] = md.render("".join(source) if isinstance(source, list)
+                                          else source)
 
 
 def _references(value) -> list:

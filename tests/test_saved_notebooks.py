@@ -160,9 +160,17 @@ def test_execute_script_keeps_the_shown_widgets_state_by_default():
         "lay": model("LayoutModel", width="10px", height=None),
         "lay2": model("LayoutModel", width=None),
         "old": model("ImageModel", format="png")}}}   # replaced while the notebook ran
+    nb.metadata["widgets"][WIDGET_STATE]["state"]["box"]["state"]["children"].append(
+        "IPY_MODEL_out")
+    nb.metadata["widgets"][WIDGET_STATE]["state"]["out"] = model("OutputModel", outputs=[
+        {"output_type": "display_data", "metadata": {},
+         "data": {"text/markdown": "**Purity** = $5/10$", "text/plain": "Purity = 5/10"}}])
     script.clean(nb)
     state = nb.metadata["widgets"][WIDGET_STATE]["state"]
-    assert set(state) == {"box", "img", "lay", "lay2"}
+    assert set(state) == {"box", "img", "lay", "lay2", "out"}
+    # a reveal's Markdown also as HTML (the site's widget manager renders no Markdown)
+    html = state["out"]["state"]["outputs"][0]["data"]["text/html"]
+    assert "<strong>Purity</strong>" in html and "\\(5/10\\)" in html
     assert state["lay"]["state"] == {"width": "10px"} and state["lay2"]["state"] == {}
     outputs = nb.cells[0].outputs
     assert [o.get("text") for o in outputs[1:]] == ["a\nb\n", "c\n"]

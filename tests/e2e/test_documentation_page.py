@@ -98,6 +98,14 @@ def test_an_app_is_drawn_from_its_saved_state(browser, output_dir, problems,
         assert page.locator(".widget-slider, .widget-dropdown, .widget-toggle-buttons"
                             ).count() >= 1           # its controls
         assert page.locator(".jupyter-widgets-disconnected").count() >= 1
+        # the reveal at its first step, its Markdown as HTML and its formulas typeset
+        reveal = page.locator(".widget-output").filter(has_text="Prayatul matrix: primary")
+        reveal.first.wait_for(timeout=60_000)
+        assert page.get_by_text("step 1 of").count() >= 1
+        assert reveal.first.locator("strong").count() >= 1
+        assert "**" not in reveal.first.inner_text()
+        page.wait_for_function("() => document.querySelectorAll("
+                               "'.widget-output .math .MathJax').length > 0", timeout=60_000)
         page.screenshot(path=str(output_dir / "docs_06_prayatul_app.png"))
         page.close()
     for p in [p for p in problems if AJV_STRICT_TYPES in p]:
