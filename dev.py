@@ -4,6 +4,7 @@
     python3 dev.py start    # set up .venv and run the main job
     python3 dev.py test     # set up .venv and run every test (unit, property, notebook)
     python3 dev.py docs     # set up .venv and build the documentation site (build/docs/)
+    python3 dev.py setup    # only set up .venv (install, or reinstall if pyproject.toml changed)
 
 Only the standard library is used here, so this works on a fresh machine that
 has nothing but Python and pip. The virtual environment lives in ``.venv``

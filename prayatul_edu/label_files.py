@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet",
-           "DEFAULT_NA", "parse_na", "MISSING_LOOKALIKES", "label_columns"]
+           "DEFAULT_NA", "parse_na", "MISSING_LOOKALIKES", "label_columns", "Columns",
+           "INDEX_COLUMN"]
 
 _FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
 #: What a CSV field must be to count as missing, unless told otherwise (``--na``): only
@@ -47,7 +48,9 @@ def read_columns(path, na=DEFAULT_NA) -> dict:
     arrays, others stay strings; a field equal to one of ``na`` (default: only the
     empty field) is missing (NaN or None). A 2-D .npy array gives columns "0",
     "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
-    "X:1", .... Raises ``ValueError`` (unknown format, ragged rows, different
+    "X:1", .... A CSV whose header leaves only its first cell empty was written by
+    pandas (``DataFrame.to_csv()`` with its index): that column is left out, and the
+    result's ``left_out`` (a ``Columns`` dict) says so. Raises ``ValueError`` (unknown format, ragged rows, different
     lengths, no header) or ``OSError`` (missing or unreadable file).
     """
     path = Path(path)
@@ -177,15 +180,53 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
     if len(rows) < 2:
         raise ValueError(f"{name}: {where} needs a header row and at least one data row")
     header = [h.strip() for h in rows[0]]
-    if len(set(header)) != len(header) or "" in header:
-        raise ValueError(f"{name}: the header of {where} must name every column once, "
-                         f"got {header}")
+    left_out = {}
+    if len(header) > 1 and header[0] == "" and "" not in header[1:]:
+        # pandas' DataFrame.to_csv() writes its index first, under an empty header cell
+        left_out[INDEX_COLUMN] = ("left out: an unnamed first column, as pandas' "
+                                  "DataFrame.to_csv() writes its index (to_csv(index=False) "
+                                  "leaves it out; a header name keeps it)")
+        header, rows = header[1:], [r[1:] for r in rows]
+    _check_header(header, where, name)
     for line, row in enumerate(rows[1:], 2):
         if len(row) != len(header):
             raise ValueError(f"{name}: line {line} of {where} has {len(row)} fields, but the "
-                             f"header has {len(header)}")
+                             f"header has {len(header)}" + (
+                                 " (hint: a value holding the separator must be in quotes)"
+                                 if len(row) > len(header) else
+                                 " (hint: every row needs a field per column, empty if missing)"))
     missing = set(na)
-    return {h: _typed([r[j].strip() for r in rows[1:]], missing) for j, h in enumerate(header)}
+    return Columns({h: _typed([r[j].strip() for r in rows[1:]], missing)
+                    for j, h in enumerate(header)}, left_out)
+
+
+#: How a column that the header leaves unnamed is called in messages (pandas' index)
+INDEX_COLUMN = "(unnamed first column)"
+
+
+class Columns(dict):
+    """A file's columns (name -> 1-D array), and ``left_out``: columns of the file that are
+    not among them, each with the reason (pandas' unnamed index column)."""
+
+    def __init__(self, columns=(), left_out=None):
+        super().__init__(columns)
+        self.left_out = dict(left_out or {})
+
+
+def _check_header(header: list, where: str, name: str) -> None:
+    """Refuse a header that does not name every column once, with a one-line hint."""
+    unnamed = [j + 1 for j, h in enumerate(header) if not h]
+    if unnamed:
+        which = ", ".join(map(str, unnamed[:5])) + (" ..." if len(unnamed) > 5 else "")
+        raise ValueError(f"{name}: the header of {where} must name every column once, got "
+                         f"{header}: column(s) {which} have no name (hint: write a name "
+                         "for each in the first row)")
+    seen = Counter(header)
+    twice = [h for h, c in seen.items() if c > 1]
+    if twice:
+        raise ValueError(f"{name}: the header of {where} must name every column once, got "
+                         f"{header}: {', '.join(map(repr, twice))} more than once (hint: "
+                         "rename the repeated columns, e.g. kmeans_1, kmeans_2)")
 
 
 def _typed(values: list[str], missing: set) -> np.ndarray:
@@ -200,6 +241,14 @@ def _typed(values: list[str], missing: set) -> np.ndarray:
         return np.array([None if v in missing else v for v in values], dtype=object)
 
 
+def _is_number(text) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _same_length(columns: dict, where: str) -> None:
     lengths = {k: v.shape[0] for k, v in columns.items()}
     if len(set(lengths.values())) > 1:
@@ -211,7 +260,12 @@ def _same_length(columns: dict, where: str) -> None:
 def column(columns: dict, name: str, where: str, role: str) -> np.ndarray:
     if name not in columns:
         shown = ", ".join(list(columns)[:12]) + (" ..." if len(columns) > 12 else "")
-        raise ValueError(f"{role}: no column {name!r} in {where} (columns: {shown})")
+        near = [c for c in columns if str(c).strip().lower() == str(name).strip().lower()]
+        hint = (f" (hint: did you mean {near[0]!r}? names are case-sensitive)" if near else
+                " (hint: the first row is read as the header; this one holds numbers only, "
+                "so the file may lack a header row)" if columns and all(
+                    _is_number(c) for c in columns) else "")
+        raise ValueError(f"{role}: no column {name!r} in {where} (columns: {shown}){hint}")
     col = columns[name]
     missing = None
     if col.dtype.kind == "f":

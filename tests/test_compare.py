@@ -231,7 +231,21 @@ def test_figures_are_written_and_named(tmp_path, capsys):
     (b"\x89PNG\x00\xff\xfe", "garbage.npy", ["--truth", "0"], "FILE: cannot read garbage.npy"),
     (b"\xff\xfe\x00garbage", "binary.csv", ["--truth", "a"], "is not a UTF-8 text file"),
     ("a,b\n", "runs.xlsx", ["--truth", "a"], "FILE: unknown format '.xlsx'"),
-    ("a,b\n0,1\n1,0\n", "two.csv", ["--truth", "a"], "has 1 algorithm column(s) besides the truth"),
+    ("a,id\n" + "".join(f"{i % 2},{i}\n" for i in range(40)), "ids.csv", ["--truth", "a"],
+     "has no algorithm column besides the truth; at least one is needed (left out as not "
+     "clusterings: id; name them with --algorithms)"),
+    ("a\n0\n1\n", "alone.csv", ["--truth", "a"],
+     "has no algorithm column besides the truth; at least one is needed (hint: a column"),
+    ("a,b,a\n0,1,1\n1,0,0\n", "twice.csv", ["--truth", "a"],
+     "'a' more than once (hint: rename the repeated columns"),
+    ("a,,b\n0,1,1\n1,0,0\n", "unnamed.csv", ["--truth", "a"],
+     "column(s) 2 have no name (hint: write a name for each in the first row)"),
+    ("a,b,c\n0,1,1\n1,0,0,1\n", "extra.csv", ["--truth", "a"],
+     "has 4 fields, but the header has 3 (hint: a value holding the separator must be in"),
+    ("0,1,2\n0,1,1\n1,0,0\n", "noheader.csv", ["--truth", "truth"],
+     "so the file may lack a header row"),
+    ("Truth,b,c\n0,1,1\n1,0,0\n", "case.csv", ["--truth", "truth"],
+     "did you mean 'Truth'?"),
     (CSV, "runs.csv", ["--truth", "truth", "--primary", "km"], "--primary: give --alternative"),
     (CSV, "runs.csv", ["--truth", "truth", "--bootstrap", "-1"], "--bootstrap: must be 0"),
     (CSV, "runs.csv", [], "--truth: give the column of true classes"),
@@ -448,3 +462,94 @@ def test_help_starts_with_a_plain_sentence(capsys, command):
     assert description[0].isupper() and description.rstrip().endswith(".")
     for markup in ("``", ":mod:", ":func:", "`"):
         assert markup not in description
+
+
+# ------------------------------------------------------------------ researchers' files
+def test_a_pandas_csv_with_its_index_is_read_and_the_index_said_left_out(tmp_path, capsys):
+    """DataFrame.to_csv() with its default index: an empty first header cell. The index is
+    left out (not taken as a clustering, though it has few distinct values here) and the
+    columns table says so; the ARI printed is scikit-learn's."""
+    pd = pytest.importorskip("pandas")
+    from sklearn.metrics import adjusted_rand_score
+
+    truth, labs = _labelings(3, n=60)
+    frame = pd.DataFrame({"truth": truth, **labs}, index=np.arange(60) % 5)  # 5 index values
+    path = tmp_path / "frame.csv"
+    frame.to_csv(path)
+    assert path.read_text().startswith(",truth,A,B,C\n")
+    columns = read_columns(path)
+    assert list(columns) == ["truth", "A", "B", "C"]
+    assert list(columns.left_out) == ["(unnamed first column)"]
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--no-figures",
+                          "--quiet")
+    assert code == 0 and err == "", err
+    index_line = next(line for line in out.splitlines() if "(unnamed first column)" in line)
+    assert "left out" in index_line and "DataFrame.to_csv()" in index_line
+    table_3 = out[out.index("Table III"):]
+    for name, labels in labs.items():
+        row = next(line.split() for line in table_3.splitlines() if line.split()[:1] == [name])
+        assert row[2] == f"{adjusted_rand_score(truth, labels):.4f}"
+
+
+def test_one_algorithm_is_scored_and_table_1_says_it_needs_two(tmp_path, capsys):
+    from sklearn.metrics import adjusted_mutual_info_score, adjusted_rand_score
+
+    truth, labs = _labelings(4)
+    path = tmp_path / "one.csv"
+    path.write_text("truth,A\n" + "".join(f"{t},{a}\n" for t, a in zip(truth, labs["A"])))
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--quiet",
+                          "--out", str(tmp_path / "figs"))
+    assert code == 0 and err == "", err
+    assert "Table I needs two algorithms" in out
+    row = next(line.split() for line in out[out.index("Table III"):].splitlines()
+               if line.split()[:1] == ["A"])
+    assert row[2:] == [f"{adjusted_rand_score(truth, labs['A']):.4f}",
+                       f"{adjusted_mutual_info_score(truth, labs['A']):.4f}"]
+    assert "Verdicts" not in out and "BR" not in out
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--quiet",
+                          "--no-figures", "--format", "json", "--bootstrap", "10")
+    ds = json.loads(out)["datasets"][0]
+    assert code == 0 and ds["table_1"] == [] and ds["verdicts"] == []
+    assert ds["note"].startswith("Table I needs two algorithms") and "bootstrap" not in ds
+    assert ds["table_3"][0]["ari"] == pytest.approx(adjusted_rand_score(truth, labs["A"]))
+    assert err.strip() == ("prayatul-edu compare: warning: --bootstrap gives intervals of the "
+                           "Prayatul measures of a pair; with one algorithm there is none")
+
+
+@pytest.mark.parametrize("args, warning", [
+    (["--truth", "b", "--algorithms", "a", "b"],
+     "column 'b' is used as --truth and as --algorithms (compared with itself, it scores "
+     "perfectly)"),
+    (["--truth", "c", "--primary", "a", "--alternative", "b", "a"],
+     "column 'a' is used as --primary and as --alternative"),
+    (["--truth", "c", "--algorithms", "a", "b", "--xy", "a", "b"],
+     "column 'a' is used as --algorithms and as --xy"),
+])
+def test_a_column_in_two_roles_is_a_warning(tmp_path, capsys, args, warning):
+    path = tmp_path / "roles.csv"
+    path.write_text("a,b,c\n" + "".join(f"{i % 3},{i % 2},{i % 4}\n" for i in range(12)))
+    code, out, err = _run(capsys, "compare", str(path), *args, "--no-figures", "--quiet")
+    assert code == 0, err
+    assert f"prayatul-edu compare: warning: {warning}" in err.splitlines()
+    assert len(err.splitlines()) == (2 if "--xy" in args else 1)
+
+
+def test_no_warning_when_every_column_has_one_role(tmp_path, capsys):
+    path = tmp_path / "roles.csv"
+    path.write_text("a,b,c\n" + "".join(f"{i % 3},{i % 2},{i % 4}\n" for i in range(12)))
+    code, _, err = _run(capsys, "compare", str(path), "--truth", "c", "--algorithms", "a", "b",
+                        "--no-figures", "--quiet")
+    assert code == 0 and err == ""
+
+
+def test_dask_needs_two_algorithm_columns(tmp_path, capsys):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    path = tmp_path / "runs.parquet"
+    pq.write_table(pa.table({"truth": [0, 1, 1, 0], "a": [1, 1, 0, 0]}), path)
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "truth", "--algorithms",
+                          "a", "--dask", "--quiet")
+    assert code == 2 and out == ""
+    assert err.strip().startswith("prayatul-edu compare: error: --algorithms: --dask compares "
+                                  "two or more algorithm columns")

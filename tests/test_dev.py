@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import subprocess
 
-from docs_site import dev_module
+from docs_site import ROOT, dev_module
 
 
 def test_setup_says_what_it_installs_and_shows_progress(tmp_path, monkeypatch, capsys):
@@ -68,3 +68,21 @@ def test_tests_run_on_one_worker_more_than_there_are_cores(monkeypatch):
     assert dev.main(["test"]) == 0
     args = seen[0]
     assert args[args.index("-n") + 1] == "3" and "WORKERS" not in args
+
+
+def test_every_command_is_in_the_usage_and_the_readme(capsys):
+    """dev.py's commands, as its main() accepts them, are each in its usage (printed for
+    an unknown command) and in the README."""
+    import re
+
+    dev = dev_module()
+    source = (ROOT / "dev.py").read_text(encoding="utf-8")
+    commands = set(re.search(r"if command not in (\{[^}]*\})", source).group(1)
+                   .strip("{}").replace('"', "").replace(" ", "").split(","))
+    assert commands == {"start", "test", "setup", "docs"}
+    assert dev.main(["nonsense"]) == 2
+    usage = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in commands:
+        assert f"python3 dev.py {command}" in usage, command
+        assert f"python3 dev.py {command}" in readme, command

@@ -120,3 +120,21 @@ def test_readme_commands_are_the_ones_ci_runs():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python3 dev.py test" in readme and "python3 dev.py test" in ci
     assert "python3 dev.py start" in readme
+
+
+def test_license_in_todays_form():
+    """project.license as an SPDX expression with license-files (PEP 639), which
+    setuptools reads from version 77 on (a TOML table is deprecated): the build
+    requirement says so, and the licence file exists and is the MIT text."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert data["project"]["license"] == "MIT"
+    files = data["project"]["license-files"]
+    assert files and all((ROOT / f).is_file() for f in files)
+    assert "Permission is hereby granted, free of charge" in (ROOT / files[0]).read_text()
+    setuptools = [r for r in data["build-system"]["requires"] if _name(r) == "setuptools"]
+    bound = re.search(r">=\s*(\d+)", setuptools[0])
+    assert bound and int(bound.group(1)) >= 77, setuptools

@@ -2,10 +2,14 @@
 
 nbval checks that re-running a notebook reproduces its saved outputs; these
 tests check what nbval does not: that the saved files were made the way
-``scripts/execute_notebooks.py`` makes them (no widget state, execution counts
-1, 2, 3 ... with no gaps, every code cell run) and that no figure was lost
-(a kernel started with ``MPLBACKEND=Agg`` silently draws nothing).
+``scripts/execute_notebooks.py`` makes them (the state of every widget an output
+shows, so the documentation site draws the apps; execution counts 1, 2, 3 ... with
+no gaps, every code cell run) and that no figure was lost (a kernel started with
+``MPLBACKEND=Agg`` silently draws nothing).
 """
+import base64
+import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -27,10 +31,59 @@ def test_there_are_notebooks():
                    {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}), f"notebook 0{n}_ missing"
 
 
-@pytest.mark.parametrize("path", SAVED, ids=IDS)
-def test_saved_without_widget_state_and_in_order(path):
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Saved before widget state was: being replaced on another branch, whose new notebooks
+#: are re-executed with scripts/execute_notebooks.py (state included) when it merges
+NOT_YET_REEXECUTED = {"08_choosing_and_trusting.ipynb"}
+
+
+def _views(nb) -> list:
+    return [out["data"][WIDGET_VIEW]["model_id"] for cell in nb.cells
+            for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})]
+
+
+def _references(state: dict) -> set:
+    text = json.dumps(state)
+    return set(re.findall(r'"IPY_MODEL_([0-9a-f]+)"', text))
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="saved without widget state; "
+                                             "re-executed after its replacement merges"))
+    if p.name in NOT_YET_REEXECUTED else p for p in SAVED], ids=IDS)
+def test_saved_with_the_state_of_the_widgets_it_shows(path):
+    """Every widget an output shows is in the saved state, with every widget it refers
+    to (a box's children, a layout), and nothing else; an app's figure is an Image
+    model with its PNG (what the site's widget manager draws)."""
     nb = nbformat.read(path, as_version=4)
-    assert "widgets" not in nb.metadata, "saved with widget state"
+    views = _views(nb)
+    if not views:
+        assert "widgets" not in nb.metadata, "widget state saved, but no output shows one"
+        return
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    assert set(views) <= set(state), "an output shows a widget whose state was not saved"
+    for model_id, model in state.items():
+        assert _references(model["state"]) <= set(state), f"{model_id} refers to a missing one"
+    reachable, todo = set(), list(views)
+    while todo:
+        model_id = todo.pop()
+        if model_id not in reachable:
+            reachable.add(model_id)
+            todo += _references(state[model_id]["state"])
+    assert reachable == set(state), "saved state of widgets no output shows"
+    if any("Explorer(" in c.source for c in nb.cells if c.cell_type == "code"):
+        images = [m for m in state.values() if m["model_name"] == "ImageModel"]
+        assert images, "an app saved without its figure"
+        for image in images:
+            png = base64.b64decode(image["buffers"][0]["data"])
+            assert image["buffers"][0]["path"] == ["value"] and png.startswith(b"\x89PNG")
+            assert image["state"]["format"] == "png" and len(png) > 2000
+
+
+@pytest.mark.parametrize("path", SAVED, ids=IDS)
+def test_saved_in_order(path):
+    nb = nbformat.read(path, as_version=4)
     counts = [c.execution_count for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     assert counts == list(range(1, len(counts) + 1)), "not run top to bottom in one go"
     for cell in nb.cells:
@@ -78,3 +131,55 @@ def test_alt_text_reaches_the_published_html():
     body, _ = nbconvert.HTMLExporter(template_name="classic").from_filename(str(path))
     for alt in alts:
         assert f'alt="{html.escape(alt)}"' in body or f'alt="{alt}"' in body
+
+
+def test_execute_script_keeps_the_shown_widgets_state_by_default():
+    """scripts/execute_notebooks.py saves widget state unless told not to, keeping the
+    widgets an output shows and those they refer to, and no other; a layout without its
+    unset properties; a stream's consecutive prints as one output."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+
+    def model(name, **state):
+        return {"model_name": name, "model_module": "@jupyter-widgets/controls",
+                "model_module_version": "2.0.0", "state": state}
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("app", execution_count=7, outputs=[
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "box"}}),
+        nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="c\n")])]
+    nb.metadata["widgets"] = {WIDGET_STATE: {"version_major": 2, "version_minor": 0, "state": {
+        "box": model("VBoxModel", children=["IPY_MODEL_img"], layout="IPY_MODEL_lay"),
+        "img": model("ImageModel", format="png", layout="IPY_MODEL_lay2"),
+        "lay": model("LayoutModel", width="10px", height=None),
+        "lay2": model("LayoutModel", width=None),
+        "old": model("ImageModel", format="png")}}}   # replaced while the notebook ran
+    nb.metadata["widgets"][WIDGET_STATE]["state"]["box"]["state"]["children"].append(
+        "IPY_MODEL_out")
+    nb.metadata["widgets"][WIDGET_STATE]["state"]["out"] = model("OutputModel", outputs=[
+        {"output_type": "display_data", "metadata": {},
+         "data": {"text/markdown": "**Purity** = $5/10$", "text/plain": "Purity = 5/10"}}])
+    script.clean(nb)
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    assert set(state) == {"box", "img", "lay", "lay2", "out"}
+    # a reveal's Markdown also as HTML (the site's widget manager renders no Markdown)
+    html = state["out"]["state"]["outputs"][0]["data"]["text/html"]
+    assert "<strong>Purity</strong>" in html and "\\(5/10\\)" in html
+    assert state["lay"]["state"] == {"width": "10px"} and state["lay2"]["state"] == {}
+    outputs = nb.cells[0].outputs
+    assert [o.get("text") for o in outputs[1:]] == ["a\nb\n", "c\n"]
+    assert nb.cells[0].execution_count == 1
+    script.clean(nb, widget_state=False)
+    assert "widgets" not in nb.metadata
+    # the command line: state by default, none with --no-widget-state
+    asked = []
+    script.execute = lambda path, timeout, widget_state: asked.append(widget_state) or 0.0
+    target = str(SAVED[0])
+    assert script.main([target]) == 0 and script.main(["--no-widget-state", target]) == 0
+    assert asked == [True, False]

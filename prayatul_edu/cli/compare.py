@@ -16,8 +16,8 @@ import numpy as np
 from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..information import normalized_mutual_information
 from ..label_files import column as _column
-from ..label_files import (DEFAULT_NA, is_parquet, label_columns, parse_na, read_columns,
-                           read_parquet)
+from ..label_files import (DEFAULT_NA, INDEX_COLUMN, is_parquet, label_columns, parse_na,
+                           read_columns, read_parquet)
 from ..pair_counting import adjusted_rand_index
 from ..paper import compare_with_paper, load_labels
 from ..plots.compare import save_figures
@@ -32,8 +32,8 @@ def add_arguments(parser) -> None:
         "examples:\n"
         "  prayatul-edu compare                  the paper's experiment (3 data sets, 4 algorithms)\n"
         "  prayatul-edu compare --paper          the paper's own labels next to its Tables I, II\n"
-        "  prayatul-edu compare runs.csv --truth class --primary kmeans --alternative dbscan\n"
-        "  prayatul-edu compare runs.csv --truth class --bootstrap 200\n"
+        "  prayatul-edu compare examples/runs.csv --truth class --primary kmeans --alternative dbscan\n"
+        "  prayatul-edu compare examples/runs.csv --truth class --bootstrap 200\n"
         "  prayatul-edu compare runs/ --truth class --dask tcp://10.0.0.5:8786   (Parquet on a cluster)\n"
         "\nPrayatul measures of a primary vs an alternative (each in [-1, 1], xi_c in [0, 1];\n"
         "positive favours the primary): sigma_c comparative deviation, alpha polarization,\n"
@@ -129,11 +129,17 @@ def _role(args, name: str) -> str:
 def _user_experiment(args) -> tuple[Experiment, dict]:
     """The comparison of the user's file, and what each column was used for (and why)."""
     _check_file_args(args)
+    for warning in _two_roles(args):
+        print(f"prayatul-edu compare: warning: {warning}", file=sys.stderr, flush=True)
     columns = read_columns(args.file, na=parse_na(args.na))
     where = Path(args.file).name
     truth = _column(columns, args.truth, where, "--truth")
     names, pairs, reasons = _algorithm_columns(args, columns, where)
+    reasons = {**getattr(columns, "left_out", {}), **reasons}
     labelings = {n: _column(columns, n, where, _role(args, n)) for n in names}
+    if len(names) == 1 and args.bootstrap:
+        print("prayatul-edu compare: warning: --bootstrap gives intervals of the Prayatul "
+              "measures of a pair; with one algorithm there is none", file=sys.stderr)
     X = None
     if args.xy:
         X = np.column_stack([_column(columns, c, where, "--xy").astype(float) for c in args.xy])
@@ -149,7 +155,7 @@ def _print_columns(where: str, reasons: dict, na: tuple) -> None:
     width = max(len(c) for c in reasons)
     for name, reason in reasons.items():
         print(f"  {name:<{width}}  {reason}")
-    if any(r.startswith("left out") for r in reasons.values()):
+    if any(r.startswith("left out") for c, r in reasons.items() if c != INDEX_COLUMN):
         print("  (name a column left out with --algorithms to compare it)")
     print()
 
@@ -181,13 +187,28 @@ def _algorithm_columns(args, columns, where: str):
         names, found = label_columns(columns, exclude=reasons)
         reasons.update(found)
     reasons = {c: reasons[c] for c in [*columns, *reasons] if c in reasons}   # the file's order
-    if len(names) < 2:
+    if not names:
         left = [c for c, r in reasons.items() if r.startswith("left out")]
-        raise ValueError(f"FILE: {where} has {len(names)} algorithm column(s) besides the truth; "
-                         "at least two are needed" + (
+        raise ValueError(f"FILE: {where} has no algorithm column besides the truth; at least "
+                         "one is needed" + (
                              f" (left out as not clusterings: {', '.join(left)}; name them "
-                             "with --algorithms)" if left else ""))
+                             "with --algorithms)" if left else
+                             " (hint: a column of labels per algorithm, beside --truth)"))
     return names, pairs, reasons
+
+
+def _two_roles(args) -> list[str]:
+    """Warnings for a column named in two roles (``--truth b --algorithms a b``)."""
+    roles = {}
+    for option, cols in (("--truth", [args.truth]), ("--primary", [args.primary]),
+                         ("--alternative", args.alternative or []),
+                         ("--algorithms", args.algorithms or []), ("--xy", args.xy or [])):
+        for col in cols:
+            if col is not None and option not in roles.setdefault(col, []):
+                roles[col].append(option)
+    return [f"column {col!r} is used as {' and as '.join(options)}"
+            + (" (compared with itself, it scores perfectly)" if "--truth" in options else "")
+            for col, options in roles.items() if len(options) > 1]
 
 
 def _connect(scheduler: str):
@@ -220,6 +241,10 @@ def _dask_report(args, progress) -> dict:
         _column(columns, args.truth, where, "--truth")   # the error names the columns
     if args.primary or args.algorithms:
         names, pairs, _ = _algorithm_columns(args, columns, where)
+        if len(names) < 2:
+            raise ValueError("--algorithms: --dask compares two or more algorithm columns "
+                             "(the Prayatul matrix of each pair); without --dask one is "
+                             "scored against the truth")
     else:           # counting distinct values would cost a pass over the data: every column
         names, pairs = [c for c in columns if c != args.truth], None
         if len(names) < 2:

@@ -19,8 +19,18 @@ __all__ = ["DatasetResult", "Experiment", "run_experiment", "compare_labelings",
 DEFAULT_OUT = "prayatul-output"
 
 
+#: What Table I says when there is one algorithm: the Prayatul matrix compares two.
+ONE_ALGORITHM = ("Table I needs two algorithms: the Prayatul matrix compares a primary with "
+                 "an alternative on the same instances. With one algorithm, Tables II and "
+                 "III score it against the truth.")
+
+
 class DatasetResult(Result):
-    """One data set's comparison: labels, Table I (tournament), Tables II-III, bootstrap."""
+    """One data set's comparison: labels, Table I (tournament), Tables II-III, bootstrap.
+
+    With one algorithm there is no pair: ``tournament`` and ``bootstrap`` are None,
+    Table I says why (``ONE_ALGORITHM``) and Tables II-III score it.
+    """
 
     def __init__(self, name, truth, labelings, X=None, *, pairs=None, average="macro",
                  n_resamples=0, seed=0, confidence=0.95, title=None):
@@ -29,11 +39,12 @@ class DatasetResult(Result):
         self.truth = np.asarray(truth)
         self.labelings = {k: np.asarray(v) for k, v in labelings.items()}
         self.X = None if X is None else np.asarray(X, dtype=float)
-        self.tournament = tournament(truth, labelings, pairs)
+        pairwise = len(self.labelings) > 1
+        self.tournament = tournament(truth, labelings, pairs) if pairwise else None
         self.scores = label_scores(truth, labelings, average)
         self.average = average
         self.bootstrap = (bootstrap(truth, labelings, n_resamples, seed, confidence, pairs)
-                          if n_resamples else None)
+                          if n_resamples and pairwise else None)
 
     @property
     def n(self) -> int:
@@ -43,7 +54,7 @@ class DatasetResult(Result):
         out = {"name": self.name, "n": self.n,
                "n_classes": int(check_labels(self.truth, "truth").k),
                "algorithms": list(self.labelings),
-               "table_1": self.tournament.rows(),
+               "table_1": self.tournament.rows() if self.tournament else [],
                "table_2": [{"algorithm": a, "n_clusters": s["n_clusters"],
                             "accuracy": s["accuracy"], "precision": s["precision"],
                             "recall": s["recall"], "maximum_matching": s["maximum_matching"]}
@@ -51,7 +62,9 @@ class DatasetResult(Result):
                "table_3": [{"algorithm": a, "nmi": s["nmi"], "ari": s["ari"], "ami": s["ami"]}
                            for a, s in self.scores.items()],
                "average": self.average,
-               "verdicts": self.tournament.verdicts(self.bootstrap)}
+               "verdicts": self.tournament.verdicts(self.bootstrap) if self.tournament else []}
+        if self.tournament is None:
+            out["note"] = ONE_ALGORITHM
         if self.bootstrap is not None:
             out["bootstrap"] = {"n_resamples": self.bootstrap.n_resamples,
                                 "seed": self.bootstrap.seed,
@@ -63,7 +76,10 @@ class DatasetResult(Result):
         k = check_labels(self.truth, "truth").k
         d = Derivation(f"{self.title}: N = {self.n}, {k} classes in the truth")
         if "I" in tables:
-            self.tournament.add_table(d)
+            if self.tournament is None:
+                d.text(ONE_ALGORITHM)
+            else:
+                self.tournament.add_table(d)
         if "II" in tables:
             how = {"macro": "macro-averaged over the labels",
                    "weighted": "weighted by class size",
@@ -84,7 +100,7 @@ class DatasetResult(Result):
                     caption="Table III. Permutation-invariant scores against the truth")
         if self.bootstrap is not None:
             self.bootstrap.add_table(d)
-        if "I" in tables:
+        if "I" in tables and self.tournament is not None:
             self.tournament.add_verdicts(d, self.bootstrap)
         return d
 

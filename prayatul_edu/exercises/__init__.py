@@ -38,6 +38,7 @@ from . import (_base, _data, _language, assignment, hierarchy, information, judg
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
                     Feedback, Outcome, progress, question, setup, student_id, submissions,
                     topic_questions)
+from ._base import Question  # what question() returns: check, hint, solution
 
 # the code of the library's exercises, before any cell of a student runs: an answer route
 # called from any other code is on the record (see assignment.guard_key)
@@ -49,7 +50,7 @@ TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
           "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul", "08": "judgement"}
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
-           "topic_questions",
+           "topic_questions", "Question",
            "ATOL", "RTOL", "Feedback", "Outcome", "CORRECT", "PARTLY", "INCORRECT", "INVALID",
            "NOT_ATTEMPTED", "kinds", "matching", "information", "pair_counting", "silhouette_graph",
            "hierarchy", "prayatul", "judgement"]

@@ -291,14 +291,20 @@ class Question:
     the class attributes and implements :meth:`compute_key`, :meth:`mistakes`,
     :meth:`describe` and :meth:`explain`.
 
-    Class attributes
-    ----------------
-    qid : str            ``"NN.k"``: notebook NN, question k
-    title : str          a few words
-    dataset : str        the name of the data in :mod:`._data` (shared by questions)
-    kind : str           the answer's kind (set by the kind's class)
-    points : float       the question's weight
-    hints : tuple        progressive hints
+    Attributes
+    ----------
+    qid : str
+        ``"NN.k"``: notebook NN, question k (a class attribute, as are the others)
+    title : str
+        a few words
+    dataset : str
+        the name of the data in :mod:`._data` (shared by questions)
+    kind : str
+        the answer's kind (set by the kind's class)
+    points : float
+        the question's weight
+    hints : tuple
+        progressive hints
     """
 
     qid: ClassVar[str] = ""

@@ -56,15 +56,24 @@ def format_size(n: int) -> str:
 class Limits:
     """What one student's notebook may use.
 
-    memory      bytes of address space of every process of the kernel (RLIMIT_AS)
-    processes   processes and threads the kernel may start, beyond those its user
-                already runs (RLIMIT_NPROC counts per user)
-    file_size   bytes of the largest file it may write (RLIMIT_FSIZE)
-    disk        bytes it may write in each of its writable folders (/tmp, and the work
-                folder when the grader is root): in-memory folders of this size
-    cpu         seconds of CPU time per process (RLIMIT_CPU)
-    output      characters of output kept per notebook (the rest is cut)
-    notebook    bytes of the submitted file, checked before it is read
+    Attributes
+    ----------
+    memory : int
+        bytes of address space of every process of the kernel (RLIMIT_AS)
+    processes : int
+        processes and threads the kernel may start, beyond those its user already
+        runs (RLIMIT_NPROC counts per user)
+    file_size : int
+        bytes of the largest file it may write (RLIMIT_FSIZE)
+    disk : int
+        bytes it may write in each of its writable folders (/tmp, and the work folder
+        when the grader is root): in-memory folders of this size
+    cpu : int
+        seconds of CPU time per process (RLIMIT_CPU)
+    output : int
+        characters of output kept per notebook (the rest is cut)
+    notebook : int
+        bytes of the submitted file, checked before it is read
     """
 
     memory: int = 2 * 1024 ** 3

@@ -98,6 +98,8 @@ def save_figures(experiment, out_dir) -> list[Path]:
         if ds.X is not None:
             save(plot_clusterings(ds.X, {"truth": ds.truth, **ds.labelings}),
                  f"{stem}_clusterings.png")
+        if ds.tournament is None:       # one algorithm: no pair to compare
+            continue
         save(plot_prayatul_grid(ds.tournament, title=f"{ds.title}: Prayatul matrices"),
              f"{stem}_prayatul_matrices.png")
         ax = plot_tournament(ds.tournament.values("effective_superiority"), ds.tournament.names,
