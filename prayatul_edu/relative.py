@@ -189,10 +189,13 @@ class ChooseK(Result):
                 for i, k in enumerate(self.ks)]
         d.table(["k", "W_k"] + [_NAMES[c] + (" (lower)" if not CRITERIA[c] else "")
                                 for c in names], rows)
-        d.table(["criterion", "preferred k"], [[_NAMES[c], str(self.preferred[c])]
-                                               for c in names])
-        chosen = sorted(set(self.preferred.values()))
-        if len(chosen) == 1:
+        d.table(["criterion", "preferred k"],
+                [[_NAMES[c], "undefined" if self.preferred[c] is None
+                  else str(self.preferred[c])] for c in names])
+        chosen = sorted({k for k in self.preferred.values() if k is not None})
+        if not chosen:
+            d.text("No criterion is defined at any k of the range.")
+        elif len(chosen) == 1:
             d.text(f"Every criterion prefers k = {chosen[0]}.")
         else:
             d.text(f"The criteria disagree (k = {', '.join(map(str, chosen))}): each "

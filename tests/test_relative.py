@@ -166,3 +166,11 @@ def test_an_estimator_without_a_number_of_clusters_is_refused():
         choose_k(X, DBSCAN(), ks=[2, 3])
     with pytest.raises(ValueError, match="^random_state: is another name for seed"):
         choose_k(X, _kmeans, ks=[2, 3], seed=0, random_state=1)
+
+
+def test_a_criterion_undefined_everywhere_is_shown_as_such():
+    X, _ = _blobs(12)
+    ck = choose_k(X, _kmeans, ks=[2, 4], criteria=["elbow", "silhouette"])
+    assert ck.preferred["elbow"] is None
+    text = ck.explain()
+    assert "undefined" in text and f"Every criterion prefers k = {ck.preferred['silhouette']}" in text
