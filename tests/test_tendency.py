@@ -131,3 +131,10 @@ def test_bad_input(call, error, start):
 
 def test_exported():
     assert pe.hopkins_statistic is hopkins_statistic and "hopkins_statistic" in pe.__all__
+
+
+def test_a_legacy_random_state_object_is_accepted():
+    X = np.random.default_rng(10).normal(size=(60, 2))
+    a = hopkins_statistic(X, random_state=np.random.RandomState(5))
+    b = hopkins_statistic(X, random_state=np.random.RandomState(5))
+    assert float(a) == float(b)                               # the same stream, the same H
