@@ -27,7 +27,7 @@ from .silhouette import METRICS
 from .steps import Derivation, ScalarResult, fmt
 
 __all__ = ["calinski_harabasz", "davies_bouldin", "dunn_index", "within_dispersion",
-           "DUNN_METRICS", "BLOCK_BYTES", "DB_RTOL"]
+           "log2_within_dispersion", "DUNN_METRICS", "BLOCK_BYTES", "DB_RTOL"]
 
 #: Davies-Bouldin is 0 by convention when every s_i, or every distance between
 #: centroids, is at most this share of the largest of them (relative: the same at
@@ -108,6 +108,14 @@ def within_dispersion(X: np.ndarray, codes: np.ndarray) -> float:
     """W = sum_i sum_{x_j in C_i} ||x_j - c_i||^2 of validated data and codes 0..k-1
     (any k >= 1: the gap statistic also needs k = 1)."""
     return float(_cluster_scatter(X, codes, int(codes.max()) + 1)[1].sum())
+
+
+def log2_within_dispersion(X: np.ndarray, codes: np.ndarray) -> float:
+    """log2 W of validated data and codes, at any scale of X: W of ``X / 2^e`` plus
+    ``2 e`` (W itself overflows for X of 1e160; its log does not)."""
+    Z, f = _rescaled(X)
+    with np.errstate(divide="ignore"):
+        return float(np.log2(within_dispersion(Z, codes))) + 2 * math.log2(f)
 
 
 def _rescaled(X: np.ndarray) -> tuple[np.ndarray, float]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._validation import check_count, check_features, check_procedure, check_seed
 from .labels import check_labels
-from .internal import calinski_harabasz, davies_bouldin, dunn_index, within_dispersion
+from .internal import calinski_harabasz, davies_bouldin, dunn_index, log2_within_dispersion
 from .significance import stability
 from .silhouette import silhouette
 from .steps import Derivation, Result, fmt
@@ -92,7 +92,7 @@ class GapStatistic(Result):
 
 
 def _log_w(X: np.ndarray, codes: np.ndarray) -> float:
-    return float(np.log2(within_dispersion(X, codes)))
+    return log2_within_dispersion(X, codes)                   # any scale of X
 
 
 def gap_statistic(X, cluster, ks=range(1, 9), *, n_references: int = 10,
@@ -214,15 +214,13 @@ def _internal(name: str, X: np.ndarray, codes: np.ndarray) -> float:
                   "davies_bouldin": davies_bouldin, "dunn": dunn_index}[name](X, codes))
 
 
-def _elbow(ks: list[int], within: np.ndarray) -> np.ndarray:
+def _elbow(ks: list[int], log_w: np.ndarray) -> np.ndarray:
     """The bend of W at each k: log2(W_(k-1) / W_k) - log2(W_k / W_(k+1)), how many
     halvings less W falls after k than it fell to k. NaN where k - 1 or k + 1 is not in
     ``ks``, or where W_k = 0 (every point on its centroid: W cannot fall further)."""
     bend = np.full(len(ks), np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_w = np.log2(within)
     for i in range(1, len(ks) - 1):
-        if ks[i - 1] == ks[i] - 1 and ks[i + 1] == ks[i] + 1 and within[i + 1] > 0:
+        if ks[i - 1] == ks[i] - 1 and ks[i + 1] == ks[i] + 1 and log_w[i + 1] > -np.inf:
             bend[i] = (log_w[i - 1] - log_w[i]) - (log_w[i] - log_w[i + 1])
     return bend
 
@@ -318,7 +316,9 @@ def choose_k(X, cluster, ks=range(1, 9), *, criteria=None, n_resamples: int = 10
     n_res = check_count(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(seed, random_state)
     labels = {k: _labels_for(cluster, X, k) for k in ks}
-    within = np.array([within_dispersion(X, labels[k]) for k in ks])       # W_k
+    log_w = np.array([_log_w(X, labels[k]) for k in ks])                  # log2 W_k
+    with np.errstate(over="ignore"):
+        within = np.exp2(log_w)                                            # W_k
     table = {}
     for c in criteria:
         if c == "stability":
@@ -326,7 +326,7 @@ def choose_k(X, cluster, ks=range(1, 9), *, criteria=None, n_resamples: int = 10
                                  float(stability(X, lambda Y, k=k: cluster(Y, k), n_res, rng))
                                  for k in ks])
         elif c == "elbow":
-            table[c] = _elbow(ks, within)
+            table[c] = _elbow(ks, log_w)
         elif c != "gap":
             table[c] = np.array([_internal(c, X, labels[k]) for k in ks])
     gap = None

@@ -174,3 +174,21 @@ def test_a_criterion_undefined_everywhere_is_shown_as_such():
     assert ck.preferred["elbow"] is None
     text = ck.explain()
     assert "undefined" in text and f"Every criterion prefers k = {ck.preferred['silhouette']}" in text
+
+
+@pytest.mark.parametrize("factor", [1e160, 1e-150])
+def test_choose_k_and_the_gap_at_any_scale(factor):
+    """log2 W is taken of X / 2^e plus 2e: W of X * 1e160 overflows, its log does not."""
+    X, _ = _blobs(13)
+    crit = ["elbow", "gap", "calinski_harabasz", "davies_bouldin"]
+
+    def scaled_kmeans(Y, k):                     # k-means itself fails on 1e160 (its squares)
+        return _kmeans(Y / np.abs(Y).max(), k)
+
+    ck = choose_k(X, scaled_kmeans, ks=range(1, 6), criteria=crit, n_references=4, seed=3)
+    big = choose_k(X * factor, scaled_kmeans, ks=range(1, 6), criteria=crit, n_references=4,
+                   seed=3)
+    assert big.preferred == ck.preferred
+    for c in crit:
+        np.testing.assert_allclose(big.table[c], ck.table[c], rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(big.gap.log_w - ck.gap.log_w, 2 * np.log2(factor), rtol=1e-9)
