@@ -73,8 +73,22 @@ def test_agree_with_scikit_learn_any_labels(seed, kind):
     labels = {"ints": y, "strings": np.array([f"c{v}" for v in y]), "noise": y - 1}[kind]
     assert float(calinski_harabasz(X, labels)) == pytest.approx(
         sklearn_metrics.calinski_harabasz_score(X, labels), rel=1e-9)
+    # scikit-learn's DB takes centroid distances by the Gram expansion: up to 1.8e-7 off
+    # where clusters nearly share a centroid (seed 10723275; DB ~ 3800); ours stays exact
     assert float(davies_bouldin(X, labels)) == pytest.approx(
-        sklearn_metrics.davies_bouldin_score(X, labels), rel=1e-9)
+        sklearn_metrics.davies_bouldin_score(X, labels), rel=1e-6)
+    assert float(davies_bouldin(X, labels)) == pytest.approx(_davies_bouldin_exact(X, y),
+                                                             rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", [40544, 6906317, 10723275])
+def test_davies_bouldin_exact_where_scikit_learn_is_not(seed):
+    """Found by the property above: 1-D data, random labels, centroids nearly together
+    (DB 2752, 2432, 3801): scikit-learn is 1.9e-9, 5.2e-8, 1.8e-7 off an exact reference."""
+    X, y = _data(seed)
+    exact = _davies_bouldin_exact(X, y)
+    assert float(davies_bouldin(X, y)) == pytest.approx(exact, rel=1e-10)
+    assert abs(sklearn_metrics.davies_bouldin_score(X, y) / exact - 1) > 1e-9
 
 
 def _davies_bouldin_exact(X, y):
