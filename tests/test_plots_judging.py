@@ -51,3 +51,14 @@ def test_plots_refuse_other_results():
         plot_null_distribution(pe.purity([0, 1], [0, 1]))
     with pytest.raises(TypeError, match="result:"):
         plot_choose_k({"table": 1})
+
+
+def test_choose_k_plots_the_elbow_and_an_undefined_criterion():
+    X = np.r_[np.zeros((10, 2)), np.full((10, 2), 5.0), [[0, 5]] * 10]
+    X += np.random.default_rng(1).normal(0, 0.3, X.shape)
+    order = lambda Y, k: np.argsort(np.argsort(Y[:, 0] + 2 * Y[:, 1])) * k // len(Y)  # noqa
+    ck = pe.choose_k(X, order, ks=[1, 2, 3, 4], criteria=["elbow"])
+    fig = plot_choose_k(ck)
+    assert fig.axes[0].get_title() == f"elbow (bend of log2 W): k = {ck.preferred['elbow']}"
+    ck = pe.choose_k(X, order, ks=[2, 4], criteria=["elbow"])          # never defined
+    assert plot_choose_k(ck).axes[0].get_title().endswith("k = None")

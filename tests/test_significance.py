@@ -200,7 +200,8 @@ def test_scores_are_on_the_shared_instances():
     for (r, s), shared in zip(st_.pairs, st_.shared):
         both = set(st_.resamples[r].tolist()) & set(st_.resamples[s].tolist())
         assert shared == len(both)
-    assert all(len(Y) == 105 for Y in seen)                     # round(0.5 * 210)
+    assert all(len(Y) == 105 for Y in seen[:-1])                # round(0.5 * 210)
+    assert len(seen) == 5 and (seen[-1] == X).all()            # then all of X, per cluster
 
 
 def test_stability_compares_the_first_copy_in_a_bootstrap():
@@ -213,7 +214,7 @@ def test_stability_compares_the_first_copy_in_a_bootstrap():
 
     st_ = stability(X, alternate, n_resamples=3, seed=0, method="bootstrap",
                     measure=pe.rand_index)
-    assert calls == [210, 210, 210]
+    assert calls == [210, 210, 210, 210]                        # 3 resamples, then all of X
     # by hand for the first pair: instance -> label of its first copy in each resample
     r, s = st_.resamples[0], st_.resamples[1]
     first_r = {i: p % 2 for p, i in reversed(list(enumerate(r.tolist())))}
@@ -256,3 +257,194 @@ def test_labels_that_are_tuples_stay_one_label_each():
     codes = permutation_test(truth, pred, n_permutations=40, seed=2, method="codes")
     np.testing.assert_allclose(plain.null, codes.null, atol=1e-12)
     assert plain.observed == pytest.approx(float(adjusted_rand_index(truth, pred)))
+
+
+# ---------------------------------------------------- per-cluster stability (clusterboot)
+def _direct_best_jaccard(reference, resample, labels):
+    """Hennig's gamma per reference cluster on one resample, with Python sets."""
+    first = {}
+    for pos, i in enumerate(resample.tolist()):
+        first.setdefault(i, labels[pos])                   # an instance's first copy
+    found = {}
+    for i, lab in first.items():
+        found.setdefault(lab, set()).add(i)
+    best = []
+    for c in sorted(set(reference.tolist())):
+        A = {i for i in first if reference[i] == c}         # C_i restricted to the resample
+        best.append(max(len(A & B) / len(A | B) for B in found.values()) if A else np.nan)
+    return best
+
+
+@pytest.mark.parametrize("method", ["subsample", "bootstrap"])
+def test_per_cluster_jaccard_equals_a_direct_computation(method):
+    X, _ = _blobs(7)
+    labelled = []
+
+    def noisy(Y):                          # nearest centre, a random share relabelled
+        rng = np.random.default_rng(len(labelled))
+        lab = np.argmin(((Y[:, None] - [[0, 0], [12, 0], [0, 12]]) ** 2).sum(-1), axis=1)
+        lab = np.where(rng.random(len(Y)) < 0.2, rng.integers(0, 4, len(Y)), lab)
+        labelled.append(lab)
+        return lab
+
+    st_ = stability(X, noisy, n_resamples=5, seed=1, method=method)
+    reference = labelled[-1]                                # all of X, clustered last
+    assert (st_.reference == reference).all()
+    expect = np.array([_direct_best_jaccard(reference, st_.resamples[r], labelled[r])
+                       for r in range(5)])
+    np.testing.assert_allclose(st_.jaccard, expect, rtol=1e-12)
+    np.testing.assert_allclose(st_.per_cluster, np.nanmean(expect, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(st_.per_cluster_spread, np.nanstd(expect, axis=0), atol=1e-12)
+    assert (0.3 < st_.per_cluster[:3]).all() and (st_.per_cluster[:3] < 0.95).all()
+    assert st_.per_cluster[3] < 0.2                             # the noise label: dissolved
+    assert "dissolved" in st_.explain()
+
+
+def test_a_cluster_missing_from_a_resample_is_left_out():
+    X = np.arange(20.0)[:, None]
+    st_ = stability(X, lambda Y: (Y[:, 0] > 18.5).astype(int), n_resamples=6, seed=3,
+                    fraction=0.5)                           # the cluster {19}: often not drawn
+    drawn = np.array([19 in r for r in st_.resamples])
+    assert 0 < drawn.sum() < 6
+    assert np.isnan(st_.jaccard[~drawn, 1]).all() and (st_.jaccard[drawn, 1] == 1).all()
+    assert st_.per_cluster.tolist() == [1.0, 1.0]
+
+
+def test_kmeans_estimator_per_cluster_at_least_0_85_on_blobs():
+    from sklearn.cluster import KMeans
+
+    X, _ = _blobs()
+    st_ = stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=8, random_state=0)
+    assert st_.per_cluster.shape == (3,) and (st_.per_cluster >= 0.85).all()
+    same = stability(X, _kmeans(3), n_resamples=8, seed=0)     # the function, same results
+    np.testing.assert_array_equal(st_.scores, same.scores)
+    np.testing.assert_array_equal(st_.per_cluster, same.per_cluster)
+
+
+def test_an_estimator_is_cloned_for_every_call():
+    from sklearn.cluster import KMeans
+
+    X, _ = _blobs()
+    est = KMeans(3, n_init=2, random_state=0)
+    stability(X, est, n_resamples=3, seed=0)
+    assert not hasattr(est, "labels_")                       # never fitted itself
+
+
+def test_spread_and_quantiles_of_the_pair_scores():
+    X, _ = _blobs(3)
+    st_ = stability(X, _kmeans(4), n_resamples=6, seed=2)
+    assert st_.spread == pytest.approx(float(np.std(st_.scores)), abs=1e-15)
+    np.testing.assert_allclose(st_.quantiles, np.quantile(st_.scores, [0.05, 0.5, 0.95]))
+    text = st_.explain()
+    assert "standard deviation" in text and "gamma_i" in text and "highly stable" in text
+
+
+def test_random_labeller_baseline():
+    X, _ = _blobs()
+    st_ = stability(X, _kmeans(3), n_resamples=6, seed=0, baseline=True)
+    assert st_.baseline_scores.shape == st_.scores.shape
+    assert abs(st_.baseline) < 0.05                          # ARI of random labels: about 0
+    assert st_.baseline == pytest.approx(st_.baseline_scores.mean(), abs=1e-15)
+    # a random third of the data against a random third: Jaccard about 1/5
+    assert (0.15 < st_.baseline_per_cluster).all() and (st_.baseline_per_cluster < 0.4).all()
+    assert (st_.per_cluster > st_.baseline_per_cluster + 0.5).all()
+    plain = stability(X, _kmeans(3), n_resamples=6, seed=0)  # the baseline changes nothing
+    np.testing.assert_array_equal(plain.scores, st_.scores)
+    assert plain.baseline is None and "random labeller" in st_.explain()
+
+
+def test_random_state_is_an_alias_of_seed():
+    X, _ = _blobs()
+    a = stability(X, _kmeans(3), n_resamples=3, random_state=4)
+    b = stability(X, _kmeans(3), n_resamples=3, seed=4)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    with pytest.raises(ValueError, match="^random_state: "):
+        stability(X, _kmeans(3), n_resamples=3, seed=1, random_state=2)
+    with pytest.raises(TypeError, match="^baseline: "):
+        stability(X, _kmeans(3), n_resamples=3, baseline="yes")
+
+
+# ------------------------------------------------ scikit-learn's metrics, NaN measures
+SKLEARN_NAMES = ["adjusted_rand_score", "rand_score", "fowlkes_mallows_score",
+                 "normalized_mutual_info_score", "adjusted_mutual_info_score",
+                 "v_measure_score"]
+
+
+@pytest.mark.parametrize("name", SKLEARN_NAMES)
+@pytest.mark.parametrize("case", ["related", "unrelated", "one_cluster", "singletons"])
+def test_sklearn_metrics_take_the_fast_path_with_the_same_null(name, case):
+    """The very shuffles (method 'codes') scored by scikit-learn itself and by the table
+    formula: the same null to 1e-12, the same observed value and p-value."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    measure = getattr(metrics, name)
+    truth, pred = _related(11, n=80, k=3, noise={"related": 0.4}.get(case, 1.0))
+    if case == "one_cluster":
+        pred = np.zeros_like(pred)
+    elif case == "singletons":
+        pred = np.arange(len(pred))
+    plain = permutation_test(truth, pred, measure, 80, seed=5, method="plain")
+    codes = permutation_test(truth, pred, measure, 80, seed=5, method="codes")
+    np.testing.assert_allclose(codes.null, plain.null, rtol=0, atol=1e-12)
+    assert codes.observed == pytest.approx(plain.observed, abs=1e-12)
+    assert codes.p_value == plain.p_value
+    auto = permutation_test(truth, pred, measure, 80, seed=5)
+    assert auto.method in ("tables", "codes") and auto.measure_name == name
+
+
+def test_sklearn_defaults_are_what_the_fast_path_computes():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(12, n=60, k=4, noise=0.5)
+    nmi = permutation_test(truth, pred, metrics.normalized_mutual_info_score, 30, seed=1)
+    # arithmetic mean of the entropies (scikit-learn's default), not the lecture's geometric
+    ours = pe.normalized_mutual_information(truth, pred, average="arithmetic")
+    assert nmi.observed == pytest.approx(float(ours), abs=1e-12)
+    v = permutation_test(truth, pred, metrics.v_measure_score, 30, seed=1)
+    assert v.observed == pytest.approx(float(pe.v_measure(truth, pred)), abs=1e-12)
+    np.testing.assert_allclose(v.null, nmi.null, atol=1e-12)       # V = NMI (arithmetic)
+
+
+def test_a_wrapped_sklearn_metric_is_not_mistaken_for_it():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(13, n=40)
+
+    def adjusted_rand_score(t, p):                     # same name, not the same function
+        return metrics.adjusted_rand_score(t, p)
+
+    adjusted_rand_score.__module__ = "sklearn.metrics.cluster._supervised"
+    assert permutation_test(truth, pred, adjusted_rand_score, 5, seed=0).method == "plain"
+    gm = lambda t, p: metrics.normalized_mutual_info_score(t, p, average_method="geometric")
+    assert permutation_test(truth, pred, gm, 5, seed=0).method == "plain"
+
+
+def test_sklearn_ari_costs_about_what_ours_costs():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(14, n=20000, k=5, noise=0.9)
+    ours = permutation_test(truth, pred, adjusted_rand_index, 99, seed=0)
+    theirs = permutation_test(truth, pred, metrics.adjusted_rand_score, 99, seed=0)
+    assert theirs.method == ours.method == "tables"                  # no call per shuffle
+    np.testing.assert_allclose(theirs.null, ours.null, atol=1e-12)  # same draws, same null
+
+
+def test_a_measure_returning_nan_is_an_error_naming_it():
+    truth, pred = _related(15, n=30)
+
+    def sometimes_nan(t, p):
+        return float("nan") if p[0] == pred[0] and p[1] != pred[1] else 0.5
+
+    def always_nan(t, p):
+        return float("nan")
+
+    with pytest.raises(ValueError, match="^measure: always_nan returned NaN on truth and"):
+        permutation_test(truth, pred, always_nan, 20, seed=0)
+    with pytest.raises(ValueError, match="^measure: sometimes_nan returned NaN on shuffle"):
+        permutation_test(truth, pred, sometimes_nan, 50, seed=0)
+    X, _ = _blobs()
+    with pytest.raises(ValueError, match="^measure: always_nan returned NaN on resamples 1"):
+        stability(X, _kmeans(2), n_resamples=2, seed=0, measure=always_nan)
+
+
+def test_permutation_test_random_state_is_seed():
+    truth, pred = _related(16)
+    a = permutation_test(truth, pred, n_permutations=30, random_state=3)
+    b = permutation_test(truth, pred, n_permutations=30, seed=3)
+    np.testing.assert_array_equal(a.null, b.null)

@@ -112,6 +112,10 @@ def _every_public_result():
     yield pe.stability(big_X, kmeans, n_resamples=3, seed=0)
     yield pe.choose_k(big_X, kmeans, ks=range(2, 4), n_resamples=2, n_references=2, seed=0)
     yield pe.gap_statistic(big_X, kmeans, ks=range(1, 4), n_references=2, seed=0)
+    yield pe.stability(big_X, kmeans, n_resamples=3, seed=0, baseline=True)
+    yield pe.choose_k(big_X, kmeans, ks=range(1, 5), criteria=["elbow", "gap"],
+                      n_references=2, seed=0)
+    yield pe.hopkins_statistic(big_X, seed=0)
 
 
 def test_no_implementation_talk_in_a_derivation():
@@ -125,7 +129,7 @@ def test_no_implementation_talk_in_a_derivation():
     measures = {"prayatul_edu." + m for m in ("matching", "information", "pair_counting",
                                               "prayatul", "silhouette", "graph", "tree",
                                               "cophenetic", "counting", "internal",
-                                              "significance", "relative")}
+                                              "significance", "relative", "tendency")}
 
     def subclasses(cls):
         for sub in cls.__subclasses__():

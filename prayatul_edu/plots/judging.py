@@ -12,7 +12,7 @@ __all__ = ["plot_null_distribution", "plot_choose_k"]
 
 _TITLES = {"silhouette": "silhouette", "calinski_harabasz": "Calinski-Harabasz",
            "davies_bouldin": "Davies-Bouldin (lowest)", "dunn": "Dunn",
-           "stability": "stability", "gap": "gap statistic"}
+           "stability": "stability", "elbow": "elbow (bend of log2 W)", "gap": "gap statistic"}
 
 
 def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: int = 30):
