@@ -103,7 +103,41 @@ def test_decimals_only_when_typed_with_fewer():
     near = q.grade(k + 4e-4)                                                # 16 decimals
     assert CLOSE not in near.messages and NEAR in near.messages
     assert "decimals" not in near.feedback
-    assert CLOSE in q_("04.3").grade(np.round(q_("04.3").key(), 2)).messages
+    assert CLOSE in q_("04.3").grade(np.round(q_("04.3").key(), 3)).messages     # 0.846
+    # 0.85 for 0.8461 is 3.9e-3 away: as likely a slip as rounding, so no "give 4 decimals"
+    assert CLOSE not in q_("04.3").grade(np.round(q_("04.3").key(), 2)).messages
+
+
+def test_give_decimals_only_within_1e_3_in_every_exercise():
+    """Every number question, the course's data and two variants: the key cut to 3 decimals
+    is told to give 4 (when it is not accepted already); 2e-3 off with 3 decimals, or 0.5
+    typed for E[Rand], never is."""
+    from prayatul_edu.exercises._base import close
+    from prayatul_edu.exercises.kinds import CLOSE_WITHIN, _NumericQuestion
+
+    assert CLOSE_WITHIN == 1e-3
+    told = 0
+    for qid in sorted(ex.QUESTIONS):
+        if not issubclass(ex.QUESTIONS[qid], _NumericQuestion):
+            continue
+        for seed in (None, "s1", "s2"):
+            q = q_(qid, seed)
+            if any(isinstance(k, str) for k in np.ravel(q.key()).tolist()):
+                continue                                  # a letter among the numbers (03.4)
+            key = np.ravel(q.key()).astype(float)
+            cut = np.trunc(key * 1e3) / 1e3
+            if not all(close(c, k) for c, k in zip(cut, key)):
+                out = q.grade(cut.tolist() if key.size > 1 else float(cut[0]))
+                assert out.diagnosed == [] or CLOSE in out.messages, (qid, seed, out.messages)
+                told += CLOSE in out.messages
+            off = np.round(key + 2e-3, 3)
+            out = q.grade(off.tolist() if key.size > 1 else float(off[0]))
+            assert CLOSE not in out.messages, (qid, seed)
+    assert told >= 20
+    q = q_("08.1")                                        # E[Rand] = 0.5826: 0.5 is a slip
+    out = q.grade([q.key()[0], 0.5])
+    assert out.diagnosed == ["E[Rand] = 0.5"] and CLOSE not in out.messages
+    assert "0.5" in out.feedback and "depends on the sizes" in out.feedback
 
 
 def test_wrong_order_names_the_parts_not_the_values():
