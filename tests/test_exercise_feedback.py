@@ -271,3 +271,156 @@ def test_no_implementation_talk_in_the_saved_exercise_notebooks():
                 text = "".join(text) if isinstance(text, list) else text
                 hit = IMPLEMENTATION.search(text)
                 assert not hit, (path.name, text[max(0, hit.start() - 60):hit.end() + 60])
+
+
+# ------------------------- exercises 08 and 09: typical wrong answers (issue 37)
+def _pairs(sizes):
+    return sum(math.comb(int(s), 2) for s in sizes)
+
+
+def _pair_counts(a, b):
+    """TP, FP, FN, TN of two labellings, pair by pair."""
+    tp = fp = fn = tn = 0
+    for i, j in itertools.combinations(range(len(a)), 2):
+        same_a, same_b = a[i] == a[j], b[i] == b[j]
+        tp += same_a and same_b
+        fp += same_b and not same_a
+        fn += same_a and not same_b
+        tn += not same_a and not same_b
+    return tp, fp, fn, tn
+
+
+def _flip(q, phrase):
+    """The key of a choice question with the one statement holding ``phrase`` misjudged."""
+    (letter,) = [ltr for ltr, text in q.choices.items() if phrase in text]
+    return "".join(sorted(set(q.key()) ^ {letter}))
+
+
+def _letter(q, text):
+    return next(ltr for ltr, t in q.choices.items() if t == text)
+
+
+def _typical(seed):
+    """(qid, what was typed, the slip): the wrong answers a student typically gives, each
+    computed here from the question's data, at least five per question."""
+    out = []
+    q = q_("08.1", seed)
+    n = int(sum(q.class_sizes))
+    a, b, m = _pairs(q.cluster_sizes), _pairs(q.class_sizes), math.comb(n, 2)
+    e, r = a * b / m, (m - a - b + 2 * a * b / m) / m
+    sq = sum(int(s) ** 2 for s in q.cluster_sizes) * sum(int(s) ** 2 for s in q.class_sizes)
+    out += [("08.1", [e, 0.5], "E[Rand] = 0.5"), ("08.1", [e, 0.0], "E[Rand] = 0"),
+            ("08.1", [0.0, r], "Expected = 0"), ("08.1", [2 * e, r], "ordered pairs"),
+            ("08.1", [(a + b) / 2, r], "Max"), ("08.1", [e, e / m], "Rand without TN"),
+            ("08.1", [e, (m - a - b + e) / m], "TP once"),
+            ("08.1", [sq / n ** 2, r], "sizes squared")]
+    q = q_("08.2", seed)
+    out += [("08.2", _flip(q, phrase), f"misjudged: {phrase}") for phrase in (
+        "NMI of a random labelling is about 0", "stays near 0.5 whatever k",
+        "The ARI of N singletons is 1", "Purity of N singleton", "share of all pairs",
+        "has a higher NMI than one")]
+    q = q_("08.3", seed)
+    best = next(t for t, ok, _ in q.statements() if ok)
+    out += [("08.3", ltr, f"chose {t}") for ltr, t in q.choices.items()
+            if t != best and not (q.scenario == 1 and t in ("ARI", "AMI"))]
+    q = q_("08.4", seed)
+    null, obs = np.asarray(q.null, float), q.observed
+    k, nn = int((null >= obs).sum()), len(null)
+    p = (1 + k) / (1 + nn)
+    out += [("08.4", k / nn, "no +1"), ("08.4", (1 + k) / nn, "+1 above only"),
+            ("08.4", (1 + int((null > obs).sum())) / (1 + nn), "ties left out"),
+            ("08.4", (1 + int((null <= obs).sum())) / (1 + nn), "lower tail"),
+            ("08.4", 1 - p, "1 - p"), ("08.4", 2 * p, "two-sided"), ("08.4", 100 * p, "percent")]
+    q = q_("08.5", seed)
+    out += [("08.5", _flip(q, phrase), f"misjudged: {phrase}") for phrase in (
+        "shows that the clustering agrees well", "is below 0.05", "0.005 would mean",
+        "the probability that the clustering is right", "ten times as many",
+        "rank the shuffled")]
+    q = q_("09.1", seed)
+    la, lb = dict(zip(q.ids_a.tolist(), q.labels_a.tolist())), dict(zip(q.ids_b.tolist(),
+                                                                       q.labels_b.tolist()))
+    shared = sorted(set(la) & set(lb))
+    x, y = [la[i] for i in shared], [lb[i] for i in shared]
+    tp, fp, fn, tn = _pair_counts(x, y)
+    out += [("09.1", float(pe_ari(q.labels_a, q.labels_b)), "by position"),
+            ("09.1", float(np.mean(np.equal(x, y))), "equal names"),
+            ("09.1", (tp + tn) / (tp + fp + fn + tn), "Rand"),
+            ("09.1", tp / (tp + fp + fn), "Jaccard"),
+            ("09.1", tp / math.sqrt((tp + fp) * (tp + fn)), "Fowlkes-Mallows"),
+            ("09.1", _nmi(x, y), "NMI")]
+    q = q_("09.2", seed)
+    ref = np.asarray(q.reference)
+    members = [set(np.flatnonzero(ref == c).tolist()) for c in (1, 2, 3)]
+    runs = [(set(q.data[f"ids_{r}"].tolist()),
+             {int(v): set(np.asarray(q.data[f"ids_{r}"])[np.asarray(q.data[f"labels_{r}"]) == v]
+                          .tolist()) for v in np.unique(q.data[f"labels_{r}"])}) for r in "ab"]
+
+    def per(score, restrict=True, how=np.mean):
+        return [float(how([max(score(c & s if restrict else c, d) for d in cl.values())
+                           for s, cl in runs])) for c in members]
+
+    jac = lambda u, v: len(u & v) / len(u | v)                      # noqa: E731
+    same = [float(np.mean([jac(c & s, cl.get(i + 1, set())) for s, cl in runs]))
+            for i, c in enumerate(members)]
+    out += [("09.2", per(jac, restrict=False), "whole cluster"), ("09.2", same, "same name"),
+            ("09.2", per(lambda u, v: 2 * len(u & v) / (len(u) + len(v))), "Dice"),
+            ("09.2", per(lambda u, v: len(u & v) / len(u)), "share recovered"),
+            ("09.2", per(lambda u, v: len(u & v) / len(v)), "precision"),
+            ("09.2", per(jac, how=np.min), "minimum")]
+    q = q_("09.3", seed)
+    ks = list(q.candidates)
+    from sklearn.metrics import davies_bouldin_score
+    db = {kk: davies_bouldin_score(q.X, q.candidates[kk]) for kk in ks}
+    told = {q._best()[0], q._best()[1], min(ks, key=db.get)}
+    out += [("09.3", _letter(q, f"k = {max(ks, key=db.get)}"), "DB read upwards")]
+    out += [("09.3", _letter(q, f"k = {kk}"), f"k = {kk}, no criterion's best")
+            for kk in ks if kk not in told and kk != max(ks, key=db.get)]
+    q = q_("09.4", seed)
+    out += [("09.4", _flip(q, phrase), f"misjudged: {phrase}") for phrase in (
+        "disagrees: it prefers", "disagrees with the other two", "Davies-Bouldin prefers",
+        "merges two of the groups", "The majority merges because", "Two of three criteria",
+        "always grows with k")]
+    return out
+
+
+def pe_ari(a, b):
+    from sklearn.metrics import adjusted_rand_score
+    return adjusted_rand_score(a, b)
+
+
+def _nmi(a, b):
+    from sklearn.metrics import normalized_mutual_info_score
+    return normalized_mutual_info_score(a, b, average_method="geometric")
+
+
+def _verdict(out):
+    if out.status == ex.CORRECT:
+        return "accepted"
+    if CLOSE in out.messages:
+        return "give decimals"
+    if NOT_USUAL in out.messages or NEAR in out.messages or not out.diagnosed:
+        return "generic"
+    return "named"
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "alice"])
+def test_typical_wrong_answers_of_08_and_09_are_named_never_accepted(seed):
+    cases = _typical(seed)
+    for qid in ("08.1", "08.2", "08.3", "08.4", "08.5", "09.1", "09.2", "09.4"):
+        assert sum(c[0] == qid for c in cases) >= 5, qid
+    for qid, answer, slip in cases:
+        out = q_(qid, seed).grade(answer)
+        assert _verdict(out) == "named", (qid, seed, slip, out.messages)
+        if qid.startswith(("08.2", "08.3", "08.5", "09.3", "09.4")):
+            assert all(m.startswith(("Not yet", "To revisit: ", "That is the answer for"))
+                       for m in out.messages) and len(out.messages) >= 2
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "alice"])
+def test_defensible_judgements_are_accepted_with_their_reason(seed):
+    q = q_("09.3", seed)
+    accepted = [ltr for ltr in q.choices if q.grade(ltr).status == ex.CORRECT]
+    assert len(accepted) == 3                    # the structure seen, the majority, "disagree"
+    reasons = {q.grade(ltr).messages[1] for ltr in accepted}
+    assert len(reasons) == 3 and any("majority" in r for r in reasons)
+    assert any("structure you can see" in r for r in reasons)

