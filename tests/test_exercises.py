@@ -711,10 +711,28 @@ def test_significance_verdicts_are_clear_of_the_monte_carlo_error():
 
 # ---------------------------------------------------- notebook 09: choosing k
 @pytest.mark.parametrize("seed", [None, "s1", "s2", "s3"])
+def test_hopkins_by_hand_is_the_librarys_statistic(seed):
+    from scipy.spatial.distance import cdist
+
+    q = q_("09.1", seed)
+    X, sample = np.asarray(q.X), np.asarray(q.sample)
+    u = cdist(q.probes, X).min(1)
+    w = np.sort(cdist(X[sample], X), axis=1)[:, 1]          # the nearest other point
+    assert q.key() == pytest.approx((u ** 2).sum() / ((u ** 2).sum() + (w ** 2).sum()),
+                                    abs=1e-12)
+    assert q.key() > 0.7
+    # the library's convention: its own probes and sample, given to the question, give its H
+    h = pe.hopkins_statistic(X, n_probes=3, seed=5)
+    mine = type(q)(None, data={"X": X, "probes": h.probes, "sample": h.sample})
+    assert mine.compute_key() == pytest.approx(float(h), abs=1e-12)
+    assert q.grade(1 - q.key()).diagnosed == ["1 - H"]
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s2", "s3"])
 def test_stability_question_compares_the_shared_instances_by_id(seed):
     from sklearn.metrics import adjusted_rand_score
 
-    q = q_("09.1", seed)
+    q = q_("09.2", seed)
     a = dict(zip(q.ids_a.tolist(), q.labels_a.tolist()))
     b = dict(zip(q.ids_b.tolist(), q.labels_b.tolist()))
     shared = sorted(set(a) & set(b))
@@ -728,7 +746,9 @@ def test_stability_question_compares_the_shared_instances_by_id(seed):
 def test_per_cluster_stability_is_clusterboots_mean_jaccard(seed):
     """Computed here from the contingency of each subsample against the reference restricted
     to it: J(C, D) = n_CD / (|C ∩ S| + |D| - n_CD)."""
-    q = q_("09.2", seed)
+    from prayatul_edu.significance import _max_jaccard
+
+    q = q_("09.3", seed)
     ref = np.asarray(q.reference)
     per_run = []
     for r in "ab":
@@ -740,13 +760,17 @@ def test_per_cluster_stability_is_clusterboots_mean_jaccard(seed):
         per_run.append(jac.max(1))
     assert np.allclose(q.key(), np.mean(per_run, axis=0), atol=1e-12)
     assert q.grade(np.min(per_run, axis=0)).diagnosed == ["minimum"]
+    # the library's clusterboot step (stability(...).per_cluster averages it over resamples)
+    lib = [_max_jaccard(ref[q.data[f"ids_{r}"]] - 1, 3, np.asarray(q.data[f"labels_{r}"]) - 1)
+           for r in "ab"]
+    assert np.allclose(q.key(), np.mean(lib, axis=0), atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", [None, "s1", "s2", "s3", "s7", "s11"])
 def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
     from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
 
-    q = q_("09.3", seed)
+    q = q_("09.4", seed)
     ks = list(q.candidates)
     best = [max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
             max(ks, key=lambda k: calinski_harabasz_score(q.X, q.candidates[k])),
@@ -773,7 +797,7 @@ def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
 def test_which_criterion_disagrees_follows_scikit_learns_criteria(seed):
     from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
 
-    q = q_("09.4", seed)
+    q = q_("09.5", seed)
     ks = list(q.candidates)
     best = {"silhouette": max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
             "Calinski-Harabasz": max(ks, key=lambda k: calinski_harabasz_score(
@@ -794,7 +818,7 @@ def test_which_criterion_disagrees_follows_scikit_learns_criteria(seed):
 def test_which_k_computes_its_criteria_once_for_its_data():
     """Every statement, option and mistake asks for the criteria: computed once, and again
     when the clusterings are other ones."""
-    q = q_("09.3")
+    q = q_("09.4")
     data = {"X": q.X, "groups": q.groups, "candidates": dict(q.candidates)}
     mine = type(q)(None, data=data)
     first = mine._scores()

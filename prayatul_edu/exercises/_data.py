@@ -245,6 +245,21 @@ def _stability(rng):
     return {"ids_a": ids_a, "labels_a": label_a + 1, "ids_b": ids_b, "labels_b": label_b + 1}
 
 
+def _tendency(rng):
+    """12 points in 2 or 3 tight groups (1 decimal), 3 probe points drawn uniformly in their
+    bounding box (1 decimal) and 3 of the points sampled: the Hopkins statistic by hand."""
+    n_groups = int(rng.integers(2, 4))
+    while True:
+        centres = rng.uniform(0, 10, (n_groups, 2))
+        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+        if gaps[np.triu_indices(n_groups, 1)].min() > 4:
+            break
+    X = np.round(centres[np.arange(12) % n_groups] + rng.normal(0, 1.2, (12, 2)), 1)
+    low, high = X.min(axis=0), X.max(axis=0)
+    probes = np.round(rng.uniform(low, high, (3, 2)), 1)
+    return {"X": X, "probes": probes, "sample": np.sort(rng.choice(12, 3, replace=False))}
+
+
 def _per_cluster(rng):
     """A reference clustering of 12 instances (3 clusters) and the clusterings of two
     subsamples of 9, renamed and with a few instances moved (clusterboot's setting)."""
@@ -311,6 +326,7 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "criteria_k": (_criteria_k_original, _criteria_k),
     "stability": (lambda: _stability(np.random.default_rng(STABILITY_SEED)), _stability),
     "per_cluster": (lambda: _per_cluster(np.random.default_rng(3)), _per_cluster),
+    "tendency": (lambda: _tendency(np.random.default_rng(37)), _tendency),
     "extremes": (lambda: {"class_sizes": np.array([10, 8, 6, 6]), "shuffle_seed": 8},
                  _extremes),
     "scenario": (lambda: {"scenario": 0, "big": 5000}, _scenario),

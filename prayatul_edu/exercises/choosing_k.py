@@ -1,6 +1,6 @@
 """Notebook 09: choosing k.
 
-The stability of a clustering on the instances two subsamples share, the
+The Hopkins statistic of clustering tendency by hand, the stability of a clustering on the instances two subsamples share, the
 stability of each cluster (clusterboot's mean Jaccard), which k the internal
 criteria support when they disagree, and which criterion disagrees and why.
 """
@@ -14,13 +14,106 @@ from ..steps import fmt
 from ._base import Mistake
 from .kinds import ChoiceQuestion, DefensibleChoice, NumbersQuestion, NumberQuestion
 
-__all__ = ["StabilityOnShared", "PerClusterStability", "WhichK", "WhyTheyDisagree",
+__all__ = ["HopkinsByHand", "StabilityOnShared", "PerClusterStability", "WhichK", "WhyTheyDisagree",
            "CRITERIA", "jaccard_of_sets"]
+
+
+# ---------------------------------------------------------------- tendency
+def _distances(points, to) -> np.ndarray:
+    """Euclidean distances, a row per point of ``points``, a column per row of ``to``."""
+    return np.sqrt(((np.asarray(points, float)[:, None, :]
+                     - np.asarray(to, float)[None, :, :]) ** 2).sum(-1))
+
+
+class HopkinsByHand(NumberQuestion):
+    qid, title, dataset = "09.1", "the Hopkins statistic by hand", "tendency"
+    asked = "H"
+    hints = ("u_i: from probe i to its nearest data point. w_i: from sampled point i to its "
+             "nearest OTHER data point (not itself, at distance 0).",
+             "Raise every distance to the power d, the number of features (here d = 2): "
+             "H = sum u_i^d / (sum u_i^d + sum w_i^d).",
+             "H near 1: the data points are much closer to each other than random points are "
+             "to them (clusters); about 0.5: no more clumped than random points.")
+
+    def describe(self, d):
+        d.text("Twelve points in the plane (`q.X`, ids 0 ... 11):")
+        d.table(["id", "x", "y"], [[i, float(x), float(y)] for i, (x, y) in enumerate(self.X)])
+        d.text("Three probe points drawn uniformly in their bounding box (`q.probes`): "
+               + "; ".join(f"({float(x)}, {float(y)})" for x, y in self.probes)
+               + f". Three of the points sampled (`q.sample`): ids "
+               + ", ".join(str(int(i)) for i in self.sample) + ".")
+        d.text("What is the Hopkins statistic H, as `pe.hopkins_statistic` defines it (Euclidean "
+               "distances, power d = 2, H near 1 for clustered data)?")
+
+    def _u(self):
+        return _distances(self.probes, self.X).min(axis=1)
+
+    def _w(self, skip_self=True):
+        sample = np.asarray(self.sample)
+        D = _distances(np.asarray(self.X)[sample], self.X)
+        if skip_self:                          # the point's own row, not another at 0
+            D[np.arange(len(sample)), sample] = np.inf
+        return D.min(axis=1)
+
+    @staticmethod
+    def _h(u, w, power=2):
+        return float((u ** power).sum() / ((u ** power).sum() + (w ** power).sum()))
+
+    def compute_key(self):
+        return self._h(self._u(), self._w())
+
+    def mistakes(self):
+        u, w = self._u(), self._w()
+        h = self._h(u, w)
+        to_sample = _distances(self.probes, np.asarray(self.X)[np.asarray(self.sample)]).min(1)
+        return [Mistake("1 - H", 1 - h,
+                        "That is 1 - H, the convention of some texts (near 0 for clusters); "
+                        "the course's H puts the probes' distances on top: near 1 for "
+                        "clustered data."),
+                Mistake("no power d", self._h(u, w, power=1),
+                        "Raise the distances to the power d = 2 (the number of features): "
+                        "then u^d and w^d have the same distribution for uniform data, and H "
+                        "is 0.5 on average there."),
+                Mistake("itself as neighbour", self._h(u, self._w(skip_self=False)),
+                        "A sampled point's nearest neighbour is another data point, not the "
+                        "point itself (at distance 0)."),
+                Mistake("probe to the sample", self._h(to_sample, w),
+                        "u_i is the distance from a probe to the nearest of ALL the data "
+                        "points, not only the sampled ones."),
+                Mistake("mean of ratios", float(np.mean(u ** 2 / (u ** 2 + w ** 2))),
+                        "Sum first, then divide: H = sum u_i^d / (sum u_i^d + sum w_i^d), not "
+                        "the mean of the ratios u_i^d / (u_i^d + w_i^d)."),
+                Mistake("sums squared", float(u.sum() ** 2 / (u.sum() ** 2 + w.sum() ** 2)),
+                        "Raise each distance to the power d before you add them, not the "
+                        "sums.")]
+
+    def acceptable(self):
+        # probes away from the points, and an H that shows the groups (3 probes are noisy: a
+        # draw of 0.2 on clustered data would teach the opposite of what H is for)
+        return (super().acceptable() and bool(np.all(self._u() > 0) and np.all(self._w() > 0))
+                and self.compute_key() > 0.7)
+
+    def explain(self, d):
+        u, w = self._u(), self._w()
+        d.table(["i", "probe", "u_i (to the nearest point)", "sampled id",
+                 "w_i (to its nearest other point)"],
+                [[i + 1, f"({float(p[0])}, {float(p[1])})", float(a), int(s), float(b)]
+                 for i, (p, a, s, b) in enumerate(zip(self.probes, u, self.sample, w))])
+        su, sw = float((u ** 2).sum()), float((w ** 2).sum())
+        h = self.compute_key()
+        d.step(rf"H = \frac{{\sum u_i^2}}{{\sum u_i^2 + \sum w_i^2}} = \frac{{{fmt(su)}}}"
+               rf"{{{fmt(su)} + {fmt(sw)}}} = {fmt(h)}",
+               f"H = sum u_i^2 / (sum u_i^2 + sum w_i^2) = {fmt(su)} / ({fmt(su)} + {fmt(sw)}) "
+               f"= {fmt(h)}")
+        d.text("Near 1 the points are clumped: they are much closer to each other than random "
+               "probes are to them. With 3 probes H varies a lot from draw to draw (under "
+               "uniform data it follows Beta(3, 3)); `pe.hopkins_statistic(X)` takes "
+               "m = max(10, N/10) of them and gives its p-value.")
 
 
 # --------------------------------------------------------------- stability
 class StabilityOnShared(NumberQuestion):
-    qid, title, dataset = "09.1", "stability on the shared instances", "stability"
+    qid, title, dataset = "09.2", "stability on the shared instances", "stability"
     hints = ("Two subsamples of the same data were clustered; compare them only on the "
              "instances both contain.",
              "Line up the two labels of each shared instance by its id, not by position.",
@@ -94,7 +187,7 @@ def reading(j: float) -> str:
 
 
 class PerClusterStability(NumbersQuestion):
-    qid, title, dataset = "09.2", "the stability of each cluster", "per_cluster"
+    qid, title, dataset = "09.3", "the stability of each cluster", "per_cluster"
     parts = ("cluster 1", "cluster 2", "cluster 3")
     hints = ("Work cluster by cluster: a reference cluster C is only seen in a subsample "
              "through its instances the subsample holds, C ∩ S.",
@@ -187,7 +280,7 @@ class PerClusterStability(NumbersQuestion):
 # ------------------------------------------------------------- choosing k
 _DISAGREE = "the criteria disagree: no k is clearly supported"
 
-#: The internal criteria of questions 09.3 and 09.4: name, function, whether higher is better.
+#: The internal criteria of questions 09.4 and 09.5: name, function, whether higher is better.
 CRITERIA = (("silhouette", silhouette, True), ("Calinski-Harabasz", calinski_harabasz, True),
             ("Davies-Bouldin", davies_bouldin, False))
 
@@ -273,7 +366,7 @@ class _Criteria:
 
 
 class WhichK(_Criteria, DefensibleChoice):
-    qid, title, dataset = "09.3", "which k do these criteria support?", "criteria_k"
+    qid, title, dataset = "09.4", "which k do these criteria support?", "criteria_k"
     hints = ("Silhouette and Calinski-Harabasz: higher is better. Davies-Bouldin: lower is "
              "better.",
              "Find each criterion's best k, and look at the points (`q.X`): how many groups do "
@@ -336,7 +429,7 @@ class WhichK(_Criteria, DefensibleChoice):
 
 
 class WhyTheyDisagree(_Criteria, ChoiceQuestion):
-    qid, title, dataset = "09.4", "which criterion disagrees, and why?", "criteria_k"
+    qid, title, dataset = "09.5", "which criterion disagrees, and why?", "criteria_k"
     hints = ("Find each criterion's best k (Davies-Bouldin: lower is better) and the one that "
              "stands alone.",
              "Compare the cut the majority prefers with the groups of the plot: what happens "
@@ -346,7 +439,7 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
              "the spread between all clusters against the spread within them.")
 
     def describe(self, d):
-        d.text(f"The same {len(self.X)} points (`q.X`) and average-linkage cuts as in 09.3:")
+        d.text(f"The same {len(self.X)} points (`q.X`) and average-linkage cuts as in 09.4:")
         self._table(d)
         d.text("Which statements are true?")
         self.describe_options(d)
