@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import (adjusted_rand_index, calinski_harabasz, davies_bouldin, fowlkes_mallows_index,
                 jaccard_index, normalized_mutual_information, rand_index, silhouette)
+from ..significance import _reading
 from ..steps import fmt
 from ._base import Mistake
 from .kinds import ChoiceQuestion, DefensibleChoice, NumbersQuestion, NumberQuestion
@@ -40,7 +41,7 @@ class HopkinsByHand(NumberQuestion):
         d.table(["id", "x", "y"], [[i, float(x), float(y)] for i, (x, y) in enumerate(self.X)])
         d.text("Three probe points drawn uniformly in their bounding box (`q.probes`): "
                + "; ".join(f"({float(x)}, {float(y)})" for x, y in self.probes)
-               + f". Three of the points sampled (`q.sample`): ids "
+               + ". Three of the points sampled (`q.sample`): ids "
                + ", ".join(str(int(i)) for i in self.sample) + ".")
         d.text("What is the Hopkins statistic H, as `pe.hopkins_statistic` defines it (Euclidean "
                "distances, power d = 2, H near 1 for clustered data)?")
@@ -176,16 +177,6 @@ def jaccard_of_sets(a, b) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-#: Hennig's reading of a cluster's mean Jaccard (clusterboot's documentation).
-READING = ((0.85, "highly stable"), (0.75, "stable"), (0.6, "a pattern, not a clear cluster"),
-           (0.5, "doubtful"), (-1.0, "dissolved"))
-
-
-def reading(j: float) -> str:
-    """Hennig's reading of a mean Jaccard ``j`` (> 0.85 highly stable ... <= 0.5 dissolved)."""
-    return next(text for bound, text in READING if j > bound)
-
-
 class PerClusterStability(NumbersQuestion):
     qid, title, dataset = "09.3", "the stability of each cluster", "per_cluster"
     parts = ("cluster 1", "cluster 2", "cluster 3")
@@ -271,10 +262,11 @@ class PerClusterStability(NumbersQuestion):
                 parts.append(f"in {r}: C ∩ S = {{{', '.join(map(str, inside))}}}, best "
                              f"Jaccard {fmt(j)}")
             d.text(f"Cluster {c} = {{{', '.join(map(str, sorted(members)))}}}: "
-                   + "; ".join(parts) + f". Mean {fmt(js.mean())}: {reading(js.mean())}.")
+                   + "; ".join(parts) + f". Mean {fmt(js.mean())}: {_reading(js.mean())}.")
         d.text("Hennig's reading: above 0.85 highly stable, 0.75 - 0.85 stable, 0.6 - 0.75 a "
-               "pattern, 0.5 or below dissolved. One unstable cluster can hide inside a good "
-               "overall stability.")
+               "pattern, 0.5 - 0.6 doubtful, 0.5 or below dissolved (Hennig 2007). One unstable "
+               "cluster can hide inside a good overall stability; `pe.stability(X, cluster)."
+               "per_cluster` averages the same best Jaccards over many resamples.")
 
 
 # ------------------------------------------------------------- choosing k

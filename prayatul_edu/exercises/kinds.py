@@ -16,6 +16,8 @@ kind                      a student types                partial credit
 :class:`NumbersQuestion`  ``[p, r, F]`` or a dict        per named number
 :class:`TableQuestion`    a list of rows or an array     no
 :class:`ChoiceQuestion`   ``'ACD'`` or ``['A', 'C']``    right minus wrong statements
+:class:`DefensibleChoice` ``'B'``                        no (every defensible letter
+                                                         passes, with its reason)
 ========================  =============================  ============================
 """
 from __future__ import annotations

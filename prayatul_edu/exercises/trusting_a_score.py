@@ -244,6 +244,14 @@ _SCENARIOS = [
      _OPTIONS[6]),
 ]
 
+#: Why the best measure of each scenario is right (what a correct answer is told).
+_RIGHT = ("AMI: with an unbalanced reference and small clusters the ARI's pairs are ruled by "
+          "the large class; Romano et al. (2016) recommend AMI there.",
+          "ARI: Romano et al. (2016) recommend it for large reference clusters of equal size.",
+          "Without a reference labelling only an internal criterion can judge the clustering.",
+          "A one-to-one pairing of classes with clusters, and the instances it gets right, is "
+          "what maximum matching measures.")
+
 #: The balanced scenario: ARI and AMI agree closely there (Romano et al. 2016), both accepted.
 _BALANCED = 1
 
@@ -304,10 +312,8 @@ class WhichMeasure(DefensibleChoice):
     def defensible(self):
         letter = {text: letter for letter, text, _, _ in self.options()}
         best = self._text()[1]
-        why = {letter[best]: f"{best} is the measure this scenario asks for."}
+        why = {letter[best]: _RIGHT[self.scenario]}
         if self.scenario == _BALANCED:
-            why[letter["ARI"]] = ("ARI: Romano et al. (2016) recommend it for large reference "
-                                  "clusters of equal size.")
             why[letter["AMI"]] = ("AMI is right too: with large, balanced clusters ARI and AMI "
                                   "agree closely and are both adjusted for chance (Romano et "
                                   "al. 2016 lean to ARI here).")
