@@ -277,6 +277,11 @@ CRITERIA = (("silhouette", silhouette, True), ("Calinski-Harabasz", calinski_har
             ("Davies-Bouldin", davies_bouldin, False))
 
 
+def _cap(name: str) -> str:
+    """A criterion's name at the start of a sentence."""
+    return name[:1].upper() + name[1:]
+
+
 #: The criteria of data already scored (content -> scores), so the two questions on one
 #: variant, and each variant judged, score the clusterings once.
 _SCORED: dict = {}
@@ -388,7 +393,7 @@ class WhichK(_Criteria, DefensibleChoice):
         wrong_way = [(name, higher) for (name, _, higher), w in zip(CRITERIA, worst) if w == k]
         if wrong_way:                       # Davies-Bouldin's direction first: the usual slip
             name, higher = sorted(wrong_way, key=lambda nh: nh[1])[0]
-            return (f"{name} is {'lowest' if higher else 'highest'} at k = {k}, and for {name} "
+            return (f"{_cap(name)} is {'lowest' if higher else 'highest'} at k = {k}, and for {name} "
                     f"{'higher' if higher else 'lower'} is better: k = {k} is its worst, not "
                     f"its best (their best: {said}).")
         return (f"No criterion prefers k = {k} (their best: {said}); choose a k that some "
@@ -413,7 +418,7 @@ class WhichK(_Criteria, DefensibleChoice):
 
     def explain_choice(self, d):
         for (name, _, higher), k in zip(CRITERIA, self._best()):
-            d.text(f"{name} is {'highest' if higher else 'lowest'} at k = {k}.")
+            d.text(f"{_cap(name)} is {'highest' if higher else 'lowest'} at k = {k}.")
         k_maj, names, odd, k_odd = self._split()
         d.text(f"They disagree: {names[0]} and {names[1]} prefer k = {k_maj}, {odd} k = "
                f"{k_odd}, the {k_odd} groups of the plot.")
@@ -441,11 +446,11 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
         db_worst = self._worst()[2]
         sc = self._scores()
         return [
-            (f"{odd} is the criterion that disagrees: it prefers k = {k_odd}, the other two "
+            (f"{_cap(odd)} is the criterion that disagrees: it prefers k = {k_odd}, the other two "
              f"k = {k_maj}.", True,
              f"Find each criterion's best k: {names[0]} and {names[1]} agree on k = {k_maj}."),
-            (f"{names[0]} is the criterion that disagrees with the other two.", False,
-             f"{names[0]} agrees with {names[1]}: both are best at k = {k_maj}."),
+            (f"{_cap(names[0])} is the criterion that disagrees with the other two.", False,
+             f"{_cap(names[0])} agrees with {names[1]}: both are best at k = {k_maj}."),
             (f"Davies-Bouldin prefers k = {db_worst}.", False,
              f"Davies-Bouldin is highest at k = {db_worst}, and for it lower is better (the "
              "mean over clusters of the worst ratio of spread to separation): that k is its "
@@ -476,7 +481,7 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
 
     def explain_choice(self, d):
         for (name, _, higher), k in zip(CRITERIA, self._best()):
-            d.text(f"{name} is {'highest' if higher else 'lowest'} at k = {k}.")
+            d.text(f"{_cap(name)} is {'highest' if higher else 'lowest'} at k = {k}.")
         k_maj, names, odd, k_odd = self._split()
-        d.text(f"{odd} stands alone at k = {k_odd}; the {k_maj}-cluster cut merges two close "
+        d.text(f"{_cap(odd)} stands alone at k = {k_odd}; the {k_maj}-cluster cut merges two close "
                "groups, which helps the criteria ruled by the closest pair of clusters.")
