@@ -175,4 +175,5 @@ def test_unknown_exercise_is_refused_with_the_list():
         identity.exercise_name("07_kmeans")
     assert str(err.value) == ("exercise: there is no exercise '07_kmeans'; the exercises are "
                               "01_matching, 02_information, 03_pair_counting, "
-                              "04_silhouette_graph, 05_hierarchy, 06_prayatul, 08_judgement")
+                              "04_silhouette_graph, 05_hierarchy, 06_prayatul, "
+                              "08_trusting_a_score, 09_choosing_k")

@@ -31,26 +31,31 @@ gives the same data.
 
 Notebooks (``solutions/NN_topic.ipynb``, ``exercises/NN_topic.ipynb``):
 ``01`` matching, ``02`` information, ``03`` pair counting, ``04`` silhouette and
-graph, ``05`` hierarchy, ``06`` Prayatul, ``08`` choosing and trusting (judgement).
+graph, ``05`` hierarchy, ``06`` Prayatul, ``08`` trusting a score, ``09`` choosing k.
 """
-from . import (_base, _data, _language, assignment, hierarchy, information, judgement, kinds,
-               matching, pair_counting, prayatul, silhouette_graph)
+from . import (_base, _data, _language, assignment, choosing_k, hierarchy, information, kinds,
+               matching, pair_counting, prayatul, silhouette_graph, trusting_a_score)
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
                     Feedback, Outcome, progress, question, setup, student_id, submissions,
                     topic_questions)
 from ._base import Question  # what question() returns: check, hint, solution
 
-# the code of the library's exercises, before any cell of a student runs: an answer route
-# called from any other code is on the record (see assignment.guard_key)
-assignment.seal([_base, _data, _language, assignment, kinds, hierarchy, information,
-                 judgement, matching, pair_counting, prayatul, silhouette_graph])
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).
 TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
-          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul", "08": "judgement"}
+          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul",
+          "08": "trusting_a_score", "09": "choosing_k"}
+
+from . import authoring  # noqa: E402  (an instructor's own questions; it reads TOPICS)
+
+# the code of the library's exercises, before any cell of a student runs: an answer route
+# called from any other code is on the record (see assignment.guard_key)
+assignment.seal([_base, _data, _language, assignment, authoring, kinds, hierarchy,
+                 information, choosing_k, matching, pair_counting, prayatul,
+                 silhouette_graph, trusting_a_score])
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
            "topic_questions", "Question",
            "ATOL", "RTOL", "Feedback", "Outcome", "CORRECT", "PARTLY", "INCORRECT", "INVALID",
            "NOT_ATTEMPTED", "kinds", "matching", "information", "pair_counting", "silhouette_graph",
-           "hierarchy", "prayatul", "judgement"]
+           "hierarchy", "prayatul", "trusting_a_score", "choosing_k"]

@@ -162,15 +162,21 @@ def _null_scores(rng):
     return {"observed": observed, "null": null}
 
 
+#: Shuffles behind the significance question: enough for a verdict the Monte-Carlo
+#: error cannot flip (its standard error at p = 0.05 is sqrt(0.05 * 0.95 / 1000) = 0.0069).
+SIGNIFICANCE_PERMUTATIONS = 999
+
+
 def _significance(rng):
-    """A weak clustering of N instances (3 classes) and its permutation null (199)."""
+    """A weak clustering of N instances (3 classes) and its permutation null (999)."""
     n, k = int(rng.choice([60, 90, 120])), int(rng.integers(4, 8))
     truth = np.repeat(np.arange(3), n // 3)
     pred = rng.integers(0, k, n)
     kept = rng.permutation(n)[: int(n * rng.uniform(0.05, 0.35))]
     pred[kept] = truth[kept]
     return {"truth": truth, "pred": pred, "k": k, **_permutation_null(
-        rng, truth, pred, {"Rand": rand_index, "ARI": adjusted_rand_index}, 199)}
+        rng, truth, pred, {"Rand": rand_index, "ARI": adjusted_rand_index},
+        SIGNIFICANCE_PERMUTATIONS)}
 
 
 def _permutation_null(rng, truth, pred, measures, n_permutations):
@@ -188,18 +194,41 @@ def _permutation_null(rng, truth, pred, measures, n_permutations):
 
 
 def _significance_original():
-    return _significance(np.random.default_rng(808))
+    # seed 801: p = 0.001, far below 0.05 (808's p = 0.06 sat within the Monte-Carlo error)
+    return _significance(np.random.default_rng(801))
+
+
+def _criteria_k_of(X, groups):
+    """The points, the groups that made them, and average-linkage cuts into k = 2 ... 6."""
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    tree = agglomerative(D, linkage="average")
+    return {"X": X, "groups": groups + 1,
+            "candidates": {k: tree.cut(n_clusters=k) + 1 for k in range(2, 7)}}
+
+
+def _criteria_k_original():
+    """The course's case: three groups of 8, two of them close (seed 2024)."""
+    rng = np.random.default_rng(2024)
+    n_blobs = int(rng.integers(3, 5))
+    centres = rng.uniform(0, 12, (n_blobs, 2))
+    groups = np.arange(24) % n_blobs
+    X = np.round(centres[groups] + rng.normal(0, rng.uniform(0.5, 1.2), (24, 2)), 1)
+    return _criteria_k_of(X, groups)
 
 
 def _criteria_k(rng):
-    """Points in blobs (two of them close) and average-linkage cuts into k = 2 ... 6."""
+    """3 or 4 groups of points, two of them close (so the criteria may disagree)."""
     n_blobs = int(rng.integers(3, 5))
-    centres = rng.uniform(0, 12, (n_blobs, 2))
-    X = np.round(centres[np.arange(24) % n_blobs] + rng.normal(0, rng.uniform(0.5, 1.2),
-                                                                 (24, 2)), 1)
-    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
-    tree = agglomerative(D, linkage="average")
-    return {"X": X, "candidates": {k: tree.cut(n_clusters=k) + 1 for k in range(2, 7)}}
+    while True:
+        centres = rng.uniform(0, 14, (n_blobs, 2))
+        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+        if gaps[np.triu_indices(n_blobs, 1)].min() > 7:
+            break
+    angle = rng.uniform(0, 2 * np.pi)
+    centres[1] = centres[0] + rng.uniform(2.5, 3.5) * np.array([np.cos(angle), np.sin(angle)])
+    groups = np.arange(24) % n_blobs
+    X = np.round(centres[groups] + rng.normal(0, rng.uniform(0.4, 0.7), (24, 2)), 1)
+    return _criteria_k_of(X, groups)
 
 
 def _stability(rng):
@@ -216,8 +245,50 @@ def _stability(rng):
     return {"ids_a": ids_a, "labels_a": label_a + 1, "ids_b": ids_b, "labels_b": label_b + 1}
 
 
+def _tendency(rng):
+    """12 points in 2 or 3 tight groups (1 decimal), 3 probe points drawn uniformly in their
+    bounding box (1 decimal) and 3 of the points sampled: the Hopkins statistic by hand."""
+    n_groups = int(rng.integers(2, 4))
+    while True:
+        centres = rng.uniform(0, 10, (n_groups, 2))
+        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+        if gaps[np.triu_indices(n_groups, 1)].min() > 4:
+            break
+    X = np.round(centres[np.arange(12) % n_groups] + rng.normal(0, 1.2, (12, 2)), 1)
+    low, high = X.min(axis=0), X.max(axis=0)
+    probes = np.round(rng.uniform(low, high, (3, 2)), 1)
+    return {"X": X, "probes": probes, "sample": np.sort(rng.choice(12, 3, replace=False))}
+
+
+def _per_cluster(rng):
+    """A reference clustering of 12 instances (3 clusters) and the clusterings of two
+    subsamples of 9, renamed and with a few instances moved (clusterboot's setting)."""
+    n = 12
+    reference = rng.permutation(np.arange(n) % 3)
+    runs = {}
+    for r in ("a", "b"):
+        ids = np.sort(rng.choice(n, 9, replace=False))
+        labels = (reference[ids] + int(rng.integers(1, 3))) % 3       # other names
+        moved = rng.choice(9, int(rng.integers(1, 4)), replace=False)
+        labels[moved] = rng.integers(0, 3, len(moved))
+        runs[f"ids_{r}"], runs[f"labels_{r}"] = ids, labels + 1
+    return {"reference": reference + 1, **runs}
+
+
+def _extremes(rng):
+    """Class sizes of a reference labelling, not all equal (N = 30 ... 60, 4 or 5 classes)."""
+    n = int(rng.integers(30, 61))
+    return {"class_sizes": _sizes(rng, n, int(rng.integers(4, 6))), "shuffle_seed":
+            int(rng.integers(0, 2**31))}
+
+
+#: The course's stability data (seed 7 made the pair-counting Jaccard equal the ARI key,
+#: 0.4444; seed 5 keeps every wrong measure at least 0.04 from its 0.5882).
+STABILITY_SEED = 5
+
+
 def _scenario(rng):
-    # one of the four scenarios of question 08.3, with its own numbers
+    # one of the four scenarios of question 08.4, with its own numbers
     return {"scenario": int(rng.integers(0, 4)), "big": int(rng.choice([20, 40, 50, 80])) * 100}
 
 
@@ -252,8 +323,12 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
                                                0.001, -0.026, 0.018, 0.047, -0.003, 0.029,
                                                -0.021])}, _null_scores),
     "significance": (_significance_original, _significance),
-    "criteria_k": (lambda: _criteria_k(np.random.default_rng(2024)), _criteria_k),
-    "stability": (lambda: _stability(np.random.default_rng(7)), _stability),
+    "criteria_k": (_criteria_k_original, _criteria_k),
+    "stability": (lambda: _stability(np.random.default_rng(STABILITY_SEED)), _stability),
+    "per_cluster": (lambda: _per_cluster(np.random.default_rng(3)), _per_cluster),
+    "tendency": (lambda: _tendency(np.random.default_rng(37)), _tendency),
+    "extremes": (lambda: {"class_sizes": np.array([10, 8, 6, 6]), "shuffle_seed": 8},
+                 _extremes),
     "scenario": (lambda: {"scenario": 0, "big": 5000}, _scenario),
     "none": (dict, lambda rng: {}),
 }

@@ -4,8 +4,8 @@ A question derives from the class of its answer's kind, which owns reading the
 answer (what a student may type, and what to say when it cannot be read),
 comparing it with the key (floats within ``ATOL + RTOL |key|``) and the
 diagnosis (a recognised mistake; the right numbers in the wrong order; "give 4
-decimals" only for an answer typed with fewer; or a pointer to the ideas to
-revisit), never printing the expected value. A question whose data leave a free
+decimals" only for an answer typed with fewer and within 1e-3 of the key; or a
+pointer to the ideas to revisit), never printing the expected value. A question whose data leave a free
 choice (01.7's tied majority classes) accepts every answer in ``keys()``:
 
 ========================  =============================  ============================
@@ -16,6 +16,8 @@ kind                      a student types                partial credit
 :class:`NumbersQuestion`  ``[p, r, F]`` or a dict        per named number
 :class:`TableQuestion`    a list of rows or an array     no
 :class:`ChoiceQuestion`   ``'ACD'`` or ``['A', 'C']``    right minus wrong statements
+:class:`DefensibleChoice` ``'B'``                        no (every defensible letter
+                                                         passes, with its reason)
 ========================  =============================  ============================
 """
 from __future__ import annotations
@@ -28,11 +30,12 @@ from typing import ClassVar
 import numpy as np
 
 from ..steps import Derivation, fmt
-from ._base import INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close, numeric
+from ._base import (CORRECT, INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close,
+                    numeric)
 from ._data import rng_for
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
-           "ChoiceQuestion", "NOT_USUAL", "CLOSE", "NEAR"]
+           "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "CLOSE_WITHIN"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
 CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
@@ -103,11 +106,18 @@ def decimals(x: float) -> int:
     return 0 if frac_part == "0" else len(frac_part)
 
 
+#: "Give 4 decimals" is said only of an answer this close to the key: farther away, a
+#: coarse number is as likely a slip of thought (E[Rand] = 0.5 for a key of 0.53) as
+#: one of rounding, and the student is not sent to add decimals to a wrong idea.
+CLOSE_WITHIN = 1e-3
+
+
 def too_few_decimals(got: float, want: float) -> bool:
-    """The key typed with fewer than 4 decimals (0.333 for 1/3, 0.85 for 0.8461): the
-    answer has at most 3 decimals and is within one unit of its last decimal."""
+    """The key typed with fewer than 4 decimals (0.333 for 1/3, 0.846 for 0.8461): the
+    answer has at most 3 decimals, is within one unit of its last decimal and within
+    :data:`CLOSE_WITHIN` of the key (0.85 for 0.8461 is not: 3.9e-3 away)."""
     places = decimals(got)
-    return places < 4 and abs(got - want) < 10.0 ** -places
+    return places < 4 and abs(got - want) < min(10.0 ** -places, CLOSE_WITHIN)
 
 
 def near(got: float, want: float) -> bool:
@@ -444,3 +454,41 @@ class ChoiceQuestion(Question):
 
     def explain_choice(self, d: Derivation) -> None:
         """Numbers behind the statements (optional)."""
+
+
+class DefensibleChoice(ChoiceQuestion):
+    """A choice of one option where the data leave more than one defensible answer
+    (a judgement: follow the majority of the criteria, or the structure one sees).
+
+    ``defensible()`` maps each accepted letter to the reason it is accepted; the
+    first true statement is the key, the others are accepted too, each with its
+    reason, and are never diagnosed as mistakes.
+    """
+
+    single = True
+
+    def defensible(self) -> dict[str, str]:
+        """Letter -> why that answer is accepted (the key's letter included)."""
+        raise NotImplementedError
+
+    def keys(self) -> list:
+        key = self.compute_key()
+        return [key, *(frozenset(letter) for letter in self._once("defensible")
+                       if frozenset(letter) != key)]
+
+    def mistakes(self) -> list[Mistake]:
+        accepted = self._once("defensible")
+        return [m for m in super().mistakes() if not set(m.value) & set(accepted)]
+
+    def grade(self, answer) -> Outcome:
+        outcome = super().grade(answer)
+        if outcome.status == CORRECT:
+            why = self._once("defensible")
+            outcome.messages += [why[letter] for letter in sorted(self.read(answer))
+                                 if letter in why]
+        return outcome
+
+    def explain(self, d: Derivation) -> None:
+        super().explain(d)
+        d.text("Accepted: " + " ".join(f"{letter}: {why}" for letter, why
+                                       in sorted(self.defensible().items())))
