@@ -22,7 +22,8 @@ Where each family lives:
 ``graph``              W_in, W_out, normalized cut, BetaCV
 ``internal``           Calinski-Harabasz, Davies-Bouldin, Dunn
 ``significance``       permutation test of an external score, stability
-``relative``           choosing k: the criteria over k, the gap statistic
+``relative``           choosing k: the criteria over k, elbow, the gap statistic
+``tendency``           clustering tendency: the Hopkins statistic
 ``hierarchy``          agglomerative clustering, cophenetic matrix, CPCC
 ``steps``              rendering derivations (Jupyter and terminal)
 ``_validation``        checking arguments, with errors that name them
@@ -47,6 +48,7 @@ from .prayatul import prayatul_by_instance, prayatul_matrix
 from .relative import choose_k, gap_statistic
 from .significance import permutation_test, stability
 from .silhouette import silhouette
+from .tendency import hopkins_statistic
 
 __version__ = "0.1.0"
 
@@ -65,4 +67,5 @@ __all__ = [
     "agglomerative", "cophenetic_matrix", "cophenetic_correlation",
     "calinski_harabasz", "davies_bouldin", "dunn_index",
     "permutation_test", "stability", "choose_k", "gap_statistic",
+    "hopkins_statistic",
 ]

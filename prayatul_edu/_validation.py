@@ -11,6 +11,9 @@ Matrices
     for a matrix of points.
 Choices and numbers
     :func:`check_choice` (one of a few names), :func:`check_real`.
+Randomness and procedures
+    :func:`check_seed` (``seed``, or scikit-learn's ``random_state`` as its alias),
+    :func:`check_procedure` (a function, or a scikit-learn estimator, cloned per call).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ __all__ = [
     "check_count",
     "check_seed",
     "check_measure",
+    "check_procedure",
     "describe",
     "first_bad",
 ]
@@ -222,16 +226,71 @@ def check_count(value, name: str, *, minimum: int = 1) -> int:
     return int(value)
 
 
-def check_seed(seed) -> np.random.Generator:
-    """None, a whole number >= 0 or a ``numpy.random.Generator``."""
+def check_seed(seed, random_state=None) -> np.random.Generator:
+    """None, a whole number >= 0, a ``numpy.random.Generator`` (or a legacy
+    ``numpy.random.RandomState``, which gives the Generator's seed).
+
+    ``random_state`` is scikit-learn's name for the same thing: either may be
+    given; both only if they are the same (the same number, the same object).
+    """
+    name = "seed"
+    if random_state is not None:
+        if seed is not None and not _same_seed(seed, random_state):
+            raise ValueError(f"random_state: is another name for seed; got seed={seed!r} "
+                             f"and random_state={random_state!r}: give one of them")
+        seed, name = random_state, "random_state"
     if seed is None or isinstance(seed, np.random.Generator):
         return np.random.default_rng(seed)
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(int(seed.randint(2**31 - 1)))
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed: expected None, a whole number or a numpy Generator, got "
+        raise TypeError(f"{name}: expected None, a whole number or a numpy Generator, got "
                         f"{type(seed).__name__} {seed!r}")
     if seed < 0:
-        raise ValueError(f"seed: must be >= 0, got {seed}")
+        raise ValueError(f"{name}: must be >= 0, got {seed}")
     return np.random.default_rng(int(seed))
+
+
+def _same_seed(a, b) -> bool:
+    if a is b:
+        return True
+    integral = (isinstance(a, numbers.Integral) and isinstance(b, numbers.Integral)
+                and not isinstance(a, bool) and not isinstance(b, bool))
+    return integral and int(a) == int(b)
+
+
+def check_procedure(cluster, name: str = "cluster", *, takes_k: bool = False):
+    """A clustering procedure as a function: ``cluster(X) -> labels`` (``cluster(X, k)``
+    with ``takes_k``), or a scikit-learn estimator.
+
+    An estimator (anything with ``fit_predict`` and ``get_params``, e.g. ``KMeans(3)``)
+    is cloned (``sklearn.base.clone``) for every call, so no call sees another's fit;
+    with ``takes_k`` its ``n_clusters`` (``n_components`` for a mixture) is set to k.
+    """
+    if hasattr(cluster, "fit_predict") and hasattr(cluster, "get_params"):
+        params = cluster.get_params()
+        size = next((p for p in ("n_clusters", "n_components") if p in params), None)
+        if takes_k and size is None:
+            raise ValueError(f"{name}: the estimator {type(cluster).__name__} has no "
+                             "n_clusters (or n_components) parameter to set to k")
+        estimator = cluster
+
+        def fitted_labels(X, k=None):
+            from sklearn.base import clone
+
+            fresh = clone(estimator)
+            if k is not None:
+                fresh.set_params(**{size: k})
+            return fresh.fit_predict(X)
+
+        if takes_k:
+            return lambda X, k: fitted_labels(X, k)
+        return lambda X: fitted_labels(X)
+    if not callable(cluster):
+        call = "cluster(X, k)" if takes_k else "cluster(X)"
+        raise TypeError(f"{name}: expected a function {call} -> labels or a scikit-learn "
+                        f"estimator, got {type(cluster).__name__} {cluster!r}")
+    return cluster
 
 
 def check_measure(measure, name: str = "measure"):

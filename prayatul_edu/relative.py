@@ -2,15 +2,17 @@
 
 :func:`choose_k` runs a procedure ``cluster(X, k)`` for every k of a range and
 scores each clustering with the internal criteria (silhouette,
-Calinski-Harabasz, Davies-Bouldin, Dunn), its stability under resampling and
-the gap statistic (:func:`gap_statistic`). Each criterion prefers its own k;
-the table shows where they agree and where they do not.
+Calinski-Harabasz, Davies-Bouldin, Dunn), its stability under resampling, the
+elbow of the within-cluster scatter W_k and the gap statistic
+(:func:`gap_statistic`). Each criterion prefers its own k; the table shows where
+they agree and where they do not. ``cluster`` may also be a scikit-learn
+estimator (``KMeans(n_init=10)``): it is cloned and its ``n_clusters`` set to k.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_count, check_features, check_seed
+from ._validation import check_count, check_features, check_procedure, check_seed
 from .labels import check_labels
 from .internal import calinski_harabasz, davies_bouldin, dunn_index, within_dispersion
 from .significance import stability
@@ -21,11 +23,11 @@ __all__ = ["choose_k", "gap_statistic", "ChooseK", "GapStatistic", "CRITERIA"]
 
 #: The criteria of :func:`choose_k`, and whether a higher value is better.
 CRITERIA = {"silhouette": True, "calinski_harabasz": True, "davies_bouldin": False,
-            "dunn": True, "stability": True, "gap": True}
+            "dunn": True, "stability": True, "elbow": True, "gap": True}
 
 _NAMES = {"silhouette": "silhouette", "calinski_harabasz": "Calinski-Harabasz",
           "davies_bouldin": "Davies-Bouldin", "dunn": "Dunn", "stability": "stability",
-          "gap": "gap"}
+          "elbow": "elbow", "gap": "gap"}
 
 
 def _check_ks(ks) -> list[int]:
@@ -94,7 +96,7 @@ def _log_w(X: np.ndarray, codes: np.ndarray) -> float:
 
 
 def gap_statistic(X, cluster, ks=range(1, 9), *, n_references: int = 10,
-                  seed=None) -> GapStatistic:
+                  seed=None, random_state=None) -> GapStatistic:
     """The gap statistic of Tibshirani, Walther and Hastie, with its standard-error rule.
 
     .. math::
@@ -110,12 +112,14 @@ def gap_statistic(X, cluster, ks=range(1, 9), *, n_references: int = 10,
     Parameters
     ----------
     X : array of shape (N, D)
-    cluster : function ``cluster(X, k) -> labels``
+    cluster : function ``cluster(X, k) -> labels``, or a scikit-learn estimator
+        An estimator (e.g. ``KMeans(n_init=10, random_state=0)``) is cloned for
+        every clustering, its ``n_clusters`` (``n_components``) set to k.
     ks : increasing whole numbers >= 1, default 1..8
     n_references : int, default 10
         B, the number of reference data sets.
-    seed : None, int or numpy.random.Generator
-        Randomness of the reference data.
+    seed, random_state : None, int or numpy.random.Generator
+        Randomness of the reference data (``random_state``: scikit-learn's name).
 
     Returns
     -------
@@ -138,12 +142,10 @@ def gap_statistic(X, cluster, ks=range(1, 9), *, n_references: int = 10,
     2
     """
     X = check_features(X, "X")
-    if not callable(cluster):
-        raise TypeError("cluster: expected a function cluster(X, k) -> labels, got "
-                        f"{type(cluster).__name__} {cluster!r}")
+    cluster = check_procedure(cluster, takes_k=True)
     ks = _check_ks(ks)
     n_ref = check_count(n_references, "n_references", minimum=2)
-    rng = check_seed(seed)
+    rng = check_seed(seed, random_state)
     low, high = X.min(axis=0), X.max(axis=0)
     log_w = np.array([_log_w(X, _labels_for(cluster, X, k)) for k in ks])
     ref = np.empty((n_ref, len(ks)))
@@ -166,7 +168,8 @@ def gap_statistic(X, cluster, ks=range(1, 9), *, n_references: int = 10,
 # ------------------------------------------------------------------- choose_k
 class ChooseK(Result):
     """``.ks``, ``.table`` (criterion -> values per k), ``.preferred`` (criterion -> k),
-    ``.labels`` (k -> the procedure's labels), ``.gap`` (a :class:`GapStatistic`)."""
+    ``.within`` (W_k per k), ``.labels`` (k -> the procedure's labels), ``.gap`` (a
+    :class:`GapStatistic`)."""
 
     def __init__(self, **attributes):
         self.__dict__.update(attributes)
@@ -177,12 +180,15 @@ class ChooseK(Result):
         d.text(f"The procedure was run for k = {', '.join(map(str, self.ks))} on N = "
                f"{self.n} instances. Each criterion scores every clustering; its preferred "
                "k is where it is best (higher is better except for Davies-Bouldin; the gap "
-               "by its standard-error rule).")
+               "by its standard-error rule; the elbow where log2(W_(k-1) / W_k) - "
+               "log2(W_k / W_(k+1)), the bend of the within-cluster scatter W_k, is "
+               "largest). A criterion undefined "
+               "at a k (one cluster, or the elbow at the ends of the range) is nan there.")
         names = list(self.table)
-        rows = [[str(k)] + [float(self.table[c][i]) for c in names]
+        rows = [[str(k), float(self.within[i])] + [float(self.table[c][i]) for c in names]
                 for i, k in enumerate(self.ks)]
-        d.table(["k"] + [_NAMES[c] + (" (lower)" if not CRITERIA[c] else "") for c in names],
-                rows)
+        d.table(["k", "W_k"] + [_NAMES[c] + (" (lower)" if not CRITERIA[c] else "")
+                                for c in names], rows)
         d.table(["criterion", "preferred k"], [[_NAMES[c], str(self.preferred[c])]
                                                for c in names])
         chosen = sorted(set(self.preferred.values()))
@@ -205,48 +211,82 @@ def _internal(name: str, X: np.ndarray, codes: np.ndarray) -> float:
                   "davies_bouldin": davies_bouldin, "dunn": dunn_index}[name](X, codes))
 
 
-def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10,
-             n_references: int = 10, seed=None) -> ChooseK:
+def _elbow(ks: list[int], within: np.ndarray) -> np.ndarray:
+    """The bend of W at each k: log2(W_(k-1) / W_k) - log2(W_k / W_(k+1)), how many
+    halvings less W falls after k than it fell to k. NaN where k - 1 or k + 1 is not in
+    ``ks``, or where W_k = 0 (every point on its centroid: W cannot fall further)."""
+    bend = np.full(len(ks), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_w = np.log2(within)
+    for i in range(1, len(ks) - 1):
+        if ks[i - 1] == ks[i] - 1 and ks[i + 1] == ks[i] + 1 and within[i + 1] > 0:
+            bend[i] = (log_w[i - 1] - log_w[i]) - (log_w[i] - log_w[i + 1])
+    return bend
+
+
+def choose_k(X, cluster, ks=range(1, 9), *, criteria=None, n_resamples: int = 10,
+             n_references: int = 10, seed=None, random_state=None) -> ChooseK:
     """Run a procedure over a range of k and tabulate the criteria that choose k.
 
     For each k, ``labels = cluster(X, k)`` is scored with the silhouette,
     Calinski-Harabasz, Davies-Bouldin, Dunn (on ``X``, Euclidean), the
-    stability of ``cluster(., k)`` over ``n_resamples`` subsamples, and the
-    gap statistic (:func:`gap_statistic`). Each criterion's preferred k:
+    stability of ``cluster(., k)`` over ``n_resamples`` subsamples, the elbow
+    of the within-cluster scatter ``W_k`` and the gap statistic
+    (:func:`gap_statistic`). Each criterion's preferred k:
 
     .. math::
         \\hat{k}_{\\text{sil, CH, Dunn, stab}} = \\arg\\max_k,\\quad
         \\hat{k}_{DB} = \\arg\\min_k,\\quad
+        \\hat{k}_{elbow} = \\arg\\max_k \\Big[\\log_2\\frac{W_{k-1}}{W_k} -
+        \\log_2\\frac{W_k}{W_{k+1}}\\Big],\\quad
         \\hat{k}_{gap} = \\min\\{k : \\text{Gap}(k) \\ge \\text{Gap}(k+1) - s_{k+1}\\}
 
-    A criterion undefined for a clustering (e.g. one cluster) is NaN there; so is
-    the stability of k = 1 (one cluster agrees with itself on every resample).
+    with ``W_k = sum_i sum_{x_j in C_i} ||x_j - c_i||^2``. The elbow is the k
+    after which adding a cluster stops paying: W shrinks by a much larger
+    factor up to k than after k (the largest second difference of log2 W_k, the
+    curve the gap statistic uses too; on W itself the largest fall is nearly
+    always the first one, so the plain second difference of W picks k = 2 on
+    most data). Its caveats: it is defined only where k - 1 and k + 1 are in
+    ``ks`` (never at the first or last k, so it can never answer k = 1, "no
+    structure"); on data without clusters it still names a k; a smooth curve
+    has no clear elbow, and a small change of the data can move it; eyes
+    reading a plot of W may see another elbow than this rule. The gap statistic compares W with structureless data and can
+    answer k = 1: that is why ``ks`` starts at 1 by default. The criteria
+    undefined at k = 1 (silhouette, Calinski-Harabasz, Davies-Bouldin, Dunn,
+    stability: one cluster always agrees with itself) are NaN there and skip it;
+    so is any criterion on a clustering where it is undefined (all singletons).
 
     Parameters
     ----------
     X : array of shape (N, D)
-    cluster : function ``cluster(X, k) -> labels``
-        e.g. ``lambda X, k: KMeans(k, n_init=10, random_state=0).fit_predict(X)``.
-    ks : increasing whole numbers >= 1, default 2..8
+    cluster : function ``cluster(X, k) -> labels``, or a scikit-learn estimator
+        e.g. ``lambda X, k: KMeans(k, n_init=10, random_state=0).fit_predict(X)``,
+        or ``KMeans(n_init=10, random_state=0)`` (cloned for every clustering, its
+        ``n_clusters`` - ``n_components`` for a mixture - set to k).
+    ks : increasing whole numbers >= 1, default 1..8
     criteria : sequence of names of ``CRITERIA``, default all
     n_resamples : int, default 10
         Resamples of the stability criterion.
     n_references : int, default 10
         Reference data sets of the gap statistic.
-    seed : None, int or numpy.random.Generator
-        Randomness of the resamples and the reference data.
+    seed, random_state : None, int or numpy.random.Generator
+        Randomness of the resamples and the reference data (``random_state`` is
+        scikit-learn's name for ``seed``).
 
     Returns
     -------
     ChooseK
-        ``.ks``, ``.table``, ``.preferred``, ``.labels``, ``.gap``.
+        ``.ks``, ``.table`` (criterion -> value per k; for the elbow the second
+        difference of log2 W_k), ``.preferred`` (criterion -> k, None if undefined at
+        every k), ``.within`` (W_k per k), ``.labels``, ``.gap``.
 
     References
     ----------
     M. J. Zaki and W. Meira Jr., *Data Mining and Machine Learning*, sec. 17.3
-    (relative validation); R. Tibshirani, G. Walther and T. Hastie (2001), see
-    :func:`gap_statistic`; A. Ben-Hur, A. Elisseeff and I. Guyon (2002), see
-    :func:`stability`.
+    (relative validation); P.-N. Tan, M. Steinbach and V. Kumar, *Introduction to
+    Data Mining*, sec. 8.5.5 (the knee of W); R. Tibshirani, G. Walther and T.
+    Hastie (2001), see :func:`gap_statistic`; A. Ben-Hur, A. Elisseeff and I.
+    Guyon (2002), see :func:`stability`.
 
     Examples
     --------
@@ -254,17 +294,14 @@ def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10
     >>> from prayatul_edu import choose_k
     >>> X = np.r_[np.zeros((15, 2)), np.full((15, 2), 10.0), [[0, 10]] * 15]
     >>> X += np.random.default_rng(0).normal(0, 0.5, X.shape)
-    >>> def by_distance(Y, k):   # k-means would do; this keeps the example light
-    ...     from scipy.cluster.vq import kmeans2
-    ...     return kmeans2(Y, k, seed=1, minit="++")[1]
-    >>> ck = choose_k(X, by_distance, ks=[2, 3, 4], criteria=["silhouette", "dunn"])
+    >>> from sklearn.cluster import KMeans    # an estimator, or a function cluster(X, k)
+    >>> ck = choose_k(X, KMeans(n_init=4, random_state=0), ks=range(1, 7),
+    ...               criteria=["silhouette", "dunn", "elbow", "gap"], seed=0)
     >>> ck.preferred
-    {'silhouette': 3, 'dunn': 3}
+    {'silhouette': 3, 'dunn': 3, 'elbow': 3, 'gap': 3}
     """
     X = check_features(X, "X")
-    if not callable(cluster):
-        raise TypeError("cluster: expected a function cluster(X, k) -> labels, got "
-                        f"{type(cluster).__name__} {cluster!r}")
+    cluster = check_procedure(cluster, takes_k=True)
     ks = _check_ks(ks)
     if criteria is None:
         criteria = list(CRITERIA)
@@ -276,14 +313,17 @@ def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10
         raise ValueError(f"criteria: unknown {unknown or 'empty list'}; choose from "
                          f"{', '.join(CRITERIA)}")
     n_res = check_count(n_resamples, "n_resamples", minimum=2)
-    rng = check_seed(seed)
+    rng = check_seed(seed, random_state)
     labels = {k: _labels_for(cluster, X, k) for k in ks}
+    within = np.array([within_dispersion(X, labels[k]) for k in ks])       # W_k
     table = {}
     for c in criteria:
         if c == "stability":
             table[c] = np.array([np.nan if k == 1 else      # one cluster always agrees
                                  float(stability(X, lambda Y, k=k: cluster(Y, k), n_res, rng))
                                  for k in ks])
+        elif c == "elbow":
+            table[c] = _elbow(ks, within)
         elif c != "gap":
             table[c] = np.array([_internal(c, X, labels[k]) for k in ks])
     gap = None
@@ -301,4 +341,4 @@ def choose_k(X, cluster, ks=range(2, 9), *, criteria=None, n_resamples: int = 10
             pick = np.nanargmax(values) if CRITERIA[c] else np.nanargmin(values)
             preferred[c] = ks[int(pick)]
     return ChooseK(ks=ks, table=table, preferred=preferred, labels=labels, gap=gap,
-                   n=X.shape[0])
+                   within=within, n=X.shape[0])

@@ -28,7 +28,7 @@ import numbers
 import numpy as np
 
 from ._validation import (check_choice, check_count, check_features, check_measure,
-                          check_real, check_seed)
+                          check_procedure, check_real, check_seed)
 from .labels import check_labels, check_partitions
 from .matching import purity
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_index,
@@ -300,8 +300,10 @@ def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int) -> n
 
 # ------------------------------------------------------------------ stability
 class Stability(ScalarResult):
-    """Mean agreement of pairs of resamples, with ``.scores`` (per pair), ``.pairs``
-    ((r, s) resample numbers), ``.shared`` (instances in both), ``.n_clusters``."""
+    """Mean agreement of pairs of resamples, with ``.scores`` (per pair), ``.spread``,
+    ``.quantiles``, ``.pairs`` ((r, s) resample numbers), ``.shared`` (instances in
+    both), ``.n_clusters``; per cluster of all the data ``.per_cluster`` (mean best
+    Jaccard), ``.per_cluster_spread``, ``.jaccard`` (R x k); ``.baseline`` (or None)."""
 
     def derivation(self) -> Derivation:
         d = Derivation(f"Stability = {fmt(self)}")
@@ -327,9 +329,52 @@ class Stability(ScalarResult):
                f"{fmt(float(np.max(self.scores)))}. A procedure that finds structure "
                "really in the data gives nearly the same clusters on every resample; "
                "one that cuts a blob arbitrarily does not.")
+        d.text(f"Spread: standard deviation {fmt(self.spread)}; 5%, 50%, 95% of the pair "
+               f"scores: {', '.join(fmt(float(q)) for q in self.quantiles)}.")
         d.note("The pairs share resamples, so their scores are not independent: their "
                "spread is not a standard error of the mean.")
+        if self.baseline is not None:
+            d.text(f"Random labeller (each resample's labels shuffled, same cluster sizes): "
+                   f"{self.measure_name} {fmt(self.baseline)} on average.")
+        d.formula(r"\gamma_i = \frac{1}{R_i}\sum_{r} \max_{B \in L_r} "
+                  r"\frac{|C_i \cap S_r \cap B|}{|(C_i \cap S_r) \cup B|}",
+                  "gamma_i = mean over resamples r of max_B |C_i ∩ S_r ∩ B| / "
+                  "|(C_i ∩ S_r) ∪ B|")
+        d.text("Per cluster (Hennig's clusterboot): each cluster C_i of the procedure's "
+               "clustering of all the data, restricted to a resample, is matched with the "
+               "resample's most similar cluster by the Jaccard coefficient; gamma_i is the "
+               "mean over the resamples.")
+        header = ["cluster C_i", "size", "gamma_i", "spread", "reading"]
+        if self.baseline_per_cluster is not None:
+            header.insert(4, "random labeller")
+        rows = []
+        sizes = {c: 0 for c in self.clusters}
+        for v in self.reference:
+            sizes[str(v)] += 1
+        for i, c in enumerate(self.clusters):
+            g = float(self.per_cluster[i])
+            row = [c, sizes[c], g, float(self.per_cluster_spread[i]), _reading(g)]
+            if self.baseline_per_cluster is not None:
+                row.insert(4, float(self.baseline_per_cluster[i]))
+            rows.append(row)
+        d.table(header, rows)
+        d.note("Hennig's reading of gamma_i: at most 0.5 the cluster dissolves; 0.6 - 0.75 "
+               "a pattern whose members are doubtful; above 0.75 valid and stable; above "
+               "0.85 highly stable.")
         return d
+
+
+def _reading(gamma: float) -> str:
+    """Hennig's (2007) reading of a cluster's mean Jaccard."""
+    if gamma != gamma:
+        return "never drawn"
+    if gamma <= 0.5:
+        return "dissolved"
+    if gamma < 0.6:
+        return "doubtful"
+    if gamma <= 0.75:
+        return "a pattern"
+    return "highly stable" if gamma > 0.85 else "stable"
 
 
 def _shared(ids_r, first_r, ids_s, first_s):
@@ -338,9 +383,43 @@ def _shared(ids_r, first_r, ids_s, first_s):
     return first_r[in_r], first_s[in_s]
 
 
+def _max_jaccard(reference: np.ndarray, k: int, found: np.ndarray) -> np.ndarray:
+    """Per reference cluster i (codes 0..k-1, as on the resample): max_j of the Jaccard
+    |A_i ∩ B_j| / |A_i ∪ B_j| with the resample's clusters B_j; NaN where A_i is empty."""
+    kf = int(found.max()) + 1
+    n_ij = np.bincount(reference * kf + found, minlength=k * kf).reshape(k, kf)
+    a, b = n_ij.sum(axis=1), n_ij.sum(axis=0)                  # |A_i|, |B_j|
+    union = a[:, None] + b[None, :] - n_ij                     # |A_i ∪ B_j|
+    with np.errstate(invalid="ignore", divide="ignore"):
+        best = (n_ij / union).max(axis=1)
+    return np.where(a > 0, best, np.nan)
+
+
+def _clusterboot(reference, k, labels, uniques):
+    """R x k: the best Jaccard of each reference cluster on each resample (first copies)."""
+    return np.array([_max_jaccard(reference[ids], k, codes[first])
+                     for codes, (ids, first) in zip(labels, uniques)])
+
+
+def _pair_scores(labels, uniques, measure):
+    pairs, scores, shared = [], [], []
+    n_res = len(labels)
+    for r in range(n_res):
+        for s in range(r + 1, n_res):
+            at_r, at_s = _shared(*uniques[r], *uniques[s])
+            if at_r.shape[0] < 2:
+                raise ValueError(f"fraction: resamples {r + 1} and {s + 1} share "
+                                 f"{at_r.shape[0]} instance(s); use a larger fraction")
+            pairs.append((r, s))
+            shared.append(int(at_r.shape[0]))
+            scores.append(_score(measure(labels[r][at_r], labels[s][at_s])))
+    return pairs, np.asarray(scores), np.asarray(shared)
+
+
 def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_rand_index,
-              method: str = "subsample", fraction: float = 0.8) -> Stability:
-    """Stability of a clustering procedure under resampling.
+              method: str = "subsample", fraction: float = 0.8, *, baseline: bool = False,
+              random_state=None) -> Stability:
+    """Stability of a clustering procedure under resampling, overall and per cluster.
 
     The procedure ``cluster(X) -> labels`` is run on ``R = n_resamples``
     resamples ``S_1 .. S_R`` of the instances. Every pair of resamples is
@@ -353,18 +432,35 @@ def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_ran
         \\qquad P = \\{(r, s) : r < s\\}
 
     Near 1 the procedure finds the same clusters whatever the sample; a wrong
-    number of clusters usually splits or merges differently each time.
+    number of clusters often, not always, splits or merges differently each time
+    (a wrong k that cuts the data the same way every time is stable too).
+
+    Per cluster (Hennig's clusterboot): the procedure also clusters all of ``X``
+    (clusters ``C_1 .. C_k``). On resample r, cluster ``C_i`` restricted to the
+    resample, ``A = C_i ∩ S_r``, is matched with the resample's most similar
+    cluster ``B``, by the Jaccard coefficient; the cluster's stability is the mean
+    over the resamples that contain some of it:
+
+    .. math::
+        \\gamma_i = \\frac{1}{R_i}\\sum_{r} \\max_{B \\in L_r}
+        \\frac{|C_i \\cap S_r \\cap B|}{|(C_i \\cap S_r) \\cup B|}
+
+    Hennig's reading: ``gamma_i <= 0.5`` the cluster dissolves; 0.6 - 0.75 a
+    pattern, its members doubtful; above 0.75 valid and stable; above 0.85
+    highly stable.
 
     Parameters
     ----------
     X : array of shape (N, D)
         The instances.
-    cluster : function ``cluster(X) -> labels``
-        The procedure, e.g. ``lambda X: KMeans(3, n_init=10).fit_predict(X)``.
+    cluster : function ``cluster(X) -> labels``, or a scikit-learn estimator
+        The procedure, e.g. ``lambda X: KMeans(3, n_init=10).fit_predict(X)`` or
+        ``KMeans(3, n_init=10, random_state=0)`` (cloned for every resample).
     n_resamples : int, default 20
         R >= 2; ``R (R - 1) / 2`` pairs are compared.
-    seed : None, int or numpy.random.Generator
-        Randomness of the resamples (the procedure's own randomness is its own).
+    seed, random_state : None, int or numpy.random.Generator
+        Randomness of the resamples (the procedure's own randomness is its own);
+        ``random_state`` is scikit-learn's name for ``seed``.
     measure : function ``measure(truth, pred)``, default adjusted_rand_index
     method : {"subsample", "bootstrap"}, default "subsample"
         ``"subsample"`` draws ``round(fraction * N)`` instances without
@@ -372,19 +468,33 @@ def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_ran
         (an instance drawn twice is compared once).
     fraction : float in (0, 1], default 0.8
         The share of instances in a subsample.
+    baseline : bool, default False
+        Also score a *random labeller* (Lange et al.): each resample's labels,
+        and the clustering of all of ``X``, shuffled (the same cluster sizes, no
+        relation to the data), compared exactly as above. A procedure's
+        stability means something only well above its baseline.
 
     Returns
     -------
     Stability
-        A float (the mean score) with ``.scores``, ``.pairs``, ``.shared``,
-        ``.n_clusters`` (per resample) and ``.resamples`` (the instances drawn).
+        A float (the mean score) with ``.scores`` (per pair), ``.spread`` (their
+        standard deviation), ``.quantiles`` (5%, 50%, 95% of the scores),
+        ``.pairs``, ``.shared``, ``.n_clusters`` (per resample), ``.resamples``
+        (the instances drawn); per cluster: ``.per_cluster`` (gamma_i),
+        ``.per_cluster_spread`` (standard deviation over resamples), ``.jaccard``
+        (R x k, NaN where a resample holds none of the cluster), ``.reference``
+        (the labels of all of ``X``, as given), ``.clusters`` (their values);
+        with ``baseline``: ``.baseline``, ``.baseline_scores`` and
+        ``.baseline_per_cluster`` (else None).
 
     References
     ----------
     A. Ben-Hur, A. Elisseeff and I. Guyon, "A stability based method for discovering
     structure in clustered data", Pacific Symposium on Biocomputing 7 (2002) 6-17;
     T. Lange, V. Roth, M. L. Braun and J. M. Buhmann, "Stability-based validation of
-    clustering solutions", Neural Computation 16 (2004) 1299-1323.
+    clustering solutions", Neural Computation 16 (2004) 1299-1323;
+    C. Hennig, "Cluster-wise assessment of cluster stability", Computational
+    Statistics and Data Analysis 52 (2007) 258-271 (R package fpc, ``clusterboot``).
 
     Examples
     --------
@@ -394,19 +504,19 @@ def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_ran
     >>> from prayatul_edu import stability
     >>> X = np.r_[np.zeros((10, 1)), np.ones((10, 1))] + np.arange(20)[:, None] * 0.01
     >>> st = stability(X, lambda Y: (Y[:, 0] > 0.5).astype(int), n_resamples=5, seed=0)
-    >>> float(st), len(st.scores)
-    (1.0, 10)
+    >>> float(st), len(st.scores), st.per_cluster.tolist()
+    (1.0, 10, [1.0, 1.0])
     """
-    if not callable(cluster):
-        raise TypeError("cluster: expected a function cluster(X) -> labels, got "
-                        f"{type(cluster).__name__} {cluster!r}")
+    cluster = check_procedure(cluster)
     check_measure(measure)
     n_res = check_count(n_resamples, "n_resamples", minimum=2)
     check_choice(method, "method", ("subsample", "bootstrap"))
     fraction = check_real(fraction, "fraction")
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction: must be in (0, 1], got {fraction!r}")
-    rng = check_seed(seed)
+    if not isinstance(baseline, (bool, np.bool_)):
+        raise TypeError(f"baseline: expected True or False, got {type(baseline).__name__}")
+    rng = check_seed(seed, random_state)
     X = check_features(X, "X")
     n = X.shape[0]
     size = n if method == "bootstrap" else int(round(fraction * n))
@@ -424,19 +534,30 @@ def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_ran
         resamples.append(drawn)
         labels.append(found.codes)
         uniques.append(np.unique(drawn, return_index=True))   # instance ids, first copies
-    pairs, scores, shared = [], [], []
-    for r in range(n_res):
-        for s in range(r + 1, n_res):
-            at_r, at_s = _shared(*uniques[r], *uniques[s])
-            if at_r.shape[0] < 2:
-                raise ValueError(f"fraction: resamples {r + 1} and {s + 1} share "
-                                 f"{at_r.shape[0]} instance(s); use a larger fraction")
-            pairs.append((r, s))
-            shared.append(int(at_r.shape[0]))
-            scores.append(_score(measure(labels[r][at_r], labels[s][at_s])))
-    scores = np.asarray(scores)
-    return Stability(float(scores.mean()), scores=scores, pairs=pairs,
-                     shared=np.asarray(shared),
+    pairs, scores, shared = _pair_scores(labels, uniques, measure)
+    whole = check_labels(cluster(X), "cluster", min_n=1)        # the clusters C_1 .. C_k
+    if whole.n != n:
+        raise ValueError(f"cluster: returned {whole.n} labels for {n} instances "
+                         "(one label per row of its input)")
+    jaccard = _clusterboot(whole.codes, whole.k, labels, uniques)
+    with np.errstate(invalid="ignore"):
+        per_cluster = np.nanmean(jaccard, axis=0)              # gamma_i
+        per_cluster_spread = np.nanstd(jaccard, axis=0)
+    base = base_scores = base_per_cluster = None
+    if baseline:                                              # the random labeller
+        shuffled = [rng.permutation(codes) for codes in labels]
+        _, base_scores, _ = _pair_scores(shuffled, uniques, measure)
+        base = float(base_scores.mean())
+        with np.errstate(invalid="ignore"):
+            base_per_cluster = np.nanmean(
+                _clusterboot(rng.permutation(whole.codes), whole.k, shuffled, uniques), axis=0)
+    return Stability(float(scores.mean()), scores=scores, pairs=pairs, shared=shared,
+                     spread=float(scores.std()),
+                     quantiles=np.quantile(scores, [0.05, 0.5, 0.95]),
                      n_clusters=np.asarray([int(c.max()) + 1 for c in labels]),
                      resamples=resamples, n=n, n_resamples=n_res, method=method,
-                     fraction=fraction, measure_name=_measure_name(measure))
+                     fraction=fraction, measure_name=_measure_name(measure),
+                     per_cluster=per_cluster, per_cluster_spread=per_cluster_spread,
+                     jaccard=jaccard, reference=whole.values[whole.codes],
+                     clusters=[str(v) for v in whole.values], baseline=base,
+                     baseline_scores=base_scores, baseline_per_cluster=base_per_cluster)

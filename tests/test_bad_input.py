@@ -234,7 +234,7 @@ OTHER_CASES = [
      "ks:"),
     ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), ks=[3, 2]),
      ValueError, "ks:"),
-    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), criteria=["elbow"]),
+    ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), criteria=["knee"]),
      ValueError, "criteria:"),
     ("choose_k", lambda: pe.choose_k(_X(), lambda Y, k: [0] * len(Y), criteria="gap"),
      TypeError, "criteria:"),
@@ -242,6 +242,12 @@ OTHER_CASES = [
     ("gap_statistic", lambda: pe.gap_statistic(_X(), lambda Y, k: [0] * len(Y),
                                                n_references=1), ValueError, "n_references:"),
     ("gap_statistic", lambda: pe.gap_statistic(_X(), None), TypeError, "cluster:"),
+    # clustering tendency
+    ("hopkins_statistic", lambda: pe.hopkins_statistic(_X(), n_probes=100), ValueError,
+     "n_probes:"),
+    ("hopkins_statistic", lambda: pe.hopkins_statistic(_X(), seed=1, random_state=2),
+     ValueError, "random_state:"),
+    ("hopkins_statistic", lambda: pe.hopkins_statistic(np.zeros((4, 2))), ValueError, "X:"),
     ("gap_statistic", lambda: pe.gap_statistic(_X(), lambda Y, k: [0] * len(Y), ks=[0, 1]),
      ValueError, "ks:"),
 ]

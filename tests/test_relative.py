@@ -100,3 +100,69 @@ def test_same_seed_same_table():
                  n_references=3, seed=9)
     for c in a.table:
         np.testing.assert_array_equal(a.table[c], b.table[c])
+
+
+# ------------------------------------------------ the elbow, k = 1, estimators
+def test_elbow_by_its_numbers():
+    X, _ = _blobs(7)
+    ck = choose_k(X, _kmeans, ks=range(1, 7), criteria=["elbow"])
+    W = np.array([pe.calinski_harabasz(X, ck.labels[k]).within if k > 1 else
+                  ((X - X.mean(axis=0)) ** 2).sum() for k in ck.ks])
+    np.testing.assert_allclose(ck.within, W, rtol=1e-12)
+    logw = np.log2(W)
+    bend = [(logw[i - 1] - logw[i]) - (logw[i] - logw[i + 1]) for i in range(1, 5)]
+    np.testing.assert_allclose(ck.table["elbow"][1:5], bend, rtol=1e-12)
+    assert np.isnan(ck.table["elbow"][[0, 5]]).all()         # no neighbour on one side
+    assert ck.preferred["elbow"] == 3
+
+
+def test_elbow_needs_both_neighbours_in_ks():
+    X, _ = _blobs(8)
+    ck = choose_k(X, _kmeans, ks=[1, 2, 3, 5, 6], criteria=["elbow"])
+    assert np.isnan(ck.table["elbow"][[0, 2, 3, 4]]).all() and ck.preferred["elbow"] == 2
+    ck = choose_k(X, _kmeans, ks=[2, 4, 6], criteria=["elbow"])
+    assert ck.preferred["elbow"] is None
+
+
+def test_default_ks_start_at_one_and_gap_can_answer_one():
+    from sklearn.cluster import KMeans
+
+    G = np.random.default_rng(0).normal(size=(200, 2))        # one Gaussian: no clusters
+    ck = choose_k(G, KMeans(n_init=2, random_state=0), criteria=["gap", "silhouette"],
+                  n_references=10, random_state=0)
+    assert ck.ks == list(range(1, 9))
+    assert ck.preferred["gap"] == 1
+    assert np.isnan(ck.table["silhouette"][0]) and ck.preferred["silhouette"] > 1
+    X, _ = _blobs(9)
+    ck = choose_k(X, KMeans(n_init=2, random_state=0), criteria=["gap", "elbow"],
+                  n_references=10, random_state=0)
+    assert ck.preferred == {"gap": 3, "elbow": 3}
+
+
+def test_an_estimator_is_cloned_with_n_clusters_set():
+    from sklearn.cluster import KMeans
+    from sklearn.mixture import GaussianMixture
+
+    X, _ = _blobs(10)
+    est = KMeans(n_init=3, random_state=0)
+    ck = choose_k(X, est, ks=[2, 3, 4], criteria=["silhouette", "stability"],
+                  n_resamples=3, seed=1)
+    by_function = choose_k(X, _kmeans, ks=[2, 3, 4], criteria=["silhouette", "stability"],
+                           n_resamples=3, seed=1)
+    for c in ck.table:
+        np.testing.assert_array_equal(ck.table[c], by_function.table[c])
+    assert est.n_clusters == 8 and not hasattr(est, "labels_")   # untouched
+    gm = choose_k(X, GaussianMixture(random_state=0), ks=[2, 3], criteria=["silhouette"])
+    assert [len(set(gm.labels[k].tolist())) for k in (2, 3)] == [2, 3]   # n_components
+    gap = gap_statistic(X, est, ks=[1, 2, 3, 4], n_references=4, random_state=0)
+    assert gap.best_k == 3
+
+
+def test_an_estimator_without_a_number_of_clusters_is_refused():
+    from sklearn.cluster import DBSCAN
+
+    X, _ = _blobs(11)
+    with pytest.raises(ValueError, match="^cluster: the estimator DBSCAN has no n_clusters"):
+        choose_k(X, DBSCAN(), ks=[2, 3])
+    with pytest.raises(ValueError, match="^random_state: is another name for seed"):
+        choose_k(X, _kmeans, ks=[2, 3], seed=0, random_state=1)

@@ -200,7 +200,8 @@ def test_scores_are_on_the_shared_instances():
     for (r, s), shared in zip(st_.pairs, st_.shared):
         both = set(st_.resamples[r].tolist()) & set(st_.resamples[s].tolist())
         assert shared == len(both)
-    assert all(len(Y) == 105 for Y in seen)                     # round(0.5 * 210)
+    assert all(len(Y) == 105 for Y in seen[:-1])                # round(0.5 * 210)
+    assert len(seen) == 5 and (seen[-1] == X).all()            # then all of X, per cluster
 
 
 def test_stability_compares_the_first_copy_in_a_bootstrap():
@@ -213,7 +214,7 @@ def test_stability_compares_the_first_copy_in_a_bootstrap():
 
     st_ = stability(X, alternate, n_resamples=3, seed=0, method="bootstrap",
                     measure=pe.rand_index)
-    assert calls == [210, 210, 210]
+    assert calls == [210, 210, 210, 210]                        # 3 resamples, then all of X
     # by hand for the first pair: instance -> label of its first copy in each resample
     r, s = st_.resamples[0], st_.resamples[1]
     first_r = {i: p % 2 for p, i in reversed(list(enumerate(r.tolist())))}
@@ -256,3 +257,108 @@ def test_labels_that_are_tuples_stay_one_label_each():
     codes = permutation_test(truth, pred, n_permutations=40, seed=2, method="codes")
     np.testing.assert_allclose(plain.null, codes.null, atol=1e-12)
     assert plain.observed == pytest.approx(float(adjusted_rand_index(truth, pred)))
+
+
+# ---------------------------------------------------- per-cluster stability (clusterboot)
+def _direct_best_jaccard(reference, resample, labels):
+    """Hennig's gamma per reference cluster on one resample, with Python sets."""
+    first = {}
+    for pos, i in enumerate(resample.tolist()):
+        first.setdefault(i, labels[pos])                   # an instance's first copy
+    found = {}
+    for i, lab in first.items():
+        found.setdefault(lab, set()).add(i)
+    best = []
+    for c in sorted(set(reference.tolist())):
+        A = {i for i in first if reference[i] == c}         # C_i restricted to the resample
+        best.append(max(len(A & B) / len(A | B) for B in found.values()) if A else np.nan)
+    return best
+
+
+@pytest.mark.parametrize("method", ["subsample", "bootstrap"])
+def test_per_cluster_jaccard_equals_a_direct_computation(method):
+    X, _ = _blobs(7)
+    labelled = []
+
+    def noisy(Y):                          # nearest centre, a random share relabelled
+        rng = np.random.default_rng(len(labelled))
+        lab = np.argmin(((Y[:, None] - [[0, 0], [12, 0], [0, 12]]) ** 2).sum(-1), axis=1)
+        lab = np.where(rng.random(len(Y)) < 0.2, rng.integers(0, 4, len(Y)), lab)
+        labelled.append(lab)
+        return lab
+
+    st_ = stability(X, noisy, n_resamples=5, seed=1, method=method)
+    reference = labelled[-1]                                # all of X, clustered last
+    assert (st_.reference == reference).all()
+    expect = np.array([_direct_best_jaccard(reference, st_.resamples[r], labelled[r])
+                       for r in range(5)])
+    np.testing.assert_allclose(st_.jaccard, expect, rtol=1e-12)
+    np.testing.assert_allclose(st_.per_cluster, np.nanmean(expect, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(st_.per_cluster_spread, np.nanstd(expect, axis=0), atol=1e-12)
+    assert (0.3 < st_.per_cluster[:3]).all() and (st_.per_cluster[:3] < 0.95).all()
+    assert st_.per_cluster[3] < 0.2                             # the noise label: dissolved
+    assert "dissolved" in st_.explain()
+
+
+def test_a_cluster_missing_from_a_resample_is_left_out():
+    X = np.arange(20.0)[:, None]
+    st_ = stability(X, lambda Y: (Y[:, 0] > 18.5).astype(int), n_resamples=6, seed=3,
+                    fraction=0.5)                           # the cluster {19}: often not drawn
+    drawn = np.array([19 in r for r in st_.resamples])
+    assert 0 < drawn.sum() < 6
+    assert np.isnan(st_.jaccard[~drawn, 1]).all() and (st_.jaccard[drawn, 1] == 1).all()
+    assert st_.per_cluster.tolist() == [1.0, 1.0]
+
+
+def test_kmeans_estimator_per_cluster_at_least_0_85_on_blobs():
+    from sklearn.cluster import KMeans
+
+    X, _ = _blobs()
+    st_ = stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=8, random_state=0)
+    assert st_.per_cluster.shape == (3,) and (st_.per_cluster >= 0.85).all()
+    same = stability(X, _kmeans(3), n_resamples=8, seed=0)     # the function, same results
+    np.testing.assert_array_equal(st_.scores, same.scores)
+    np.testing.assert_array_equal(st_.per_cluster, same.per_cluster)
+
+
+def test_an_estimator_is_cloned_for_every_call():
+    from sklearn.cluster import KMeans
+
+    X, _ = _blobs()
+    est = KMeans(3, n_init=2, random_state=0)
+    stability(X, est, n_resamples=3, seed=0)
+    assert not hasattr(est, "labels_")                       # never fitted itself
+
+
+def test_spread_and_quantiles_of_the_pair_scores():
+    X, _ = _blobs(3)
+    st_ = stability(X, _kmeans(4), n_resamples=6, seed=2)
+    assert st_.spread == pytest.approx(float(np.std(st_.scores)), abs=1e-15)
+    np.testing.assert_allclose(st_.quantiles, np.quantile(st_.scores, [0.05, 0.5, 0.95]))
+    text = st_.explain()
+    assert "standard deviation" in text and "gamma_i" in text and "highly stable" in text
+
+
+def test_random_labeller_baseline():
+    X, _ = _blobs()
+    st_ = stability(X, _kmeans(3), n_resamples=6, seed=0, baseline=True)
+    assert st_.baseline_scores.shape == st_.scores.shape
+    assert abs(st_.baseline) < 0.05                          # ARI of random labels: about 0
+    assert st_.baseline == pytest.approx(st_.baseline_scores.mean(), abs=1e-15)
+    # a random third of the data against a random third: Jaccard about 1/5
+    assert (0.15 < st_.baseline_per_cluster).all() and (st_.baseline_per_cluster < 0.4).all()
+    assert (st_.per_cluster > st_.baseline_per_cluster + 0.5).all()
+    plain = stability(X, _kmeans(3), n_resamples=6, seed=0)  # the baseline changes nothing
+    np.testing.assert_array_equal(plain.scores, st_.scores)
+    assert plain.baseline is None and "random labeller" in st_.explain()
+
+
+def test_random_state_is_an_alias_of_seed():
+    X, _ = _blobs()
+    a = stability(X, _kmeans(3), n_resamples=3, random_state=4)
+    b = stability(X, _kmeans(3), n_resamples=3, seed=4)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    with pytest.raises(ValueError, match="^random_state: "):
+        stability(X, _kmeans(3), n_resamples=3, seed=1, random_state=2)
+    with pytest.raises(TypeError, match="^baseline: "):
+        stability(X, _kmeans(3), n_resamples=3, baseline="yes")
