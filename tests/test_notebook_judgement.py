@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import prayatul_edu as pe
+from prayatul_edu.toydata import cluster, make_dataset
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LECTURES = ("08_trusting_a_score.ipynb", "09_choosing_k.ipynb")
@@ -151,3 +152,188 @@ def test_08_says_a_permutation_p_value_is_valid_and_how_noisy_it_is():
     cn[kept] = yn[kept]
     assert pe.permutation_test(yn, cn, n_permutations=999, seed=0).p_value == ps[999][0]
     assert "within 0.006 of each other, all below 0.05" in md
+
+
+# ------------------------------------------------------------------- 09
+NINE = "09_choosing_k.ipynb"
+SMALL_X = np.array([[0, 0], [2, 0], [1, 3], [8, 0], [10, 0], [9, 3], [4, 9], [6, 9]], dtype=float)
+SMALL_LABELS = np.array([0, 0, 0, 1, 1, 1, 2, 2])
+
+
+def test_09_defines_ch_db_and_dunn_with_formulas_and_computes_them_by_hand():
+    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
+
+    md = _markdown(NINE)
+    for name, formula in [("**Calinski-Harabasz**", r"$CH = \frac{B / (k - 1)}{W / (N - k)}$"),
+                          ("**Davies-Bouldin.**", r"$DB = \frac{1}{k}\sum_i R_i$"),
+                          ("**Dunn.**", r"$\text{Dunn} = \frac{\min_{i \ne j}"),
+                          ("**Silhouette**", r"$s_j = \frac{b_j - a_j}{\max(a_j, b_j)}$")]:
+        cell = next(c.source for c in _nb(NINE).cells if c.source.startswith(name))
+        assert formula in cell, name
+    assert "$B = \\sum_i n_i \\lVert c_i - \\bar{x} \\rVert^2$" in md
+    X, lab = SMALL_X, SMALL_LABELS
+    D = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    same = lab[:, None] == lab[None]
+    expected = {"silhouette": silhouette_score(X, lab),
+                "CH": calinski_harabasz_score(X, lab),
+                "DB": davies_bouldin_score(X, lab),
+                "Dunn": D[~same].min() / D[same].max()}      # brute force
+    for name, value in expected.items():
+        out = _output(NINE, f"{name} = " if name != "CH" else "CH = (")
+        by_hand, library = re.search(rf"{name} = [^\n]*?([0-9.]+); library: ([0-9.]+)", out).groups()
+        assert float(by_hand) == float(library) == round(value, 4), name
+
+
+def test_09_takes_structureless_data_as_an_internal_criterions_chance_level():
+    md = _markdown(NINE)
+    section = md[md.index("## 2 · "):md.index("## 3 · ")]
+    flat = " ".join(section.split())
+    assert "uniformly in the bounding box" in flat and "Tan, Steinbach & Kumar 8.5.8" in flat
+    assert "Random labels on the same points are no baseline" in section
+    out = _output(NINE, "z (+ = better)")
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:] if line.strip()}
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    labels = cluster(X, "KMeans", n_clusters=3)
+    z = {}
+    for name, f, col in [("silhouette", pe.silhouette, 2), ("Calinski-Harabasz", pe.calinski_harabasz, 2),
+                         ("Davies-Bouldin", pe.davies_bouldin, 2), ("Dunn", pe.dunn_index, 2)]:
+        value, mean, sd, z[name] = (float(v) for v in rows[name][col:col + 4])
+        assert value == round(float(f(X, labels)), 4), name
+        sign = -1 if name == "Davies-Bouldin" else 1
+        assert z[name] == pytest.approx(sign * (value - mean) / sd, abs=0.06), name
+    low, high = min(z[n] for n in z if n != "Dunn"), max(z[n] for n in z if n != "Dunn")
+    assert low >= 3 and abs(z["Dunn"]) < 2
+    assert f"{round(low)} to {round(high)} reference standard deviations" in flat
+    assert "Dunn does not tell them from uniform data" in flat
+
+
+def _gap_rule(gap, se, ks):
+    """Tibshirani et al.'s rule, written again: the smallest k with Gap(k) >= Gap(k+1) - s_(k+1)."""
+    for i in range(len(ks) - 1):
+        if gap[i] >= gap[i + 1] - se[i + 1]:
+            return ks[i]
+    return ks[int(np.argmax(gap))]
+
+
+def test_09_gap_statistic_from_k_1_says_no_structure_on_one_gaussian():
+    out = _output(NINE, "Gap(k) = ")
+    found = re.findall(r"(one Gaussian|three blobs) +Gap\(k\) = ([-0-9., ]+)\n +s_k += ([0-9., ]+); "
+                       r"chosen k = (\d+)", out)
+    chosen = {}
+    for name, gap, se, k in found:
+        gap, se = [float(v) for v in gap.split(", ")], [float(v) for v in se.split(", ")]
+        assert len(gap) == len(se) == 8
+        assert _gap_rule(gap, se, list(range(1, 9))) == int(k)
+        chosen[name] = int(k)
+    assert chosen == {"one Gaussian": 1, "three blobs": 3}
+    assert '"no structure"' in _markdown(NINE)
+
+
+def test_09_elbow_is_read_off_its_printed_w_k_with_its_caveats():
+    out = _output(NINE, "blobs, W_k / W_1")
+    blobs = [float(v) for v in re.search(r"blobs, W_k / W_1: +([0-9. ]+)", out)[1].split()]
+    uniform = [float(v) for v in re.search(r"uniform, W_k / W_1: +([0-9. ]+)", out)[1].split()]
+    assert all(a > b for a, b in zip(blobs, blobs[1:]))       # W_k falls at every k...
+    assert all(a > b for a, b in zip(uniform, uniform[1:]))   # ... on structureless data too
+    drops = [float(v) for v in re.search(r"blobs, fall from k - 1: +([0-9. ]+)", out)[1].split()]
+    assert drops == pytest.approx(-np.diff(blobs), abs=0.0015)
+    # the rule, written again: the largest second difference of log2 W_k (k = 2..7)
+    log_w = np.log2(blobs)
+    second = {k: (log_w[k - 2] - log_w[k - 1]) - (log_w[k - 1] - log_w[k]) for k in range(2, 8)}
+    assert max(second, key=second.get) == 3
+    assert re.search(r"-> elbow at k = 3\n", out)
+    on_uniform = int(re.search(r"the same rule on uniform data: elbow at k = (\d+)", out)[1])
+    assert on_uniform > 1                                     # an "elbow" without structure
+    md = _markdown(NINE)
+    assert f"falls by {drops[1]:.3f} from 2 to 3, by {drops[2]:.3f} from 3 to 4" in md
+    assert "the rule finds\nan \"elbow\" there as well" in md
+    assert "cannot say that there is no structure" in md
+
+
+def test_09_hopkins_is_near_half_on_uniform_data_and_high_on_blobs_and_one_gaussian():
+    out = _output(NINE, "uniform data  H =")
+    rows = {name: [float(v) for v in values.split(", ")] for name, values in
+            re.findall(r"(uniform data|one Gaussian|three blobs) +H = ([0-9., ]+?); mean", out)}
+    assert len(rows) == 3 and all(len(v) == 5 for v in rows.values())
+    assert abs(np.mean(rows["uniform data"]) - 0.5) < 0.1
+    assert np.mean(rows["three blobs"]) > 0.8
+    assert np.mean(rows["one Gaussian"]) > 0.8               # "not uniform", not "clusters"
+    # the blobs' first value, recomputed here by brute force from the probes and the sample
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    h = pe.hopkins_statistic(X, seed=100)
+    D_probe = np.linalg.norm(h.probes[:, None] - X[None], axis=-1)
+    D_self = np.linalg.norm(X[h.sample][:, None] - X[None], axis=-1)
+    D_self[np.arange(len(h.sample)), h.sample] = np.inf
+    u, w = D_probe.min(axis=1), D_self.min(axis=1)
+    H = np.sum(u ** 2) / (np.sum(u ** 2) + np.sum(w ** 2))
+    assert round(H, 3) == rows["three blobs"][0] and float(h) == pytest.approx(H, abs=1e-12)
+    assert "one Gaussian scores as high as the\nblobs" in _markdown(NINE)
+
+
+def test_09_says_a_wrong_k_can_be_stable_with_the_spread_that_shows_it():
+    from sklearn.cluster import KMeans
+
+    md = _markdown(NINE)
+    assert "rarely stable" not in md and "a wrong $k$ can be stable" in md
+    out = _output(NINE, "over 45 pairs")
+    rows = {int(k): (float(m), float(sd), float(b)) for k, m, sd, b in re.findall(
+        r"k = (\d): stability ([0-9.]+), sd ([0-9.]+), .*random labeller ([-+][0-9.]+)", out)}
+    assert sorted(rows) == [2, 3, 4, 5]
+    (s2, sd2, _), (s3, sd3, _) = rows[2], rows[3]
+    assert s2 >= s3 > 0.9                                    # the wrong k is the more stable
+    assert max(rows[4][0], rows[5][0]) < s3 - 0.2
+    assert all(abs(b) < 0.01 for _, _, b in rows.values())   # the random labeller: about 0
+    # recomputed with the library: the same procedure, subsamples and seed
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    st = pe.stability(X, KMeans(2, n_init=3, random_state=0), n_resamples=10, seed=0)
+    assert round(float(st), 3) == s2 and round(st.spread, 3) == sd2
+    assert "*more* stable than\n$k = 3$" in md
+
+
+def test_09_per_cluster_stability_is_hennigs_mean_jaccard():
+    from sklearn.cluster import KMeans
+
+    out = _output(NINE, "mean Jaccard per cluster")
+    rows = {int(k): ([float(v) for v in re.findall(r"([0-9.]+) \(sd", per)],
+                     [float(v) for v in base.split(", ")])
+            for k, per, base in re.findall(r"k = (\d): mean Jaccard per cluster (.*); "
+                                           r"random labeller ([0-9., ]+)", out)}
+    assert sorted(rows) == [2, 3, 4]
+    assert min(rows[3][0]) > 0.85 and min(rows[2][0]) > 0.85     # k = 2 too: a wrong k, stable
+    assert min(rows[4][0]) < 0.75 and max(rows[4][0]) > 0.75     # which cluster is cut
+    assert all(b < g for k in rows for g, b in zip(*rows[k]))     # above the random labeller
+    # k = 3 recomputed directly: each cluster's best Jaccard in each subsample, averaged
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    st = pe.stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=10, seed=0)
+    reference = KMeans(3, n_init=3, random_state=0).fit_predict(X)
+    gamma = np.zeros((10, 3))
+    for r, drawn in enumerate(st.resamples):
+        sub = KMeans(3, n_init=3, random_state=0).fit_predict(X[drawn])
+        for i, c in enumerate(np.unique(reference)):
+            mine = set(drawn[reference[drawn] == c])
+            gamma[r, i] = max(len(mine & set(drawn[sub == b])) / len(mine | set(drawn[sub == b]))
+                              for b in np.unique(sub))
+    assert np.round(gamma.mean(axis=0), 2).tolist() == rows[3][0]
+    md = _markdown(NINE)
+    assert "0.6 to 0.75 as a pattern" in md and "$> 0.85$ as highly stable" in md
+
+
+def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
+    out = _output(NINE, "k = 2..20:")
+    narrow = eval(re.search(r"k = 2\.\.7: +(\{.*\})", out)[1])      # a printed dict of names and ints
+    wide = eval(re.search(r"k = 2\.\.20: +(\{.*\})", out)[1])
+    assert narrow["silhouette"] == narrow["calinski_harabasz"] == narrow["davies_bouldin"] == 7
+    table = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ("silhouette", "calinski_harabasz", "davies_bouldin"):
+            table[parts[0]] = [float(v) for v in parts[1:]]
+    ks = list(range(2, 21))
+    for c, values in table.items():
+        assert len(values) == 19
+        best = int(np.argmin(values)) if c == "davies_bouldin" else int(np.argmax(values))
+        assert ks[best] == wide[c], c
+    assert wide["silhouette"] == 8 and wide["calinski_harabasz"] == 20
+    md = _markdown(NINE)
+    assert "An optimum at the\nedge is not a preference" in md or "An optimum at the edge" in md
+    assert "silhouette peaks at 8" in md and "CH still rises at 20" in md
