@@ -315,7 +315,7 @@ def test_09_per_cluster_stability_is_hennigs_mean_jaccard():
                               for b in np.unique(sub))
     assert np.round(gamma.mean(axis=0), 2).tolist() == rows[3][0]
     md = _markdown(NINE)
-    assert "0.6 to 0.75 as a pattern" in md and "$> 0.85$ as highly stable" in md
+    assert "0.6 to 0.75 a pattern" in md and "$\\ge 0.85$ highly stable" in md
 
 
 def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
