@@ -102,6 +102,13 @@ def test_08_names_exactly_the_adjusted_measures_of_its_own_table():
     assert abs(np.mean(values)) < 4 * spread
 
 
+def test_08_rand_and_ari_rank_the_shuffles_alike():
+    out = _output("08_trusting_a_score.ipynb", "in the same order by Rand and by ARI")
+    rand, ari = re.search(r"p: Rand ([0-9.]+), ARI ([0-9.]+); .*: True", out).groups()
+    assert rand == ari
+    assert "The two\np-values are equal" in _markdown("08_trusting_a_score.ipynb")
+
+
 def test_08_says_a_permutation_p_value_is_valid_and_how_noisy_it_is():
     md = _markdown("08_trusting_a_score.ipynb")
     assert "P(p \\le \\alpha) \\le \\alpha" in md
@@ -233,7 +240,9 @@ def test_09_hopkins_is_near_half_on_uniform_data_and_high_on_blobs_and_one_gauss
     rows = {name: [float(v) for v in values.split(", ")] for name, values in
             re.findall(r"(uniform data|one Gaussian|three blobs) +H = ([0-9., ]+?); mean", out)}
     assert len(rows) == 3 and all(len(v) == 5 for v in rows.values())
-    assert abs(np.mean(rows["uniform data"]) - 0.5) < 0.1
+    sd = float(re.search(r"mean 0.5, sd ([0-9.]+) \(m = 30 probes\)", out)[1])
+    assert sd == round(0.5 / np.sqrt(61), 3)                 # Beta(30, 30)
+    assert abs(np.mean(rows["uniform data"]) - 0.5) < 1.5 * sd
     assert np.mean(rows["three blobs"]) > 0.8
     assert np.mean(rows["one Gaussian"]) > 0.8               # "not uniform", not "clusters"
     # the blobs' first value, recomputed here by brute force from the probes and the sample
@@ -315,3 +324,5 @@ def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
     md = _markdown(NINE)
     assert "An optimum at the\nedge is not a preference" in md or "An optimum at the edge" in md
     assert "silhouette peaks at 8" in md and "CH still rises at 20" in md
+    ari = float(re.search(r"KMeans k = 2 against the two moons: ARI = ([0-9.]+)", out)[1])
+    assert ari < 0.6 and f"ARI {ari:.2f} at $k = 2$" in md
