@@ -42,7 +42,7 @@ import numpy as np
 from . import dask_counts
 from ._validation import check_choice, check_real
 from .labels import Labels, check_labels, check_partitions, dense_table
-from .counting import (PAIR_LIST_MAX_N, comb2, dense_pair_counts, dense_sizes, flat_cells,
+from .counting import (PAIR_LIST_MAX_N, comb2, dense_pair_counts, flat_cells,
                        group_sizes, joint_codes, joint_codes_of, joint_pairs_within_each,
                        pairs_within, totals_by)
 from .contingency import value_cells
@@ -428,14 +428,15 @@ def _from_pair_sums(g: Labels, p: Labels, q: Labels) -> tuple[int, int, int, int
     three from one pass over the labels when their tables are small
     (:func:`counting.dense_pair_counts`).
     """
-    n, (g, p, q) = g.n, (lab.dense_form() for lab in (g, p, q))   # coded (or small-range ints)
+    labs = g, p, q
+    n, (g, p, q) = g.n, (lab.dense_form() for lab in labs)   # coded (or small-range ints)
     tables = dense_pair_counts(g, p, q)
     if tables is not None:
         S_gp, S_gq, S_pq = (pairs_within(tables[pair]) for pair in ((0, 1), (0, 2), (1, 2)))
         sizes = tables[0, 1].sum(axis=1), tables[0, 1].sum(axis=0), tables[0, 2].sum(axis=0)
     else:
         S_gp, S_gq, S_pq = joint_pairs_within_each([(g, p), (g, q), (p, q)])
-        sizes = dense_sizes(g), dense_sizes(p), dense_sizes(q)
+        sizes = [lab.dense_sizes() for lab in labs]     # counted already when k was found
     S_g, S_p, S_q = (pairs_within(size) for size in sizes)   # the margins: group sizes
     return _cells_from_pairs(comb2(n), S_g, S_p, S_q, S_gp, S_gq, S_pq)
 

@@ -24,12 +24,14 @@ that the tables' null distribution is the shuffles' one.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
 from ._validation import (check_choice, check_count, check_features, check_measure,
                           check_procedure, check_real, check_seed)
 from .labels import check_labels, check_partitions
+from .information import adjusted_mutual_information
 from .matching import purity
 from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_index,
                             rand_index)
@@ -100,6 +102,81 @@ def _purity_of_tables(tables, n):
 TABLE_MEASURES = {adjusted_rand_index: _ari_of_tables, rand_index: _rand_of_tables,
                   jaccard_index: _jaccard_of_tables,
                   fowlkes_mallows_index: _fowlkes_mallows_of_tables, purity: _purity_of_tables}
+
+
+def _entropies_and_mi_of_tables(tables, n):
+    """H(C), H(T) (the same for every table: shuffles keep the margins) and I per table,
+    in bits."""
+    t = tables.astype(float)
+    rows, cols = t[0].sum(axis=1), t[0].sum(axis=0)
+    h_c = float(-(rows / n * np.log2(rows / n)).sum())
+    h_t = float(-(cols / n * np.log2(cols / n)).sum())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = t / n * np.log2(n * t / np.outer(rows, cols))   # p_ij log2(p_ij / (p_i p_j))
+    mi = np.where(t > 0, terms, 0.0).sum(axis=(1, 2))
+    return h_c, h_t, np.maximum(mi, 0.0)
+
+
+def _nmi_arithmetic_of_tables(tables, n):
+    """scikit-learn's ``normalized_mutual_info_score`` (average_method="arithmetic")."""
+    h_c, h_t, mi = _entropies_and_mi_of_tables(tables, n)
+    if tables.shape[1] == tables.shape[2] == 1:
+        return np.ones(tables.shape[0])                         # nothing split: 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(mi == 0, 0.0, mi / ((h_c + h_t) / 2))
+
+
+def _v_measure_of_tables(tables, n):
+    """scikit-learn's ``v_measure_score`` (beta = 1): 2 h c / (h + c)."""
+    h_c, h_t, mi = _entropies_and_mi_of_tables(tables, n)
+    h = mi / h_t if h_t else np.ones_like(mi)                   # homogeneity I / H(T)
+    c = mi / h_c if h_c else np.ones_like(mi)                   # completeness I / H(C)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(h + c == 0, 0.0, 2 * h * c / (h + c))
+
+
+def _ami_arithmetic_of_tables(tables, n):
+    """scikit-learn's ``adjusted_mutual_info_score`` (average_method="arithmetic").
+
+    E[I] depends on the margins alone, the same for every shuffle: computed once, by
+    :func:`adjusted_mutual_information` of two labellings with these margins.
+    """
+    h_c, h_t, mi = _entropies_and_mi_of_tables(tables, n)
+    if tables.shape[1] == tables.shape[2] == 1:
+        return np.ones(tables.shape[0])
+    rows, cols = tables[0].sum(axis=1), tables[0].sum(axis=0)
+    emi = float(adjusted_mutual_information(np.repeat(np.arange(cols.shape[0]), cols),
+                                            np.repeat(np.arange(rows.shape[0]), rows)).emi)
+    eps = float(np.finfo(float).eps)
+    denominator = (h_c + h_t) / 2 - emi
+    denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
+    return (mi - emi) / denominator
+
+
+#: scikit-learn's metric functions (``sklearn.metrics`` names, their defaults) that
+#: :func:`permutation_test` computes from contingency tables too.
+SKLEARN_TABLE_MEASURES = {
+    "adjusted_rand_score": _ari_of_tables, "rand_score": _rand_of_tables,
+    "fowlkes_mallows_score": _fowlkes_mallows_of_tables,
+    "normalized_mutual_info_score": _nmi_arithmetic_of_tables,
+    "adjusted_mutual_info_score": _ami_arithmetic_of_tables,
+    "v_measure_score": _v_measure_of_tables,
+}
+
+
+def _table_formula(measure):
+    """The table formula of ``measure``: ours, or scikit-learn's metric functions (the
+    very function objects of ``sklearn.metrics``; scikit-learn is not imported here: a
+    measure from it means it is imported already)."""
+    if measure in TABLE_MEASURES:
+        return TABLE_MEASURES[measure]
+    name = getattr(measure, "__name__", None)
+    if name in SKLEARN_TABLE_MEASURES and str(getattr(measure, "__module__", "")).startswith(
+            "sklearn."):
+        metrics = sys.modules.get("sklearn.metrics")
+        if metrics is not None and getattr(metrics, name, None) is measure:
+            return SKLEARN_TABLE_MEASURES[name]
+    return None
 
 
 def _tables_of_shuffles(truth_codes, kt, pred_codes, kp, n_perm, rng) -> np.ndarray:
@@ -181,7 +258,7 @@ class PermutationTest(Result):
 
 
 def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: int = 999,
-                     seed=None, *, method: str = "auto") -> PermutationTest:
+                     seed=None, *, method: str = "auto", random_state=None) -> PermutationTest:
     """Permutation test of an external score: is the agreement better than chance?
 
     The measure is computed on ``(truth, pred)`` (``s_obs``) and on ``B =
@@ -201,18 +278,25 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     truth, pred : sequences of hashable labels, length N
     measure : function ``measure(truth, pred) -> float``, default adjusted_rand_index
         Higher must mean more agreement (for a distance such as variation of
-        information, pass its negative).
+        information, pass its negative). A measure that returns NaN (on the
+        data or on a shuffle) is a ValueError: no p-value can be read from it.
+        scikit-learn's own ``adjusted_rand_score``, ``rand_score``,
+        ``fowlkes_mallows_score``, ``normalized_mutual_info_score``,
+        ``adjusted_mutual_info_score`` and ``v_measure_score`` (the functions of
+        ``sklearn.metrics``, their default arguments: arithmetic mean of the
+        entropies, beta = 1) take the fast path like ours.
     n_permutations : int, default 999
         B, the number of shuffles.
-    seed : None, int or numpy.random.Generator
-        Randomness of the shuffles (an int gives the same null distribution each time).
+    seed, random_state : None, int or numpy.random.Generator
+        Randomness of the shuffles (an int gives the same null distribution each
+        time); ``random_state`` is scikit-learn's name for ``seed``.
     method : {"auto", "plain", "codes", "tables"}, default "auto"
         ``"plain"`` calls ``measure`` on each shuffled ``pred``; ``"codes"`` makes
         the same shuffles of the label codes and counts each contingency table
         with a bincount; ``"tables"`` draws the tables of random shuffles
         directly (same distribution, O(k^2) per shuffle). The last two need a
         measure of ``TABLE_MEASURES`` (ARI, Rand, Jaccard, Fowlkes-Mallows,
-        purity); ``"auto"`` takes ``"tables"`` for those (``"codes"`` when the
+        purity) or one of scikit-learn's above; ``"auto"`` takes ``"tables"`` for those (``"codes"`` when the
         table has more cells than there are instances) and ``"plain"`` otherwise.
 
     Returns
@@ -238,10 +322,10 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     check_measure(measure)
     n_perm = check_count(n_permutations, "n_permutations")
     check_choice(method, "method", ("auto", "plain", "codes", "tables"))
-    rng = check_seed(seed)
+    rng = check_seed(seed, random_state)
     truth_l, pred_l = check_partitions(truth=truth, pred=pred)
     n = truth_l.n
-    from_tables = TABLE_MEASURES.get(measure)
+    from_tables = _table_formula(measure)
     cells = truth_l.k * pred_l.k
     if method == "auto":
         if from_tables is None:
@@ -255,10 +339,18 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     if method == "tables" and n > _TABLES_MAX_N:
         raise ValueError(f"method: 'tables' draws at most {_TABLES_MAX_N} instances, got "
                          f"N = {n}; use method='codes'")
-    observed_result = measure(truth, pred)
-    observed = _score(observed_result)
+    name = _measure_name(measure)
+    if from_tables is not None and measure not in TABLE_MEASURES and method != "plain":
+        # scikit-learn's function: its value from the same table formula as the null
+        # (equal to its own to about 1e-16), without its second pass over the labels
+        table = np.bincount(pred_l.codes.astype(np.int64) * truth_l.k + truth_l.codes,
+                            minlength=cells)
+        observed_result = float(from_tables(table.reshape(1, pred_l.k, truth_l.k), n)[0])
+    else:
+        observed_result = measure(truth, pred)
+    observed = _score(observed_result, name, "on truth and pred")
     if method == "plain":
-        null = _null_plain(truth, pred_l.values[pred_l.codes], measure, n_perm, rng, n)
+        null = _null_plain(truth, pred_l.values[pred_l.codes], measure, n_perm, rng, n, name)
     else:                              # tables of a chunk of shuffles at a time (32 MB)
         chunk = max(1, min(n_perm, _CHUNK_CELLS // cells))
         parts = []
@@ -272,20 +364,30 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
             parts.append(from_tables(tables, n))
         null = np.concatenate(parts)
     null = np.asarray(null, dtype=float)
+    if np.isnan(null).any():
+        raise ValueError(f"measure: {name} is NaN on {int(np.isnan(null).sum())} of the "
+                         f"{n_perm} shuffles; a p-value needs a number for every shuffle")
     at_least = int((null >= observed - TIE_RTOL * max(1.0, abs(observed))).sum())
     return PermutationTest(observed=observed, observed_result=observed_result, null=null,
                            p_value=(1 + at_least) / (1 + n_perm), n_at_least=at_least,
-                           n_permutations=n_perm, measure_name=_measure_name(measure),
+                           n_permutations=n_perm, measure_name=name,
                            method=method, n=n, n_clusters=pred_l.k, n_classes=truth_l.k)
 
 
-def _score(value) -> float:
+def _score(value, name: str = "the measure", where: str = "") -> float:
+    """The measure's value as a float: a number, never NaN (a NaN compares false with
+    everything, so it would count as 'below the observed' and make p look small)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"measure: must return a number, returned {type(value).__name__}")
-    return float(value)
+    value = float(value)
+    if value != value:
+        raise ValueError(f"measure: {name} returned NaN {where}".rstrip() + "; it is "
+                         "undefined there, and no p-value or mean can be read from NaN")
+    return value
 
 
-def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int) -> np.ndarray:
+def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int,
+                name: str) -> np.ndarray:
     """The lecture's definition: the measure on ``pred`` shuffled, B times.
 
     ``pred`` is the array of the labels (from the validated labels, so that labels
@@ -294,7 +396,7 @@ def _null_plain(truth, pred: np.ndarray, measure, n_perm: int, rng, n: int) -> n
     null = np.empty(n_perm)
     for b in range(n_perm):
         shuffled = pred[rng.permutation(n)]             # the same labels, in a random order
-        null[b] = _score(measure(truth, shuffled))
+        null[b] = _score(measure(truth, shuffled), name, f"on shuffle {b + 1}")
     return null
 
 
@@ -412,7 +514,8 @@ def _pair_scores(labels, uniques, measure):
                                  f"{at_r.shape[0]} instance(s); use a larger fraction")
             pairs.append((r, s))
             shared.append(int(at_r.shape[0]))
-            scores.append(_score(measure(labels[r][at_r], labels[s][at_s])))
+            scores.append(_score(measure(labels[r][at_r], labels[s][at_s]),
+                                 _measure_name(measure), f"on resamples {r + 1} and {s + 1}"))
     return pairs, np.asarray(scores), np.asarray(shared)
 
 

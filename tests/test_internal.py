@@ -229,3 +229,56 @@ def test_invariant_under_moving_and_rescaling_the_data(seed, scale, shift):
     ch = calinski_harabasz(X, y)
     total = ((X - X.mean(axis=0)) ** 2).sum()
     assert ch.between + ch.within == pytest.approx(total, rel=1e-10)
+
+
+# ------------------------------------------------ any scale, memory, the row to blame
+@pytest.mark.parametrize("factor", [1e160, 1e300, 1e-9, 1e-300])
+def test_ch_and_db_at_any_scale(factor):
+    """X is divided by a power of two first: X * 1e160 (squares of 1e320) and X * 1e-9
+    (spreads below scikit-learn's absolute 1e-8) give the value of X, never NaN or 0."""
+    import warnings
+
+    X, y = _data(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                        # no RuntimeWarning either
+        ch, db = calinski_harabasz(X * factor, y), davies_bouldin(X * factor, y)
+    assert float(ch) == pytest.approx(float(calinski_harabasz(X, y)), rel=1e-12)
+    assert float(db) == pytest.approx(float(davies_bouldin(X, y)), rel=1e-12)
+    assert not db.degenerate
+    np.testing.assert_allclose(db.spread, davies_bouldin(X, y).spread * factor, rtol=1e-12)
+
+
+def test_davies_bouldin_zero_is_relative():
+    X = np.array([[0.0], [1e-12], [1.0], [1.0 + 1e-12]])      # spreads 5e-13 << 1 apart
+    db = davies_bouldin(X, [0, 0, 1, 1])
+    assert float(db) == 0.0 and "within 1e-08 of the largest" in db.explain()
+    small = np.array([[0.0], [2.0], [10.0], [14.0]]) * 1e-9   # the docstring's example, small
+    assert float(davies_bouldin(small, [0, 0, 1, 1])) == pytest.approx(3 / 11, rel=1e-12)
+    assert sklearn_metrics.davies_bouldin_score(small, [0, 0, 1, 1]) == 0.0   # its 1e-8
+
+
+def test_davies_bouldin_memory_is_k_squared_not_k_squared_d():
+    """N = 20,000, D = 50, k = 1000: a k x k x D array would be 400 MB; the k x k
+    distances are 8 MB (and X's rescaled copy 8 MB)."""
+    rng = np.random.default_rng(1)
+    n, d, k = 20_000, 50, 1000
+    y = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    X = rng.normal(size=(k, d))[y] * 5 + rng.normal(size=(n, d))
+    tracemalloc.start()
+    db = davies_bouldin(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 64 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    assert float(db) == pytest.approx(sklearn_metrics.davies_bouldin_score(X, y), rel=1e-7)
+
+
+def test_dunn_names_the_zero_vector_for_the_cosine_metric():
+    X, y = _data(4, n=30, d=3, k=3)
+    X[4] = 0.0                                                 # no direction: cosine is NaN
+    with pytest.raises(ValueError, match=r"^X: the cosine distance from x5 \(row 4 of X\) "
+                                         "to every point"):
+        dunn_index(X, y, metric="cosine")
+    X, y = _data(5, n=20, d=2, k=2)
+    with pytest.raises(ValueError, match=r"^X: the euclidean distance from x\d+ \(row \d+ of "
+                                         r"X\) to x\d+ \(row \d+\) is NaN or infinite"):
+        dunn_index(X * 1e300, y)                               # the square overflows

@@ -362,3 +362,89 @@ def test_random_state_is_an_alias_of_seed():
         stability(X, _kmeans(3), n_resamples=3, seed=1, random_state=2)
     with pytest.raises(TypeError, match="^baseline: "):
         stability(X, _kmeans(3), n_resamples=3, baseline="yes")
+
+
+# ------------------------------------------------ scikit-learn's metrics, NaN measures
+SKLEARN_NAMES = ["adjusted_rand_score", "rand_score", "fowlkes_mallows_score",
+                 "normalized_mutual_info_score", "adjusted_mutual_info_score",
+                 "v_measure_score"]
+
+
+@pytest.mark.parametrize("name", SKLEARN_NAMES)
+@pytest.mark.parametrize("case", ["related", "unrelated", "one_cluster", "singletons"])
+def test_sklearn_metrics_take_the_fast_path_with_the_same_null(name, case):
+    """The very shuffles (method 'codes') scored by scikit-learn itself and by the table
+    formula: the same null to 1e-12, the same observed value and p-value."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    measure = getattr(metrics, name)
+    truth, pred = _related(11, n=80, k=3, noise={"related": 0.4}.get(case, 1.0))
+    if case == "one_cluster":
+        pred = np.zeros_like(pred)
+    elif case == "singletons":
+        pred = np.arange(len(pred))
+    plain = permutation_test(truth, pred, measure, 80, seed=5, method="plain")
+    codes = permutation_test(truth, pred, measure, 80, seed=5, method="codes")
+    np.testing.assert_allclose(codes.null, plain.null, rtol=0, atol=1e-12)
+    assert codes.observed == pytest.approx(plain.observed, abs=1e-12)
+    assert codes.p_value == plain.p_value
+    auto = permutation_test(truth, pred, measure, 80, seed=5)
+    assert auto.method in ("tables", "codes") and auto.measure_name == name
+
+
+def test_sklearn_defaults_are_what_the_fast_path_computes():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(12, n=60, k=4, noise=0.5)
+    nmi = permutation_test(truth, pred, metrics.normalized_mutual_info_score, 30, seed=1)
+    # arithmetic mean of the entropies (scikit-learn's default), not the lecture's geometric
+    ours = pe.normalized_mutual_information(truth, pred, average="arithmetic")
+    assert nmi.observed == pytest.approx(float(ours), abs=1e-12)
+    v = permutation_test(truth, pred, metrics.v_measure_score, 30, seed=1)
+    assert v.observed == pytest.approx(float(pe.v_measure(truth, pred)), abs=1e-12)
+    np.testing.assert_allclose(v.null, nmi.null, atol=1e-12)       # V = NMI (arithmetic)
+
+
+def test_a_wrapped_sklearn_metric_is_not_mistaken_for_it():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(13, n=40)
+
+    def adjusted_rand_score(t, p):                     # same name, not the same function
+        return metrics.adjusted_rand_score(t, p)
+
+    adjusted_rand_score.__module__ = "sklearn.metrics.cluster._supervised"
+    assert permutation_test(truth, pred, adjusted_rand_score, 5, seed=0).method == "plain"
+    gm = lambda t, p: metrics.normalized_mutual_info_score(t, p, average_method="geometric")
+    assert permutation_test(truth, pred, gm, 5, seed=0).method == "plain"
+
+
+def test_sklearn_ari_costs_about_what_ours_costs():
+    metrics = pytest.importorskip("sklearn.metrics")
+    truth, pred = _related(14, n=20000, k=5, noise=0.9)
+    ours = permutation_test(truth, pred, adjusted_rand_index, 99, seed=0)
+    theirs = permutation_test(truth, pred, metrics.adjusted_rand_score, 99, seed=0)
+    assert theirs.method == ours.method == "tables"                  # no call per shuffle
+    np.testing.assert_allclose(theirs.null, ours.null, atol=1e-12)  # same draws, same null
+
+
+def test_a_measure_returning_nan_is_an_error_naming_it():
+    truth, pred = _related(15, n=30)
+
+    def sometimes_nan(t, p):
+        return float("nan") if p[0] == pred[0] and p[1] != pred[1] else 0.5
+
+    def always_nan(t, p):
+        return float("nan")
+
+    with pytest.raises(ValueError, match="^measure: always_nan returned NaN on truth and"):
+        permutation_test(truth, pred, always_nan, 20, seed=0)
+    with pytest.raises(ValueError, match="^measure: sometimes_nan returned NaN on shuffle"):
+        permutation_test(truth, pred, sometimes_nan, 50, seed=0)
+    X, _ = _blobs()
+    with pytest.raises(ValueError, match="^measure: always_nan returned NaN on resamples 1"):
+        stability(X, _kmeans(2), n_resamples=2, seed=0, measure=always_nan)
+
+
+def test_permutation_test_random_state_is_seed():
+    truth, pred = _related(16)
+    a = permutation_test(truth, pred, n_permutations=30, random_state=3)
+    b = permutation_test(truth, pred, n_permutations=30, seed=3)
+    np.testing.assert_array_equal(a.null, b.null)
