@@ -109,7 +109,7 @@ def test_07_reads_polarization_as_pairs_against_a_random_split():
     birch = pe.prayatul_matrix(g, circles["BIRCH"], dbscan)
     assert f"alpha = {birch.polarization:.4f} = Rand {float(pe.rand_index(g, circles['BIRCH'])):.4f}" \
         in out
-    assert "chance" in md and "notebook 03" in md and "08_choosing_and_trusting" in md
+    assert "chance" in md and "notebook 03" in md and "08_trusting_a_score" in md
 
 
 def test_07_forensics_are_an_optional_appendix():
@@ -246,7 +246,7 @@ def test_00_serves_the_apps_and_maps_the_whole_course():
     for path in NOTEBOOKS.glob("*.ipynb"):
         if not path.name.startswith("00_"):
             assert f"]({path.name})" in md, f"00's map does not link {path.name}"
-    assert "](08_choosing_and_trusting.ipynb)" in md
+    assert "](08_trusting_a_score.ipynb)" in md and "](09_choosing_k.ipynb)" in md
 
 
 def test_03_calls_the_normalized_statistic_gamma_n():

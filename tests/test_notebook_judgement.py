@@ -1,0 +1,328 @@
+"""The two judgement lectures (08 trusting a score, 09 choosing k) say what they compute.
+
+Each test reads a saved notebook, parses the numbers it printed and recomputes them here
+(with the library, scikit-learn or a direct computation), then checks that the prose
+draws the conclusion those numbers support: the corrections a lecturer asked for.
+"""
+import itertools
+import re
+
+import numpy as np
+import pytest
+from test_notebook_content import NOTEBOOKS, _markdown, _nb
+from test_notebook_content import _outputs as _text
+
+import prayatul_edu as pe
+from prayatul_edu.toydata import cluster, make_dataset
+
+LECTURES = ("08_trusting_a_score.ipynb", "09_choosing_k.ipynb")
+
+
+def _output(name, marker):
+    """The printed output of the one code cell whose output contains ``marker``."""
+    found = [_text(c) for c in _nb(name).cells if c.cell_type == "code" and marker in _text(c)]
+    assert len(found) == 1, f"{name}: {len(found)} cells print {marker!r}"
+    return found[0]
+
+
+def _sentences(md):
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n\s*\n|\n\s*[*\d]+[.)]?\s", md) if s.strip()]
+
+
+# ------------------------------------------------------------------- both lectures
+@pytest.mark.parametrize("name", LECTURES)
+def test_each_lecture_is_at_most_1700_words_of_markdown(name):
+    words = len(_markdown(name).split())
+    assert 600 < words <= 1700, words
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_each_lecture_shows_a_figure_and_ends_with_questions_and_its_exercise(name):
+    nb = _nb(name)
+    images = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if "image/png" in o.get("data", {})]
+    assert images, f"{name} saves no figure"
+    assert nb.cells[0].source.startswith(f"# {name[:2]} · ")
+    last = nb.cells[-1].source
+    assert "<details><summary>Answer</summary>" in _markdown(name)
+    assert f"`exercises/{name}`" in last
+    headings = re.findall(r"^## (\d+) · ", _markdown(name), flags=re.M)
+    assert headings == [str(i) for i in range(1, len(headings) + 1)] and len(headings) >= 5
+
+
+def test_the_old_lecture_is_gone_and_no_notebook_points_to_it():
+    assert not (NOTEBOOKS / "08_choosing_and_trusting.ipynb").exists()
+    for path in NOTEBOOKS.glob("*.ipynb"):
+        assert "08_choosing_and_trusting" not in path.read_text(encoding="utf-8"), path.name
+
+
+# ------------------------------------------------------------------- 08
+def test_08_shows_the_f_measure_is_not_one_to_one():
+    md = _markdown("08_trusting_a_score.ipynb")
+    for sentence in _sentences(md):
+        if "one-to-one" in sentence and re.search(r"F-measure|\bF\b", sentence):
+            assert re.search(r"\bnot\b|many-to-one", sentence), sentence
+    assert "Only maximum matching and the clustering error" in md
+    out = _output("08_trusting_a_score.ipynb", "majority class of each cluster")
+    # Recomputed directly: 6 x T1 + 2 x T2; clusters {0, 1, 2} and {3, ..., 7}
+    truth = np.array([0] * 6 + [1] * 2)
+    pred = np.array([0, 0, 0, 1, 1, 1, 1, 1])
+    n = np.array([[np.sum((pred == i) & (truth == j)) for j in range(2)] for i in range(2)])
+    majority = n.argmax(axis=1)
+    assert majority.tolist() == [0, 0]                   # both clusters take class T1
+    f = np.mean([2 * n[i, majority[i]] / (n[i].sum() + n[:, majority[i]].sum())
+                 for i in range(2)])
+    mm = max(sum(n[i, q[i]] for i in range(2)) for q in itertools.permutations(range(2))) / 8
+    assert round(f, 4) == 0.6061 and mm == 0.625
+    assert "majority class of each cluster: ['T1', 'T1']" in out
+    assert (f"F-measure = {f:.4f}; maximum matching = {mm:.4f}; "
+            f"clustering error = {1 - mm:.4f}") in out
+    assert float(pe.f_measure(truth, pred)) == pytest.approx(f, abs=1e-12)
+    assert f"({f:.3f})" in md and f"({mm:.3f})" in md
+
+
+def test_08_names_exactly_the_adjusted_measures_of_its_own_table():
+    md = _markdown("08_trusting_a_score.ipynb")
+    out = _output("08_trusting_a_score.ipynb", "adjusted for chance:")
+    adjusted = re.search(r"adjusted for chance: (.*)", out).group(1).split(", ")
+    assert sorted(adjusted) == ["AMI", "ARI", "Hubert"]
+    table = {line.split()[0]: line.split()[2] for line in out.splitlines()[1:]
+             if line.strip() and not line.startswith("adjusted")}
+    assert {m for m, flag in table.items() if flag == "yes"} == set(adjusted)
+    checklist = md[md.index("## 6 · Checklist"):]
+    first = checklist[checklist.index("1. "):checklist.index("2. ")]
+    assert "ARI, AMI and Hubert's $\\Gamma_n$" in first
+    assert "Only ARI and AMI" not in md
+    # Hubert's Gamma_n is affine in TP with the sizes fixed: its mean over shuffles is 0
+    rng = np.random.default_rng(0)
+    truth = np.repeat([0, 1, 2], [240, 30, 30])
+    pred = rng.integers(0, 4, 300)
+    values = [float(pe.hubert_statistic(truth, rng.permutation(pred))) for _ in range(400)]
+    spread = np.std(values) / np.sqrt(len(values))
+    assert abs(np.mean(values)) < 4 * spread
+
+
+def test_08_rand_and_ari_rank_the_shuffles_alike():
+    out = _output("08_trusting_a_score.ipynb", "in the same order by Rand and by ARI")
+    rand, ari = re.search(r"p: Rand ([0-9.]+), ARI ([0-9.]+); .*: True", out).groups()
+    assert rand == ari
+    assert "The two\np-values are equal" in _markdown("08_trusting_a_score.ipynb")
+
+
+def test_08_says_a_permutation_p_value_is_valid_and_how_noisy_it_is():
+    md = _markdown("08_trusting_a_score.ipynb")
+    assert "P(p \\le \\alpha) \\le \\alpha" in md
+    assert "fooled 5% of the time, not more" not in md
+    out = _output("08_trusting_a_score.ipynb", "share of p <= 0.05")
+    for alpha in (0.05, 0.5):
+        line = re.search(rf"share of p <= {alpha}: ([0-9.]+); expected {alpha} \+- ([0-9.]+) "
+                         r"\(binomial standard error of (\d+) tests\); ([-+][0-9.]+) standard", out)
+        share, se, tests, z = float(line[1]), float(line[2]), int(line[3]), float(line[4])
+        exact = np.sqrt(alpha * (1 - alpha) / tests)
+        assert se == round(exact, 3)
+        assert abs((share - alpha) / exact - z) < 0.1 and abs(z) < 2
+    share = float(re.search(r"share of p <= 0.05: ([0-9.]+)", out)[1])
+    assert f"{share:.3f} is half a standard error above 0.05" in md
+    # the same clustering, tested with five seeds: recomputed here for B = 999, seed 0
+    noisy = _output("08_trusting_a_score.ipynb", "B = 9999")
+    ps = {int(b): [float(v) for v in vals.split(", ")]
+          for b, vals in re.findall(r"B = +(\d+): p = ([0-9., ]+);", noisy)}
+    assert sorted(ps) == [99, 999, 9999]
+    for b in (99, 999):
+        assert min(ps[b]) <= 0.05 < max(ps[b])            # the verdict depends on the seed
+    assert max(ps[9999]) < 0.05 and max(ps[9999]) - min(ps[9999]) <= 0.006
+    yn = np.arange(100) % 2
+    cn = np.random.default_rng(3).integers(0, 2, 100)
+    kept = np.random.default_rng(103).random(100) < 0.2
+    cn[kept] = yn[kept]
+    assert pe.permutation_test(yn, cn, n_permutations=999, seed=0).p_value == ps[999][0]
+    assert "within 0.006 of each other, all below 0.05" in md
+
+
+# ------------------------------------------------------------------- 09
+NINE = "09_choosing_k.ipynb"
+SMALL_X = np.array([[0, 0], [2, 0], [1, 3], [8, 0], [10, 0], [9, 3], [4, 9], [6, 9]], dtype=float)
+SMALL_LABELS = np.array([0, 0, 0, 1, 1, 1, 2, 2])
+
+
+def test_09_defines_ch_db_and_dunn_with_formulas_and_computes_them_by_hand():
+    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
+
+    md = _markdown(NINE)
+    for name, formula in [("**Calinski-Harabasz**", r"$CH = \frac{B / (k - 1)}{W / (N - k)}$"),
+                          ("**Davies-Bouldin.**", r"$DB = \frac{1}{k}\sum_i R_i$"),
+                          ("**Dunn.**", r"$\text{Dunn} = \frac{\min_{i \ne j}"),
+                          ("**Silhouette**", r"$s_j = \frac{b_j - a_j}{\max(a_j, b_j)}$")]:
+        cell = next(c.source for c in _nb(NINE).cells if c.source.startswith(name))
+        assert formula in cell, name
+    assert "$B = \\sum_i n_i \\lVert c_i - \\bar{x} \\rVert^2$" in md
+    X, lab = SMALL_X, SMALL_LABELS
+    D = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    same = lab[:, None] == lab[None]
+    expected = {"silhouette": silhouette_score(X, lab),
+                "CH": calinski_harabasz_score(X, lab),
+                "DB": davies_bouldin_score(X, lab),
+                "Dunn": D[~same].min() / D[same].max()}      # brute force
+    for name, value in expected.items():
+        out = _output(NINE, f"{name} = " if name != "CH" else "CH = (")
+        by_hand, library = re.search(rf"{name} = [^\n]*?([0-9.]+); library: ([0-9.]+)", out).groups()
+        assert float(by_hand) == float(library) == round(value, 4), name
+
+
+def test_09_takes_structureless_data_as_an_internal_criterions_chance_level():
+    md = _markdown(NINE)
+    section = md[md.index("## 2 · "):md.index("## 3 · ")]
+    flat = " ".join(section.split())
+    assert "uniformly in the bounding box" in flat and "Tan, Steinbach & Kumar 8.5.8" in flat
+    assert "Random labels on the same points are no baseline" in section
+    out = _output(NINE, "z (+ = better)")
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:] if line.strip()}
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    labels = cluster(X, "KMeans", n_clusters=3)
+    z = {}
+    for name, f, col in [("silhouette", pe.silhouette, 2), ("Calinski-Harabasz", pe.calinski_harabasz, 2),
+                         ("Davies-Bouldin", pe.davies_bouldin, 2), ("Dunn", pe.dunn_index, 2)]:
+        value, mean, sd, z[name] = (float(v) for v in rows[name][col:col + 4])
+        assert value == round(float(f(X, labels)), 4), name
+        sign = -1 if name == "Davies-Bouldin" else 1
+        assert z[name] == pytest.approx(sign * (value - mean) / sd, abs=0.06), name
+    low, high = min(z[n] for n in z if n != "Dunn"), max(z[n] for n in z if n != "Dunn")
+    assert low >= 3 and abs(z["Dunn"]) < 2
+    assert f"{round(low)} to {round(high)} reference standard deviations" in flat
+    assert "Dunn does not tell them from uniform data" in flat
+
+
+def _gap_rule(gap, se, ks):
+    """Tibshirani et al.'s rule, written again: the smallest k with Gap(k) >= Gap(k+1) - s_(k+1)."""
+    for i in range(len(ks) - 1):
+        if gap[i] >= gap[i + 1] - se[i + 1]:
+            return ks[i]
+    return ks[int(np.argmax(gap))]
+
+
+def test_09_gap_statistic_from_k_1_says_no_structure_on_one_gaussian():
+    out = _output(NINE, "Gap(k) = ")
+    found = re.findall(r"(one Gaussian|three blobs) +Gap\(k\) = ([-0-9., ]+)\n +s_k += ([0-9., ]+); "
+                       r"chosen k = (\d+)", out)
+    chosen = {}
+    for name, gap, se, k in found:
+        gap, se = [float(v) for v in gap.split(", ")], [float(v) for v in se.split(", ")]
+        assert len(gap) == len(se) == 8
+        assert _gap_rule(gap, se, list(range(1, 9))) == int(k)
+        chosen[name] = int(k)
+    assert chosen == {"one Gaussian": 1, "three blobs": 3}
+    assert '"no structure"' in _markdown(NINE)
+
+
+def test_09_elbow_is_read_off_its_printed_w_k_with_its_caveats():
+    out = _output(NINE, "blobs, W_k / W_1")
+    blobs = [float(v) for v in re.search(r"blobs, W_k / W_1: +([0-9. ]+)", out)[1].split()]
+    uniform = [float(v) for v in re.search(r"uniform, W_k / W_1: +([0-9. ]+)", out)[1].split()]
+    assert all(a > b for a, b in zip(blobs, blobs[1:]))       # W_k falls at every k...
+    assert all(a > b for a, b in zip(uniform, uniform[1:]))   # ... on structureless data too
+    drops = [float(v) for v in re.search(r"blobs, fall from k - 1: +([0-9. ]+)", out)[1].split()]
+    assert drops == pytest.approx(-np.diff(blobs), abs=0.0015)
+    # the rule, written again: the largest second difference of log2 W_k (k = 2..7)
+    log_w = np.log2(blobs)
+    second = {k: (log_w[k - 2] - log_w[k - 1]) - (log_w[k - 1] - log_w[k]) for k in range(2, 8)}
+    assert max(second, key=second.get) == 3
+    assert re.search(r"-> elbow at k = 3\n", out)
+    on_uniform = int(re.search(r"the same rule on uniform data: elbow at k = (\d+)", out)[1])
+    assert on_uniform > 1                                     # an "elbow" without structure
+    md = _markdown(NINE)
+    assert f"falls by {drops[1]:.3f} from 2 to 3, by {drops[2]:.3f} from 3 to 4" in md
+    assert "the rule finds\nan \"elbow\" there as well" in md
+    assert "cannot say that there is no structure" in md
+
+
+def test_09_hopkins_is_near_half_on_uniform_data_and_high_on_blobs_and_one_gaussian():
+    out = _output(NINE, "uniform data  H =")
+    rows = {name: [float(v) for v in values.split(", ")] for name, values in
+            re.findall(r"(uniform data|one Gaussian|three blobs) +H = ([0-9., ]+?); mean", out)}
+    assert len(rows) == 3 and all(len(v) == 5 for v in rows.values())
+    sd = float(re.search(r"mean 0.5, sd ([0-9.]+) \(m = 30 probes\)", out)[1])
+    assert sd == round(0.5 / np.sqrt(61), 3)                 # Beta(30, 30)
+    assert abs(np.mean(rows["uniform data"]) - 0.5) < 1.5 * sd
+    assert np.mean(rows["three blobs"]) > 0.8
+    assert np.mean(rows["one Gaussian"]) > 0.8               # "not uniform", not "clusters"
+    # the blobs' first value, recomputed here by brute force from the probes and the sample
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    h = pe.hopkins_statistic(X, seed=100)
+    D_probe = np.linalg.norm(h.probes[:, None] - X[None], axis=-1)
+    D_self = np.linalg.norm(X[h.sample][:, None] - X[None], axis=-1)
+    D_self[np.arange(len(h.sample)), h.sample] = np.inf
+    u, w = D_probe.min(axis=1), D_self.min(axis=1)
+    H = np.sum(u ** 2) / (np.sum(u ** 2) + np.sum(w ** 2))
+    assert round(H, 3) == rows["three blobs"][0] and float(h) == pytest.approx(H, abs=1e-12)
+    assert "one Gaussian scores as high as the\nblobs" in _markdown(NINE)
+
+
+def test_09_says_a_wrong_k_can_be_stable_with_the_spread_that_shows_it():
+    from sklearn.cluster import KMeans
+
+    md = _markdown(NINE)
+    assert "rarely stable" not in md and "a wrong $k$ can be stable" in md
+    out = _output(NINE, "over 45 pairs")
+    rows = {int(k): (float(m), float(sd), float(b)) for k, m, sd, b in re.findall(
+        r"k = (\d): stability ([0-9.]+), sd ([0-9.]+), .*random labeller ([-+][0-9.]+)", out)}
+    assert sorted(rows) == [2, 3, 4, 5]
+    (s2, sd2, _), (s3, _, _) = rows[2], rows[3]
+    assert s2 >= s3 > 0.9                                    # the wrong k is the more stable
+    assert max(rows[4][0], rows[5][0]) < s3 - 0.2
+    assert all(abs(b) < 0.01 for _, _, b in rows.values())   # the random labeller: about 0
+    # recomputed with the library: the same procedure, subsamples and seed
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    st = pe.stability(X, KMeans(2, n_init=3, random_state=0), n_resamples=10, seed=0)
+    assert round(float(st), 3) == s2 and round(st.spread, 3) == sd2
+    assert "*more* stable than\n$k = 3$" in md
+
+
+def test_09_per_cluster_stability_is_hennigs_mean_jaccard():
+    from sklearn.cluster import KMeans
+
+    out = _output(NINE, "mean Jaccard per cluster")
+    rows = {int(k): ([float(v) for v in re.findall(r"([0-9.]+) \(sd", per)],
+                     [float(v) for v in base.split(", ")])
+            for k, per, base in re.findall(r"k = (\d): mean Jaccard per cluster (.*); "
+                                           r"random labeller ([0-9., ]+)", out)}
+    assert sorted(rows) == [2, 3, 4]
+    assert min(rows[3][0]) > 0.85 and min(rows[2][0]) > 0.85     # k = 2 too: a wrong k, stable
+    assert min(rows[4][0]) < 0.75 and max(rows[4][0]) > 0.75     # which cluster is cut
+    assert all(b < g for k in rows for g, b in zip(*rows[k]))     # above the random labeller
+    # k = 3 recomputed directly: each cluster's best Jaccard in each subsample, averaged
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    st = pe.stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=10, seed=0)
+    reference = KMeans(3, n_init=3, random_state=0).fit_predict(X)
+    gamma = np.zeros((10, 3))
+    for r, drawn in enumerate(st.resamples):
+        sub = KMeans(3, n_init=3, random_state=0).fit_predict(X[drawn])
+        for i, c in enumerate(np.unique(reference)):
+            mine = set(drawn[reference[drawn] == c])
+            gamma[r, i] = max(len(mine & set(drawn[sub == b])) / len(mine | set(drawn[sub == b]))
+                              for b in np.unique(sub))
+    assert np.round(gamma.mean(axis=0), 2).tolist() == rows[3][0]
+    md = _markdown(NINE)
+    assert "0.6 to 0.75 a pattern" in md and "$\\ge 0.85$ highly stable" in md
+
+
+def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
+    out = _output(NINE, "k = 2..20:")
+    narrow = eval(re.search(r"k = 2\.\.7: +(\{.*\})", out)[1])      # a printed dict of names and ints
+    wide = eval(re.search(r"k = 2\.\.20: +(\{.*\})", out)[1])
+    assert narrow["silhouette"] == narrow["calinski_harabasz"] == narrow["davies_bouldin"] == 7
+    table = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ("silhouette", "calinski_harabasz", "davies_bouldin"):
+            table[parts[0]] = [float(v) for v in parts[1:]]
+    ks = list(range(2, 21))
+    for c, values in table.items():
+        assert len(values) == 19
+        best = int(np.argmin(values)) if c == "davies_bouldin" else int(np.argmax(values))
+        assert ks[best] == wide[c], c
+    assert wide["silhouette"] == 8 and wide["calinski_harabasz"] == 20
+    md = _markdown(NINE)
+    assert "An optimum at the\nedge is not a preference" in md or "An optimum at the edge" in md
+    assert "silhouette peaks at 8" in md and "CH still rises at 20" in md
+    ari = float(re.search(r"KMeans k = 2 against the two moons: ARI = ([0-9.]+)", out)[1])
+    assert ari < 0.6 and f"ARI {ari:.2f} at $k = 2$" in md
