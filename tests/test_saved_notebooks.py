@@ -33,9 +33,6 @@ def test_there_are_notebooks():
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-#: Saved before widget state was: being replaced on another branch, whose new notebooks
-#: are re-executed with scripts/execute_notebooks.py (state included) when it merges
-NOT_YET_REEXECUTED = {"08_choosing_and_trusting.ipynb"}
 
 
 def _views(nb) -> list:
@@ -48,10 +45,7 @@ def _references(state: dict) -> set:
     return set(re.findall(r'"IPY_MODEL_([0-9a-f]+)"', text))
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="saved without widget state; "
-                                             "re-executed after its replacement merges"))
-    if p.name in NOT_YET_REEXECUTED else p for p in SAVED], ids=IDS)
+@pytest.mark.parametrize("path", SAVED, ids=IDS)
 def test_saved_with_the_state_of_the_widgets_it_shows(path):
     """Every widget an output shows is in the saved state, with every widget it refers
     to (a box's children, a layout), and nothing else; an app's figure is an Image
