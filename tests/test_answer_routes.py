@@ -96,3 +96,66 @@ def test_self_study_is_open_and_unrecorded(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ex.setup(None)
     assert _cell("q.keys()[0]\nq.compute_key()\nq.mistakes()") is None
+
+
+def test_every_class_of_a_sealed_module_is_the_librarys_whatever_imports_it_first():
+    """A class imported by a module sealed before its own (``authoring`` imports the kinds
+    and is sealed before ``kinds``) is still sealed with its own module: every function of
+    every class of the exercises' modules is the library's code (a route, its guard, or
+    own). Before, ``ChoiceQuestion.acceptable`` was not, and its own call of
+    ``compute_key`` (judging a variant fair) was refused as a student's."""
+    import inspect
+
+    from prayatul_edu.exercises import authoring, kinds
+
+    assert authoring.ChoiceQuestion is kinds.ChoiceQuestion   # imported: the case in hand
+    missing = []
+    for module in (ex._base, ex._data, kinds, authoring, ex.hierarchy, ex.choosing_k):
+        for cls in vars(module).values():
+            if not (inspect.isclass(cls) and cls.__module__ == module.__name__):
+                continue
+            for name, value in vars(cls).items():
+                value = getattr(value, "__func__", getattr(value, "fget", value))
+                code = getattr(value, "__code__", None)
+                if code is not None and code not in assignment._OWN | assignment._ROUTES:
+                    missing.append(f"{cls.__qualname__}.{name}")
+    assert missing == []
+    assert kinds.ChoiceQuestion.acceptable.__code__ in assignment._OWN
+
+
+def test_an_instructors_questions_answered_honestly_ask_for_nothing(channel):
+    """An authored exercise in assignment mode: a free-text question (on the data set
+    ``none`` that course questions share, a choice among them) and a choice are opened,
+    shown and checked from a cell without a record of help; the cell's own ``keys()`` and
+    ``_once`` of the same questions stay recorded and refused."""
+    from grading_helpers import package_only
+
+    from prayatul_edu.exercises import authoring as pa
+
+    with package_only():
+        mine = pa.Exercise("96_routes", title="routes")
+        data = mine.dataset(lambda rng: {"x": 0.5 if rng is None else float(rng.uniform(0.2,
+                                                                                         0.4))})
+        mine.choice("pick", data=data, prompt="Which?", statements=lambda d: [
+            ("x is below 0.45", d["x"] < 0.45, "It is.", "below"),
+            ("x is above 0.9", False, "No.", "high"), ("x is a number", True, "Yes.", "num")])
+        mine.free_text("words", prompt="Say why.", points=2)
+        scope = {"__name__": "__main__", "mine": mine}
+        exec(compile("t = mine.question('96.2')\nrepr(t)\nhand = t.check('Because.')\n"
+                     "c = mine.question('96.1')\nrepr(c)\n"
+                     "letters = c.letters_for({'below': c.x < 0.45, 'above': False, "
+                     "'number': True})\nright = c.check(letters)",
+                     "<ipython-input-3-c>", "exec"), scope)
+        assert "to be graded by hand" in scope["hand"].text
+        assert ": correct (1/1)" in scope["right"].text
+        assert _keys(channel) == []
+        for source, route in (("c.keys()", "keys"), ("t._once('mistakes')", "_once")):
+            scope_ = dict(scope)
+            try:
+                exec(compile(source, "<ipython-input-4-d>", "exec"), scope_)
+                raised = None
+            except Exception as exc:
+                raised = exc
+            assert isinstance(raised, assignment.NotReleased) and str(raised).startswith(route)
+        assert [(r["qid"], r["route"], r["shown"]) for r in _keys(channel)] == [
+            ("96.1", "keys", False), ("96.2", "_once", False)]

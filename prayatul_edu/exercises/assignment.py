@@ -186,6 +186,9 @@ _SEALED: list = []
 def _collect(obj, found: set, seen: set, module: str) -> None:
     """Every code object of ``obj`` (a module's dict value, a class of that module, a
     function), nested ones (comprehensions, lambdas, inner functions) included."""
+    if isinstance(obj, type) and obj.__module__ != module:
+        return    # another module's class, imported: sealed with its own module, whatever
+        #           the order of the modules (never marked seen here, or it would not be)
     if id(obj) in seen:
         return
     seen.add(id(obj))
@@ -197,9 +200,8 @@ def _collect(obj, found: set, seen: set, module: str) -> None:
                 _collect(f, found, seen, module)
         return
     if isinstance(obj, type):
-        if obj.__module__ == module:
-            for value in list(vars(obj).values()):
-                _collect(value, found, seen, module)
+        for value in list(vars(obj).values()):
+            _collect(value, found, seen, module)
         return
     code = getattr(obj, "__code__", None)
     todo = [code] if isinstance(code, type(_collect.__code__)) else []
