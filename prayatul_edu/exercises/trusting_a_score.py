@@ -92,7 +92,14 @@ class ExpectedAgreement(NumbersQuestion):
                         "number of pairs such a labelling still shares with the classes."),
                 Mistake("TP counted once", np.array([expected, (m - a - b + expected) / m]),
                         "TP counts twice in the Rand index: once as agreement and once in TN = "
-                        "C(N,2) - sum_i C(n_i,2) - sum_j C(m_j,2) + TP.")]
+                        "C(N,2) - sum_i C(n_i,2) - sum_j C(m_j,2) + TP."),
+                Mistake("1 - E[Rand]", np.array([expected, 1 - rand]),
+                        "That is 1 - E[Rand], the expected share of pairs on which the two "
+                        "labellings disagree (FP + FN); the Rand index counts the pairs they "
+                        "agree on, TP + TN."),
+                Mistake("Expected as a share", np.array([expected / m, rand]),
+                        "That is Expected / C(N, 2), the chance that one pair is together in "
+                        "both; Expected is a number of pairs, as TP is.")]
 
     def explain(self, d):
         a, b, m = self._counts()
@@ -254,6 +261,8 @@ _RIGHT = ("AMI: with an unbalanced reference and small clusters the ARI's pairs 
 
 #: The balanced scenario: ARI and AMI agree closely there (Romano et al. 2016), both accepted.
 _BALANCED = 1
+_BALANCED_AMI = ("AMI is right too: with large, balanced clusters ARI and AMI agree closely "
+                 "and are both adjusted for chance (Romano et al. 2016 lean to ARI here).")
 
 
 def _why(option: str, scenario: int) -> str:
@@ -307,16 +316,17 @@ class WhichMeasure(DefensibleChoice):
 
     def statements(self):
         best = self._text()[1]
-        return [(o, o == best, _why(o, self.scenario)) for o in _OPTIONS]
+        # an accepted option's "why" is its reason (the solution's table shows it)
+        return [(o, o == best, _RIGHT[self.scenario] if o == best else
+                 _BALANCED_AMI if (o, self.scenario) == ("AMI", _BALANCED) else
+                 _why(o, self.scenario)) for o in _OPTIONS]
 
     def defensible(self):
         letter = {text: letter for letter, text, _, _ in self.options()}
         best = self._text()[1]
         why = {letter[best]: _RIGHT[self.scenario]}
         if self.scenario == _BALANCED:
-            why[letter["AMI"]] = ("AMI is right too: with large, balanced clusters ARI and AMI "
-                                  "agree closely and are both adjusted for chance (Romano et "
-                                  "al. 2016 lean to ARI here).")
+            why[letter["AMI"]] = _BALANCED_AMI
         return why
 
     def explain_choice(self, d):
