@@ -524,3 +524,19 @@ def test_08_3_solution_gives_each_accepted_option_its_reason(scenario):
             assert why == accepted[letter], (scenario, text, why)
             assert "not" not in why.split(":")[0]
     assert accepted[next(ltr for ltr, t, ok, _ in q.options() if ok)] in q.solution().text
+
+
+def test_08_5_ten_times_as_many_instances_turns_on_the_side_of_chance():
+    """The p-value of the same ARI at ten times N falls towards 0 only for an ARI above its
+    chance level; below it, the p-value rises towards 1 (s1234 once had p = 0.941 and the
+    statement keyed true). Every variant handed out is clearly on one side."""
+    sides = set()
+    for seed in [None, "s1234", *(f"s{i}" for i in range(30))]:
+        q = q_("08.5", seed)
+        a = q.data["ARI"]
+        (letter,) = [ltr for ltr, text in q.choices.items() if "ten times as many" in text]
+        above = a["observed"] > a["mean"]
+        assert (letter in q.key()) == above, (seed, a)
+        assert abs(a["p"] - 0.5) > 0.1 and (a["p"] < 0.5) == above, (seed, a)
+        sides.add(above)
+    assert sides == {True, False}          # both sides are handed out

@@ -428,6 +428,7 @@ class IsItSignificant(ChoiceQuestion):
     def statements(self):
         r, a = self.data["Rand"], self.data["ARI"]
         below = a["p"] < 0.05
+        above = a["observed"] > a["mean"]          # more agreement than chance, or less
         return [
             (f"A Rand index of {fmt(r['observed'])} shows that the clustering agrees well "
              "with the classes.", False,
@@ -451,9 +452,13 @@ class IsItSignificant(ChoiceQuestion):
              "means little without it.", True,
              "What does a random labelling score on the Rand index? Read the chance column."),
             ("With ten times as many instances and the same share of them recovered, the "
-             "p-value would be smaller.", True,
-             "The chance distribution narrows as N grows (its spread shrinks like 1/N for "
-             "the ARI), while the agreement stays: the same ARI becomes more surprising."),
+             "exact p-value (over all shufflings, not only these) would be smaller.", above,
+             ("The chance distribution narrows as N grows (its spread shrinks like 1/N for "
+              "the ARI), while the agreement stays: the same ARI becomes more surprising."
+              if above else
+              "Here the ARI is below its chance level: as N grows the chance distribution "
+              "narrows around that level, the same ARI lies deeper in its lower tail, and "
+              "the p-value grows towards 1.")),
             ("With the sizes kept, Rand and ARI rank the shuffled labellings the same way, so "
              "their p-values are equal.", True,
              "With n_i and m_j fixed, both are increasing functions of TP alone."),
@@ -462,8 +467,12 @@ class IsItSignificant(ChoiceQuestion):
     def acceptable(self):
         a = self.data["ARI"]
         # a verdict the Monte-Carlo error cannot flip, and Rand far from 0 (a statement says so)
+        # and an ARI clearly above or below its chance level (the statement on ten times as
+        # many instances turns on it: the p-value falls towards 0 above it, rises to 1 below)
         return (super().acceptable()
                 and abs(a["p"] - 0.05) > verdict_margin(self.n_permutations)
+                and abs(a["p"] - 0.5) > 0.1
+                and (a["observed"] > a["mean"]) == (a["p"] < 0.5)
                 and self.data["Rand"]["mean"] > 0.3)
 
     def explain_choice(self, d):
