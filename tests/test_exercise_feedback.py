@@ -313,7 +313,9 @@ def _typical(seed):
             ("08.1", [0.0, r], "Expected = 0"), ("08.1", [2 * e, r], "ordered pairs"),
             ("08.1", [(a + b) / 2, r], "Max"), ("08.1", [e, e / m], "Rand without TN"),
             ("08.1", [e, (m - a - b + e) / m], "TP once"),
-            ("08.1", [sq / n ** 2, r], "sizes squared")]
+            ("08.1", [sq / n ** 2, r], "sizes squared"),
+            ("08.1", [e, 1 - r], "1 - E[Rand]"), ("08.1", [e / m, r], "Expected as a share"),
+            ("08.1", [e, 100 * r], "E[Rand] in percent")]
     q = q_("08.2", seed)
     out += [("08.2", _flip(q, phrase), f"misjudged: {phrase}") for phrase in (
         "NMI of a random labelling is about 0", "stays near 0.5 whatever k",
@@ -347,7 +349,13 @@ def _typical(seed):
             ("09.1", (to_sample ** 2).sum() / ((to_sample ** 2).sum() + (w ** 2).sum()),
              "probe to the sampled points only"),
             ("09.1", float(np.mean(u ** 2 / (u ** 2 + w ** 2))), "mean of ratios"),
-            ("09.1", u.sum() ** 2 / (u.sum() ** 2 + w.sum() ** 2), "sums squared")]
+            ("09.1", u.sum() ** 2 / (u.sum() ** 2 + w.sum() ** 2), "sums squared"),
+            ("09.1", w.sum() / (u.sum() + w.sum()), "Tan-Steinbach-Kumar's form"),
+            ("09.1", 100 * h, "percent")]
+    w_sample = np.sort(np.sqrt(((X[sample][:, None] - X[sample][None]) ** 2).sum(-1)),
+                       axis=1)[:, 1]
+    out += [("09.1", (u ** 2).sum() / ((u ** 2).sum() + (w_sample ** 2).sum()),
+             "w within the sample")]
     q = q_("09.2", seed)
     la, lb = dict(zip(q.ids_a.tolist(), q.labels_a.tolist())), dict(zip(q.ids_b.tolist(),
                                                                        q.labels_b.tolist()))
@@ -359,7 +367,9 @@ def _typical(seed):
             ("09.2", (tp + tn) / (tp + fp + fn + tn), "Rand"),
             ("09.2", tp / (tp + fp + fn), "Jaccard"),
             ("09.2", tp / math.sqrt((tp + fp) * (tp + fn)), "Fowlkes-Mallows"),
-            ("09.2", _nmi(x, y), "NMI")]
+            ("09.2", _nmi(x, y), "NMI"), ("09.2", _ami(x, y), "AMI"),
+            ("09.2", _purity(x, y), "purity"), ("09.2", _purity(y, x), "purity"),
+            ("09.2", 100 * pe_ari(x, y), "percent")]
     q = q_("09.3", seed)
     ref = np.asarray(q.reference)
     members = [set(np.flatnonzero(ref == c).tolist()) for c in (1, 2, 3)]
@@ -378,7 +388,14 @@ def _typical(seed):
             ("09.3", per(lambda u, v: 2 * len(u & v) / (len(u) + len(v))), "Dice"),
             ("09.3", per(lambda u, v: len(u & v) / len(u)), "share recovered"),
             ("09.3", per(lambda u, v: len(u & v) / len(v)), "precision"),
-            ("09.3", per(jac, how=np.min), "minimum")]
+            ("09.3", per(jac, how=np.min), "minimum"), ("09.3", per(jac, how=np.max), "maximum"),
+            ("09.3", [100 * v for v in per(jac)], "percent")]
+    pooled = []
+    for c in members:
+        best = [max(cl.values(), key=lambda d: jac(c & s, d)) for s, cl in runs]
+        pooled.append(sum(len(c & s & d) for (s, _), d in zip(runs, best))
+                      / sum(len((c & s) | d) for (s, _), d in zip(runs, best)))
+    out += [("09.3", pooled, "intersections and unions pooled")]
     q = q_("09.4", seed)
     ks = list(q.candidates)
     from sklearn.metrics import davies_bouldin_score
@@ -403,6 +420,18 @@ def pe_ari(a, b):
 def _nmi(a, b):
     from sklearn.metrics import normalized_mutual_info_score
     return normalized_mutual_info_score(a, b, average_method="geometric")
+
+
+def _ami(a, b):
+    from sklearn.metrics import adjusted_mutual_info_score
+    return adjusted_mutual_info_score(a, b)
+
+
+def _purity(truth, pred):
+    """The share of instances in their cluster's majority class (clusters from ``pred``)."""
+    truth, pred = np.asarray(truth), np.asarray(pred)
+    return sum(np.unique(truth[pred == c], return_counts=True)[1].max()
+               for c in np.unique(pred)) / len(pred)
 
 
 def _verdict(out):
@@ -436,3 +465,78 @@ def test_defensible_judgements_are_accepted_with_their_reason(seed):
     reasons = {q.grade(ltr).messages[1] for ltr in accepted}
     assert len(reasons) == 3 and any("majority" in r for r in reasons)
     assert any("structure you can see" in r for r in reasons)
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s1234", "alice"])
+def test_the_new_slips_of_08_and_09_get_their_own_names(seed):
+    """Each slip is told what it is, never another slip's name (purity was once told "That
+    is the Rand index" where the two coincide)."""
+    names = {"1 - E[Rand]": "1 - E[Rand]", "Expected as a share": "Expected as a share",
+             "E[Rand] in percent": "percent", "Tan-Steinbach-Kumar's form": "1 - H without the power",
+             "w within the sample": "w within the sample", "AMI": "AMI", "purity": "purity",
+             "maximum": "maximum", "intersections and unions pooled": "pooled",
+             "percent": "percent"}
+    for qid, answer, slip in _typical(seed):
+        if slip in names and qid in ("08.1", "09.1", "09.2", "09.3"):
+            out = q_(qid, seed).grade(answer)
+            assert out.diagnosed == [names[slip]], (qid, seed, slip, out.messages)
+
+
+def test_the_key_rounded_to_one_or_two_decimals_is_not_called_unusual():
+    """0.59 for 0.5882 is the right method rounded too far as often as a slip: the student is
+    told both, never only "not one of the usual slips"; a conceptual slip keeps its name."""
+    from prayatul_edu.exercises._base import close
+    from prayatul_edu.exercises.kinds import COARSE, _NumericQuestion
+
+    told = 0
+    for qid in sorted(ex.QUESTIONS):
+        if not issubclass(ex.QUESTIONS[qid], _NumericQuestion):
+            continue
+        for seed in (None, "s1"):
+            q = q_(qid, seed)
+            if any(isinstance(k, str) for k in np.ravel(q.key()).tolist()):
+                continue
+            key = np.ravel(q.key()).astype(float)
+            for places in (1, 2):
+                typed = np.round(key, places)
+                if all(close(t, k) for t, k in zip(typed, key)) or np.any(typed == np.round(typed)):
+                    continue                      # accepted, or 1.0 for 0.97 (no decimal left)
+                out = q.grade(typed.tolist() if key.size > 1 else float(typed[0]))
+                if out.status == ex.CORRECT or out.diagnosed:
+                    continue
+                assert NOT_USUAL not in out.messages, (qid, seed, places, out.messages)
+                told += COARSE in out.messages
+    assert told >= 20
+    assert "4 decimals" in COARSE and "hint()" in COARSE
+    q = q_("08.1")
+    assert q.grade([q.key()[0], 0.5]).diagnosed == ["E[Rand] = 0.5"]
+    assert COARSE in q.grade(np.round(q.key(), 2).tolist()).messages      # [5.73, 0.58]
+
+
+@pytest.mark.parametrize("scenario", range(4))
+def test_08_3_solution_gives_each_accepted_option_its_reason(scenario):
+    """The solution's table says why each accepted option is right, not why it would be
+    wrong elsewhere ("AMI ... does not say how many instances get their class's cluster")."""
+    q = ex.QUESTIONS["08.3"](None, data={"scenario": scenario, "big": 4000})
+    accepted = q.defensible()
+    for letter, text, _, why in q.options():
+        if letter in accepted:
+            assert why == accepted[letter], (scenario, text, why)
+            assert "not" not in why.split(":")[0]
+    assert accepted[next(ltr for ltr, t, ok, _ in q.options() if ok)] in q.solution().text
+
+
+def test_08_5_ten_times_as_many_instances_turns_on_the_side_of_chance():
+    """The p-value of the same ARI at ten times N falls towards 0 only for an ARI above its
+    chance level; below it, the p-value rises towards 1 (s1234 once had p = 0.941 and the
+    statement keyed true). Every variant handed out is clearly on one side."""
+    sides = set()
+    for seed in [None, "s1234", *(f"s{i}" for i in range(30))]:
+        q = q_("08.5", seed)
+        a = q.data["ARI"]
+        (letter,) = [ltr for ltr, text in q.choices.items() if "ten times as many" in text]
+        above = a["observed"] > a["mean"]
+        assert (letter in q.key()) == above, (seed, a)
+        assert abs(a["p"] - 0.5) > 0.1 and (a["p"] < 0.5) == above, (seed, a)
+        sides.add(above)
+    assert sides == {True, False}          # both sides are handed out

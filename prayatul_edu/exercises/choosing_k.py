@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import (adjusted_rand_index, calinski_harabasz, davies_bouldin, fowlkes_mallows_index,
-                jaccard_index, normalized_mutual_information, rand_index, silhouette)
+from .. import (adjusted_mutual_information, adjusted_rand_index, calinski_harabasz,
+                davies_bouldin, fowlkes_mallows_index, jaccard_index,
+                normalized_mutual_information, purity, rand_index, silhouette)
 from ..significance import _reading
 from ..steps import fmt
 from ._base import Mistake
@@ -86,7 +87,21 @@ class HopkinsByHand(NumberQuestion):
                         "the mean of the ratios u_i^d / (u_i^d + w_i^d)."),
                 Mistake("sums squared", float(u.sum() ** 2 / (u.sum() ** 2 + w.sum() ** 2)),
                         "Raise each distance to the power d before you add them, not the "
-                        "sums.")]
+                        "sums."),
+                Mistake("1 - H without the power", 1 - self._h(u, w, power=1),
+                        "That is sum w_i / (sum u_i + sum w_i), the form of some textbooks "
+                        "(Tan, Steinbach and Kumar): near 0 for clusters, and without the "
+                        "power d. The course's H puts the probes' distances u_i on top and "
+                        "raises every distance to the power d = 2."),
+                Mistake("w within the sample", self._h(u, self._w_in_sample()),
+                        "w_i is the distance from a sampled point to the nearest other point "
+                        "of ALL the data, not only of the sampled ones.")]
+
+    def _w_in_sample(self):
+        X = np.asarray(self.X)[np.asarray(self.sample)]
+        D = _distances(X, X)
+        np.fill_diagonal(D, np.inf)
+        return D.min(axis=1)
 
     def acceptable(self):
         # probes away from the points, and an H that shows the groups (3 probes are noisy: a
@@ -157,7 +172,15 @@ class StabilityOnShared(NumberQuestion):
                 Mistake("NMI", float(normalized_mutual_information(a, b)),
                         f"That is the NMI; {other}"),
                 Mistake("Fowlkes-Mallows", float(fowlkes_mallows_index(a, b)),
-                        f"That is the Fowlkes-Mallows index; {other}")]
+                        f"That is the Fowlkes-Mallows index; {other}"),
+                Mistake("AMI", float(adjusted_mutual_information(a, b)),
+                        "That is the AMI, adjusted for chance too but by information, not "
+                        "pairs; the stability of Ben-Hur et al. compares the pairs: use the "
+                        "ARI."),
+                *(Mistake("purity", value, f"That is purity, which splitting a cluster "
+                                           f"never lowers; {other}")
+                  for value in sorted({round(float(purity(a, b)), 12),
+                                       round(float(purity(b, a)), 12)}))]
 
     def acceptable(self):
         shared, a, b = self._shared()
@@ -251,7 +274,26 @@ class PerClusterStability(NumbersQuestion):
                         "by the union of the two sets."),
                 Mistake("minimum", self._per_run().min(axis=1),
                         "That is the worst subsample; the stability of a cluster is the mean of "
-                        "its best Jaccards over the subsamples.")]
+                        "its best Jaccards over the subsamples."),
+                Mistake("maximum", self._per_run().max(axis=1),
+                        "That is the best subsample; the stability of a cluster is the mean of "
+                        "its best Jaccards over the subsamples."),
+                Mistake("pooled", self._pooled(),
+                        "You added the intersections and the unions over the subsamples, then "
+                        "divided once; take each subsample's best Jaccard first, then their "
+                        "mean.")]
+
+    def _pooled(self) -> np.ndarray:
+        """sum |C ∩ S ∩ D| / sum |(C ∩ S) ∪ D| over the subsamples, D the best match each time."""
+        out = []
+        for members in self._members().values():
+            num = den = 0
+            for seen, clusters in self._runs():
+                inside = members & seen
+                best = max(clusters.values(), key=lambda d: jaccard_of_sets(inside, d))
+                num, den = num + len(inside & best), den + len(inside | best)
+            out.append(num / den)
+        return np.array(out)
 
     def explain(self, d):
         per_run = self._per_run()

@@ -4,8 +4,9 @@ A question derives from the class of its answer's kind, which owns reading the
 answer (what a student may type, and what to say when it cannot be read),
 comparing it with the key (floats within ``ATOL + RTOL |key|``) and the
 diagnosis (a recognised mistake; the right numbers in the wrong order; "give 4
-decimals" only for an answer typed with fewer and within 1e-3 of the key; or a
-pointer to the ideas to revisit), never printing the expected value. A question whose data leave a free
+decimals" only for an answer typed with fewer and within 1e-3 of the key; a fraction
+typed as a percentage; the key rounded to 1 or 2 decimals told it may be rounding
+or a slip; or a pointer to the ideas to revisit), never printing the expected value. A question whose data leave a free
 choice (01.7's tied majority classes) accepts every answer in ``keys()``:
 
 ========================  =============================  ============================
@@ -35,7 +36,8 @@ from ._base import (CORRECT, INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome,
 from ._data import rng_for
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
-           "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "CLOSE_WITHIN"]
+           "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "COARSE",
+           "PERCENT", "CLOSE_WITHIN"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
 CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
@@ -43,6 +45,14 @@ CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep
 #: An answer typed with 4 decimals or more that is near the key but no known slip.
 NEAR = ("Close, but not within 1e-4, and not one of the usual slips: an intermediate "
         "result rounded too early, or one term off, can do this; `hint()` may help.")
+#: An answer typed with 1 to 3 decimals that is the key rounded or cut there, but more than
+#: :data:`CLOSE_WITHIN` from it: rounding and a slip of thought are equally likely, so both
+#: are named (never "not one of the usual slips" for a right method rounded too far).
+COARSE = ("Not within 1e-4. If you rounded to fewer than 4 decimals, give 4 (rounded or "
+          "cut); if not, this is not one of the usual slips, and `hint()` may help.")
+#: A value between 0 and 1 typed as a percentage (58.8 for 0.588).
+PERCENT = ("That looks like a percentage: give the value as a fraction between 0 and 1 "
+           "(0.25, not 25).")
 
 
 #: A number typed as text is read when it has at most this many characters and an
@@ -120,6 +130,22 @@ def too_few_decimals(got: float, want: float) -> bool:
     return places < 4 and abs(got - want) < min(10.0 ** -places, CLOSE_WITHIN)
 
 
+def coarse(got: float, want: float) -> bool:
+    """The key rounded or cut to the 1 to 3 decimals the answer was typed with (0.85 for
+    0.8461; 0.7 for 0.7042, as 0.70 is read)."""
+    places = decimals(got)
+    if not 1 <= places <= 3:
+        return False
+    scale = 10.0 ** places
+    return any(abs(got - r) < 0.1 / scale for r in (round(want * scale) / scale,
+                                                     math.trunc(want * scale) / scale))
+
+
+def in_percent(got: float, want: float) -> bool:
+    """A key between 0.01 and 1 typed as a percentage (to within 1e-3 of the key)."""
+    return 0.01 <= abs(want) <= 1 and abs(got) > 1 and abs(got / 100 - want) < CLOSE_WITHIN
+
+
 def near(got: float, want: float) -> bool:
     """A value within 1e-3 of the key (but not accepted)."""
     return abs(got - want) < 1e-3
@@ -164,8 +190,14 @@ class _NumericQuestion(Question):
             if all(too_few_decimals(g, k) for g, k in zip(got[wrong], want[wrong])):
                 diagnosed.append("too few decimals")
                 messages.append(CLOSE)
+            elif all(in_percent(g, k) for g, k in zip(got[wrong], want[wrong])):
+                diagnosed.append("percent")
+                messages.append(PERCENT)
             elif all(near(g, k) for g, k in zip(got[wrong], want[wrong])):
                 messages.append(NEAR)
+            elif all(coarse(g, k) or too_few_decimals(g, k)
+                     for g, k in zip(got[wrong], want[wrong])):
+                messages.append(COARSE)
             else:
                 messages.append(NOT_USUAL)
         lead, points = self.summary(ok)

@@ -92,7 +92,14 @@ class ExpectedAgreement(NumbersQuestion):
                         "number of pairs such a labelling still shares with the classes."),
                 Mistake("TP counted once", np.array([expected, (m - a - b + expected) / m]),
                         "TP counts twice in the Rand index: once as agreement and once in TN = "
-                        "C(N,2) - sum_i C(n_i,2) - sum_j C(m_j,2) + TP.")]
+                        "C(N,2) - sum_i C(n_i,2) - sum_j C(m_j,2) + TP."),
+                Mistake("1 - E[Rand]", np.array([expected, 1 - rand]),
+                        "That is 1 - E[Rand], the expected share of pairs on which the two "
+                        "labellings disagree (FP + FN); the Rand index counts the pairs they "
+                        "agree on, TP + TN."),
+                Mistake("Expected as a share", np.array([expected / m, rand]),
+                        "That is Expected / C(N, 2), the chance that one pair is together in "
+                        "both; Expected is a number of pairs, as TP is.")]
 
     def explain(self, d):
         a, b, m = self._counts()
@@ -254,6 +261,8 @@ _RIGHT = ("AMI: with an unbalanced reference and small clusters the ARI's pairs 
 
 #: The balanced scenario: ARI and AMI agree closely there (Romano et al. 2016), both accepted.
 _BALANCED = 1
+_BALANCED_AMI = ("AMI is right too: with large, balanced clusters ARI and AMI agree closely "
+                 "and are both adjusted for chance (Romano et al. 2016 lean to ARI here).")
 
 
 def _why(option: str, scenario: int) -> str:
@@ -307,16 +316,17 @@ class WhichMeasure(DefensibleChoice):
 
     def statements(self):
         best = self._text()[1]
-        return [(o, o == best, _why(o, self.scenario)) for o in _OPTIONS]
+        # an accepted option's "why" is its reason (the solution's table shows it)
+        return [(o, o == best, _RIGHT[self.scenario] if o == best else
+                 _BALANCED_AMI if (o, self.scenario) == ("AMI", _BALANCED) else
+                 _why(o, self.scenario)) for o in _OPTIONS]
 
     def defensible(self):
         letter = {text: letter for letter, text, _, _ in self.options()}
         best = self._text()[1]
         why = {letter[best]: _RIGHT[self.scenario]}
         if self.scenario == _BALANCED:
-            why[letter["AMI"]] = ("AMI is right too: with large, balanced clusters ARI and AMI "
-                                  "agree closely and are both adjusted for chance (Romano et "
-                                  "al. 2016 lean to ARI here).")
+            why[letter["AMI"]] = _BALANCED_AMI
         return why
 
     def explain_choice(self, d):
@@ -418,6 +428,7 @@ class IsItSignificant(ChoiceQuestion):
     def statements(self):
         r, a = self.data["Rand"], self.data["ARI"]
         below = a["p"] < 0.05
+        above = a["observed"] > a["mean"]          # more agreement than chance, or less
         return [
             (f"A Rand index of {fmt(r['observed'])} shows that the clustering agrees well "
              "with the classes.", False,
@@ -441,9 +452,13 @@ class IsItSignificant(ChoiceQuestion):
              "means little without it.", True,
              "What does a random labelling score on the Rand index? Read the chance column."),
             ("With ten times as many instances and the same share of them recovered, the "
-             "p-value would be smaller.", True,
-             "The chance distribution narrows as N grows (its spread shrinks like 1/N for "
-             "the ARI), while the agreement stays: the same ARI becomes more surprising."),
+             "exact p-value (over all shufflings, not only these) would be smaller.", above,
+             ("The chance distribution narrows as N grows (its spread shrinks like 1/N for "
+              "the ARI), while the agreement stays: the same ARI becomes more surprising."
+              if above else
+              "Here the ARI is below its chance level: as N grows the chance distribution "
+              "narrows around that level, the same ARI lies deeper in its lower tail, and "
+              "the p-value grows towards 1.")),
             ("With the sizes kept, Rand and ARI rank the shuffled labellings the same way, so "
              "their p-values are equal.", True,
              "With n_i and m_j fixed, both are increasing functions of TP alone."),
@@ -452,8 +467,12 @@ class IsItSignificant(ChoiceQuestion):
     def acceptable(self):
         a = self.data["ARI"]
         # a verdict the Monte-Carlo error cannot flip, and Rand far from 0 (a statement says so)
+        # and an ARI clearly above or below its chance level (the statement on ten times as
+        # many instances turns on it: the p-value falls towards 0 above it, rises to 1 below)
         return (super().acceptable()
                 and abs(a["p"] - 0.05) > verdict_margin(self.n_permutations)
+                and abs(a["p"] - 0.5) > 0.1
+                and (a["observed"] > a["mean"]) == (a["p"] < 0.5)
                 and self.data["Rand"]["mean"] > 0.3)
 
     def explain_choice(self, d):
