@@ -22,7 +22,7 @@ its uploader is a ``conflict``; neither is graded nor exported, and "the newest 
 is chosen among one student's own files only. Before anything is written, each
 notebook ``assign`` handed out is checked to carry the variant it would be graded
 against (:func:`check_variants`); ``out`` is refused if it holds an earlier run
-(:mod:`.output`).
+(``grading.output``).
 """
 from __future__ import annotations
 
@@ -402,14 +402,14 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
-    (default: ``exercises/``); ``people``: student -> :class:`~.uploader.Person` (who is
+    (default: ``exercises/``); ``people``: student -> ``uploader.Person`` (who is
     who, for the uploaders and the exports); ``by_folder``: the first folder of each path
     names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
-    (:mod:`.output`); ``grade_mismatched_variants``: grade notebooks handed out with
+    (``grading.output``); ``grade_mismatched_variants``: grade notebooks handed out with
     another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
     key (for the message). ValueError (nothing graded, nothing written) when a path does
     not exist, when, without an exercise given, the files name different exercises, when
-    ``out`` holds grades or other files, or (:class:`VariantMismatch`) when a handed-out
+    ``out`` holds grades or other files, or (``VariantMismatch``) when a handed-out
     notebook carries another variant than the one it would be graded against."""
     options = options or Options(**kw)
     found = collect(paths)

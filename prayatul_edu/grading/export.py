@@ -4,7 +4,7 @@ CSV and its autograder results.json.
 * ``canvas.csv``: the columns of Canvas's gradebook import, ``Student``, ``ID``,
   ``SIS User ID``, ``SIS Login ID``, ``Section``, then one column for the assignment
   (``--assignment``, default the exercise's name); the second row is ``Points
-  Possible``. The identity columns come from the roster (:class:`~.uploader.Person`,
+  Possible``. The identity columns come from the roster (``uploader.Person``,
   the columns ``prayatul-edu assign`` copies from the class roster): ``Student`` its
   ``name``, ``ID`` its ``canvas_id``, ``SIS User ID`` its ``sis_id`` (without one: the
   id the grader used, which Canvas then matches on), ``SIS Login ID`` and ``Section``;
@@ -72,7 +72,7 @@ def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
                questions: bool = False, people: dict | None = None) -> str:
     """The gradebook import CSV: the total (see the module doc); ``questions=True``: the
     questions instead, one column each, and no total (``canvas_questions.csv``);
-    ``people``: student -> :class:`~.uploader.Person` (the identity columns)."""
+    ``people``: student -> ``uploader.Person`` (the identity columns)."""
     name = _assignment(reports, assignment)
     if questions:
         qids = sorted({x["question"] for r in reports for x in r.rows if x["question"] != "-"})
@@ -123,7 +123,7 @@ def gradescope_results(r: StudentReport) -> dict:
 def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
                   canvas_questions: bool = False, people: dict | None = None) -> list[Path]:
     """Write the exports ``formats`` of the graded ``reports`` in ``out``, the identity
-    columns from ``people`` (student -> :class:`~.uploader.Person`, see
+    columns from ``people`` (student -> ``uploader.Person``, see
     :func:`~.uploader.read_people`); return the files written. A report whose student
     is a stand-in (``invalid-...``: nobody was named for the file) is left out."""
     out = Path(out)
