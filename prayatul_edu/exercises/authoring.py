@@ -57,7 +57,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import TOPICS, _base, _data
+from . import TOPICS, _base, _data, assignment
 from ._base import ATOL, RTOL, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
@@ -136,6 +136,10 @@ class _Authored:
 
     def _convert(self, value):
         return value
+
+
+# a mixin, not a Question: its routes are guarded here (a subclass guards only its own)
+assignment.guard_key(_Authored)
 
 
 class _Tolerant(_Authored):
@@ -217,6 +221,10 @@ class _Choice(_Authored, ChoiceQuestion):
 
     def compute_key(self):
         return ChoiceQuestion.compute_key(self)
+
+    def describe(self, d) -> None:
+        _blocks(d, self._spec["prompt"], self.data)
+        self.describe_options(d)           # the lettered statements, in this student's order
 
     def mistakes(self):
         named = self._named()
@@ -495,3 +503,8 @@ def open_exercise(path: str = QUESTIONS_FILE) -> Exercise:
 def exercise_of(name: str) -> Exercise | None:
     """The authored exercise ``name`` loaded in this process, else None."""
     return AUTHORED.get(str(name))
+
+
+# this module is the library's own code: its calls of a question's answer routes (a
+# variant's fairness, a number within the tolerance taken for the key) are not a student's
+assignment.seal_late(sys.modules[__name__])

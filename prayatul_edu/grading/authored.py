@@ -84,7 +84,10 @@ def check(prepared: Prepared, variants) -> list[str]:
     import nbformat
 
     nb = nbformat.read(prepared.notebook, as_version=4)
-    problems = literal_answers(nb, prepared.notebook.name)
+    exercise = load(prepared.module)
+    graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
+    words = {f"q{q.replace('.', '-')}-check" for q in exercise.qids if q not in graded}
+    problems = literal_answers(nb, prepared.notebook.name, exempt=words)  # words are typed
     blank = nbformat.read(prepared.published / f"{prepared.name}.ipynb", as_version=4)
     for k, cell in enumerate(blank.cells, 1):   # the students' notebook must run, blank
         if cell.cell_type == "code" and not any(
@@ -95,8 +98,6 @@ def check(prepared: Prepared, variants) -> list[str]:
                 problems.append(f"the students' notebook, cell {k}, does not run: "
                                 f"{exc.msg} (line {exc.lineno}); keep an answer line whole "
                                 "on the line marked # SOLUTION, or use BEGIN/END SOLUTION")
-    exercise = load(prepared.module)
-    graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
     env = {EXERCISE_ENV: str(prepared.module), POLICY_ENV: "", VARIANT_ENV: ""}
     for seed in [None, *variants]:
         try:
