@@ -152,3 +152,14 @@ def test_the_students_notebook_works_before_the_solutions_are_released(wine):
     assert out["shown"] == [True] * 4
     assert out["checks"] == [CORRECT, ["inverse purity"], CORRECT, pa.HAND]
     assert out["refused"] == ["compute_key", "keys", "mistakes", "_once"] * 3
+
+
+def test_assign_by_path_keeps_the_class_rosters_columns(wine, tmp_path):
+    """The names and Canvas ids of the class roster reach roster.csv (the exports read
+    them): before, an own exercise's roster.csv held only file and student."""
+    (tmp_path / "class.csv").write_text(
+        "student,name,canvas_id\ns0001,Ann Lee,101\ns0002,Bo Chen,102\n", encoding="utf-8")
+    authored.assign_authored(wine, tmp_path / "class.csv", tmp_path / "hw")
+    rows = (tmp_path / "hw" / "roster.csv").read_text(encoding="utf-8").splitlines()
+    assert rows == ["file,student,name,canvas_id", "s0001_62_wine.ipynb,s0001,Ann Lee,101",
+                    "s0002_62_wine.ipynb,s0002,Bo Chen,102"]

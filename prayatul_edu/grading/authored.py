@@ -150,7 +150,7 @@ def assign_authored(path, roster, out, *, course_key: bytes | None = None, **kw)
         problems = check(prepared, [student_variant(course_key, s) for s in students])
         if problems:
             raise ValueError("exercise: " + "; ".join(problems[:10]))
-        written = assign(prepared.name, students, out, course_key=course_key,
+        written = assign(prepared.name, roster, out, course_key=course_key,  # all columns
                          published=prepared.published, **kw)
         copy_files(prepared.module, Path(out) / "notebooks")
     for path in written:                   # the student keeps the questions beside it
