@@ -163,3 +163,37 @@ def test_assign_by_path_keeps_the_class_rosters_columns(wine, tmp_path):
     rows = (tmp_path / "hw" / "roster.csv").read_text(encoding="utf-8").splitlines()
     assert rows == ["file,student,name,canvas_id", "s0001_62_wine.ipynb,s0001,Ann Lee,101",
                     "s0002_62_wine.ipynb,s0002,Bo Chen,102"]
+
+
+def _edited(folder: Path, old: str, new: str) -> Path:
+    text = (folder / "questions.py").read_text(encoding="utf-8")
+    assert old in text
+    (folder / "questions.py").write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def test_a_syntax_error_in_the_questions_is_named_with_its_line(wine, tmp_path):
+    _edited(wine, 'exercise.integer(\n', 'exercise.integer((\n')
+    line = 1 + (wine / "questions.py").read_text().splitlines().index("exercise.integer((")
+    with pytest.raises(ValueError, match=rf"questions.py, line {line}: '\(' was never closed"):
+        authored.prepare(wine, tmp_path / "work")
+    assert "62_wine" not in pa.AUTHORED      # fixed, it loads anew
+
+
+def test_a_key_that_raises_is_refused_naming_the_question_and_the_variant(wine, tmp_path):
+    _edited(wine, 'key=lambda d: int((d["clusters"] == 2).sum()),',
+            'key=lambda d: 1 // 0,')
+    problems = authored.check(authored.prepare(wine, tmp_path / "work"), [])
+    assert any("62.3 wines in cluster 2: its key raises ZeroDivisionError (integer division "
+               "or modulo by zero) for the exercise's own data" in p for p in problems), problems
+
+
+def test_a_mistake_giving_the_key_on_the_own_data_is_refused(wine, tmp_path):
+    """A variant is redrawn until its mistakes are told apart; the exercise's own data are
+    taken as they are, so the generator's checks look at them."""
+    _edited(wine, 'lambda d: int((d["clusters"] == 1).sum())',
+            'lambda d: int((d["clusters"] == 2).sum())')
+    problems = authored.check(authored.prepare(wine, tmp_path / "work"), [])
+    assert problems == ["62.3 wines in cluster 2: on the exercise's own data the named "
+                        "mistake 'cluster 1' gives the key: a student's answer would be "
+                        "ambiguous; change the data or the mistake"]
