@@ -197,3 +197,12 @@ def test_a_mistake_giving_the_key_on_the_own_data_is_refused(wine, tmp_path):
     assert problems == ["62.3 wines in cluster 2: on the exercise's own data the named "
                         "mistake 'cluster 1' gives the key: a student's answer would be "
                         "ambiguous; change the data or the mistake"]
+
+
+def test_two_data_sets_of_one_name_are_refused(wine, tmp_path):
+    """The second ``def wines`` replaced the first, silently, for every question declared
+    on it before."""
+    _edited(wine, "\nexercise.number(", "\n@exercise.dataset\ndef wines(rng):\n"
+            "    return {'cultivar': [1], 'clusters': [1]}\n\n\nexercise.number(")
+    with pytest.raises(ValueError, match="dataset: 'wines' is declared twice in 62_wine"):
+        pa.load(wine)

@@ -335,6 +335,7 @@ class Exercise:
                 raise ValueError(f"files: expected names of files beside the module, got {f!r}")
         self.name, self.topic, self.title, self.files = name, m.group(1), title, tuple(files)
         self.qids: list[str] = []
+        self._datasets: set[str] = set()
         AUTHORED[name] = self
 
     # -- data ----------------------------------------------------------
@@ -351,6 +352,10 @@ class Exercise:
         student's variant otherwise (redrawn until every question on it has a finite key
         and mistakes told apart from it). Returns the data set's name for ``data=``."""
         name = f"{self.name}/{draw.__name__}"
+        if name in self._datasets:
+            raise ValueError(f"dataset: {draw.__name__!r} is declared twice in {self.name}; "
+                             "give each data set a function name of its own")
+        self._datasets.add(name)
 
         def checked(rng):
             data = draw(rng)
