@@ -52,7 +52,7 @@ exercise = pa.Exercise("61_labels", title="Two labelings")
 def labels(rng):
     if rng is None:
         return {"truth": np.array([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]),
-                "pred": np.array([1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 1, 1])}
+                "pred": np.array([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2])}  # purity 2/3, inverse 5/6
     return {"truth": rng.integers(1, 4, 10), "pred": rng.integers(1, 4, 10)}
 
 
@@ -304,7 +304,7 @@ def test_the_grader_gives_what_the_answers_earn(cycle):
 def test_the_kernels_tricks_change_nothing(cycle):
     s = _student(cycle / "g1_graded", "s0007")
     if SANDBOX == "bwrap":   # the grader's copy of the questions is read-only inside
-        assert any(re.match(r"cell \d+ raised (PermissionError|OSError): .*(Permission denied|"
+        assert any(re.match(r"(code )?cell \d+ .*raised (PermissionError|OSError): .*(Permission denied|"
                             r"Read-only file system)", p) for p in s["problems"]), s["problems"]
     assert next(r for r in s["rows"] if r["question"] == "61.1")["points"] == 0.0
 
@@ -339,7 +339,7 @@ def test_export_applies_the_overrides_and_keeps_their_reasons(cycle):
     feedback = (cycle / "g1" / "feedback" / "s0003_61_labels.md").read_text()
     assert "Corrected by your instructor" in feedback and "half credit" in feedback
     s1 = (cycle / "g1" / "feedback" / "s0001_61_labels.md").read_text()
-    assert "<b>" not in s1 and "&lt;b&gt;" in s1          # the reason escaped
+    assert "<b>" not in s1 and "&lt;b>argument" in s1          # the reason escaped
     # applied again: nothing changes, the time is kept
     assert cli.main(["export", str(cycle / "g1"), "--overrides",
                      str(cycle / "overrides.csv")]) == 0
@@ -594,7 +594,8 @@ def test_the_report_escapes_every_name(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>HW" not in html
     md = (tmp_path / "report.md").read_text()
-    assert "<script>" not in md and "| &lt;script&gt;alert\\(1\\)&lt;/script&gt; | 4 (57%) |" in md
+    # Markdown escapes only what it would misread (a "<" opening a tag)
+    assert "<script>" not in md and "| &lt;script>alert(1)&lt;/script> | 4 (57%) |" in md
 
 
 @pytest.mark.parametrize("text, message", [
