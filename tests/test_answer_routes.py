@@ -25,7 +25,12 @@ FORGED = {"a file of the library": "exec(compile('q.keys()', ex._base.__file__, 
           "a subclass": "class Mine(type(q)):\n    qid = ''\n    def grade(self, a):\n"
                         "        return self._once('keys')\nMine('s1').grade(1)",
           "a thread": "import threading\nt = threading.Thread(target=q.keys)\nt.start()\n"
-                      "t.join()"}
+                      "t.join()",
+          # the seal is made once, at import: a cell cannot add its own code to it
+          "a second seal": "import sys\nfrom prayatul_edu.exercises import assignment as a\n"
+                           "a.seal([sys.modules['__main__']])\n"
+                           "def mine():\n    return q.keys()\na.seal([type('M', (), "
+                           "{'mine': staticmethod(mine)})])\nmine()"}
 
 
 @pytest.fixture

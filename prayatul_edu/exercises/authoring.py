@@ -57,7 +57,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import TOPICS, _base, _data
+from . import TOPICS, _base, _data, assignment
 from ._base import ATOL, RTOL, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
@@ -113,17 +113,28 @@ def _blocks(d, content, data) -> None:
             d.text(str(item))
 
 
+def _run(q, what: str, compute):
+    """``compute(q.data)``, the instructor's own function; an error names the question,
+    the function and the variant (ValueError)."""
+    try:
+        return compute(q.data)
+    except Exception as exc:
+        variant = "the exercise's own data" if q.seed is None else f"variant {q.seed}"
+        raise ValueError(f"{q.qid} {q.title}: its {what} raises {type(exc).__name__} "
+                         f"({exc}) for {variant}") from exc
+
+
 class _Authored:
     """What every authored question adds to its kind: the instructor's functions."""
 
     _spec: dict = {}
 
     def compute_key(self):
-        return self._convert(self._spec["key"](self.data))
+        return self._convert(_run(self, "key", self._spec["key"]))
 
     def mistakes(self) -> list[Mistake]:
-        return [Mistake(m.name, self._convert(m.compute(self.data)), m.message)
-                for m in self._spec["mistakes"]]
+        return [Mistake(m.name, self._convert(_run(self, f"mistake {m.name!r}", m.compute)),
+                        m.message) for m in self._spec["mistakes"]]
 
     def describe(self, d) -> None:
         _blocks(d, self._spec["prompt"], self.data)
@@ -136,6 +147,10 @@ class _Authored:
 
     def _convert(self, value):
         return value
+
+
+# a mixin, not a Question: its routes are guarded here (a subclass guards only its own)
+assignment.guard_key(_Authored)
 
 
 class _Tolerant(_Authored):
@@ -202,7 +217,7 @@ class _Choice(_Authored, ChoiceQuestion):
         return [tuple(s[:3]) for s in self._statements()]
 
     def _statements(self):
-        st = self._spec["statements"](self.data)
+        st = _run(self, "statements", self._spec["statements"])
         for s in st:
             if not (isinstance(s, (tuple, list)) and len(s) in (3, 4)
                     and isinstance(s[0], str) and isinstance(s[1], (bool, np.bool_))):
@@ -217,6 +232,10 @@ class _Choice(_Authored, ChoiceQuestion):
 
     def compute_key(self):
         return ChoiceQuestion.compute_key(self)
+
+    def describe(self, d) -> None:
+        _blocks(d, self._spec["prompt"], self.data)
+        self.describe_options(d)           # the lettered statements, in this student's order
 
     def mistakes(self):
         named = self._named()
@@ -316,6 +335,7 @@ class Exercise:
                 raise ValueError(f"files: expected names of files beside the module, got {f!r}")
         self.name, self.topic, self.title, self.files = name, m.group(1), title, tuple(files)
         self.qids: list[str] = []
+        self._datasets: set[str] = set()
         AUTHORED[name] = self
 
     # -- data ----------------------------------------------------------
@@ -332,6 +352,10 @@ class Exercise:
         student's variant otherwise (redrawn until every question on it has a finite key
         and mistakes told apart from it). Returns the data set's name for ``data=``."""
         name = f"{self.name}/{draw.__name__}"
+        if name in self._datasets:
+            raise ValueError(f"dataset: {draw.__name__!r} is declared twice in {self.name}; "
+                             "give each data set a function name of its own")
+        self._datasets.add(name)
 
         def checked(rng):
             data = draw(rng)
@@ -462,6 +486,13 @@ def find(path) -> tuple[Path, Path | None]:
     return module.resolve(), notebook.resolve() if notebook.is_file() else None
 
 
+def _forget(before: set, module: str) -> None:
+    """Undo a module that failed to load: its exercise is declared anew once fixed."""
+    for name in set(AUTHORED) - before:
+        del AUTHORED[name]
+    sys.modules.pop(module, None)
+
+
 def load(path) -> Exercise:
     """The exercise declared by the questions module at ``path`` (a folder, the module or
     the notebook beside it), loaded once per process (its questions registered)."""
@@ -473,7 +504,16 @@ def load(path) -> Exercise:
         f"prayatul_authored_{len(_LOADED)}_{module.stem}", module)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    try:
+        spec.loader.exec_module(mod)
+    except SyntaxError as exc:
+        _forget(before, spec.name)
+        raise ValueError(f"exercise: {module.name}, line {exc.lineno}: {exc.msg} (a "
+                         "syntax error)") from None
+    except Exception as exc:
+        _forget(before, spec.name)
+        raise ValueError(f"exercise: {module.name} does not load: {type(exc).__name__}: "
+                         f"{exc}") from exc
     new = [AUTHORED[n] for n in AUTHORED if n not in before]
     if len(new) != 1:
         raise ValueError(f"exercise: {module.name} declares {len(new)} exercises; it must "
@@ -495,3 +535,4 @@ def open_exercise(path: str = QUESTIONS_FILE) -> Exercise:
 def exercise_of(name: str) -> Exercise | None:
     """The authored exercise ``name`` loaded in this process, else None."""
     return AUTHORED.get(str(name))
+

@@ -137,12 +137,13 @@ def _answer_lines(source: str):
             yield m.group(3)
 
 
-def literal_answers(nb, where: str) -> list[str]:
+def literal_answers(nb, where: str, exempt=()) -> list[str]:
     """Problems: an answer line whose solution is a literal (typed, not computed from the
-    data: it would be right for one variant only)."""
+    data: it would be right for one variant only). ``exempt``: ids of cells whose answer
+    is typed by nature (a free text, graded by hand)."""
     problems = []
     for k, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
+        if cell.cell_type != "code" or cell.get("id") in exempt:
             continue
         for expr in _answer_lines(cell.source):
             try:

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..exercises import CORRECT
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV
 from ..exercises.authoring import EXERCISE_ENV, FreeTextQuestion, find, load
-from ..exercises._base import QUESTIONS
+from ..exercises._base import QUESTIONS, apart
 from ..exercises.generator import literal_answers, make_exercise, run_solutions
 from .handout import assign, read_class_roster, release, student_variant
 from .published import published_cells
@@ -84,7 +84,10 @@ def check(prepared: Prepared, variants) -> list[str]:
     import nbformat
 
     nb = nbformat.read(prepared.notebook, as_version=4)
-    problems = literal_answers(nb, prepared.notebook.name)
+    exercise = load(prepared.module)
+    graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
+    words = {f"q{q.replace('.', '-')}-check" for q in exercise.qids if q not in graded}
+    problems = literal_answers(nb, prepared.notebook.name, exempt=words)  # words are typed
     blank = nbformat.read(prepared.published / f"{prepared.name}.ipynb", as_version=4)
     for k, cell in enumerate(blank.cells, 1):   # the students' notebook must run, blank
         if cell.cell_type == "code" and not any(
@@ -95,9 +98,8 @@ def check(prepared: Prepared, variants) -> list[str]:
                 problems.append(f"the students' notebook, cell {k}, does not run: "
                                 f"{exc.msg} (line {exc.lineno}); keep an answer line whole "
                                 "on the line marked # SOLUTION, or use BEGIN/END SOLUTION")
-    exercise = load(prepared.module)
-    graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
     env = {EXERCISE_ENV: str(prepared.module), POLICY_ENV: "", VARIANT_ENV: ""}
+    problems += _ambiguous_on_own_data(graded)
     for seed in [None, *variants]:
         try:
             status = run_solutions(nb, seed, env)
@@ -111,6 +113,31 @@ def check(prepared: Prepared, variants) -> list[str]:
             problems.append(f"the solutions do not get full marks for "
                             f"{'the exercise data' if seed is None else 'variant ' + seed}: "
                             + ", ".join(wrong))
+    return problems
+
+
+def _ambiguous_on_own_data(qids) -> list[str]:
+    """The exercise's own data are taken as they are (a variant is redrawn instead): a
+    named mistake giving the key there, or another mistake's value, is a problem."""
+    problems = []
+    for qid in qids:
+        q = QUESTIONS[qid](seed=None)
+        try:
+            if q.acceptable():
+                continue
+            key, slips = q.keys()[0], q.mistakes()
+        except Exception as exc:    # the instructor's own code: say where it failed
+            problems.append(f"{qid}: {exc}")
+            continue
+        same = [m.name for m in slips if not apart(key, m.value)]
+        twins = [f"{a.name!r} and {b.name!r}" for i, a in enumerate(slips)
+                 for b in slips[i + 1:] if not apart(a.value, b.value)]
+        problems.append(f"{qid} {q.title}: on the exercise's own data "
+                        + ("; ".join([f"the named mistake {n!r} gives the key" for n in same]
+                                     + [f"the mistakes {t} give one value" for t in twins])
+                           or "the key is not a finite number")
+                        + ": a student's answer would be ambiguous; change the data or "
+                          "the mistake")
     return problems
 
 
@@ -149,7 +176,7 @@ def assign_authored(path, roster, out, *, course_key: bytes | None = None, **kw)
         problems = check(prepared, [student_variant(course_key, s) for s in students])
         if problems:
             raise ValueError("exercise: " + "; ".join(problems[:10]))
-        written = assign(prepared.name, students, out, course_key=course_key,
+        written = assign(prepared.name, roster, out, course_key=course_key,  # all columns
                          published=prepared.published, **kw)
         copy_files(prepared.module, Path(out) / "notebooks")
     for path in written:                   # the student keeps the questions beside it
