@@ -37,7 +37,8 @@ from .pair_counting import (adjusted_rand_index, fowlkes_mallows_index, jaccard_
                             rand_index)
 from .steps import Derivation, Result, ScalarResult, fmt
 
-__all__ = ["permutation_test", "stability", "PermutationTest", "Stability", "TABLE_MEASURES"]
+__all__ = ["permutation_test", "stability", "stability_reading", "PermutationTest", "Stability",
+           "TABLE_MEASURES"]
 
 #: Null values within this relative distance of the observed value count as ties (>=),
 #: so that a shuffle giving the observed table is counted whatever the rounding.
@@ -455,7 +456,7 @@ class Stability(ScalarResult):
             sizes[str(v)] += 1
         for i, c in enumerate(self.clusters):
             g = float(self.per_cluster[i])
-            row = [c, sizes[c], g, float(self.per_cluster_spread[i]), _reading(g)]
+            row = [c, sizes[c], g, float(self.per_cluster_spread[i]), stability_reading(g)]
             if self.baseline_per_cluster is not None:
                 row.insert(4, float(self.baseline_per_cluster[i]))
             rows.append(row)
@@ -466,7 +467,7 @@ class Stability(ScalarResult):
         return d
 
 
-def _reading(gamma: float) -> str:
+def stability_reading(gamma: float) -> str:
     """Hennig's (2007) reading of a cluster's mean Jaccard."""
     if gamma != gamma:
         return "never drawn"

@@ -39,14 +39,8 @@ from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QU
                     Feedback, Outcome, progress, question, setup, student_id, submissions,
                     topic_questions)
 from ._base import Question  # what question() returns: check, hint, solution
-
-
-#: Notebook number -> its name (``solutions/NN_name.ipynb``).
-TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
-          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul",
-          "08": "trusting_a_score", "09": "choosing_k"}
-
-from . import authoring  # noqa: E402  (an instructor's own questions; it reads TOPICS)
+from ._base import TOPICS  # notebook number -> its name
+from . import authoring  # an instructor's own questions (its code sealed below too)
 
 # the code of the library's exercises, before any cell of a student runs: an answer route
 # called from any other code is on the record (see assignment.guard_key)

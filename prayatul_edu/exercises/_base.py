@@ -69,6 +69,11 @@ CHANNEL_ENV = assignment.CHANNEL_ENV
 #: qid -> question class, filled by ``Question.__init_subclass__``.
 QUESTIONS: dict[str, type] = {}
 
+#: Notebook number -> its name (``solutions/NN_name.ipynb``).
+TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
+          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul",
+          "08": "trusting_a_score", "09": "choosing_k"}
+
 
 # ------------------------------------------------------------- rich text
 class Feedback:

@@ -57,7 +57,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import TOPICS, _base, _data, assignment
+from . import _base, _data, assignment
+from ._base import TOPICS
 from ._base import ATOL, RTOL, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 

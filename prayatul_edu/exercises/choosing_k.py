@@ -11,7 +11,7 @@ import numpy as np
 from .. import (adjusted_mutual_information, adjusted_rand_index, calinski_harabasz,
                 davies_bouldin, fowlkes_mallows_index, jaccard_index,
                 normalized_mutual_information, purity, rand_index, silhouette)
-from ..significance import _reading
+from ..significance import stability_reading
 from ..steps import fmt
 from ._base import Mistake
 from .kinds import ChoiceQuestion, DefensibleChoice, NumbersQuestion, NumberQuestion
@@ -304,7 +304,7 @@ class PerClusterStability(NumbersQuestion):
                 parts.append(f"in {r}: C ∩ S = {{{', '.join(map(str, inside))}}}, best "
                              f"Jaccard {fmt(j)}")
             d.text(f"Cluster {c} = {{{', '.join(map(str, sorted(members)))}}}: "
-                   + "; ".join(parts) + f". Mean {fmt(js.mean())}: {_reading(js.mean())}.")
+                   + "; ".join(parts) + f". Mean {fmt(js.mean())}: {stability_reading(js.mean())}.")
         d.text("Hennig's reading: above 0.85 highly stable, 0.75 - 0.85 stable, 0.6 - 0.75 a "
                "pattern, 0.5 - 0.6 doubtful, 0.5 or below dissolved (Hennig 2007). One unstable "
                "cluster can hide inside a good overall stability; `pe.stability(X, cluster)."
