@@ -328,3 +328,25 @@ def test_id_from_folder_takes_the_first_folder_as_uploader():
     assert res.student == {0: "s1", 2: "top"}
     assert [c["file"] for c in res.conflicts] == ["s2/s1_03_pair_counting.ipynb"]
     assert res.unmatched == ["bad name/x.ipynb"]
+
+
+def test_export_of_one_format_leaves_no_stale_export_of_another(graded, tmp_path):
+    """``export --overrides --format canvas`` on a folder graded with both formats: the
+    Gradescope files of the earlier writing (Bo at 4) would disagree with grades.json
+    (Bo at 3) beside them; they are removed, and grades.json lists what is there."""
+    import shutil
+
+    out = tmp_path / "g"
+    shutil.copytree(graded[1], out)
+    (tmp_path / "fix.csv").write_text("student,question,points,reason\n"
+                                      "s0002,03.2,0,copied\n", encoding="utf-8")
+    assert cli.main(["export", str(out), "--overrides", str(tmp_path / "fix.csv"),
+                     "--format", "canvas"]) == 0
+    data = json.loads((out / "grades.json").read_text())
+    totals = {s["student"]: s["total"] for s in data["students"]}
+    assert totals["s0002"] == 3.0
+    canvas = {r[0]: r[-1] for r in csv.reader(open(out / "canvas.csv", encoding="utf-8"))}
+    assert canvas["Bo Chen"] == "3"
+    on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert not [f for f in on_disk if f.startswith("gradescope")]
+    assert data["settings"]["files"] == on_disk
