@@ -350,3 +350,20 @@ def test_export_of_one_format_leaves_no_stale_export_of_another(graded, tmp_path
     on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert not [f for f in on_disk if f.startswith("gradescope")]
     assert data["settings"]["files"] == on_disk
+
+
+@pytest.mark.parametrize("forged", [
+    f"deecy_3145_101_s0002\\s0002_{EXERCISE}.ipynb",     # a backslash kept in the name
+    f"deecy_3145_101_s0002/s0002_{EXERCISE}.ipynb",      # ... or made a folder by unzip
+])
+def test_a_path_separator_in_a_canvas_name_does_not_hide_its_uploader(forged):
+    """Cy (Canvas user 3145) uploads a file named ``s0002\\s0002_03_pair_counting.ipynb``:
+    Canvas prefixes Cy's name and id; split at the backslash, the prefix was a folder
+    and the file a bare claim on Bo, graded as Bo's when newer. It is Cy's, a conflict."""
+    people = {"s0002": uploader.Person("s0002", name="Bo Chen"),
+              "s0003": uploader.Person("s0003", name="Cy Dee")}
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in people}
+    res = uploader.resolve([f"chenbo_3144_100_s0002_{EXERCISE}.ipynb", forged],
+                           roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"}
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]

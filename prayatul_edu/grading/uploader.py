@@ -109,11 +109,13 @@ def canvas_parts(base: str) -> tuple[str, bool, str, str] | None:
 
 def plain_name(base: str) -> str:
     """``base`` without what browsers, drives and Canvas add: ``Copy of``, `` (1)``,
-    Canvas's ``NAME_USERID_SUBMISSIONID_`` prefix and its resubmission ``-1``."""
+    Canvas's ``NAME_USERID_SUBMISSIONID_`` prefix and its resubmission ``-1``, and
+    without any folder written into the name itself (``a\\b.ipynb`` -> ``b.ipynb``)."""
     parts = canvas_parts(base)
     canvas = parts is not None
     if canvas:
         base = parts[3]
+    base = re.split(r"[\\/]", base)[-1]   # a name's own folders (a kept backslash): off
     stem, dot, ext = base.rpartition(".")
     if not dot:
         stem, ext = base, ""
@@ -196,7 +198,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
     uploader: dict[int, str] = {}      # entry -> who uploaded it ("s002", "Canvas user 17")
     for k, name in enumerate(names):
         key = roster_key(name)
-        parts = key.split("/")
+        # the folders are those of the path: a backslash in a file's name is no folder
+        parts = [p for p in str(name).split("/") if p not in ("", ".")]
         base, folders = parts[-1], parts[:-1]
         if roster is not None and "/" in key and roster.get(key):
             res.student[k], res.how[k] = roster[key], "path"   # the instructor said so
@@ -212,6 +215,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             up = next((f for f in folders if f in students), None)
             how = "folder" if up else None
         canvas = canvas_parts(base)
+        if canvas is None and folders:   # a Canvas name made a folder (unzip of a \\)
+            canvas = canvas_parts(folders[0])
         if up is None and canvas is not None:
             cname, _, user, _ = canvas
             named = by_canvas_name.get(cname.lower(), set())
