@@ -367,3 +367,27 @@ def test_a_path_separator_in_a_canvas_name_does_not_hide_its_uploader(forged):
                            roster=roster, people=people, exercise=EXERCISE)
     assert res.student == {0: "s0002"}
     assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]
+
+
+def test_grading_another_exercises_folder_is_refused(course, tmp_path, capsys):
+    """The slip of grading HW1's folder as HW3: every student got 0 with exit status 0
+    (each row saying the name says another exercise). Refused before anything runs: the
+    files name another exercise than --exercise, or than the roster's assignment."""
+    import shutil
+
+    from grading_helpers import ROOT
+
+    for sid in ("s0001", "s0002"):
+        shutil.copyfile(ROOT / "exercises" / "01_matching.ipynb",
+                        tmp_path / f"{sid}_01_matching.ipynb")
+    base = ["grade", str(tmp_path), "--roster", str(course / "hw" / "roster.csv"),
+            "--course-key", str(course / "course.key"), "--sandbox", SANDBOX]
+    assert cli.main(base + ["--out", str(tmp_path / "a"), "--exercise", "03"]) == 2
+    err = capsys.readouterr().err
+    assert ("exercise: the files name 01_matching (2 file(s)), none 03_pair_counting "
+            "(--exercise)") in err and "nothing was graded" in err
+    assert cli.main(base + ["--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert ("exercise: the roster's assignment is 03_pair_counting (recorded in" in err
+            and "but the files are 01_matching" in err)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

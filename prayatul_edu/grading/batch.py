@@ -285,6 +285,28 @@ def _exercises_named(entries) -> dict[str, int]:
     return named
 
 
+def _check_exercise(named: dict[str, int], given: str | None, recorded) -> None:
+    """ValueError when the files name exercises but none the exercise ``given``, or the
+    exercise graded is not the one ``assign`` recorded (``(name, where)``): the folder
+    of another assignment, graded 0 for every student."""
+    def files() -> str:
+        return ", ".join(f"{ex} ({n} file(s))" for ex, n in sorted(named.items()))
+    try:
+        given = exercise_name(given) if given else None     # "03" -> "03_pair_counting"
+    except ValueError:
+        pass
+    if given and named and given not in named:
+        raise ValueError(f"exercise: the files name {files()}, none {given} (--exercise): "
+                         "the folder of another exercise? nothing was graded; grade that "
+                         "exercise's folder, or give its --exercise")
+    graded = given or (next(iter(named)) if len(named) == 1 else None)
+    if recorded and recorded[0] and graded and graded != recorded[0]:
+        what = f"--exercise is {given}" if given else f"the files are {files()}"
+        raise ValueError(f"exercise: the roster's assignment is {recorded[0]} (recorded in "
+                         f"{recorded[1]}), but {what}; nothing was graded: grade that "
+                         "assignment's folder with its own roster")
+
+
 class VariantMismatch(ValueError):
     """Notebooks ``assign`` handed out with another variant than the one they would be
     graded against (a forgotten or wrong course key, a token pasted from another
@@ -398,7 +420,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 assignment: str | None = None, canvas_questions: bool = False,
                 published_folder=None, people: dict | None = None, by_folder: bool = False,
                 replace: bool = False, grade_mismatched_variants: bool = False,
-                key_fingerprint: str | None = None, **kw) -> Batch:
+                key_fingerprint: str | None = None, recorded_exercise: str | None = None,
+                **kw) -> Batch:
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
@@ -407,8 +430,10 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
     (:mod:`.output`); ``grade_mismatched_variants``: grade notebooks handed out with
     another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
-    key (for the message). ValueError (nothing graded, nothing written) when a path does
+    key (for the message); ``recorded_exercise``: the exercise ``assign`` recorded
+    (``(name, where)``). ValueError (nothing graded, nothing written) when a path does
     not exist, when, without an exercise given, the files name different exercises, when
+    they name none of the exercise given or another than the one recorded, when
     ``out`` holds grades or other files, or (:class:`VariantMismatch`) when a handed-out
     notebook carries another variant than the one it would be graded against."""
     options = options or Options(**kw)
@@ -418,6 +443,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
         raise ValueError("submissions: the files name different exercises ("
                          + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
                          + "); grade one exercise at a time (--exercise, or one folder each)")
+    _check_exercise(named, options.exercise, recorded_exercise)
     options = _options(found, options, published_folder)
     roster_given = options.roster is not None
     who = resolve([e.name for e in found], roster=options.roster, people=people,
