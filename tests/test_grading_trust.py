@@ -391,3 +391,15 @@ def test_grading_another_exercises_folder_is_refused(course, tmp_path, capsys):
     assert ("exercise: the roster's assignment is 03_pair_counting (recorded in" in err
             and "but the files are 01_matching" in err)
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_an_id_typed_in_another_case_is_its_student_when_only_one_fits():
+    """A per-student folder ``S0002/`` or a file ``S0001_03_pair_counting.ipynb`` (typed
+    by hand, or an LMS's capitals) was unmatched; ids differing only in case stay apart."""
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in ("s0001", "s0002", "ab", "AB")}
+    res = uploader.resolve([f"S0001_{EXERCISE}.ipynb", "S0002/work.ipynb",
+                            f"Ab_{EXERCISE}.ipynb", f"S0002/S0001_{EXERCISE}.ipynb"],
+                           roster=roster, exercise=EXERCISE)
+    assert res.student == {0: "s0001", 1: "s0002"}
+    assert res.unmatched == [f"Ab_{EXERCISE}.ipynb"]
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0002", "s0001")]

@@ -17,7 +17,8 @@ The file's **claim** is the student its name names once the decorations browsers
 and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canvas's prefix
 and its ``-1`` of a resubmission): a roster row whose ``file`` is that name, or the id
 in it (``s002_03_pair_counting.ipynb`` -> ``s002``), which must be on the roster when
-there is one. Without a roster, a file whose uploader is known names another student
+there is one (in any case, ``S002``, when no other id differs from it only in case; so
+too a per-student folder). Without a roster, a file whose uploader is known names another student
 only by a hand-in name (``ID_NN_topic.ipynb``; ``work.ipynb`` in ``s1/`` is s1's), and any
 other file's name that is a valid id is that student (``s1234.ipynb``).
 
@@ -166,6 +167,15 @@ def _strip_exercise(stem: str, exercise: str | None) -> str:
     return stem
 
 
+def _student(text: str, students: set[str]) -> str | None:
+    """The student of ``students`` that ``text`` is, in any case (``S0001`` -> ``s0001``)
+    when no other student's id differs from it only in case; else None."""
+    if text in students:
+        return text
+    fits = [s for s in students if s.casefold() == text.casefold()]
+    return fits[0] if len(fits) == 1 else None
+
+
 def _claim(base: str, roster: dict | None, students: set[str] | None,
            exercise: str | None) -> str | None:
     """The student ``base`` names once its decorations are off (see the module doc)."""
@@ -175,7 +185,7 @@ def _claim(base: str, roster: dict | None, students: set[str] | None,
     sid = _strip_exercise(plain[:-6] if plain.endswith(".ipynb") else plain, exercise)
     if not valid_id(sid):
         return None
-    return sid if students is None or sid in students else None
+    return sid if students is None else _student(sid, students)
 
 
 def resolve(names, *, roster: dict | None = None, people: dict | None = None,
@@ -212,7 +222,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                 res.unmatched.append(display_name(key))
                 continue
         elif students is not None:
-            up = next((f for f in folders if f in students), None)
+            up = next((s for s in (_student(f, students) for f in folders) if s), None)
             how = "folder" if up else None
         canvas = canvas_parts(base)
         if canvas is None and folders:   # a Canvas name made a folder (unzip of a \\)
