@@ -403,3 +403,50 @@ def test_an_id_typed_in_another_case_is_its_student_when_only_one_fits():
     assert res.student == {0: "s0001", 1: "s0002"}
     assert res.unmatched == [f"Ab_{EXERCISE}.ipynb"]
     assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0002", "s0001")]
+
+
+def test_a_file_whose_name_says_no_exercise_is_graded_as_the_batchs(course, tmp_path, capsys):
+    """``s0003/untitled.ipynb`` (the guide's own per-student example) graded without
+    --exercise beside files naming 03: it was 0 of 0 points, exported as 0, exit status
+    0. The batch's one exercise is its exercise. With no exercise named anywhere and none
+    given, nothing is graded."""
+    hw = course / "hw"
+    _write(_answered(hw, "s0001"), tmp_path / "c" / "s0001" / f"s0001_{EXERCISE}.ipynb")
+    _write(_answered(hw, "s0003"), tmp_path / "c" / "s0003" / "untitled.ipynb")
+    code = cli.main(["grade", str(tmp_path / "c"), "--out", str(tmp_path / "out"),
+                     "--roster", str(hw / "roster.csv"), "--course-key",
+                     str(course / "course.key"), "--sandbox", SANDBOX, "--jobs", "2",
+                     "--format", "canvas"])
+    data = json.loads((tmp_path / "out" / "grades.json").read_text())
+    assert code == 0
+    assert {s["student"]: (s["exercise"], s["total"], s["max_total"])
+            for s in data["students"]} == {"s0001": (EXERCISE, 4.0, 4.0),
+                                           "s0003": (EXERCISE, 4.0, 4.0)}
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "s0001.ipynb").write_text("{}", encoding="utf-8")
+    assert cli.main(["grade", str(tmp_path / "d"), "--out", str(tmp_path / "o2"),
+                     "--sandbox", SANDBOX]) == 2
+    assert ("exercise: no file's name says which exercise it answers (e.g. "
+            "s1234_03_pair_counting.ipynb); give --exercise" in capsys.readouterr().err)
+    assert not (tmp_path / "o2").exists()
+
+
+def test_one_unknown_canvas_uploader_naming_two_students_is_held_back():
+    """Bo's Canvas name is not the roster's ("Robert Chen"): Canvas user 3144 hands in
+    his own file and a blank copy named as Ana's, who handed in nothing. The copy was
+    graded as Ana's (0, exported); one uploader naming two students is a conflict until
+    the roster's canvas_id says who is who."""
+    people = {"s0001": uploader.Person("s0001", name="Ana Lima"),
+              "s0002": uploader.Person("s0002", name="Bo Chen")}
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in people}
+    names = [f"chenrobert_3144_7_s0002_{EXERCISE}.ipynb",
+             f"chenrobert_3144_8_s0001_{EXERCISE}.ipynb"]
+    res = uploader.resolve(names, roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {}
+    assert sorted((c["file"], c["uploader"], c["claims"]) for c in res.conflicts) == [
+        (names[0], "Canvas user 3144", "s0002"), (names[1], "Canvas user 3144", "s0001")]
+    assert "Canvas user 3144 handed in files named for 2 students" in \
+        uploader.conflict_lines(res)[0]
+    people["s0002"].canvas_id = "3144"              # the roster says who is who
+    res = uploader.resolve(names, roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"} and [c["file"] for c in res.conflicts] == [names[1]]

@@ -42,7 +42,8 @@ from pathlib import Path
 from ..exercises import TOPICS
 from .export import write_exports
 from .handout import handed_out_variant, student_variant
-from .identity import display_name, exercise_from_name, exercise_name, identify, roster_key
+from .identity import (display_name, exercise_from_name, exercise_name, exercise_names,
+                       identify, roster_key)
 from .limits import Limits, isolated
 from .sandbox import enforced_limits
 from .notebook import Options, failed_report as _failed
@@ -444,6 +445,14 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                          + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
                          + "); grade one exercise at a time (--exercise, or one folder each)")
     _check_exercise(named, options.exercise, recorded_exercise)
+    if not options.exercise:   # one exercise per batch: a file not naming it answers it too
+        recorded = (recorded_exercise or (None,))[0]
+        one = next(iter(named)) if len(named) == 1 else (
+            recorded if recorded in exercise_names() else None)
+        if one is None:
+            raise ValueError("exercise: no file's name says which exercise it answers (e.g. "
+                             "s1234_03_pair_counting.ipynb); give --exercise")
+        options = replace_fields(options, exercise=one)
     options = _options(found, options, published_folder)
     roster_given = options.roster is not None
     who = resolve([e.name for e in found], roster=options.roster, people=people,

@@ -26,8 +26,9 @@ other file's name that is a valid id is that student (``s1234.ipynb``).
 its claim); **unmatched** (neither: listed for the instructor, never graded, never
 exported); or a **conflict**, reported with both paths and never resolved by modification
 time: a file whose uploader is one student and whose name names another (not graded:
-the named student's own file stands), or two uploaders (two Canvas ids the roster does
-not know) claiming one student (neither graded until the roster says who is who).
+the named student's own file stands), two uploaders (two Canvas ids the roster does
+not know) claiming one student, or one such uploader naming several students (none
+graded until the roster says who is who).
 
 >>> plain_name("Copy of s017_03_pair_counting (1).ipynb")
 's017_03_pair_counting.ipynb'
@@ -271,6 +272,25 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                                       "why": f"{len(ups)} uploaders claim {s}",
                                       "kind": "uploaders", "other": others})
                 del res.student[k], res.how[k]
+    # one uploader the roster does not know (a Canvas id) naming several students
+    by_unknown: dict[str, list[int]] = {}
+    for k in res.student:
+        if uploader.get(k, "").startswith("Canvas user "):
+            by_unknown.setdefault(uploader[k], []).append(k)
+    for up, ks in by_unknown.items():
+        named = sorted({res.student[k] for k in ks})
+        if len(named) < 2:
+            continue
+        for k in ks:
+            res.conflicts.append({"file": display_name(roster_key(names[k])), "uploader": up,
+                                  "claims": res.student[k],
+                                  "why": f"{up} handed in files named for {len(named)} "
+                                         f"students ({', '.join(named)})",
+                                  "kind": "one uploader",
+                                  "other": [display_name(roster_key(names[j]))
+                                            for j in ks if j != k]})
+        for k in ks:
+            del res.student[k], res.how[k]
     mine = {}
     for k, s in res.student.items():
         mine.setdefault(s, []).append(display_name(roster_key(names[k])))
@@ -288,6 +308,8 @@ def conflict_lines(res: Resolution) -> list[str]:
         lines.append(f"conflict: {c['file']}: {c['why']}; not graded (never decided by "
                      "date); " + (f"also naming {c['claims']}: {other}"
                                   if c["kind"] == "uploaders"
+                                  else f"its other file(s): {other}; the roster's canvas_id "
+                                       "says who is who" if c["kind"] == "one uploader"
                                   else f"{c['claims']}'s own file(s): {other}" if other
                                   else f"{c['claims']} handed in no other file"))
     lines += [f"unmatched: {n}: neither where it was collected nor its name says whose "
