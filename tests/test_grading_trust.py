@@ -355,6 +355,7 @@ def test_export_of_one_format_leaves_no_stale_export_of_another(graded, tmp_path
 @pytest.mark.parametrize("forged", [
     f"deecy_3145_101_s0002\\s0002_{EXERCISE}.ipynb",     # a backslash kept in the name
     f"deecy_3145_101_s0002/s0002_{EXERCISE}.ipynb",      # ... or made a folder by unzip
+    f"deecy_3145_101_x/chenbo_3144_100_s0002_{EXERCISE}.ipynb",   # Bo's prefix, forged
 ])
 def test_a_path_separator_in_a_canvas_name_does_not_hide_its_uploader(forged):
     """Cy (Canvas user 3145) uploads a file named ``s0002\\s0002_03_pair_counting.ipynb``:

@@ -225,9 +225,11 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         elif students is not None:
             up = next((s for s in (_student(f, students) for f in folders) if s), None)
             how = "folder" if up else None
-        canvas = canvas_parts(base)
-        if canvas is None and folders:   # a Canvas name made a folder (unzip of a \\)
-            canvas = canvas_parts(folders[0])
+        # Canvas prefixes the outermost name: a folder unzip made of a name holding a
+        # backslash carries it (``deecy_3145_101_x/``), never the name inside it
+        canvas = canvas_parts(folders[0]) if folders else None
+        if canvas is None or not canvas[0].isalpha():
+            canvas = canvas_parts(base)
         if up is None and canvas is not None:
             cname, _, user, _ = canvas
             named = by_canvas_name.get(cname.lower(), set())
