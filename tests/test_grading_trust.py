@@ -451,3 +451,16 @@ def test_one_unknown_canvas_uploader_naming_two_students_is_held_back():
     people["s0002"].canvas_id = "3144"              # the roster says who is who
     res = uploader.resolve(names, roster=roster, people=people, exercise=EXERCISE)
     assert res.student == {0: "s0002"} and [c["file"] for c in res.conflicts] == [names[1]]
+
+
+def test_a_jupyterhub_exchange_folder_names_its_uploader():
+    """nbgrader's exchange keeps each submission in ``ID+ASSIGNMENT+TIMESTAMP[+RANDOM]/``:
+    s0003's copy named as s0002's in s0003's own submission folder was a bare claim on
+    s0002 (graded as s0002's when newer); it is a conflict, and s0002's file stands."""
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in ("s0002", "s0003", "ana+x")}
+    names = [f"inbound/s0002+hw3+2026-11-20 10:00:00.000000 UTC/s0002_{EXERCISE}.ipynb",
+             f"inbound/s0003+hw3+2026-11-20 11:00:00.000000 UTC+k3j2/s0002_{EXERCISE}.ipynb",
+             "inbound/ana+x+hw3+2026-11-20 12:00:00.000000 UTC/untitled.ipynb"]
+    res = uploader.resolve(names, roster=roster, exercise=EXERCISE)
+    assert res.student == {0: "s0002", 2: "ana+x"} and res.how == {0: "folder", 2: "folder"}
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]

@@ -5,7 +5,8 @@ A file's **uploader** comes from where the instructor's collection put it:
 
 * a per-student folder (``collected/s002/...``, what a JupyterHub exchange or a
   per-student LMS download gives): a folder of the file's path that is a student of the
-  roster (or, with ``by_folder=True``, the first folder of the path, roster or not);
+  roster, or nbgrader's exchange folder of their submission (``s002+hw3+TIMESTAMP``)
+  (or, with ``by_folder=True``, the first folder of the path, roster or not);
 * Canvas's "Download Submissions" name, ``NAME[_LATE]_USERID_SUBMISSIONID_ORIGINAL``
   (``limaana_LATE_3143_207797_s002_03_pair_counting.ipynb``; :func:`canvas_parts`):
   the roster's ``canvas_id`` column, else its ``name`` written as Canvas writes it
@@ -177,6 +178,16 @@ def _student(text: str, students: set[str]) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
+def _folder_student(folder: str, students: set[str]) -> str | None:
+    """The student whose per-student folder ``folder`` is: their id (:func:`_student`), or
+    nbgrader's exchange folder of a submission, ``ID+ASSIGNMENT+TIMESTAMP[+RANDOM]``."""
+    found = _student(folder, students)
+    parts = folder.split("+")
+    for k in range(len(parts) - 2, 0, -1):    # the longest id first (ids may hold "+")
+        found = found or _student("+".join(parts[:k]), students)
+    return found
+
+
 def _claim(base: str, roster: dict | None, students: set[str] | None,
            exercise: str | None) -> str | None:
     """The student ``base`` names once its decorations are off (see the module doc)."""
@@ -223,7 +234,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                 res.unmatched.append(display_name(key))
                 continue
         elif students is not None:
-            up = next((s for s in (_student(f, students) for f in folders) if s), None)
+            up = next((s for s in (_folder_student(f, students) for f in folders) if s),
+                      None)
             how = "folder" if up else None
         # Canvas prefixes the outermost name: a folder unzip made of a name holding a
         # backslash carries it (``deecy_3145_101_x/``), never the name inside it
