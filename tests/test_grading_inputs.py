@@ -203,3 +203,13 @@ def test_a_roster_without_its_column_says_what_it_has(tmp_path, data, message, c
     assert cli.main(["assign", "03", "--roster", str(tmp_path / "class.csv"),
                      "--out", str(tmp_path / "hw")]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+def test_grading_with_the_class_roster_says_which_roster_to_give(tmp_path, capsys):
+    (tmp_path / "class.csv").write_text("student,name\ns1,Ana\n", encoding="utf-8")
+    (tmp_path / "s1_03_pair_counting.ipynb").write_text("{}", encoding="utf-8")
+    assert cli.main(["grade", str(tmp_path), "--out", str(tmp_path / "o"), "--roster",
+                     str(tmp_path / "class.csv"), "--sandbox", "none"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "roster: expected a CSV with the columns file and student; its columns are student, "
+        "name (a class roster: give the roster.csv that assign wrote beside the notebooks)")

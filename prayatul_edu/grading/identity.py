@@ -132,7 +132,16 @@ def read_roster(path) -> dict[str, str]:
     """file -> student id, from a CSV with the columns ``file`` (a path relative to the
     folder graded, or a base name) and ``student``."""
     roster = {}
-    for k, row in roster_rows(path, ("file", "student")):
+    try:
+        rows = roster_rows(path, ("file", "student"))
+    except ValueError as exc:   # the class roster given where assign's was meant?
+        try:
+            roster_rows(path, ("student",))
+        except ValueError:
+            raise exc from None
+        raise ValueError(f"{exc} (a class roster: give the roster.csv that assign wrote "
+                         "beside the notebooks)") from None
+    for k, row in rows:
         file = roster_key(row.get("file") or "")
         if file in roster:
             raise ValueError(f"roster: line {k}: {display_name(file)!r} is listed twice")
