@@ -332,21 +332,26 @@ def test_id_from_folder_takes_the_first_folder_as_uploader():
 
 def test_export_of_one_format_leaves_no_stale_export_of_another(graded, tmp_path):
     """``export --overrides --format canvas`` on a folder graded with both formats: the
-    Gradescope files of the earlier writing (Bo at 4) would disagree with grades.json
-    (Bo at 3) beside them; they are removed, and grades.json lists what is there."""
+    Gradescope files of the earlier writing (the old total) would disagree with
+    grades.json beside them; they are removed, and grades.json lists what is there."""
     import shutil
 
     out = tmp_path / "g"
-    shutil.copytree(graded[1], out)
+    shutil.copytree(graded[1], out)     # (as the module's runs left it)
+    before = json.loads((out / "grades.json").read_text())["students"][0]
+    row = next(r for r in before["rows"] if r["points"] > 0)
+    assert (out / "gradescope_scores.csv").exists()
     (tmp_path / "fix.csv").write_text("student,question,points,reason\n"
-                                      "s0002,03.2,0,copied\n", encoding="utf-8")
+                                      f"{before['student']},{row['question']},0,copied\n",
+                                      encoding="utf-8")
     assert cli.main(["export", str(out), "--overrides", str(tmp_path / "fix.csv"),
                      "--format", "canvas"]) == 0
     data = json.loads((out / "grades.json").read_text())
-    totals = {s["student"]: s["total"] for s in data["students"]}
-    assert totals["s0002"] == 3.0
+    total = before["total"] - row["points"]
+    assert data["students"][0]["total"] == total
+    name = data["settings"]["people"][before["student"]]["name"]
     canvas = {r[0]: r[-1] for r in csv.reader(open(out / "canvas.csv", encoding="utf-8"))}
-    assert canvas["Bo Chen"] == "3"
+    assert canvas[name] == f"{total:g}"
     on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert not [f for f in on_disk if f.startswith("gradescope")]
     assert data["settings"]["files"] == on_disk
