@@ -469,3 +469,14 @@ def test_a_jupyterhub_exchange_folder_names_its_uploader():
     res = uploader.resolve(names, roster=roster, exercise=EXERCISE)
     assert res.student == {0: "s0002", 2: "ana+x"} and res.how == {0: "folder", 2: "folder"}
     assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]
+
+
+def test_variant_course_on_handed_out_notebooks_is_refused(course, capsys):
+    """``--variant course`` taken for "with the course key": every handed-out notebook
+    (each on its student's variant) would be graded against the course's own data."""
+    code = _grade(course, "--course-key", str(course / "course.key"), "--variant", "course",
+                  out="course-data")
+    err = capsys.readouterr().err
+    assert code == 2 and not (course / "course-data").exists()
+    assert ("graded against the course's data" in err and "--variant course" in err
+            and "nothing was graded" in err.lower())

@@ -318,9 +318,8 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
     """(file, student, handed out, graded against) of every entry whose notebook carries a
     handed-out variant (:func:`~.handout.handed_out_variant`) other than the one it
     would be graded against; a notebook without one (not from ``assign``, unreadable) is
-    not compared. Nothing to compare when everyone is graded on the course's data."""
-    if options.variant == "course":
-        return []
+    not compared. Graded on the course's data (``variant="course"``), every handed-out
+    notebook differs: ``assign`` hands out each student's own variant."""
     key = bytes.fromhex(options.course_key) if options.course_key else None
     found = []
     for e in entries:
@@ -335,7 +334,8 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
                          folder=e.folder, variant=options.variant)
         if handed is None or not ident.ok:
             continue
-        graded = student_variant(key, ident.student)
+        graded = ("course" if options.variant == "course"
+                  else student_variant(key, ident.student))
         if handed != graded:
             found.append({"file": display_name(e.name), "student": ident.student,
                           "handed_out": display_name(handed, 20), "graded": graded})
@@ -344,14 +344,20 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
 
 def _mismatch_message(found: list[dict], total: int, options: Options,
                       fingerprint: str | None) -> str:
+    course = options.variant == "course"
     shown = "; ".join(f"{m['student']} ({m['file']}): handed out with variant "
-                      f"{m['handed_out'][:8]}..., graded against {m['graded'][:8]}..."
+                      f"{m['handed_out'][:8]}..., graded against "
+                      + ("the course's data" if course else f"{m['graded'][:8]}...")
                       for m in found[:3]) + ("; ..." if len(found) > 3 else "")
     recorded = (f"the course key of SHA-256 fingerprint {fingerprint} (what assign "
                 "recorded in the assignment's README.md)" if fingerprint else
                 "the course key assign used (its fingerprint is in the assignment's "
                 "README.md)")
-    if len(found) == total:
+    if course:
+        how = (f"{len(found)} of {total}: --variant course grades against the course's "
+               "data, but assign handed out each student's own variant; grade without "
+               "--variant course")
+    elif len(found) == total:
         why = ("no --course-key was given" if options.course_key is None
                else "the --course-key given is not the one assign used")
         how = f"every one: {why}; grade with --course-key FILE, {recorded}"
