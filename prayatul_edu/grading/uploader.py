@@ -19,9 +19,9 @@ and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canva
 and its ``-1`` of a resubmission): a roster row whose ``file`` is that name, or the id
 in it (``s002_03_pair_counting.ipynb`` -> ``s002``), which must be on the roster when
 there is one (in any case, ``S002``, when no other id differs from it only in case; so
-too a per-student folder). Without a roster, a file whose uploader is known names another student
-only by a hand-in name (``ID_NN_topic.ipynb``; ``work.ipynb`` in ``s1/`` is s1's), and any
-other file's name that is a valid id is that student (``s1234.ipynb``).
+too a per-student folder). Without a roster, a file whose uploader is known names
+another student only by a hand-in name (``ID_NN_topic.ipynb``; ``work.ipynb`` in ``s1/``
+is s1's), and any other file's name that is a valid id is that student (``s1234.ipynb``).
 
 :func:`resolve` decides, for every file: the student it is graded as (its uploader, else
 its claim); **unmatched** (neither: listed for the instructor, never graded, never
