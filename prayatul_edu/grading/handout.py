@@ -34,8 +34,8 @@ from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
-           "handout_notebook", "handout_name", "key_fingerprint", "recorded_key", "recorded_exercise",
-           "key_record_problem", "handed_out_variant"]
+           "handout_notebook", "handout_name", "key_fingerprint", "recorded_key",
+           "recorded_exercise", "key_record_problem", "handed_out_variant"]
 
 #: What a solution in a notebook looks like (a solutions notebook must never be handed out).
 _SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
