@@ -427,7 +427,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 assignment: str | None = None, canvas_questions: bool = False,
                 published_folder=None, people: dict | None = None, by_folder: bool = False,
                 replace: bool = False, grade_mismatched_variants: bool = False,
-                key_fingerprint: str | None = None, recorded_exercise: str | None = None,
+                key_fingerprint: str | None = None, recorded_exercise: tuple | None = None,
                 **kw) -> Batch:
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
