@@ -33,20 +33,17 @@ Notebooks (``solutions/NN_topic.ipynb``, ``exercises/NN_topic.ipynb``):
 ``01`` matching, ``02`` information, ``03`` pair counting, ``04`` silhouette and
 graph, ``05`` hierarchy, ``06`` Prayatul, ``08`` choosing and trusting (judgement).
 """
-from . import (_base, _data, _language, assignment, hierarchy, information, judgement, kinds,
-               matching, pair_counting, prayatul, silhouette_graph)
+from . import (_base, _data, _language, assignment, authoring, hierarchy, information,
+               judgement, kinds, matching, pair_counting, prayatul, silhouette_graph)
 from ._base import (ATOL, CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, RTOL,
-                    Feedback, Outcome, progress, question, setup, student_id, submissions,
-                    topic_questions)
+                    TOPICS, Feedback, Outcome, progress, question, setup, student_id,
+                    submissions, topic_questions)
 
 # the code of the library's exercises, before any cell of a student runs: an answer route
-# called from any other code is on the record (see assignment.guard_key)
+# called from any other code is on the record (see assignment.guard_key); an instructor's
+# own exercise checks its answers with authoring's code, which is the library's too
 assignment.seal([_base, _data, _language, assignment, kinds, hierarchy, information,
-                 judgement, matching, pair_counting, prayatul, silhouette_graph])
-
-#: Notebook number -> its name (``solutions/NN_name.ipynb``).
-TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
-          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul", "08": "judgement"}
+                 judgement, matching, pair_counting, prayatul, silhouette_graph, authoring])
 
 __all__ = ["setup", "student_id", "question", "progress", "submissions", "QUESTIONS", "TOPICS",
            "topic_questions",
