@@ -9,7 +9,7 @@ import time
 import pytest
 
 from prayatul_edu import cli, grading
-from prayatul_edu.grading import batch, identity
+from prayatul_edu.grading import batch, identity, uploader
 
 CANARY = "CANARY-7f3e-instructor-secret"
 
@@ -177,3 +177,40 @@ def test_unknown_exercise_is_refused_with_the_list():
                               "01_matching, 02_information, 03_pair_counting, "
                               "04_silhouette_graph, 05_hierarchy, 06_prayatul, "
                               "08_trusting_a_score, 09_choosing_k")
+
+
+@pytest.mark.parametrize("data", [
+    b"\xef\xbb\xbfstudent,name,email\r\ns1,Ana Lima,ana@uni.example\r\n",   # Excel: CSV UTF-8
+    b"student;name;email\r\ns1;Ana Lima;ana@uni.example\r\n",              # Excel: ; locales
+    b"student\tname\temail\ns1\tAna Lima\tana@uni.example\n",               # a sheet's tab copy
+    b"student , name,email\ns1,Ana Lima,ana@uni.example\n",                 # spaces in a header
+])
+def test_a_class_roster_as_a_spreadsheet_saves_it_is_read(tmp_path, data):
+    (tmp_path / "class.csv").write_bytes(data)
+    assert cli.main(["assign", "03", "--roster", str(tmp_path / "class.csv"),
+                     "--out", str(tmp_path / "hw")]) == 0
+    people = uploader.read_people(tmp_path / "hw" / "roster.csv")
+    assert (people["s1"].name, people["s1"].email) == ("Ana Lima", "ana@uni.example")
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"Student,Name\ns1,Ana\n", "roster: expected a CSV with the column student; its "
+                                "columns are Student, Name"),
+    ("student,name\ns1,Jos\u00e9\n".encode("cp1252"),
+     "roster: class.csv is not UTF-8 text (save it as CSV UTF-8)"),
+])
+def test_a_roster_without_its_column_says_what_it_has(tmp_path, data, message, capsys):
+    (tmp_path / "class.csv").write_bytes(data)
+    assert cli.main(["assign", "03", "--roster", str(tmp_path / "class.csv"),
+                     "--out", str(tmp_path / "hw")]) == 2
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_grading_with_the_class_roster_says_which_roster_to_give(tmp_path, capsys):
+    (tmp_path / "class.csv").write_text("student,name\ns1,Ana\n", encoding="utf-8")
+    (tmp_path / "s1_03_pair_counting.ipynb").write_text("{}", encoding="utf-8")
+    assert cli.main(["grade", str(tmp_path), "--out", str(tmp_path / "o"), "--roster",
+                     str(tmp_path / "class.csv"), "--sandbox", "none"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "roster: expected a CSV with the columns file and student; its columns are student, "
+        "name (a class roster: give the roster.csv that assign wrote beside the notebooks)")

@@ -328,3 +328,155 @@ def test_id_from_folder_takes_the_first_folder_as_uploader():
     assert res.student == {0: "s1", 2: "top"}
     assert [c["file"] for c in res.conflicts] == ["s2/s1_03_pair_counting.ipynb"]
     assert res.unmatched == ["bad name/x.ipynb"]
+
+
+def test_export_of_one_format_leaves_no_stale_export_of_another(graded, tmp_path):
+    """``export --overrides --format canvas`` on a folder graded with both formats: the
+    Gradescope files of the earlier writing (the old total) would disagree with
+    grades.json beside them; they are removed, and grades.json lists what is there."""
+    import shutil
+
+    out = tmp_path / "g"
+    shutil.copytree(graded[1], out)     # (as the module's runs left it)
+    before = json.loads((out / "grades.json").read_text())["students"][0]
+    row = next(r for r in before["rows"] if r["points"] > 0)
+    assert (out / "gradescope_scores.csv").exists()
+    (tmp_path / "fix.csv").write_text("student,question,points,reason\n"
+                                      f"{before['student']},{row['question']},0,copied\n",
+                                      encoding="utf-8")
+    assert cli.main(["export", str(out), "--overrides", str(tmp_path / "fix.csv"),
+                     "--format", "canvas"]) == 0
+    data = json.loads((out / "grades.json").read_text())
+    total = before["total"] - row["points"]
+    assert data["students"][0]["total"] == total
+    name = data["settings"]["people"][before["student"]]["name"]
+    canvas = {r[0]: r[-1] for r in csv.reader(open(out / "canvas.csv", encoding="utf-8"))}
+    assert canvas[name] == f"{total:g}"
+    on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert not [f for f in on_disk if f.startswith("gradescope")]
+    assert data["settings"]["files"] == on_disk
+
+
+@pytest.mark.parametrize("forged", [
+    f"deecy_3145_101_s0002\\s0002_{EXERCISE}.ipynb",     # a backslash kept in the name
+    f"deecy_3145_101_s0002/s0002_{EXERCISE}.ipynb",      # ... or made a folder by unzip
+    f"deecy_3145_101_x/chenbo_3144_100_s0002_{EXERCISE}.ipynb",   # Bo's prefix, forged
+])
+def test_a_path_separator_in_a_canvas_name_does_not_hide_its_uploader(forged):
+    """Cy (Canvas user 3145) uploads a file named ``s0002\\s0002_03_pair_counting.ipynb``:
+    Canvas prefixes Cy's name and id; split at the backslash, the prefix was a folder
+    and the file a bare claim on Bo, graded as Bo's when newer. It is Cy's, a conflict."""
+    people = {"s0002": uploader.Person("s0002", name="Bo Chen"),
+              "s0003": uploader.Person("s0003", name="Cy Dee")}
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in people}
+    res = uploader.resolve([f"chenbo_3144_100_s0002_{EXERCISE}.ipynb", forged],
+                           roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"}
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]
+
+
+def test_grading_another_exercises_folder_is_refused(course, tmp_path, capsys):
+    """The slip of grading HW1's folder as HW3: every student got 0 with exit status 0
+    (each row saying the name says another exercise). Refused before anything runs: the
+    files name another exercise than --exercise, or than the roster's assignment."""
+    import shutil
+
+    from grading_helpers import ROOT
+
+    for sid in ("s0001", "s0002"):
+        shutil.copyfile(ROOT / "exercises" / "01_matching.ipynb",
+                        tmp_path / f"{sid}_01_matching.ipynb")
+    base = ["grade", str(tmp_path), "--roster", str(course / "hw" / "roster.csv"),
+            "--course-key", str(course / "course.key"), "--sandbox", SANDBOX]
+    assert cli.main(base + ["--out", str(tmp_path / "a"), "--exercise", "03"]) == 2
+    err = capsys.readouterr().err
+    assert ("exercise: the files name 01_matching (2 file(s)), none 03_pair_counting "
+            "(--exercise)") in err and "nothing was graded" in err
+    assert cli.main(base + ["--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert ("exercise: the roster's assignment is 03_pair_counting (recorded in" in err
+            and "but the files are 01_matching" in err)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_an_id_typed_in_another_case_is_its_student_when_only_one_fits():
+    """A per-student folder ``S0002/`` or a file ``S0001_03_pair_counting.ipynb`` (typed
+    by hand, or an LMS's capitals) was unmatched; ids differing only in case stay apart."""
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in ("s0001", "s0002", "ab", "AB")}
+    res = uploader.resolve([f"S0001_{EXERCISE}.ipynb", "S0002/work.ipynb",
+                            f"Ab_{EXERCISE}.ipynb", f"S0002/S0001_{EXERCISE}.ipynb"],
+                           roster=roster, exercise=EXERCISE)
+    assert res.student == {0: "s0001", 1: "s0002"}
+    assert res.unmatched == [f"Ab_{EXERCISE}.ipynb"]
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0002", "s0001")]
+
+
+def test_a_file_whose_name_says_no_exercise_is_graded_as_the_batchs(course, tmp_path, capsys):
+    """``s0003/untitled.ipynb`` (the guide's own per-student example) graded without
+    --exercise beside files naming 03: it was 0 of 0 points, exported as 0, exit status
+    0. The batch's one exercise is its exercise. With no exercise named anywhere and none
+    given, nothing is graded."""
+    hw = course / "hw"
+    _write(_answered(hw, "s0001"), tmp_path / "c" / "s0001" / f"s0001_{EXERCISE}.ipynb")
+    _write(_answered(hw, "s0003"), tmp_path / "c" / "s0003" / "untitled.ipynb")
+    code = cli.main(["grade", str(tmp_path / "c"), "--out", str(tmp_path / "out"),
+                     "--roster", str(hw / "roster.csv"), "--course-key",
+                     str(course / "course.key"), "--sandbox", SANDBOX, "--jobs", "2",
+                     "--format", "canvas"])
+    data = json.loads((tmp_path / "out" / "grades.json").read_text())
+    assert code == 0
+    assert {s["student"]: (s["exercise"], s["total"], s["max_total"])
+            for s in data["students"]} == {"s0001": (EXERCISE, 4.0, 4.0),
+                                           "s0003": (EXERCISE, 4.0, 4.0)}
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "s0001.ipynb").write_text("{}", encoding="utf-8")
+    assert cli.main(["grade", str(tmp_path / "d"), "--out", str(tmp_path / "o2"),
+                     "--sandbox", SANDBOX]) == 2
+    assert ("exercise: no file's name says which exercise it answers (e.g. "
+            "s1234_03_pair_counting.ipynb); give --exercise" in capsys.readouterr().err)
+    assert not (tmp_path / "o2").exists()
+
+
+def test_one_unknown_canvas_uploader_naming_two_students_is_held_back():
+    """Bo's Canvas name is not the roster's ("Robert Chen"): Canvas user 3144 hands in
+    his own file and a blank copy named as Ana's, who handed in nothing. The copy was
+    graded as Ana's (0, exported); one uploader naming two students is a conflict until
+    the roster's canvas_id says who is who."""
+    people = {"s0001": uploader.Person("s0001", name="Ana Lima"),
+              "s0002": uploader.Person("s0002", name="Bo Chen")}
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in people}
+    names = [f"chenrobert_3144_7_s0002_{EXERCISE}.ipynb",
+             f"chenrobert_3144_8_s0001_{EXERCISE}.ipynb"]
+    res = uploader.resolve(names, roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {}
+    assert sorted((c["file"], c["uploader"], c["claims"]) for c in res.conflicts) == [
+        (names[0], "Canvas user 3144", "s0002"), (names[1], "Canvas user 3144", "s0001")]
+    assert "Canvas user 3144 handed in files named for 2 students" in \
+        uploader.conflict_lines(res)[0]
+    people["s0002"].canvas_id = "3144"              # the roster says who is who
+    res = uploader.resolve(names, roster=roster, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"} and [c["file"] for c in res.conflicts] == [names[1]]
+
+
+def test_a_jupyterhub_exchange_folder_names_its_uploader():
+    """nbgrader's exchange keeps each submission in ``ID+ASSIGNMENT+TIMESTAMP[+RANDOM]/``:
+    s0003's copy named as s0002's in s0003's own submission folder was a bare claim on
+    s0002 (graded as s0002's when newer); it is a conflict, and s0002's file stands."""
+    roster = {f"{s}_{EXERCISE}.ipynb": s for s in ("s0002", "s0003", "ana+x")}
+    names = [f"inbound/s0002+hw3+2026-11-20 10:00:00.000000 UTC/s0002_{EXERCISE}.ipynb",
+             f"inbound/s0003+hw3+2026-11-20 11:00:00.000000 UTC+k3j2/s0002_{EXERCISE}.ipynb",
+             "inbound/ana+x+hw3+2026-11-20 12:00:00.000000 UTC/untitled.ipynb"]
+    res = uploader.resolve(names, roster=roster, exercise=EXERCISE)
+    assert res.student == {0: "s0002", 2: "ana+x"} and res.how == {0: "folder", 2: "folder"}
+    assert [(c["uploader"], c["claims"]) for c in res.conflicts] == [("s0003", "s0002")]
+
+
+def test_variant_course_on_handed_out_notebooks_is_refused(course, capsys):
+    """``--variant course`` taken for "with the course key": every handed-out notebook
+    (each on its student's variant) would be graded against the course's own data."""
+    code = _grade(course, "--course-key", str(course / "course.key"), "--variant", "course",
+                  out="course-data")
+    err = capsys.readouterr().err
+    assert code == 2 and not (course / "course-data").exists()
+    assert ("graded against the course's data" in err and "--variant course" in err
+            and "nothing was graded" in err.lower())

@@ -16,8 +16,8 @@ from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, S
 from ..grading.authored import grading_options, is_path
 from ..grading.batch import collect
 from ..grading.finish import finish
-from ..grading.handout import key_record_problem
-from ..grading.identity import exercise_name
+from ..grading.handout import key_record_problem, recorded_exercise
+from ..grading.identity import display_name, exercise_name
 from ..grading.late import parse_policy, read_due, read_submissions
 from ..grading.limits import format_size
 from ..grading.overrides import read_overrides
@@ -220,7 +220,11 @@ def run(args) -> int:
                               published_folder=args.published, people=people,
                               by_folder=args.id_from == "folder", replace=args.replace,
                               grade_mismatched_variants=args.grade_mismatched_variants,
-                              key_fingerprint=fingerprint)
+                              key_fingerprint=fingerprint,
+                              recorded_exercise=(recorded_exercise(Path(args.roster).parent),
+                                                 display_name(Path(args.roster).parent
+                                                              / "README.md"))
+                              if args.roster else None)
         finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
                submissions=args.submission_times, formats=tuple(args.formats or ()),
                assignment=args.assignment, canvas_questions=args.canvas_questions)

@@ -42,7 +42,12 @@ __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "Invali
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
            "COURSE_ANSWER", "rng_for", "close", "apart", "distinguishable", "is_placeholder",
            "table_rows",
-           "topic_questions"]
+           "topic_questions", "TOPICS"]
+
+#: Notebook number -> its name (``solutions/NN_name.ipynb``).
+TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
+          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul",
+          "08": "trusting_a_score", "09": "choosing_k"}
 
 #: A float answer ``x`` is accepted for key ``k`` when ``|x - k| <= ATOL + RTOL |k|``.
 #: Any value cut *or* rounded to 4 decimals is within 1e-4 of the exact one, so the
@@ -68,11 +73,6 @@ CHANNEL_ENV = assignment.CHANNEL_ENV
 
 #: qid -> question class, filled by ``Question.__init_subclass__``.
 QUESTIONS: dict[str, type] = {}
-
-#: Notebook number -> its name (``solutions/NN_name.ipynb``).
-TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
-          "04": "silhouette_graph", "05": "hierarchy", "06": "prayatul",
-          "08": "trusting_a_score", "09": "choosing_k"}
 
 
 # ------------------------------------------------------------- rich text

@@ -58,8 +58,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _base, _data, assignment
-from ._base import TOPICS
-from ._base import ATOL, RTOL, Feedback, InvalidAnswer, Mistake, Outcome, Question
+from ._base import ATOL, RTOL, TOPICS, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",

@@ -42,7 +42,8 @@ from pathlib import Path
 from ..exercises import TOPICS
 from .export import write_exports
 from .handout import handed_out_variant, student_variant
-from .identity import display_name, exercise_from_name, exercise_name, identify, roster_key
+from .identity import (display_name, exercise_from_name, exercise_name, exercise_names,
+                       identify, roster_key)
 from .limits import Limits, isolated
 from .sandbox import enforced_limits
 from .notebook import Options, failed_report as _failed
@@ -285,6 +286,28 @@ def _exercises_named(entries) -> dict[str, int]:
     return named
 
 
+def _check_exercise(named: dict[str, int], given: str | None, recorded) -> None:
+    """ValueError when the files name exercises but none the exercise ``given``, or the
+    exercise graded is not the one ``assign`` recorded (``(name, where)``): the folder
+    of another assignment, graded 0 for every student."""
+    def files() -> str:
+        return ", ".join(f"{ex} ({n} file(s))" for ex, n in sorted(named.items()))
+    try:
+        given = exercise_name(given) if given else None     # "03" -> "03_pair_counting"
+    except ValueError:
+        pass
+    if given and named and given not in named:
+        raise ValueError(f"exercise: the files name {files()}, none {given} (--exercise): "
+                         "the folder of another exercise? nothing was graded; grade that "
+                         "exercise's folder, or give its --exercise")
+    graded = given or (next(iter(named)) if len(named) == 1 else None)
+    if recorded and recorded[0] and graded and graded != recorded[0]:
+        what = f"--exercise is {given}" if given else f"the files are {files()}"
+        raise ValueError(f"exercise: the roster's assignment is {recorded[0]} (recorded in "
+                         f"{recorded[1]}), but {what}; nothing was graded: grade that "
+                         "assignment's folder with its own roster")
+
+
 class VariantMismatch(ValueError):
     """Notebooks ``assign`` handed out with another variant than the one they would be
     graded against (a forgotten or wrong course key, a token pasted from another
@@ -295,9 +318,8 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
     """(file, student, handed out, graded against) of every entry whose notebook carries a
     handed-out variant (:func:`~.handout.handed_out_variant`) other than the one it
     would be graded against; a notebook without one (not from ``assign``, unreadable) is
-    not compared. Nothing to compare when everyone is graded on the course's data."""
-    if options.variant == "course":
-        return []
+    not compared. Graded on the course's data (``variant="course"``), every handed-out
+    notebook differs: ``assign`` hands out each student's own variant."""
     key = bytes.fromhex(options.course_key) if options.course_key else None
     found = []
     for e in entries:
@@ -312,7 +334,8 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
                          folder=e.folder, variant=options.variant)
         if handed is None or not ident.ok:
             continue
-        graded = student_variant(key, ident.student)
+        graded = ("course" if options.variant == "course"
+                  else student_variant(key, ident.student))
         if handed != graded:
             found.append({"file": display_name(e.name), "student": ident.student,
                           "handed_out": display_name(handed, 20), "graded": graded})
@@ -321,14 +344,20 @@ def check_variants(entries, options: Options, limits: Limits) -> list[dict]:
 
 def _mismatch_message(found: list[dict], total: int, options: Options,
                       fingerprint: str | None) -> str:
+    course = options.variant == "course"
     shown = "; ".join(f"{m['student']} ({m['file']}): handed out with variant "
-                      f"{m['handed_out'][:8]}..., graded against {m['graded'][:8]}..."
+                      f"{m['handed_out'][:8]}..., graded against "
+                      + ("the course's data" if course else f"{m['graded'][:8]}...")
                       for m in found[:3]) + ("; ..." if len(found) > 3 else "")
     recorded = (f"the course key of SHA-256 fingerprint {fingerprint} (what assign "
                 "recorded in the assignment's README.md)" if fingerprint else
                 "the course key assign used (its fingerprint is in the assignment's "
                 "README.md)")
-    if len(found) == total:
+    if course:
+        how = (f"{len(found)} of {total}: --variant course grades against the course's "
+               "data, but assign handed out each student's own variant; grade without "
+               "--variant course")
+    elif len(found) == total:
         why = ("no --course-key was given" if options.course_key is None
                else "the --course-key given is not the one assign used")
         how = f"every one: {why}; grade with --course-key FILE, {recorded}"
@@ -398,7 +427,8 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 assignment: str | None = None, canvas_questions: bool = False,
                 published_folder=None, people: dict | None = None, by_folder: bool = False,
                 replace: bool = False, grade_mismatched_variants: bool = False,
-                key_fingerprint: str | None = None, **kw) -> Batch:
+                key_fingerprint: str | None = None, recorded_exercise: tuple | None = None,
+                **kw) -> Batch:
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
@@ -407,8 +437,10 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
     (``grading.output``); ``grade_mismatched_variants``: grade notebooks handed out with
     another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
-    key (for the message). ValueError (nothing graded, nothing written) when a path does
+    key (for the message); ``recorded_exercise``: the exercise ``assign`` recorded
+    (``(name, where)``). ValueError (nothing graded, nothing written) when a path does
     not exist, when, without an exercise given, the files name different exercises, when
+    they name none of the exercise given or another than the one recorded, when
     ``out`` holds grades or other files, or (``VariantMismatch``) when a handed-out
     notebook carries another variant than the one it would be graded against."""
     options = options or Options(**kw)
@@ -418,6 +450,15 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
         raise ValueError("submissions: the files name different exercises ("
                          + ", ".join(f"{ex}: {n} file(s)" for ex, n in sorted(named.items()))
                          + "); grade one exercise at a time (--exercise, or one folder each)")
+    _check_exercise(named, options.exercise, recorded_exercise)
+    if not options.exercise:   # one exercise per batch: a file not naming it answers it too
+        recorded = (recorded_exercise or (None,))[0]
+        one = next(iter(named)) if len(named) == 1 else (
+            recorded if recorded in exercise_names() else None)
+        if one is None:
+            raise ValueError("exercise: no file's name says which exercise it answers (e.g. "
+                             "s1234_03_pair_counting.ipynb); give --exercise")
+        options = replace_fields(options, exercise=one)
     options = _options(found, options, published_folder)
     roster_given = options.roster is not None
     who = resolve([e.name for e in found], roster=options.roster, people=people,

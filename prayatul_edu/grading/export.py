@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 
 from .report import StudentReport, csv_safe, write_atomic
@@ -125,7 +126,10 @@ def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
     """Write the exports ``formats`` of the graded ``reports`` in ``out``, the identity
     columns from ``people`` (student -> ``uploader.Person``, see
     :func:`~.uploader.read_people`); return the files written. A report whose student
-    is a stand-in (``invalid-...``: nobody was named for the file) is left out."""
+    is a stand-in (``invalid-...``: nobody was named for the file) is left out. An
+    export of an earlier writing that is not written now (another format, no
+    ``canvas_questions``, a student no longer graded) is removed: no export in ``out``
+    disagrees with these grades."""
     out = Path(out)
     reports = [r for r in reports if not r.student.startswith("invalid-")]
     written = []
@@ -143,4 +147,22 @@ def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
             folder.mkdir(parents=True, exist_ok=True)
             written.append(folder / "results.json")
             write_atomic(written[-1], json.dumps(gradescope_results(r), indent=1))
+    _remove_others(out, written)
     return written
+
+
+def _remove_others(out: Path, written: list[Path]) -> None:
+    """Remove the exports in ``out`` that are not among ``written`` (stale)."""
+    for name in ("canvas.csv", "canvas_questions.csv", "gradescope_scores.csv"):
+        if out / name not in written:
+            (out / name).unlink(missing_ok=True)
+    results = out / "gradescope"
+    if results.is_dir():
+        for folder in results.iterdir():
+            if folder / "results.json" not in written:
+                if folder.is_dir() and not folder.is_symlink():
+                    shutil.rmtree(folder)
+                else:
+                    folder.unlink()
+        if not any(results.iterdir()):
+            results.rmdir()

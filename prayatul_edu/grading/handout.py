@@ -35,7 +35,7 @@ from .report import write_atomic
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
            "handout_notebook", "handout_name", "key_fingerprint", "recorded_key",
-           "key_record_problem", "handed_out_variant"]
+           "recorded_exercise", "key_record_problem", "handed_out_variant"]
 
 #: What a solution in a notebook looks like (a solutions notebook must never be handed out).
 _SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
@@ -187,6 +187,17 @@ def recorded_key(folder) -> tuple[bool, str | None] | None:
     if m is None:
         return None
     return (False, None) if m.group("none") else (True, m.group("fp"))
+
+
+def recorded_exercise(folder) -> str | None:
+    """The exercise ``assign`` recorded in ``folder/README.md`` (``* exercise: NN_topic``);
+    None when there is no such record."""
+    try:
+        text = (Path(folder) / "README.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(r"^\* exercise: (\S+)$", text, re.M)
+    return m.group(1) if m else None
 
 
 def key_record_problem(folder, key: bytes | None) -> tuple[str | None, str | None]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import re
 from pathlib import Path
 
@@ -90,14 +91,24 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
     ``columns`` (one of them ``student``, a valid id, stripped); ValueError saying what is
     wrong otherwise."""
     path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    try:   # as a spreadsheet saves it: a BOM, ";" or tabs between columns, spaced headers
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            text = fh.read()
+        head = text.split("\n", 1)[0]
+        reader = csv.DictReader(io.StringIO(text), delimiter=max(",;\t", key=head.count))
+        if reader.fieldnames:
+            reader.fieldnames = [(f or "").strip() for f in reader.fieldnames]
+        rows = list(reader)
+    except UnicodeDecodeError:
+        raise ValueError(f"roster: {display_name(path.name)} is not UTF-8 text (save it as "
+                         "CSV UTF-8)") from None
+    except (OSError, csv.Error) as exc:
         raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
     if not rows or not set(columns) <= set(rows[0]):
+        found = ", ".join(display_name(f, 40) for f in (reader.fieldnames or [])[:8])
         raise ValueError(f"roster: expected a CSV with the column{'s' * (len(columns) > 1)} "
-                         + " and ".join(columns))
+                         + " and ".join(columns) + (f"; its columns are {found}"
+                                                    if rows and found else ""))
     found = []
     for k, row in enumerate(rows, 2):
         sid = (row.get("student") or "").strip()
@@ -121,7 +132,16 @@ def read_roster(path) -> dict[str, str]:
     """file -> student id, from a CSV with the columns ``file`` (a path relative to the
     folder graded, or a base name) and ``student``."""
     roster = {}
-    for k, row in roster_rows(path, ("file", "student")):
+    try:
+        rows = roster_rows(path, ("file", "student"))
+    except ValueError as exc:   # the class roster given where assign's was meant?
+        try:
+            roster_rows(path, ("student",))
+        except ValueError:
+            raise exc from None
+        raise ValueError(f"{exc} (a class roster: give the roster.csv that assign wrote "
+                         "beside the notebooks)") from None
+    for k, row in rows:
         file = roster_key(row.get("file") or "")
         if file in roster:
             raise ValueError(f"roster: line {k}: {display_name(file)!r} is listed twice")

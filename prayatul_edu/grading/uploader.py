@@ -5,7 +5,8 @@ A file's **uploader** comes from where the instructor's collection put it:
 
 * a per-student folder (``collected/s002/...``, what a JupyterHub exchange or a
   per-student LMS download gives): a folder of the file's path that is a student of the
-  roster (or, with ``by_folder=True``, the first folder of the path, roster or not);
+  roster, or nbgrader's exchange folder of their submission (``s002+hw3+TIMESTAMP``)
+  (or, with ``by_folder=True``, the first folder of the path, roster or not);
 * Canvas's "Download Submissions" name, ``NAME[_LATE]_USERID_SUBMISSIONID_ORIGINAL``
   (``limaana_LATE_3143_207797_s002_03_pair_counting.ipynb``; :func:`canvas_parts`):
   the roster's ``canvas_id`` column, else its ``name`` written as Canvas writes it
@@ -17,16 +18,18 @@ The file's **claim** is the student its name names once the decorations browsers
 and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canvas's prefix
 and its ``-1`` of a resubmission): a roster row whose ``file`` is that name, or the id
 in it (``s002_03_pair_counting.ipynb`` -> ``s002``), which must be on the roster when
-there is one. Without a roster, a file whose uploader is known names another student
-only by a hand-in name (``ID_NN_topic.ipynb``; ``work.ipynb`` in ``s1/`` is s1's), and any
-other file's name that is a valid id is that student (``s1234.ipynb``).
+there is one (in any case, ``S002``, when no other id differs from it only in case; so
+too a per-student folder). Without a roster, a file whose uploader is known names
+another student only by a hand-in name (``ID_NN_topic.ipynb``; ``work.ipynb`` in ``s1/``
+is s1's), and any other file's name that is a valid id is that student (``s1234.ipynb``).
 
 :func:`resolve` decides, for every file: the student it is graded as (its uploader, else
 its claim); **unmatched** (neither: listed for the instructor, never graded, never
 exported); or a **conflict**, reported with both paths and never resolved by modification
 time: a file whose uploader is one student and whose name names another (not graded:
-the named student's own file stands), or two uploaders (two Canvas ids the roster does
-not know) claiming one student (neither graded until the roster says who is who).
+the named student's own file stands), two uploaders (two Canvas ids the roster does
+not know) claiming one student, or one such uploader naming several students (none
+graded until the roster says who is who).
 
 >>> plain_name("Copy of s017_03_pair_counting (1).ipynb")
 's017_03_pair_counting.ipynb'
@@ -109,11 +112,13 @@ def canvas_parts(base: str) -> tuple[str, bool, str, str] | None:
 
 def plain_name(base: str) -> str:
     """``base`` without what browsers, drives and Canvas add: ``Copy of``, `` (1)``,
-    Canvas's ``NAME_USERID_SUBMISSIONID_`` prefix and its resubmission ``-1``."""
+    Canvas's ``NAME_USERID_SUBMISSIONID_`` prefix and its resubmission ``-1``, and
+    without any folder written into the name itself (``a\\b.ipynb`` -> ``b.ipynb``)."""
     parts = canvas_parts(base)
     canvas = parts is not None
     if canvas:
         base = parts[3]
+    base = re.split(r"[\\/]", base)[-1]   # a name's own folders (a kept backslash): off
     stem, dot, ext = base.rpartition(".")
     if not dot:
         stem, ext = base, ""
@@ -164,6 +169,25 @@ def _strip_exercise(stem: str, exercise: str | None) -> str:
     return stem
 
 
+def _student(text: str, students: set[str]) -> str | None:
+    """The student of ``students`` that ``text`` is, in any case (``S0001`` -> ``s0001``)
+    when no other student's id differs from it only in case; else None."""
+    if text in students:
+        return text
+    fits = [s for s in students if s.casefold() == text.casefold()]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _folder_student(folder: str, students: set[str]) -> str | None:
+    """The student whose per-student folder ``folder`` is: their id (:func:`_student`), or
+    nbgrader's exchange folder of a submission, ``ID+ASSIGNMENT+TIMESTAMP[+RANDOM]``."""
+    found = _student(folder, students)
+    parts = folder.split("+")
+    for k in range(len(parts) - 2, 0, -1):    # the longest id first (ids may hold "+")
+        found = found or _student("+".join(parts[:k]), students)
+    return found
+
+
 def _claim(base: str, roster: dict | None, students: set[str] | None,
            exercise: str | None) -> str | None:
     """The student ``base`` names once its decorations are off (see the module doc)."""
@@ -173,7 +197,7 @@ def _claim(base: str, roster: dict | None, students: set[str] | None,
     sid = _strip_exercise(plain[:-6] if plain.endswith(".ipynb") else plain, exercise)
     if not valid_id(sid):
         return None
-    return sid if students is None or sid in students else None
+    return sid if students is None else _student(sid, students)
 
 
 def resolve(names, *, roster: dict | None = None, people: dict | None = None,
@@ -196,7 +220,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
     uploader: dict[int, str] = {}      # entry -> who uploaded it ("s002", "Canvas user 17")
     for k, name in enumerate(names):
         key = roster_key(name)
-        parts = key.split("/")
+        # the folders are those of the path: a backslash in a file's name is no folder
+        parts = [p for p in str(name).split("/") if p not in ("", ".")]
         base, folders = parts[-1], parts[:-1]
         if roster is not None and "/" in key and roster.get(key):
             res.student[k], res.how[k] = roster[key], "path"   # the instructor said so
@@ -209,9 +234,14 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                 res.unmatched.append(display_name(key))
                 continue
         elif students is not None:
-            up = next((f for f in folders if f in students), None)
+            up = next((s for s in (_folder_student(f, students) for f in folders) if s),
+                      None)
             how = "folder" if up else None
-        canvas = canvas_parts(base)
+        # Canvas prefixes the outermost name: a folder unzip made of a name holding a
+        # backslash carries it (``deecy_3145_101_x/``), never the name inside it
+        canvas = canvas_parts(folders[0]) if folders else None
+        if canvas is None or not canvas[0].isalpha():
+            canvas = canvas_parts(base)
         if up is None and canvas is not None:
             cname, _, user, _ = canvas
             named = by_canvas_name.get(cname.lower(), set())
@@ -256,6 +286,25 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                                       "why": f"{len(ups)} uploaders claim {s}",
                                       "kind": "uploaders", "other": others})
                 del res.student[k], res.how[k]
+    # one uploader the roster does not know (a Canvas id) naming several students
+    by_unknown: dict[str, list[int]] = {}
+    for k in res.student:
+        if uploader.get(k, "").startswith("Canvas user "):
+            by_unknown.setdefault(uploader[k], []).append(k)
+    for up, ks in by_unknown.items():
+        named = sorted({res.student[k] for k in ks})
+        if len(named) < 2:
+            continue
+        for k in ks:
+            res.conflicts.append({"file": display_name(roster_key(names[k])), "uploader": up,
+                                  "claims": res.student[k],
+                                  "why": f"{up} handed in files named for {len(named)} "
+                                         f"students ({', '.join(named)})",
+                                  "kind": "one uploader",
+                                  "other": [display_name(roster_key(names[j]))
+                                            for j in ks if j != k]})
+        for k in ks:
+            del res.student[k], res.how[k]
     mine = {}
     for k, s in res.student.items():
         mine.setdefault(s, []).append(display_name(roster_key(names[k])))
@@ -273,6 +322,8 @@ def conflict_lines(res: Resolution) -> list[str]:
         lines.append(f"conflict: {c['file']}: {c['why']}; not graded (never decided by "
                      "date); " + (f"also naming {c['claims']}: {other}"
                                   if c["kind"] == "uploaders"
+                                  else f"its other file(s): {other}; the roster's canvas_id "
+                                       "says who is who" if c["kind"] == "one uploader"
                                   else f"{c['claims']}'s own file(s): {other}" if other
                                   else f"{c['claims']} handed in no other file"))
     lines += [f"unmatched: {n}: neither where it was collected nor its name says whose "
