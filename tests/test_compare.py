@@ -532,6 +532,11 @@ def test_a_column_in_two_roles_is_a_warning(tmp_path, capsys, args, warning):
     assert code == 0, err
     assert f"prayatul-edu compare: warning: {warning}" in err.splitlines()
     assert len(err.splitlines()) == (2 if "--xy" in args else 1)
+    listing = out[:out.index("\n\n")]       # the column listing names both roles too
+    column, *roles = warning.split(" is used as ")[0][len("column '"):-1], \
+        *warning.split(" is used as ")[1].split(" (")[0].split(" and as ")
+    line = next(line for line in listing.splitlines() if line.split()[:1] == [column])
+    assert all(role in line for role in roles), line
 
 
 def test_no_warning_when_every_column_has_one_role(tmp_path, capsys):

@@ -183,7 +183,12 @@ def _algorithm_columns(args, columns, where: str):
         pairs = None
     reasons = {args.truth: "the truth (--truth)", **{c: "coordinates (--xy)" for c in xy_cols}}
     if names:
-        reasons.update({n: f"taken: named with {_role(args, n)}" for n in names})
+        for n in names:         # a column in two roles says both (and is warned of)
+            named = [o for o, cols in (("--primary", [args.primary]),
+                                       ("--alternative", args.alternative or []),
+                                       ("--algorithms", args.algorithms or [])) if n in cols]
+            reasons[n] = ", and ".join([*([reasons[n]] if n in reasons else []),
+                                        f"taken: named with {' and '.join(named)}"])
         reasons.update({c: "not used" for c in columns if c not in reasons})
     else:
         names, found = label_columns(columns, exclude=reasons)
