@@ -94,7 +94,7 @@ nitpick_ignore_regex = [
                              r"prayatul_edu\.toydata\..*)"),
     # what a question, an app's model or the grader implements for contributors
     ("py:meth", r"(compute_key|mistakes|describe|explain|point_table)"),
-    ("py:mod", r"(worker|\.?_\w+)"),
+    ("py:mod", r"(worker|output|\.?_\w+)"),
 ]
 
 html_theme = "alabaster"

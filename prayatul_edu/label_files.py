@@ -7,6 +7,7 @@ an error that names the role, the column and the row.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import numpy as np
 
 __all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet",
            "DEFAULT_NA", "parse_na", "MISSING_LOOKALIKES", "label_columns", "Columns",
-           "INDEX_COLUMN"]
+           "INDEX_COLUMN", "EMPTY_COLUMNS"]
 
 _FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
 #: What a CSV field must be to count as missing, unless told otherwise (``--na``): only
@@ -176,11 +177,21 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
             delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
         except csv.Error:
             delimiter = ","
-    rows = [r for r in csv.reader(text.splitlines(), delimiter=delimiter) if r]
+    # a line of separators only (",,,," at the end of a spreadsheet's export) is blank
+    rows = [r for r in csv.reader(text.splitlines(), delimiter=delimiter)
+            if any(f.strip() for f in r)]
     if len(rows) < 2:
         raise ValueError(f"{name}: {where} needs a header row and at least one data row")
     header = [h.strip() for h in rows[0]]
     left_out = {}
+    empty = next((j for j, h in enumerate(reversed(header)) if h), len(header))
+    if empty and len(header) > empty and all(not "".join(r[len(header) - empty:]).strip()
+                                             for r in rows[1:]):
+        # a spreadsheet's export can add empty columns after the last named one
+        left_out[EMPTY_COLUMNS] = (f"left out: {empty} column{'s' * (empty > 1)} at the end "
+                                   "with no name and no value (as a spreadsheet may add)")
+        header = header[:-empty]
+        rows = [r[:len(header)] for r in rows]
     if len(header) > 1 and header[0] == "" and "" not in header[1:]:
         # pandas' DataFrame.to_csv() writes its index first, under an empty header cell
         left_out[INDEX_COLUMN] = ("left out: an unnamed first column, as pandas' "
@@ -188,7 +199,11 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
                                   "leaves it out; a header name keeps it)")
         header, rows = header[1:], [r[1:] for r in rows]
     _check_header(header, where, name)
+    rows = [r[:len(header)] if not "".join(r[len(header):]).strip() else r for r in rows]
     for line, row in enumerate(rows[1:], 2):
+        if line > 2 and [f.strip() for f in row] == header:
+            raise ValueError(f"{name}: line {line} of {where} repeats the header row (hint: "
+                             "files joined together? delete that line)")
         if len(row) != len(header):
             raise ValueError(f"{name}: line {line} of {where} has {len(row)} fields, but the "
                              f"header has {len(header)}" + (
@@ -196,12 +211,15 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
                                  if len(row) > len(header) else
                                  " (hint: every row needs a field per column, empty if missing)"))
     missing = set(na)
-    return Columns({h: _typed([r[j].strip() for r in rows[1:]], missing)
+    return Columns({h: _typed([r[j].strip() for r in rows[1:]], missing,
+                              decimal_comma=delimiter != ",")
                     for j, h in enumerate(header)}, left_out)
 
 
 #: How a column that the header leaves unnamed is called in messages (pandas' index)
 INDEX_COLUMN = "(unnamed first column)"
+#: How empty columns at the end of every row (a spreadsheet's export) are called
+EMPTY_COLUMNS = "(empty columns at the end)"
 
 
 class Columns(dict):
@@ -229,8 +247,13 @@ def _check_header(header: list, where: str, name: str) -> None:
                          "rename the repeated columns, e.g. kmeans_1, kmeans_2)")
 
 
-def _typed(values: list[str], missing: set) -> np.ndarray:
-    """Strings as ints if all are, else as floats (missing -> NaN) if all are, else strings."""
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
+
+
+def _typed(values: list[str], missing: set, decimal_comma: bool = False) -> np.ndarray:
+    """Strings as ints if all are, else as floats (missing -> NaN) if all are, else strings.
+    With ``decimal_comma`` (a table not separated by commas: Excel in a European locale
+    writes ``5,1`` for 5.1), a column of such numbers is read as floats too."""
     try:
         return np.array([int(v) for v in values], dtype=np.int64)
     except ValueError:
@@ -238,7 +261,15 @@ def _typed(values: list[str], missing: set) -> np.ndarray:
     try:
         return np.array([math.nan if v in missing else float(v) for v in values])
     except ValueError:
-        return np.array([None if v in missing else v for v in values], dtype=object)
+        pass
+    if decimal_comma and any(_DECIMAL_COMMA.fullmatch(v) for v in values):
+        try:
+            return np.array([math.nan if v in missing else
+                             float(v.replace(",", ".") if _DECIMAL_COMMA.fullmatch(v) else v)
+                             for v in values])
+        except ValueError:
+            pass
+    return np.array([None if v in missing else v for v in values], dtype=object)
 
 
 def _is_number(text) -> bool:
@@ -276,7 +307,8 @@ def column(columns: dict, name: str, where: str, role: str) -> np.ndarray:
         missing = int(np.flatnonzero(bad)[0]) if bad.any() else None
     if missing is not None:
         raise ValueError(f"{role}: column {name!r} has a missing or NaN value in data row "
-                         f"{missing + 1}")
+                         f"{missing + 1} (hint: drop the rows without a label, or give them a "
+                         "label of their own, e.g. -1 for noise)")
     return col
 
 

@@ -532,6 +532,11 @@ def test_a_column_in_two_roles_is_a_warning(tmp_path, capsys, args, warning):
     assert code == 0, err
     assert f"prayatul-edu compare: warning: {warning}" in err.splitlines()
     assert len(err.splitlines()) == (2 if "--xy" in args else 1)
+    listing = out[:out.index("\n\n")]       # the column listing names both roles too
+    column, *roles = warning.split(" is used as ")[0][len("column '"):-1], \
+        *warning.split(" is used as ")[1].split(" (")[0].split(" and as ")
+    line = next(line for line in listing.splitlines() if line.split()[:1] == [column])
+    assert all(role in line for role in roles), line
 
 
 def test_no_warning_when_every_column_has_one_role(tmp_path, capsys):
@@ -553,3 +558,86 @@ def test_dask_needs_two_algorithm_columns(tmp_path, capsys):
     assert code == 2 and out == ""
     assert err.strip().startswith("prayatul-edu compare: error: --algorithms: --dask compares "
                                   "two or more algorithm columns")
+
+
+def _iris_like(n=90, seed=5):
+    """A researcher's table: classes as strings, two clusterings, one measurement."""
+    rng = np.random.default_rng(seed)
+    truth = np.array(["setosa", "versicolor", "virginica"])[np.arange(n) % 3]
+    a = np.where(rng.random(n) < 0.8, np.arange(n) % 3, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.6, np.arange(n) % 3, rng.integers(0, 4, n))
+    length = np.round(4 + 3 * rng.random(n), 1)
+    return truth, {"a": a, "b": b}, length
+
+
+def _table_3_ari(out: str) -> dict:
+    return {cells[0]: cells[2] for cells in (line.split() for line in
+                                              out[out.index("Table III"):].splitlines())
+            if len(cells) == 4 and cells[0] in ("a", "b", "length")}
+
+
+def test_european_excel_csv_semicolons_decimal_commas_bom_crlf(tmp_path, capsys):
+    """Excel in a European locale: ';' between fields, ',' in decimals, a BOM, CRLF. The
+    measurement with decimal commas is a number column (left out as one), not 30-odd
+    'clusters' scored against the truth; the scores are scikit-learn's."""
+    from sklearn.metrics import adjusted_rand_score
+
+    truth, labs, length = _iris_like()
+    lines = ["class;a;b;length"] + [f"{t};{a};{b};{str(x).replace('.', ',')}"
+                                    for t, a, b, x in zip(truth, labs["a"], labs["b"], length)]
+    path = tmp_path / "excel.csv"
+    path.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode("utf-8"))
+    columns = read_columns(path)
+    assert columns["length"].tolist() == pytest.approx(length.tolist())
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                          "--quiet")
+    assert code == 0 and err == "", err
+    assert "length  left out: numbers with decimals" in out
+    assert _table_3_ari(out) == {k: f"{adjusted_rand_score(truth, v):.4f}"
+                                 for k, v in labs.items()}
+
+
+def test_trailing_empty_columns_of_a_spreadsheet_are_left_out(tmp_path, capsys):
+    """A spreadsheet's export with empty columns at the end of every row (and a last row of
+    separators only) is read as its named columns, and the listing says what was left
+    out."""
+    from sklearn.metrics import adjusted_rand_score
+
+    truth, labs, _ = _iris_like()
+    body = "".join(f"{t},{a},{b},,\n" for t, a, b in zip(truth, labs["a"], labs["b"]))
+    path = _csv(tmp_path, "class,a,b,,\n" + body + ",,,,\n", "sheet.csv")
+    assert list(read_columns(path)) == ["class", "a", "b"]
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                          "--quiet")
+    assert code == 0 and err == "", err
+    assert "left out: 2 columns at the end with no name and no value" in out
+    assert _table_3_ari(out) == {k: f"{adjusted_rand_score(truth, v):.4f}"
+                                 for k, v in labs.items()}
+    path = _csv(tmp_path, "class,a,b\n" + body, "rows_only.csv")    # empty fields past the header
+    assert list(read_columns(path)) == ["class", "a", "b"]
+    assert read_columns(path)["b"].tolist() == labs["b"].tolist()
+
+
+def test_a_header_row_repeated_inside_the_file_is_named_not_read_as_labels(tmp_path, capsys):
+    """Two exports pasted together: the second header is not a row of labels (it gave every
+    column one more 'cluster' and wrong scores); one line says where it is and what to do."""
+    truth, labs, _ = _iris_like()
+    rows = [f"{t},{a},{b}" for t, a, b in zip(truth, labs["a"], labs["b"])]
+    path = _csv(tmp_path, "\n".join(["class,a,b", *rows[:40], "class,a,b", *rows[40:]]) + "\n",
+                "joined.csv")
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures")
+    assert code == 2 and out == ""
+    lines = [line for line in err.splitlines() if not line.startswith("[")]
+    assert lines == ["prayatul-edu compare: error: FILE: line 42 of joined.csv repeats the "
+                     "header row (hint: files joined together? delete that line)"], err
+
+
+def test_a_missing_label_says_how_to_fix_it(tmp_path, capsys):
+    path = _csv(tmp_path, "class,a,b\n" + "".join(
+        f"{i % 3},{'' if i == 4 else i % 2},{i % 4}\n" for i in range(12)), "gap.csv")
+    code, out, err = _run(capsys, "compare", str(path), "--truth", "class", "--no-figures",
+                          "--quiet")
+    assert code == 2 and out == ""
+    assert err.strip() == ("prayatul-edu compare: error: FILE: column 'a' has a missing or NaN "
+                           "value in data row 5 (hint: drop the rows without a label, or give "
+                           "them a label of their own, e.g. -1 for noise)")

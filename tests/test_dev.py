@@ -86,3 +86,17 @@ def test_every_command_is_in_the_usage_and_the_readme(capsys):
     for command in commands:
         assert f"python3 dev.py {command}" in usage, command
         assert f"python3 dev.py {command}" in readme, command
+
+
+def test_contributing_scripts_answer_help_without_writing_a_file(tmp_path):
+    """CONTRIBUTING names the scripts of scripts/; ``--help`` says how each is used and
+    writes nothing (regenerate_paper_labels.py took it for its output and wrote
+    ``--help.npz``)."""
+    import sys
+
+    for script in sorted((ROOT / "scripts").glob("*.py")):
+        proc = subprocess.run([sys.executable, str(script), "--help"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, (script.name, proc.stderr[-500:])
+        assert len(proc.stdout.strip().splitlines()) >= 2, script.name     # what it does
+        assert list(tmp_path.iterdir()) == [], (script.name, list(tmp_path.iterdir()))

@@ -229,3 +229,13 @@ def test_readme_is_a_short_entry_page_whose_links_resolve():
     assert "docs/compare.md" in local and "docs/performance.md" in local
     for link in local:
         assert (ROOT / link).exists(), f"README links {link}: no such file"
+
+
+def test_every_notebook_title_is_numbered_the_same_way():
+    """The site's table of contents lists the notebooks by their first heading: each one
+    "# NN · Title" (07 and 07a were "07 - ..." among "06 · ..." and "08 · ...")."""
+    for notebook in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        first = json.loads(notebook.read_text(encoding="utf-8"))["cells"][0]
+        title = "".join(first["source"]).splitlines()[0]
+        number = notebook.stem.split("_")[0]
+        assert re.fullmatch(rf"# {number} · \S.*", title), (notebook.name, title)

@@ -16,8 +16,8 @@ import numpy as np
 from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
 from ..information import normalized_mutual_information
 from ..label_files import column as _column
-from ..label_files import (DEFAULT_NA, INDEX_COLUMN, is_parquet, label_columns, parse_na,
-                           read_columns, read_parquet)
+from ..label_files import (DEFAULT_NA, EMPTY_COLUMNS, INDEX_COLUMN, is_parquet, label_columns,
+                           parse_na, read_columns, read_parquet)
 from ..pair_counting import adjusted_rand_index
 from ..paper import compare_with_paper, load_labels
 from ..plots.compare import save_figures
@@ -135,7 +135,9 @@ def _user_experiment(args) -> tuple[Experiment, dict]:
     where = Path(args.file).name
     truth = _column(columns, args.truth, where, "--truth")
     names, pairs, reasons = _algorithm_columns(args, columns, where)
-    reasons = {**getattr(columns, "left_out", {}), **reasons}
+    left_out = getattr(columns, "left_out", {})       # in the file's order: first, last
+    reasons = {**{c: r for c, r in left_out.items() if c != EMPTY_COLUMNS}, **reasons,
+               **{c: r for c, r in left_out.items() if c == EMPTY_COLUMNS}}
     labelings = {n: _column(columns, n, where, _role(args, n)) for n in names}
     if len(names) == 1 and args.bootstrap:
         print("prayatul-edu compare: warning: --bootstrap gives intervals of the Prayatul "
@@ -155,7 +157,7 @@ def _print_columns(where: str, reasons: dict, na: tuple) -> None:
     width = max(len(c) for c in reasons)
     for name, reason in reasons.items():
         print(f"  {name:<{width}}  {reason}")
-    if any(r.startswith("left out") for c, r in reasons.items() if c != INDEX_COLUMN):
+    if any(r.startswith("left out") for c, r in reasons.items() if c not in (INDEX_COLUMN, EMPTY_COLUMNS)):
         print("  (name a column left out with --algorithms to compare it)")
     print()
 
@@ -181,7 +183,12 @@ def _algorithm_columns(args, columns, where: str):
         pairs = None
     reasons = {args.truth: "the truth (--truth)", **{c: "coordinates (--xy)" for c in xy_cols}}
     if names:
-        reasons.update({n: f"taken: named with {_role(args, n)}" for n in names})
+        for n in names:         # a column in two roles says both (and is warned of)
+            named = [o for o, cols in (("--primary", [args.primary]),
+                                       ("--alternative", args.alternative or []),
+                                       ("--algorithms", args.algorithms or [])) if n in cols]
+            reasons[n] = ", and ".join([*([reasons[n]] if n in reasons else []),
+                                        f"taken: named with {' and '.join(named)}"])
         reasons.update({c: "not used" for c in columns if c not in reasons})
     else:
         names, found = label_columns(columns, exclude=reasons)

@@ -12,7 +12,7 @@ was collected (:mod:`.uploader`). It writes grades.csv, grades.json,
 feedback/STUDENT.md (:mod:`.report`) and Canvas / Gradescope files
 (:mod:`.export`), into a new folder or one replaced whole (:mod:`.output`).
 """
-from .batch import Worker, default_jobs, grade_batch, grade_isolated
+from .batch import VariantMismatch, Worker, default_jobs, grade_batch, grade_isolated
 from .export import FORMATS, canvas_csv, gradescope_results
 from .identity import read_roster
 from .limits import Limits, parse_size
@@ -24,4 +24,4 @@ __all__ = ["grade_batch", "grade_isolated", "Worker", "grade_source", "Options",
            "StudentReport",
            "NOTEBOOK_ERROR", "CSV_COLUMNS", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT", "SOLUTION_SHOWN",
            "SANDBOX_MODES", "FORMATS", "sandbox_problem", "default_jobs", "read_roster",
-           "parse_size", "canvas_csv", "gradescope_results"]
+           "parse_size", "canvas_csv", "gradescope_results", "VariantMismatch"]
