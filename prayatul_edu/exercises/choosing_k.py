@@ -378,6 +378,16 @@ class _Criteria:
         pure = all(len(np.unique(cut[groups == g])) == 1 for g in np.unique(groups))
         return pure and len(np.unique(cut)) == self._visible() - 1
 
+    def acceptable(self):
+        """Only data on which the case study holds (:meth:`_clear`) are handed out."""
+        return self._clear() and super().acceptable()
+
+    def _each_best(self, d):
+        """Each criterion's best k, said in ``d``; then :meth:`_split`."""
+        for (name, _, higher), k in zip(CRITERIA, self._best()):
+            d.text(f"{_cap(name)} is {'highest' if higher else 'lowest'} at k = {k}.")
+        return self._split()
+
     def _clear(self) -> bool:
         """Each criterion has a clear best, the visible groups are the odd criterion's k and
         the cut there recovers them, and the majority merges two of them: the case study."""
@@ -455,13 +465,8 @@ class WhichK(_Criteria, DefensibleChoice):
                 f"The criteria do disagree ({odd} against the other two); then the numbers "
                 "alone settle nothing, and the plot and the stability of each k decide."}
 
-    def acceptable(self):
-        return self._clear() and super().acceptable()
-
     def explain_choice(self, d):
-        for (name, _, higher), k in zip(CRITERIA, self._best()):
-            d.text(f"{_cap(name)} is {'highest' if higher else 'lowest'} at k = {k}.")
-        k_maj, names, odd, k_odd = self._split()
+        k_maj, names, odd, k_odd = self._each_best(d)
         d.text(f"They disagree: {names[0]} and {names[1]} prefer k = {k_maj}, {odd} k = "
                f"{k_odd}, the {k_odd} groups of the plot.")
         d.extend(calinski_harabasz(self.X, self.candidates[k_odd]).derivation())
@@ -518,12 +523,7 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
              "larger k; it is not monotone here."),
         ]
 
-    def acceptable(self):
-        return self._clear() and super().acceptable()
-
     def explain_choice(self, d):
-        for (name, _, higher), k in zip(CRITERIA, self._best()):
-            d.text(f"{_cap(name)} is {'highest' if higher else 'lowest'} at k = {k}.")
-        k_maj, names, odd, k_odd = self._split()
+        k_maj, names, odd, k_odd = self._each_best(d)
         d.text(f"{_cap(odd)} stands alone at k = {k_odd}; the {k_maj}-cluster cut merges two close "
                "groups, which helps the criteria ruled by the closest pair of clusters.")
