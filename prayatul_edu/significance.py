@@ -461,7 +461,8 @@ class Stability(ScalarResult):
                 row.insert(4, float(self.baseline_per_cluster[i]))
             rows.append(row)
         d.table(header, rows)
-        d.note("Hennig's reading of gamma_i: at most 0.5 the cluster dissolves; 0.6 - 0.75 "
+        d.note("Hennig's reading: a resample where its Jaccard is at most 0.5 dissolves the "
+               "cluster; a mean gamma_i below 0.6 is not to be trusted; 0.6 - 0.75 "
                "a pattern whose members are doubtful; above 0.75 valid and stable; above "
                "0.85 highly stable.")
         return d
@@ -549,7 +550,8 @@ def stability(X, cluster, n_resamples: int = 20, seed=None, measure=adjusted_ran
         \\gamma_i = \\frac{1}{R_i}\\sum_{r} \\max_{B \\in L_r}
         \\frac{|C_i \\cap S_r \\cap B|}{|(C_i \\cap S_r) \\cup B|}
 
-    Hennig's reading: ``gamma_i <= 0.5`` the cluster dissolves; 0.6 - 0.75 a
+    Hennig's reading: a resample whose Jaccard is <= 0.5 dissolves the cluster;
+    a mean below 0.6 is not to be trusted; 0.6 - 0.75 a
     pattern, its members doubtful; above 0.75 valid and stable; above 0.85
     highly stable.
 

@@ -79,6 +79,14 @@ def test_08_shows_the_f_measure_is_not_one_to_one():
             f"clustering error = {1 - mm:.4f}") in out
     assert float(pe.f_measure(truth, pred)) == pytest.approx(f, abs=1e-12)
     assert f"({f:.3f})" in md and f"({mm:.3f})" in md
+    # "many-to-one" means one meaning: the F-measure is many-to-one yet pays for a split,
+    # so "free split" is not the definition of many-to-one
+    table = _output("08_trusting_a_score.ipynb", "adjusted for chance:")
+    free = {line[:17].strip() for line in table.splitlines() if " free " in f" {line} "}
+    assert free == {"purity", "entropy (bits)"}
+    assert re.search(r"F-measure +instances +no +costs 0\.33", table)
+    assert "many-to-one* means splitting" not in md and "free: many-to-one" not in table
+    assert "F-measure and purity are many-to-one" in md
 
 
 def test_08_names_exactly_the_adjusted_measures_of_its_own_table():
@@ -235,26 +243,46 @@ def test_09_elbow_is_read_off_its_printed_w_k_with_its_caveats():
     assert "cannot say that there is no structure" in md
 
 
+def _brute_hopkins(Z, seed):
+    """H written again from its definition: probes and sample drawn as the library draws
+    them, every distance by brute force (no k-d tree), the power d = 2."""
+    n, m = len(Z), max(10, -(-len(Z) // 10))
+    rng = np.random.default_rng(seed)
+    low, side = Z.min(axis=0), Z.max(axis=0) - Z.min(axis=0)
+    probes = low + rng.uniform(0, side / side.max(), size=(m, 2)) * side.max()
+    sample = rng.choice(n, m, replace=False)
+    u = np.linalg.norm(probes[:, None] - Z[None], axis=-1).min(axis=1)
+    D = np.linalg.norm(Z[sample][:, None] - Z[None], axis=-1)
+    D[np.arange(m), sample] = np.inf
+    w = D.min(axis=1)
+    return np.sum(u ** 2) / (np.sum(u ** 2) + np.sum(w ** 2))
+
+
 def test_09_hopkins_is_near_half_on_uniform_data_and_high_on_blobs_and_one_gaussian():
-    out = _output(NINE, "uniform data  H =")
-    rows = {name: [float(v) for v in values.split(", ")] for name, values in
-            re.findall(r"(uniform data|one Gaussian|three blobs) +H = ([0-9., ]+?); mean", out)}
-    assert len(rows) == 3 and all(len(v) == 5 for v in rows.values())
-    sd = float(re.search(r"mean 0.5, sd ([0-9.]+) \(m = 30 probes\)", out)[1])
+    out = _output(NINE, "H over 50 seeds")
+    rows = {name: [float(v) for v in values] for name, *values in re.findall(
+        r"(uniform data|one Gaussian|three blobs) +H over 50 seeds: mean ([0-9.]+), sd ([0-9.]+), "
+        r"from ([0-9.]+) to ([0-9.]+); seed 100: ([0-9.]+)", out)}
+    assert len(rows) == 3
+    sd = float(re.search(r"about Beta\(m, m\), mean 0.5, sd ([0-9.]+) \(m = 30 probes\)", out)[1])
     assert sd == round(0.5 / np.sqrt(61), 3)                 # Beta(30, 30)
-    assert abs(np.mean(rows["uniform data"]) - 0.5) < 1.5 * sd
-    assert np.mean(rows["three blobs"]) > 0.8
-    assert np.mean(rows["one Gaussian"]) > 0.8               # "not uniform", not "clusters"
-    # the blobs' first value, recomputed here by brute force from the probes and the sample
     X, _ = make_dataset("blobs", n_samples=300, random_state=0)
-    h = pe.hopkins_statistic(X, seed=100)
-    D_probe = np.linalg.norm(h.probes[:, None] - X[None], axis=-1)
-    D_self = np.linalg.norm(X[h.sample][:, None] - X[None], axis=-1)
-    D_self[np.arange(len(h.sample)), h.sample] = np.inf
-    u, w = D_probe.min(axis=1), D_self.min(axis=1)
-    H = np.sum(u ** 2) / (np.sum(u ** 2) + np.sum(w ** 2))
-    assert round(H, 3) == rows["three blobs"][0] and float(h) == pytest.approx(H, abs=1e-12)
-    assert "one Gaussian scores as high as the\nblobs" in _markdown(NINE)
+    rng = np.random.default_rng(0)
+    uniform = rng.uniform(X.min(axis=0), X.max(axis=0), size=X.shape)   # the lecture's references[0]
+    gauss = np.random.default_rng(1).normal(size=(300, 2))
+    for name, Z in [("uniform data", uniform), ("one Gaussian", gauss), ("three blobs", X)]:
+        H = np.array([_brute_hopkins(Z, s) for s in range(100, 150)])
+        mean, spread, low, high, first = rows[name]
+        assert [mean, spread, low, high, first] == [round(v, 3) for v in (
+            H.mean(), H.std(ddof=1), H.min(), H.max(), H[0])], name
+    assert abs(rows["uniform data"][0] - 0.5) < 2 * rows["uniform data"][1] / np.sqrt(50)
+    assert rows["uniform data"][1] > sd                       # only about Beta(m, m)
+    assert rows["three blobs"][0] > 0.8 and rows["one Gaussian"][0] > 0.75
+    assert rows["three blobs"][0] - rows["one Gaussian"][0] < 0.1    # "nearly as high"
+    md = _markdown(NINE)
+    assert "one Gaussian scores nearly as high as the\nblobs" in md
+    assert f"one uniform seed gave\n{rows['uniform data'][2]:.2f}" in md
+    assert "scores as high as" not in md
 
 
 def test_09_says_a_wrong_k_can_be_stable_with_the_spread_that_shows_it():
@@ -275,6 +303,10 @@ def test_09_says_a_wrong_k_can_be_stable_with_the_spread_that_shows_it():
     st = pe.stability(X, KMeans(2, n_init=3, random_state=0), n_resamples=10, seed=0)
     assert round(float(st), 3) == s2 and round(st.spread, 3) == sd2
     assert "*more* stable than\n$k = 3$" in md
+    # the quick question quotes the printed values, rounded as printed
+    assert f"Stability is {s2:.2f} for $k = 2$ and {round(s3, 2):.2f} for $k = 3$" in md
+    assert round(float(pe.stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=10,
+                                    seed=0)), 2) == round(s3, 2)
 
 
 def test_09_per_cluster_stability_is_hennigs_mean_jaccard():
@@ -326,3 +358,44 @@ def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
     assert "silhouette peaks at 8" in md and "CH still rises at 20" in md
     ari = float(re.search(r"KMeans k = 2 against the two moons: ARI = ([0-9.]+)", out)[1])
     assert ari < 0.6 and f"ARI {ari:.2f} at $k = 2$" in md
+    # stability and the gap prefer 2, the lower edge: the gap searched from k = 1 keeps 2
+    assert narrow["stability"] == narrow["gap"] == 2
+    from_one = int(re.search(r"the gap from k = 1: (\d+)", out)[1])
+    assert from_one == 2 and "the gap from 1 still picks 2" in md
+    Xm, _ = make_dataset("noisy_moons", n_samples=300, noise=0.05, random_state=0)
+    km = lambda Z, k: cluster(Z, "KMeans", n_clusters=k)
+    rng, ks = np.random.default_rng(0), list(range(1, 9))
+    log_w = lambda Z: np.array([np.log2(sum(((Z[lab == c] - Z[lab == c].mean(axis=0)) ** 2).sum()
+                                            for c in np.unique(lab))) for lab in (km(Z, k) for k in ks)])
+    ref = np.array([log_w(rng.uniform(Xm.min(axis=0), Xm.max(axis=0), size=Xm.shape))
+                    for _ in range(6)])
+    gap, se = ref.mean(axis=0) - log_w(Xm), ref.std(axis=0) * np.sqrt(1 + 1 / 6)
+    assert _gap_rule(gap, se, ks) == from_one
+
+
+def test_08_quoted_chance_levels_ari_ami_ranking_and_monte_carlo_error():
+    from sklearn.metrics import adjusted_mutual_info_score, adjusted_rand_score
+
+    md = _markdown("08_trusting_a_score.ipynb")
+    table = _output("08_trusting_a_score.ipynb", "imbalanced k=3")
+    purity = [float(v) for v in re.search(r"\npurity +([0-9. ]+)", table)[1].split()]
+    assert f"({purity[3]:.2f} at k = 3, {purity[4]:.2f} at k = 30 above)" in md
+    # ARI prefers A (the big class whole), AMI prefers B (the small classes exact)
+    out = _output("08_trusting_a_score.ipynb", "B (small classes exact)")
+    ref = np.repeat(np.arange(21), [800] + [10] * 20)
+    A = np.where(ref == 0, 0, 1)
+    B = np.where(ref == 0, 100 + np.arange(len(ref)) % 2, ref)
+    for name, c in [("A (big class whole)", A), ("B (small classes exact)", B)]:
+        assert (f"{name:<25} ARI = {adjusted_rand_score(ref, c):.4f}   "
+                f"AMI = {adjusted_mutual_info_score(ref, c):.4f}") in out
+    assert adjusted_rand_score(ref, A) > adjusted_rand_score(ref, B)
+    assert adjusted_mutual_info_score(ref, A) < adjusted_mutual_info_score(ref, B)
+    assert "ARI prefers A" in md and "AMI prefers B" in md
+    # quick question 5: the Monte-Carlo standard error of p = 0.048 with B = 999
+    assert f"\\approx {np.sqrt(0.048 * 0.952 / 999):.3f}" in md
+    # a random primary against an always-right alternative: alpha is the primary's Rand
+    alphas = [float(v) for v in re.findall(r"alpha = ([0-9.]+)",
+                                           _output("08_trusting_a_score.ipynb", "random primary"))]
+    rand = [float(v) for v in re.search(r"\nRand +([0-9. ]+)", table)[1].split()]
+    assert alphas[0] == pytest.approx(0.5, abs=0.01) and alphas[1] == pytest.approx(rand[3], abs=0.005)
+    assert alphas == sorted(alphas)                      # it climbs with k, as Rand does
