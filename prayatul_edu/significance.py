@@ -469,16 +469,17 @@ class Stability(ScalarResult):
 
 
 def stability_reading(gamma: float) -> str:
-    """Hennig's (2007) reading of a cluster's mean Jaccard."""
+    """Hennig's (2007) reading of a cluster's *mean* Jaccard over the resamples: below 0.6
+    not to be trusted, 0.6 to 0.75 a pattern whose members are doubtful, from 0.75 valid
+    and stable, from 0.85 highly stable. ("Dissolved" is said of one resample, where the
+    cluster's best Jaccard is at most 0.5, not of the mean.)"""
     if gamma != gamma:
         return "never drawn"
-    if gamma <= 0.5:
-        return "dissolved"
     if gamma < 0.6:
-        return "doubtful"
-    if gamma <= 0.75:
-        return "a pattern"
-    return "highly stable" if gamma > 0.85 else "stable"
+        return "not to be trusted"
+    if gamma < 0.75:
+        return "a pattern, members doubtful"
+    return "highly stable" if gamma >= 0.85 else "stable"
 
 
 def _shared(ids_r, first_r, ids_s, first_s):

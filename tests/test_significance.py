@@ -296,8 +296,8 @@ def test_per_cluster_jaccard_equals_a_direct_computation(method):
     np.testing.assert_allclose(st_.per_cluster, np.nanmean(expect, axis=0), rtol=1e-12)
     np.testing.assert_allclose(st_.per_cluster_spread, np.nanstd(expect, axis=0), atol=1e-12)
     assert (0.3 < st_.per_cluster[:3]).all() and (st_.per_cluster[:3] < 0.95).all()
-    assert st_.per_cluster[3] < 0.2                             # the noise label: dissolved
-    assert "dissolved" in st_.explain()
+    assert st_.per_cluster[3] < 0.2                             # the noise label
+    assert "not to be trusted" in st_.explain()
 
 
 def test_a_cluster_missing_from_a_resample_is_left_out():
@@ -448,3 +448,14 @@ def test_permutation_test_random_state_is_seed():
     a = permutation_test(truth, pred, n_permutations=30, random_state=3)
     b = permutation_test(truth, pred, n_permutations=30, seed=3)
     np.testing.assert_array_equal(a.null, b.null)
+
+
+@pytest.mark.parametrize("gamma, reading", [
+    (0.59, "not to be trusted"), (0.5, "not to be trusted"), (0.6, "a pattern, members doubtful"),
+    (0.749, "a pattern, members doubtful"), (0.75, "stable"), (0.849, "stable"),
+    (0.85, "highly stable"), (float("nan"), "never drawn")])
+def test_hennigs_reading_of_a_mean_jaccard(gamma, reading):
+    """Hennig (2007): a mean below 0.6 is not to be trusted, 0.6-0.75 a pattern, from 0.75
+    stable, from 0.85 highly stable ('dissolved' is one resample's verdict, not the mean's)."""
+    from prayatul_edu.significance import stability_reading
+    assert stability_reading(gamma) == reading

@@ -305,8 +305,10 @@ class PerClusterStability(NumbersQuestion):
                              f"Jaccard {fmt(j)}")
             d.text(f"Cluster {c} = {{{', '.join(map(str, sorted(members)))}}}: "
                    + "; ".join(parts) + f". Mean {fmt(js.mean())}: {stability_reading(js.mean())}.")
-        d.text("Hennig's reading: above 0.85 highly stable, 0.75 - 0.85 stable, 0.6 - 0.75 a "
-               "pattern, 0.5 - 0.6 doubtful, 0.5 or below dissolved (Hennig 2007). One unstable "
+        d.text("Hennig's reading of the mean (Hennig 2007): 0.85 or more highly stable, 0.75 "
+               "- 0.85 stable, 0.6 - 0.75 a pattern whose members are doubtful, below 0.6 not "
+               "to be trusted (a cluster *dissolves* in one resample where its best Jaccard is "
+               "0.5 or less). One unstable "
                "cluster can hide inside a good overall stability; `pe.stability(X, cluster)."
                "per_cluster` averages the same best Jaccards over many resamples.")
 
