@@ -116,11 +116,19 @@ def read_due(text: str | None) -> dt.datetime | None:
     return parse_due(text)
 
 
-def read_submissions(path) -> dict[str, dt.datetime]:
+def read_submissions(path, students=None) -> dict[str, dt.datetime]:
     """student -> submission time, from the LMS's CSV (columns ``student`` and
-    ``submitted_at``); a student listed twice: the latest time."""
+    ``submitted_at``); a student listed twice: the latest time. ``students`` (a set; None:
+    not checked): the roster's ids; ValueError naming every line whose id is not one."""
     times: dict[str, dt.datetime] = {}
-    for k, row in csv_rows(path, ("student", "submitted_at"), "submissions"):
+    rows = csv_rows(path, ("student", "submitted_at"), "submissions")
+    unknown = [f"line {k}: {row['student']}" for k, row in rows
+               if students is not None and row["student"] not in students]
+    if unknown:
+        raise ValueError(f"submissions: {len(unknown)} id(s) not on the roster ("
+                         + ", ".join(unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+                         + "): give the roster's ids; nothing was graded")
+    for k, row in rows:
         sid = row["student"]
         when = parse_due(row["submitted_at"] or "", f"submissions: line {k}: submitted_at")
         times[sid] = max(when, times.get(sid, when))
