@@ -9,10 +9,12 @@ import json
 
 import pytest
 
+from prayatul_edu import grading
 from prayatul_edu.grading import export, late, output, overrides, uploader
 from prayatul_edu.grading.report import StudentReport
 
 EXERCISE = "03_pair_counting"
+SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
 PEOPLE = {"s0002": uploader.Person("s0002", name="Bo Chen", canvas_id="3002"),
           "s0003": uploader.Person("s0003", name="Chidi Okafor", canvas_id="4103")}
 ROSTER = {f"{s}_{EXERCISE}.ipynb": s for s in PEOPLE}
@@ -186,3 +188,140 @@ def test_a_dangling_link_is_one_line(tmp_path):
         with pytest.raises(ValueError, match=r"^out: .*link is a symbolic link to .*gone, "
                                              "which does not exist"):
             output.prepare(tmp_path / "link", replace)
+
+
+# ------------------------------------------------------------------ end to end
+# A fresh ``assign --course-key`` of exercise 03 for a class of five with Canvas ids, and
+# a Canvas download: Ana's and Bo's honest files; Chidi's late upload, a zip that unzip
+# made into ``okaforchidi_LATE_4003_903_a/`` holding his own file (two answers right) and,
+# newest of all, a blank copy of Bo's handout in a folder ``s0002/``.
+CLASS = """student,name,email,sis_id,section,canvas_id
+s0001,Ana Lima,ana@uni.example,1001,A,4001
+s0002,Bo Chen,bo@uni.example,1002,A,4002
+s0003,Chidi Okafor,chidi@uni.example,1003,B,4003
+s0004,Di Eve,di@uni.example,1004,B,4004
+s0005,Eli Fox,eli@uni.example,1005,B,4005
+"""
+ZIP = "okaforchidi_LATE_4003_903_a"
+
+
+def _cli(*args):
+    from prayatul_edu import cli
+
+    return cli.main([str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    import os
+    import re
+    import time
+
+    import nbformat
+
+    from grading_helpers import QIDS, answers, notebook
+
+    d = tmp_path_factory.mktemp("lms")
+    (d / "class.csv").write_text(CLASS, encoding="utf-8")
+    (d / "course.key").write_bytes(b"0123456789abcdef-the-lms-layer-course-key\n")
+    assert _cli("assign", "03", "--roster", d / "class.csv", "--out", d / "hw",
+                "--course-key", d / "course.key") == 0
+
+    def handout(sid, qids=()):
+        path = d / "hw" / "notebooks" / f"{sid}_{EXERCISE}.ipynb"
+        token = re.search(r"PRAYATUL_EDU_VARIANT'\] = '(\w+)'", path.read_text()).group(1)
+        right = answers(token)
+        return notebook(sid, {q: right[q] for q in qids}, template=path)
+
+    def write(nb, rel, age):
+        path = d / "collected" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, path)
+        os.utime(path, (time.time() - age,) * 2)
+
+    write(handout("s0001", QIDS), f"limaana_4001_901_s0001_{EXERCISE}.ipynb", 600)
+    write(handout("s0002", QIDS), f"chenbo_4002_902_s0002_{EXERCISE}.ipynb", 600)
+    write(handout("s0003", QIDS[:2]), f"{ZIP}/s0003_{EXERCISE}.ipynb", 300)
+    write(handout("s0002"), f"{ZIP}/s0002/s0002_{EXERCISE}.ipynb", 0)
+    return d
+
+
+def _grade(course, out, *extra):
+    return _cli("grade", course / "collected", "--out", out, "--roster",
+                course / "hw" / "roster.csv", "--course-key", course / "course.key",
+                "--sandbox", SANDBOX, "--jobs", "2", "--format", "canvas", *extra)
+
+
+@pytest.fixture(scope="module")
+def graded(course):
+    out = course / "grades"
+    code = _grade(course, out, "--late", "penalty:10%/day")
+    data = json.loads((out / "grades.json").read_text())
+    return code, out, data, {s["student"]: s for s in data["students"]}
+
+
+def test_a_blank_file_unzipped_from_a_classmates_upload_leaves_the_honest_total(graded):
+    code, out, data, students = graded
+    assert code == 3                                         # the conflict needs a look
+    assert {s: students[s]["total"] for s in students} == {
+        "s0001": 4.0, "s0002": 4.0, "s0003": 1.8}            # 2 - 10% for Canvas's mark
+    assert students["s0002"]["file"] == f"chenbo_4002_902_s0002_{EXERCISE}.ipynb"
+    assert students["s0002"]["problems"] == []
+    assert [(c["file"], c["uploader"], c["claims"]) for c in data["settings"]["conflicts"]] \
+        == [(f"{ZIP}/s0002/s0002_{EXERCISE}.ipynb", "s0003", "s0002")]
+
+
+def test_the_late_mark_of_the_folder_an_upload_was_unzipped_into_counts(graded):
+    late_ = graded[3]["s0003"]["late"]
+    assert (late_["source"], late_["late"], late_["days"], late_["penalty"]) == (
+        "Canvas's late mark", True, 1, 0.1)
+    assert all(graded[3][s]["late"]["late"] is None for s in ("s0001", "s0002"))
+
+
+@pytest.mark.parametrize("row, message", [
+    ("s0001,03.2,999,typo", "line 2: s0001 03.2: 999 points is more than the question's 1"),
+    ("s0001,03.7,1,typo", "line 2: s0001: no question '03.7'"),
+    ("s0009,03.1,1,typo", "line 2: s0009: no such student"),
+    ("s0001,03.1,-0,typo", "line 2: points '-0' are negative"),
+    ("s0001,03.1,0_5,typo", "line 2: points '0_5' are not a number"),
+])
+def test_a_wrong_correction_is_refused_before_anything_is_graded(course, tmp_path, capsys,
+                                                                 row, message):
+    fix = tmp_path / "fix.csv"
+    fix.write_text(f"student,question,points,reason\n{row}\n", encoding="utf-8")
+    assert _grade(course, tmp_path / "out", "--overrides", fix) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_submission_times_of_ids_not_on_the_roster_refuse_the_run(course, tmp_path, capsys):
+    times = tmp_path / "times.csv"
+    times.write_text("student,submitted_at\ns0001,2026-12-01T10:00\n1002,2026-12-01T10:00\n",
+                     encoding="utf-8")
+    assert _grade(course, tmp_path / "out", "--submissions", times) == 2
+    assert "submissions: 1 id(s) not on the roster (line 3: 1002)" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_replace_keeps_a_hidden_file_and_a_git_folder(graded, course):
+    out = graded[1]
+    (out / ".notes.txt").write_text("mine", encoding="utf-8")
+    (out / ".git").mkdir()
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (out / "regrades.txt").write_text("ask Bo", encoding="utf-8")
+    fix = course / "fix.csv"
+    fix.write_text("student,question,points,reason\ns0003,03.3,0.5,on paper\n",
+                   encoding="utf-8")
+    assert _grade(course, out, "--replace", "--overrides", fix, "--late",
+                  "penalty:10%/day") == 3
+    assert (out / ".notes.txt").read_text() == "mine"
+    assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
+    assert (out / "regrades.txt").read_text() == "ask Bo"
+    data = json.loads((out / "grades.json").read_text())
+    assert {s["student"]: s["total"] for s in data["students"]} == {
+        "s0001": 4.0, "s0002": 4.0, "s0003": 2.25}        # (2 + 0.5) - 10%
+    on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                     if p.is_file() and not p.name.startswith(".")
+                     and ".git" not in p.parts and p.name != "regrades.txt")
+    assert data["settings"]["files"] == on_disk           # the grader's files only
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]
