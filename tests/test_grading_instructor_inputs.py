@@ -77,11 +77,11 @@ def _overrides(tmp_path, *rows):
 
 
 @pytest.mark.parametrize("points, message", [
-    ("-0", "line 3: points '-0' are negative"),
-    ("0_5", "line 3: points '0_5' are not a number of points"),     # float() reads 5
-    ("1e0", "line 3: points '1e0' are not a number of points"),
-    ('"0,5"', "line 3: points '0,5' are not a number of points"),   # a decimal comma
-    ("inf", "line 3: points 'inf' are not a number of points"),
+    ("-0", "line 3: points '-0' is negative"),
+    ("0_5", "line 3: points '0_5' is not a number such as 0.5"),     # float() reads 5
+    ("1e0", "line 3: points '1e0' is not a number such as 0.5"),
+    ('"0,5"', "line 3: points '0,5' is not a number such as 0.5"),   # a decimal comma
+    ("inf", "line 3: points 'inf' is not a number such as 0.5"),
     ("", "line 3: no points"),
 ])
 def test_points_of_a_correction_are_plain_numbers(tmp_path, points, message):
@@ -282,8 +282,8 @@ def test_the_late_mark_of_the_folder_an_upload_was_unzipped_into_counts(graded):
     ("s0001,03.2,999,typo", "line 2: s0001 03.2: 999 points is more than the question's 1"),
     ("s0001,03.7,1,typo", "line 2: s0001: no question '03.7'"),
     ("s0009,03.1,1,typo", "line 2: s0009: no such student"),
-    ("s0001,03.1,-0,typo", "line 2: points '-0' are negative"),
-    ("s0001,03.1,0_5,typo", "line 2: points '0_5' are not a number"),
+    ("s0001,03.1,-0,typo", "line 2: points '-0' is negative"),
+    ("s0001,03.1,0_5,typo", "line 2: points '0_5' is not a number"),
 ])
 def test_a_wrong_correction_is_refused_before_anything_is_graded(course, tmp_path, capsys,
                                                                  row, message):

@@ -61,9 +61,8 @@ def _points(text, line: int) -> float:
         return float(text)
     shown = display_name(text, 20)
     why = ("no points (give them, or leave the reason empty too)" if not text
-           else f"points {shown!r} are negative (0 or more)" if text.startswith("-")
-           else f"points {shown!r} are not a number of points such as 0.5 (digits and a "
-                "point only)")
+           else f"points {shown!r} is negative (give 0 or more)" if text.startswith("-")
+           else f"points {shown!r} is not a number such as 0.5 (digits and a point only)")
     raise ValueError(f"overrides: line {line}: {why}")
 
 
