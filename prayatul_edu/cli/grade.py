@@ -29,10 +29,11 @@ __all__ = ["add_arguments", "run", "EXIT_CODES"]
 #: What ``grade``'s exit status says (also in ``grade --help`` and the instructor guide).
 EXIT_CODES = """exit status:
   0  every file was graded as the student who handed it in; nothing needs a look
-  2  nothing was graded and nothing written: a bad argument, an --out that already
-     holds grades (see --replace), or notebooks handed out with another variant than
-     the one they would be graded against (a forgotten or wrong --course-key; see
-     --grade-mismatched-variants)
+  2  nothing was graded and nothing written: a bad argument (a correction or a
+     submission time that does not fit the exercise or the roster too), an --out
+     that already holds grades (see --replace), or notebooks handed out with
+     another variant than the one they would be graded against (a forgotten or
+     wrong --course-key; see --grade-mismatched-variants)
   3  graded and written, but something needs a look: files nobody was named for
      (unmatched) or conflicts (a file naming another student than its uploader), listed
      on stderr and in grades.json; they are not graded and not exported
@@ -51,8 +52,8 @@ def add_arguments(parser) -> None:
                              "and the exports (one holding grades is refused; see --replace)")
     parser.add_argument("--replace", action="store_true",
                         help="--out holds an earlier run: write this run into a fresh folder "
-                             "and put it in place of that one whole (no earlier file "
-                             "survives)")
+                             "and put it in place of the earlier run's files (none "
+                             "survives; files the grader did not write are kept)")
     parser.add_argument("--exercise", metavar="NN_topic",
                         help="the exercise graded (default: from each file's or folder's "
                              "name, e.g. s1234_03_pair_counting.ipynb), or the folder of "
