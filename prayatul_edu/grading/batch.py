@@ -21,8 +21,9 @@ nobody is named for is listed (``unmatched``), a file that names another student
 its uploader is a ``conflict``; neither is graded nor exported, and "the newest file"
 is chosen among one student's own files only. Before anything is written, each
 notebook ``assign`` handed out is checked to carry the variant it would be graded
-against (:func:`check_variants`); ``out`` is refused if it holds an earlier run
-(``grading.output``).
+against (:func:`check_variants`), the instructor's corrections against the exercise's
+questions and the roster (``overrides.check_overrides``), and ``out`` is refused if it
+holds an earlier run (``grading.output``).
 """
 from __future__ import annotations
 
@@ -435,18 +436,21 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
     (default: ``exercises/``); ``people``: student -> ``uploader.Person`` (who is
     who, for the uploaders and the exports); ``by_folder``: the first folder of each path
-    names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
-    (``grading.output``); ``grade_mismatched_variants``: grade notebooks handed out with
-    another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
+    names its uploader; ``replace``: an ``out`` holding an earlier run has that run's
+    files replaced, the instructor's kept (``grading.output``);
+    ``grade_mismatched_variants``: grade notebooks handed out with another variant
+    anyway; ``key_fingerprint``: what ``assign`` recorded of the course
     key (for the message); ``recorded_exercise``: the exercise ``assign`` recorded
     (``(name, where)``); ``overrides``: the instructor's corrections
     (``overrides.read_overrides``), checked here and applied afterwards by ``finish``.
     ValueError (nothing graded, nothing written) when a path does not exist, when a
     correction names a question the exercise does not have, a student not on the roster
-    (without one: not in the batch) or more points than the question's, when, without an exercise given, the files name different exercises, when
-    they name none of the exercise given or another than the one recorded, when
-    ``out`` holds grades or other files, or (``VariantMismatch``) when a handed-out
-    notebook carries another variant than the one it would be graded against."""
+    (without one: not in the batch) or more points than the question's, when, without
+    an exercise given, the files name different exercises, when they name none of the
+    exercise given or another than the one recorded, when ``out`` holds grades (without
+    ``replace``), other files only, or a file of the instructor's inside the grader's
+    folders, or (``VariantMismatch``) when a handed-out notebook carries another variant
+    than the one it would be graded against."""
     options = options or Options(**kw)
     found = collect(paths)
     named = _exercises_named(found)

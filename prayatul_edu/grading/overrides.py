@@ -21,7 +21,8 @@ from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
 from .identity import csv_rows, display_name
 from .report import clean_text, csv_safe
 
-__all__ = ["read_overrides", "check_overrides", "apply_overrides", "hand_grading_csv", "COLUMNS", "REASON_CAP"]
+__all__ = ["read_overrides", "check_overrides", "apply_overrides", "hand_grading_csv",
+           "COLUMNS", "REASON_CAP"]
 
 COLUMNS = ("student", "question", "points", "reason")
 #: Characters of a reason kept.

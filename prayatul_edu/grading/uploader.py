@@ -53,7 +53,8 @@ from .identity import (display_name, exercise_from_name, exercise_name, roster_k
                        valid_id)
 
 __all__ = ["Person", "PERSON_COLUMNS", "read_people", "canvas_parts", "plain_name",
-           "canvas_name_key", "lms_layer", "canvas_late", "Resolution", "resolve", "conflict_lines"]
+           "canvas_name_key", "lms_layer", "canvas_late", "Resolution", "resolve",
+           "conflict_lines"]
 
 #: A person's columns as the grader calls them -> the roster headers read as each
 #: (compared in lower case, runs of other characters as ``_``).
