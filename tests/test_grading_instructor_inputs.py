@@ -325,3 +325,14 @@ def test_replace_keeps_a_hidden_file_and_a_git_folder(graded, course):
                      and ".git" not in p.parts and p.name != "regrades.txt")
     assert data["settings"]["files"] == on_disk           # the grader's files only
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]
+
+
+def test_a_dangling_out_link_is_one_line_and_grades_nothing(course, tmp_path, capsys):
+    (tmp_path / "grades").symlink_to(tmp_path / "gone")
+    for extra in ((), ("--replace",)):
+        assert _grade(course, tmp_path / "grades", *extra) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert err.strip().splitlines()[-1].startswith("out: ")
+        assert "is a symbolic link to" in err and "which does not exist" in err
+    assert not (tmp_path / "gone").exists()
