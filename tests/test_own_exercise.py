@@ -374,7 +374,7 @@ def test_the_free_text_answers_wait_in_a_file_to_fill_in(cycle):
                                  + [",".join(r) for r in after[2:]]) + "\n")
     from prayatul_edu.grading.overrides import read_overrides
     assert read_overrides(filled) == [{"student": "s0003", "question": "61.4", "points": 2.0,
-                                       "reason": "convincing"}]
+                                       "reason": "convincing", "line": 2}]
 
 
 def test_a_later_grade_carries_the_overrides_over(cycle):
@@ -616,7 +616,7 @@ def test_the_report_escapes_every_name(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("student,question,points\ns1,1.1,1\n", "columns student and question and points and reason"),
     ("student,question,points,reason\ns1,1.1,one,x\n", "line 2: points 'one' is not a number"),
-    ("student,question,points,reason\ns1,1.1,-1,x\n", "line 2: points must be a number >= 0"),
+    ("student,question,points,reason\ns1,1.1,-1,x\n", "line 2: points '-1' is negative"),
     ("student,question,points,reason\ns1,1.1,1,\n", "line 2: give a reason"),
     ("student,question,points,reason\n=cmd(),1.1,1,x\n", "line 2: '=cmd\\(\\)' is not a valid"),
     ("student,question,points,reason\ns1,1.1,1,x\ns1,1.1,0,y\n", "line 3: s1 1.1 is corrected "

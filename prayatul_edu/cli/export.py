@@ -13,7 +13,7 @@ import sys
 from ..grading.export import FORMATS
 from ..grading.finish import finish
 
-__all__ = ["add_arguments", "run", "add_late_arguments", "LATE_OPTIONS"]
+__all__ = ["add_arguments", "run", "add_late_arguments", "print_not_applied", "LATE_OPTIONS"]
 
 
 #: The options ``grade`` and ``export`` share: (flag, metavar, destination, help).
@@ -59,7 +59,15 @@ def run(args) -> int:
     late = sum(1 for s in data["students"] if (s.get("late") or {}).get("late"))
     print(f"exported {len(data['students'])} student(s), {corrected} correction(s), {late} "
           f"late: {args.grades}/grades.json, report.html, report.md", file=sys.stderr)
-    if data.get("overrides_skipped"):
-        print("overrides: not in these grades, skipped: " + ", ".join(data["overrides_skipped"]),
-              file=sys.stderr)
+    print_not_applied(data)
     return 0
+
+
+def print_not_applied(data: dict) -> None:
+    """Name the students of ``--overrides`` and ``--submissions`` that are not in these
+    grades (their rows were not applied)."""
+    for what, key in (("overrides", "overrides_skipped"),
+                      ("submissions", "submissions_skipped")):
+        if data.get(key):
+            print(f"{what}: not in these grades, not applied: " + ", ".join(data[key]),
+                  file=sys.stderr)

@@ -22,17 +22,18 @@ from ..grading.late import parse_policy, read_due, read_submissions
 from ..grading.limits import format_size
 from ..grading.overrides import read_overrides
 from ..grading.uploader import read_people
-from .export import add_late_arguments
+from .export import add_late_arguments, print_not_applied
 
 __all__ = ["add_arguments", "run", "EXIT_CODES"]
 
 #: What ``grade``'s exit status says (also in ``grade --help`` and the instructor guide).
 EXIT_CODES = """exit status:
   0  every file was graded as the student who handed it in; nothing needs a look
-  2  nothing was graded and nothing written: a bad argument, an --out that already
-     holds grades (see --replace), or notebooks handed out with another variant than
-     the one they would be graded against (a forgotten or wrong --course-key; see
-     --grade-mismatched-variants)
+  2  nothing was graded and nothing written: a bad argument (a correction or a
+     submission time that does not fit the exercise or the roster too), an --out
+     that already holds grades (see --replace), or notebooks handed out with
+     another variant than the one they would be graded against (a forgotten or
+     wrong --course-key; see --grade-mismatched-variants)
   3  graded and written, but something needs a look: files nobody was named for
      (unmatched) or conflicts (a file naming another student than its uploader), listed
      on stderr and in grades.json; they are not graded and not exported
@@ -51,8 +52,8 @@ def add_arguments(parser) -> None:
                              "and the exports (one holding grades is refused; see --replace)")
     parser.add_argument("--replace", action="store_true",
                         help="--out holds an earlier run: write this run into a fresh folder "
-                             "and put it in place of that one whole (no earlier file "
-                             "survives)")
+                             "and put it in place of the earlier run's files (none "
+                             "survives; files the grader did not write are kept)")
     parser.add_argument("--exercise", metavar="NN_topic",
                         help="the exercise graded (default: from each file's or folder's "
                              "name, e.g. s1234_03_pair_counting.ipynb), or the folder of "
@@ -207,8 +208,10 @@ def run(args) -> int:
         if authored:   # the questions from the instructor's copy, never from a notebook
             args.exercise = grading_options(authored, options)
         parse_policy(args.late)   # the corrections and late work read before grading
-        read_overrides(args.overrides) if args.overrides else None
-        read_submissions(args.submission_times) if args.submission_times else None
+        overrides = read_overrides(args.overrides) if args.overrides else None
+        if args.submission_times:   # every time is a student's of the roster, or refused
+            read_submissions(args.submission_times, set(roster.values()) | set(people)
+                             if roster is not None else None)
         read_due(args.due)
     except (ValueError, OSError) as exc:
         return _fail(str(exc))
@@ -220,16 +223,17 @@ def run(args) -> int:
                               published_folder=args.published, people=people,
                               by_folder=args.id_from == "folder", replace=args.replace,
                               grade_mismatched_variants=args.grade_mismatched_variants,
-                              key_fingerprint=fingerprint,
+                              key_fingerprint=fingerprint, overrides=overrides,
                               recorded_exercise=(recorded_exercise(Path(args.roster).parent),
                                                  display_name(Path(args.roster).parent
                                                               / "README.md"))
                               if args.roster else None)
-        finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
+        data = finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
                submissions=args.submission_times, formats=tuple(args.formats or ()),
                assignment=args.assignment, canvas_questions=args.canvas_questions)
     except ValueError as exc:  # e.g. files naming different exercises: nothing graded
         return _fail(str(exc))
+    print_not_applied(data)
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/, report.html", file=sys.stderr)

@@ -21,8 +21,9 @@ nobody is named for is listed (``unmatched``), a file that names another student
 its uploader is a ``conflict``; neither is graded nor exported, and "the newest file"
 is chosen among one student's own files only. Before anything is written, each
 notebook ``assign`` handed out is checked to carry the variant it would be graded
-against (:func:`check_variants`); ``out`` is refused if it holds an earlier run
-(``grading.output``).
+against (:func:`check_variants`), the instructor's corrections against the exercise's
+questions and the roster (``overrides.check_overrides``), and ``out`` is refused if it
+holds an earlier run (``grading.output``).
 """
 from __future__ import annotations
 
@@ -39,15 +40,16 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace as replace_fields
 from pathlib import Path
 
-from ..exercises import TOPICS
+from ..exercises import QUESTIONS, TOPICS
 from .export import write_exports
 from .handout import handed_out_variant, student_variant
 from .identity import (display_name, exercise_from_name, exercise_name, exercise_names,
-                       identify, roster_key)
+                       exercise_questions, identify, roster_key)
 from .limits import Limits, isolated
 from .sandbox import enforced_limits
 from .notebook import Options, failed_report as _failed
-from .output import files_in, prepare, swap_in
+from .output import grader_files, prepare, swap_in
+from .overrides import check_overrides
 from .published import published_cells
 from .report import StudentReport, csv_text, feedback_markdown, json_text, write_atomic
 from .uploader import conflict_lines, resolve
@@ -428,21 +430,27 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 published_folder=None, people: dict | None = None, by_folder: bool = False,
                 replace: bool = False, grade_mismatched_variants: bool = False,
                 key_fingerprint: str | None = None, recorded_exercise: tuple | None = None,
-                **kw) -> Batch:
+                overrides: list | None = None, **kw) -> Batch:
     """Grade every notebook in ``paths`` (notebooks and folders, see :func:`collect`); write
     grades.csv, grades.json, feedback/ and the exports in ``out``. ``kw`` set fields of
     :class:`~.notebook.Options`; ``published_folder``: where the published exercises are
     (default: ``exercises/``); ``people``: student -> ``uploader.Person`` (who is
     who, for the uploaders and the exports); ``by_folder``: the first folder of each path
-    names its uploader; ``replace``: an ``out`` holding an earlier run is replaced whole
-    (``grading.output``); ``grade_mismatched_variants``: grade notebooks handed out with
-    another variant anyway; ``key_fingerprint``: what ``assign`` recorded of the course
+    names its uploader; ``replace``: an ``out`` holding an earlier run has that run's
+    files replaced, the instructor's kept (``grading.output``);
+    ``grade_mismatched_variants``: grade notebooks handed out with another variant
+    anyway; ``key_fingerprint``: what ``assign`` recorded of the course
     key (for the message); ``recorded_exercise``: the exercise ``assign`` recorded
-    (``(name, where)``). ValueError (nothing graded, nothing written) when a path does
-    not exist, when, without an exercise given, the files name different exercises, when
-    they name none of the exercise given or another than the one recorded, when
-    ``out`` holds grades or other files, or (``VariantMismatch``) when a handed-out
-    notebook carries another variant than the one it would be graded against."""
+    (``(name, where)``); ``overrides``: the instructor's corrections
+    (``overrides.read_overrides``), checked here and applied afterwards by ``finish``.
+    ValueError (nothing graded, nothing written) when a path does not exist, when a
+    correction names a question the exercise does not have, a student not on the roster
+    (without one: not in the batch) or more points than the question's, when, without
+    an exercise given, the files name different exercises, when they name none of the
+    exercise given or another than the one recorded, when ``out`` holds grades (without
+    ``replace``), other files only, or a file of the instructor's inside the grader's
+    folders, or (``VariantMismatch``) when a handed-out notebook carries another variant
+    than the one it would be graded against."""
     options = options or Options(**kw)
     found = collect(paths)
     named = _exercises_named(found)
@@ -463,6 +471,12 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     roster_given = options.roster is not None
     who = resolve([e.name for e in found], roster=options.roster, people=people,
                   exercise=options.exercise, by_folder=by_folder)
+    if overrides:   # the corrections fit this exercise and class, or nothing is graded
+        known = (set(options.roster.values()) | set(people or ()) if roster_given
+                 else set(who.student.values()))
+        check_overrides(overrides, {q: QUESTIONS[q].points for q in
+                                    exercise_questions(options.exercise) if q in QUESTIONS},
+                        known)
     options = replace_fields(options, roster={roster_key(found[k].name): s
                                               for k, s in who.student.items()})
     found = [found[k] for k in sorted(who.student)]
@@ -474,7 +488,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     if mismatched and not grade_mismatched_variants:
         raise VariantMismatch(_mismatch_message(list(mismatched.values()), len(entries),
                                                 options, key_fingerprint))
-    target, out = Path(out), prepare(out, replace)
+    target, out = prepare(out, replace)
     jobs = jobs or default_jobs()
     stream = sys.stderr if progress is True else (progress or None)
     if stream:                           # what holds for every notebook of this batch
@@ -562,7 +576,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions, people=people)
     partial.unlink(missing_ok=True)
-    settings["files"] = sorted(files_in(out) + ["grades.json"])
+    settings["files"] = sorted(grader_files(out) + ["grades.json"])
     write_atomic(out / "grades.json", json_text(ordered, options.tolerance(), settings))
     swap_in(out, target)
     return Batch(ordered, unmatched=who.unmatched, conflicts=who.conflicts,

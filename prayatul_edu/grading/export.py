@@ -60,7 +60,7 @@ def _person(people, student: str) -> Person:
 def _canvas_table(header, possible, rows, people) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
+    w.writerow([csv_safe(v) for v in header])   # the assignment's name too
     w.writerow(["Points Possible", "", "", "", ""] + possible)
     for student, scores in rows:
         p = _person(people, student)

@@ -19,7 +19,7 @@ from ..exercises.authoring import HAND
 from .batch import feedback_name
 from .class_report import write_class_report
 from .export import write_exports
-from .output import files_in
+from .output import grader_files
 from .uploader import Person
 from .late import LATE_ROW, describe, late_verdict, parse_policy, read_due, read_submissions
 from .overrides import apply_overrides, hand_grading_csv, read_overrides
@@ -94,6 +94,8 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
         s["total"] = round(sum(r["points"] for r in s["rows"]), 2)
         s["max_total"] = round(sum(r["max_points"] for r in s["rows"]), 2)
     data["overrides_skipped"] = skipped    # students of the file not in these grades
+    graded = {s["student"] for s in students}
+    data["submissions_skipped"] = sorted(set(times) - graded)   # named, never dropped silently
     data["exports"] = {"formats": list(formats), "assignment": assignment,
                        "canvas_questions": canvas_questions}
     data["late_policy"] = {"policy": policy.text,
@@ -116,6 +118,6 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
         write_atomic(waiting, hand_grading_csv(students, HAND))
     else:
         waiting.unlink(missing_ok=True)
-    settings["files"] = sorted(set(files_in(folder)) | {"grades.json"})   # every file now
+    settings["files"] = sorted(set(grader_files(folder)) | {"grades.json"})   # the grader's
     write_atomic(folder / "grades.json", json.dumps(data, indent=1))
     return data

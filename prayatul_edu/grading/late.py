@@ -7,7 +7,9 @@
 * **The submission time** comes from the LMS, never from a file's modification time:
   a submissions CSV (``--submissions FILE``: columns ``student`` and ``submitted_at``,
   ISO 8601, as exported from the LMS) or Canvas's late mark in the names of its
-  downloads (``name_late_123_456_file.ipynb``: late, by how much unknown). Without
+  downloads (``name_late_123_456_file.ipynb``, in any case, or the folder an upload
+  was unzipped into: late, by how much unknown; a mark inside an upload is not
+  Canvas's). Without
   either it is *unknown*, and said so.
 * **The policy** (``--late``): ``none`` (the default: nothing recorded), ``flag``
   (lateness shown, no points taken) or ``penalty:10%/day,cap:50%`` (each day or part
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from .identity import csv_rows
 from .report import write_atomic
+from .uploader import canvas_late
 
 __all__ = ["LatePolicy", "parse_policy", "parse_due", "read_due", "keep_due",
            "read_submissions", "late_verdict", "RECORD", "LATE_ROW"]
@@ -40,7 +43,6 @@ __all__ = ["LatePolicy", "parse_policy", "parse_due", "read_due", "keep_due",
 RECORD = "assignment.json"
 #: The question id of the row that carries a late penalty.
 LATE_ROW = "late"
-_CANVAS_LATE = re.compile(r"(?:^|_)late_", re.I)
 _POLICY = re.compile(r"penalty:(\d+(?:\.\d+)?)%/day(?:,cap:(\d+(?:\.\d+)?)%)?")
 
 
@@ -114,11 +116,19 @@ def read_due(text: str | None) -> dt.datetime | None:
     return parse_due(text)
 
 
-def read_submissions(path) -> dict[str, dt.datetime]:
+def read_submissions(path, students=None) -> dict[str, dt.datetime]:
     """student -> submission time, from the LMS's CSV (columns ``student`` and
-    ``submitted_at``); a student listed twice: the latest time."""
+    ``submitted_at``); a student listed twice: the latest time. ``students`` (a set; None:
+    not checked): the roster's ids; ValueError naming every line whose id is not one."""
     times: dict[str, dt.datetime] = {}
-    for k, row in csv_rows(path, ("student", "submitted_at"), "submissions"):
+    rows = csv_rows(path, ("student", "submitted_at"), "submissions")
+    unknown = [f"line {k}: {row['student']}" for k, row in rows
+               if students is not None and row["student"] not in students]
+    if unknown:
+        raise ValueError(f"submissions: {len(unknown)} id(s) not on the roster ("
+                         + ", ".join(unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+                         + "): give the roster's ids; nothing was graded")
+    for k, row in rows:
         sid = row["student"]
         when = parse_due(row["submitted_at"] or "", f"submissions: line {k}: submitted_at")
         times[sid] = max(when, times.get(sid, when))
@@ -140,7 +150,7 @@ def late_verdict(student: str, file: str, due: dt.datetime | None, times: dict,
             seconds = (times[student] - due).total_seconds()
             record["late"] = seconds > 0
             record["days"] = math.ceil(seconds / 86400) if seconds > 0 else 0
-    elif _CANVAS_LATE.search(Path(str(file)).name):
+    elif canvas_late(file):
         record.update(source="Canvas's late mark", late=True, days=1)
     if record["late"] and record["days"]:
         record["penalty"] = policy.fraction(record["days"])

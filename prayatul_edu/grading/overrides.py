@@ -15,17 +15,20 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import math
+import re
 
 from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
 from .identity import csv_rows, display_name
 from .report import clean_text, csv_safe
 
-__all__ = ["read_overrides", "apply_overrides", "hand_grading_csv", "COLUMNS", "REASON_CAP"]
+__all__ = ["read_overrides", "check_overrides", "apply_overrides", "hand_grading_csv",
+           "COLUMNS", "REASON_CAP"]
 
 COLUMNS = ("student", "question", "points", "reason")
 #: Characters of a reason kept.
 REASON_CAP = 500
+#: Points as a correction gives them: digits with at most one decimal point.
+_POINTS = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 def read_overrides(path) -> list[dict]:
@@ -38,22 +41,48 @@ def read_overrides(path) -> list[dict]:
         reason = clean_text(" ".join((row["reason"] or "").split()), REASON_CAP)
         if not qid:
             raise ValueError(f"overrides: line {k}: no question")
-        try:
-            points = float(row["points"])
-        except (TypeError, ValueError):
-            raise ValueError(f"overrides: line {k}: points {display_name(row['points'])!r} "
-                             "is not a number") from None
-        if not math.isfinite(points) or points < 0:
-            raise ValueError(f"overrides: line {k}: points must be a number >= 0, got "
-                             f"{row['points']}")
+        points = _points(row["points"], k)
         if not reason:
             raise ValueError(f"overrides: line {k}: give a reason (it is shown to the student)")
         if (sid, qid) in seen:
             raise ValueError(f"overrides: line {k}: {sid} {qid} is corrected twice (line "
                              f"{seen[sid, qid]})")
         seen[sid, qid] = k
-        out.append({"student": sid, "question": qid, "points": points, "reason": reason})
+        out.append({"student": sid, "question": qid, "points": points, "reason": reason,
+                    "line": k})
     return out
+
+
+def _points(text, line: int) -> float:
+    """The points of line ``line``: digits with at most one ``.`` (``1``, ``0.5``,
+    ``.5``); ValueError for anything else (``-0``, ``0_5``, ``1e3``, ``0,5``, ``inf``),
+    which Python's ``float`` would read (``0_5`` as 5)."""
+    text = (text or "").strip()
+    if _POINTS.fullmatch(text):
+        return float(text)
+    shown = display_name(text, 20)
+    why = ("no points (give them, or leave the reason empty too)" if not text
+           else f"points {shown!r} is negative (give 0 or more)" if text.startswith("-")
+           else f"points {shown!r} is not a number such as 0.5 (digits and a point only)")
+    raise ValueError(f"overrides: line {line}: {why}")
+
+
+def check_overrides(overrides: list[dict], maxima: dict, students=None) -> None:
+    """Every correction of ``overrides`` (:func:`read_overrides`) against the exercise
+    graded, before anything is graded: ``maxima`` (question -> its points) names the
+    questions there are, ``students`` (a set; None: not checked) the students known (the
+    roster's). ValueError naming the first line that is wrong and why."""
+    for o in overrides:
+        where = f"overrides: line {o['line']}: {display_name(o['student'], 64)}"
+        if students is not None and o["student"] not in students:
+            raise ValueError(f"{where}: no such student (not on the roster); nothing was "
+                             "graded")
+        if o["question"] not in maxima:
+            raise ValueError(f"{where}: no question {display_name(o['question'], 20)!r} "
+                             f"(the questions are {', '.join(maxima)}); nothing was graded")
+        if o["points"] > maxima[o["question"]]:
+            raise ValueError(f"{where} {o['question']}: {o['points']:g} points is more than "
+                             f"the question's {maxima[o['question']]:g}; nothing was graded")
 
 
 def hand_grading_csv(students: list[dict], status: str) -> str:
@@ -87,11 +116,12 @@ def apply_overrides(students: list[dict], overrides: list[dict],
     for o in overrides:
         s = by_id[o["student"]]
         row = next((r for r in s["rows"] if r["question"] == o["question"]), None)
+        where = f"overrides: line {o['line']}: " if "line" in o else "overrides: "
         if row is None:
-            raise ValueError(f"overrides: {o['student']} has no question "
+            raise ValueError(f"{where}{o['student']} has no question "
                              f"{display_name(o['question'], 20)!r} in grades.json")
         if o["points"] > row["max_points"]:
-            raise ValueError(f"overrides: {o['student']} {o['question']}: {o['points']:g} "
+            raise ValueError(f"{where}{o['student']} {o['question']}: {o['points']:g} "
                              f"points is more than the question's {row['max_points']:g}")
     stamp = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
     for o in overrides:

@@ -14,6 +14,13 @@ A file's **uploader** comes from where the instructor's collection put it:
   not know stays an uploader known only by that id;
 * a roster row whose ``file`` is the file's path (the instructor wrote it).
 
+Only the LMS's own layer says who uploaded (:func:`lms_layer`): the outermost folder of
+the path that is a per-student folder or a Canvas name, else the file's own Canvas
+name. Anything inside it (the folders unzip made of an upload,
+``chidi_4103_901_a/s002/...``, a name holding backslashes) is the uploader's content: it
+may make the file a conflict, never another student's upload. Canvas's late mark is read
+there too, in any case (:func:`canvas_late`).
+
 The file's **claim** is the student its name names once the decorations browsers, drives
 and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canvas's prefix
 and its ``-1`` of a resubmission): a roster row whose ``file`` is that name, or the id
@@ -46,7 +53,8 @@ from .identity import (display_name, exercise_from_name, exercise_name, roster_k
                        valid_id)
 
 __all__ = ["Person", "PERSON_COLUMNS", "read_people", "canvas_parts", "plain_name",
-           "canvas_name_key", "Resolution", "resolve", "conflict_lines"]
+           "canvas_name_key", "lms_layer", "canvas_late", "Resolution", "resolve",
+           "conflict_lines"]
 
 #: A person's columns as the grader calls them -> the roster headers read as each
 #: (compared in lower case, runs of other characters as ``_``).
@@ -188,6 +196,34 @@ def _folder_student(folder: str, students: set[str]) -> str | None:
     return found
 
 
+def lms_layer(folders, base: str, students: set[str] | None = None):
+    """(student, Canvas parts) of the LMS's own layer of a collected path: the outermost
+    of its ``folders`` that is a per-student folder of ``students`` (the student, None)
+    or a Canvas "Download Submissions" name (None, :func:`canvas_parts`; a folder unzip
+    made of an upload), else the Canvas name of ``base``, else (None, None). Whatever
+    lies inside that layer (the folders of an unzipped upload, a name holding folders)
+    is the uploader's content and never names anyone."""
+    for folder in folders:
+        found = _folder_student(folder, students) if students is not None else None
+        if found:
+            return found, None
+        canvas = canvas_parts(folder)
+        if canvas is not None and canvas[0].isalpha():
+            return None, canvas
+    return None, canvas_parts(base)
+
+
+def canvas_late(path: str) -> bool:
+    """Whether Canvas marked ``path`` (relative to the folder graded) late: the late mark
+    of its outermost Canvas name, a folder's (an unzipped upload's) or the file's, in any
+    case (``_LATE_``, ``_late_``); a mark inside an upload is the student's own text."""
+    parts = [p for p in str(path).split("/") if p not in ("", ".")]
+    if not parts:
+        return False
+    _, canvas = lms_layer(parts[:-1], parts[-1])
+    return canvas is not None and canvas[1]
+
+
 def _claim(base: str, roster: dict | None, students: set[str] | None,
            exercise: str | None) -> str | None:
     """The student ``base`` names once its decorations are off (see the module doc)."""
@@ -227,21 +263,16 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             res.student[k], res.how[k] = roster[key], "path"   # the instructor said so
             uploader[k] = roster[key]
             continue
-        up, how = None, None
+        up, how, canvas = None, None, None
         if by_folder and folders:
             up, how = (folders[0] if valid_id(folders[0]) else None), "folder"
             if up is None:
                 res.unmatched.append(display_name(key))
                 continue
-        elif students is not None:
-            up = next((s for s in (_folder_student(f, students) for f in folders) if s),
-                      None)
-            how = "folder" if up else None
-        # Canvas prefixes the outermost name: a folder unzip made of a name holding a
-        # backslash carries it (``deecy_3145_101_x/``), never the name inside it
-        canvas = canvas_parts(folders[0]) if folders else None
-        if canvas is None or not canvas[0].isalpha():
-            canvas = canvas_parts(base)
+        else:
+            layer, canvas = lms_layer(folders, base, students)
+            if layer is not None:
+                up, how = layer, "folder"
         if up is None and canvas is not None:
             cname, _, user, _ = canvas
             named = by_canvas_name.get(cname.lower(), set())
