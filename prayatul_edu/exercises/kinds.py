@@ -723,13 +723,13 @@ class FunctionQuestion(Question):
                 continue
             except (Exception, RecursionError) as exc:
                 out.append({"error": type(exc).__name__[:80],
-                            "message": str(exc)[:SHOWN_LIMIT]})
+                            "message": str(exc)[:SHOWN_LIMIT + 1]})
                 continue
             try:
                 value = self._value(v)
             except TypeError as what:
                 try:
-                    shown = repr(v)[:SHOWN_LIMIT]
+                    shown = repr(v)[:SHOWN_LIMIT + 1]
                 except Exception:
                     shown = "?"
                 out.append({"type": str(what)[:80], "repr": shown})
