@@ -19,7 +19,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 import prayatul_edu.exercises as ex
 from grading_helpers import package_only
-from prayatul_edu import grading
+from prayatul_edu import cli, grading
 from prayatul_edu.exercises import CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, kinds
 from prayatul_edu.exercises import authoring as pa
 
@@ -239,9 +239,12 @@ def test_graded_huge_output_is_cut_and_forking_is_stopped_by_the_sandbox(graded)
     assert any("output was cut" in p for p in loud.problems)
     assert _row(loud, "01.10")["status"] == CORRECT
     forks = graded["s4"]
-    assert any("processes" in p for p in forks.problems), forks.problems
+    row = _row(forks, "01.11")
+    # the sandbox's process limit refuses the forks (or the watch stops the notebook)
+    assert ("`BlockingIOError`" in row["feedback"]
+            or any("processes" in p for p in forks.problems)), (row, forks.problems)
+    assert row["points"] == 0
     assert _row(forks, "01.10")["status"] == CORRECT          # answers before it kept
-    assert _row(forks, "01.11")["points"] == 0
 
 
 # ------------------------------------------------------------- an instructor's own
@@ -312,17 +315,20 @@ def test_an_authored_function_question_works_end_to_end(tmp_path):
         sub.mkdir()
         shown = q.shown_case()["pred"]
         special = (f"def largest_share(pred):\n    if list(pred) == {shown}:\n"
-                   "        return 0.5\n    _, n = np.unique(pred, return_counts=True)\n"
+                   "        return 0.9\n    _, n = np.unique(pred, return_counts=True)\n"
                    "    return n.max() / len(pred) if len(pred) < 6 else 1.0\n")
         nbformat.write(_own_notebook(ok), sub / "s1_71_sizes.ipynb")
         nbformat.write(_own_notebook(special), sub / "s2_71_sizes.ipynb")
-        reports = {r.student: r for r in grading.grade_batch(
-            [sub / "s1_71_sizes.ipynb", sub / "s2_71_sizes.ipynb"], tmp_path / "out",
-            variant="course", sandbox=SANDBOX, jobs=1, exercise=str(folder))}
-        assert [(r["points"], r["status"]) for r in reports["s1"].rows] == [(2.0, CORRECT)]
-        row = reports["s2"].rows[0]
-        # right on the small cases (0.25 of 2 points), wrong on the shown data and most
-        # hidden cases (of 4 to 11 instances): partial credit as declared
-        assert row["points"] in (0.5, 1.5) and row["status"] == "partly correct"
-        counts = json.loads((tmp_path / "out" / "grades.json").read_text())
-        assert counts["students"][0]["rows"][0]["question"] == "71.1"
+        assert cli.main(["grade", str(sub), "--exercise", str(folder), "--variant", "course",
+                         "--out", str(tmp_path / "out"), "--sandbox", SANDBOX,
+                         "--jobs", "1"]) == 0
+    students = json.loads((tmp_path / "out" / "grades.json").read_text())["students"]
+    graded = {s["student"]: s["rows"] for s in students}
+    assert students[0]["problems"] == []
+    assert [(r["points"], r["status"]) for r in graded["s1"]] == [(2.0, CORRECT)]
+    row = graded["s2"][0]
+    # right on the small cases only (0.25 of 2 points): wrong on the shown data (0.9 for
+    # 3/6), and on
+    # the hidden cases of 6 instances or more (the chance that all six have fewer is
+    # (2/8) ** 6): partial credit as declared
+    assert (row["points"], row["status"]) == (0.5, "partly correct"), row
