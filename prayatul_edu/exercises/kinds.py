@@ -918,11 +918,13 @@ class FunctionQuestion(Question):
         return None
 
     def _smallest(self, cases, got, want, wrong) -> str:
-        """The smallest public case (else hidden) where the output differs from the key:
-        its output and the measure's (the shown data: its output only)."""
-        def size(i):
+        """The smallest case where the output differs from the key (a small public case
+        first, then a hidden one): its output and the measure's; the shown data last, with
+        its output only (its right value is another question's answer)."""
+        def size(i):   # a small case first, then a hidden one; the shown data last
             c = cases[i][2]
-            return (cases[i][1] == "hidden", sum(np.size(c[a]) for a in self.arguments()))
+            return (cases[i][1] == "shown", cases[i][1] == "hidden",
+                    sum(np.size(c[a]) for a in self.arguments()))
         i = min(wrong, key=size)
         label, kind, case = cases[i]
         if kind == "shown":
