@@ -806,8 +806,9 @@ class FunctionQuestion(Question):
         grader's ``(cases, outputs)`` (outputs None or a sentence: they could not be run)."""
         if is_placeholder(answer):
             return Outcome(self.qid, NOT_ATTEMPTED, 0.0, self.points,
-                           [f"Not attempted yet: define `{self.function_name()}` and run "
-                            f"`check({self.function_name()})`."])
+                           [f"Not attempted yet: write `{self.function_name()}`, then replace "
+                            f"`...` with your answer (the function `{self.function_name()}` "
+                            "itself) and run the cell again."])
         try:
             record = self.read(answer)
         except InvalidAnswer as exc:
