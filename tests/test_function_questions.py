@@ -160,7 +160,7 @@ def test_the_hidden_cases_decide_a_function_right_only_on_the_public_cases(q):
 def test_built_in_function_questions():
     found = {qid for qid, cls in ex.QUESTIONS.items()
              if issubclass(cls, kinds.FunctionQuestion)}
-    assert {"01.11"} <= found
+    assert found >= {"01.11", "02.5", "04.8"}               # three exercises
 
 
 # ------------------------------------------------------------ graded in the sandbox
@@ -332,3 +332,68 @@ def test_an_authored_function_question_works_end_to_end(tmp_path):
     # the hidden cases of 6 instances or more (the chance that all six have fewer is
     # (2/8) ** 6): partial credit as declared
     assert (row["points"], row["status"]) == (0.5, "partly correct"), row
+
+
+# ------------------------------------------------ the other built-in questions
+def brute_mi(truth, pred, log=np.log2):
+    """I(C, T) over the cells of the contingency table, counted pair by pair."""
+    truth, pred = list(np.ravel(truth)), list(np.ravel(pred))
+    n, cells = len(truth), Counter(zip(truth, pred))
+    t, p = Counter(truth), Counter(pred)
+    return sum(k / n * log((k / n) / (t[a] / n * p[b] / n)) for (a, b), k in cells.items())
+
+
+def brute_silhouette(D, labels, i, self_in_a=False, nearest_point=False):
+    """s_i from its definition, looping over the points."""
+    D, labels = np.asarray(D, dtype=float), list(np.ravel(labels))
+    own = [j for j in range(len(labels)) if labels[j] == labels[i] and (self_in_a or j != i)]
+    if not own or (len(own) == 1 and self_in_a):
+        return 0.0 if not self_in_a else 1.0
+    a = sum(D[i, j] for j in own) / len(own)
+    others = {labels[j] for j in range(len(labels)) if labels[j] != labels[i]}
+    if nearest_point:
+        b = min(D[i, j] for j in range(len(labels)) if labels[j] != labels[i])
+    else:
+        b = min(np.mean([D[i, j] for j in range(len(labels)) if labels[j] == c])
+                for c in others)
+    return (b - a) / max(a, b)
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "u42"])
+def test_mutual_information_right_in_nats_and_without_weights(seed):
+    q = ex.question("02.5", seed=seed)
+    assert q.grade(brute_mi).status == CORRECT
+    nats = q.grade(lambda t, p: brute_mi(t, p, np.log))
+    assert nats.diagnosed == ["natural log"] and "in nats" in nats.feedback
+    unweighted = q.grade(lambda t, p: sum(
+        np.log2((k / len(t)) / (Counter(list(t))[a] / len(t) * Counter(list(p))[b] / len(t)))
+        for (a, b), k in Counter(zip(list(t), list(p))).items()))
+    assert unweighted.diagnosed == ["no p_ij weight"]
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "u42"])
+def test_silhouette_of_a_point_names_both_slips(seed):
+    q = ex.question("04.8", seed=seed)
+    assert q.grade(brute_silhouette).status == CORRECT
+    out = q.grade(lambda D, labels, i: brute_silhouette(D, labels, i, self_in_a=True))
+    assert out.diagnosed == ["a_i includes the point itself"]
+    assert "includes the point itself" in out.feedback
+    out = q.grade(lambda D, labels, i: brute_silhouette(D, labels, i, nearest_point=True))
+    assert out.diagnosed == ["b_i as the nearest point"]
+    # the smallest small case where it differs is shown, with s_i there
+    case = min((c for _, kind, c in q.public_cases() if kind == "small"
+                and not np.isclose(brute_silhouette(**c, nearest_point=True),
+                                   brute_silhouette(**c))), key=lambda c: len(c["labels"]))
+    assert f"labels = {case['labels']}, i = {case['i']}" in out.feedback
+    assert f"s_i is {brute_silhouette(**case):.4g}" in out.feedback
+
+
+@pytest.mark.parametrize("qid", ["01.11", "02.5", "04.8"])
+def test_a_function_question_renders_its_prompt_hints_and_solution(qid):
+    q = ex.question(qid, seed="s7")
+    prompt = repr(q)
+    assert f"def {q.signature}:" in prompt and "without the library" in prompt
+    assert q.hint(1).text.startswith("Hint 1.")
+    solution = q.solution().text
+    assert f"A function {q.signature}" in solution and "small case 1" in solution
+    assert len(q.hidden_cases(np.random.default_rng(3))) == q.n_hidden
