@@ -60,7 +60,7 @@ import numpy as np
 from . import _base, _data, assignment
 from ._base import ATOL, RTOL, TOPICS, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQuestion,
-                    NumbersQuestion, TableQuestion, _plain)
+                    NumbersQuestion, TableQuestion, json_data)
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
            "FreeTextQuestion", "HAND", "EXERCISE_ENV", "AUTHORED", "QUESTIONS_FILE",
@@ -261,7 +261,7 @@ def _cases(value, what: str) -> list[dict]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(c, dict) for c in value):
         raise ValueError(f"{what}: expected a list of cases (dicts argument -> value), got "
                          f"{type(value).__name__}")
-    return [{a: _plain(v) for a, v in c.items()} for c in value]
+    return [{a: json_data(v) for a, v in c.items()} for c in value]
 
 
 class _Function(FunctionQuestion):

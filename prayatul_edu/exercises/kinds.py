@@ -32,14 +32,15 @@ import numpy as np
 
 from ..steps import Derivation, fmt
 from ._base import (CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, Feedback,
-                    InvalidAnswer, Mistake, Outcome, Question, _emit, close, is_placeholder,
+                    InvalidAnswer, Mistake, Outcome, Question, close, is_placeholder,
                     numeric)
 from ._data import rng_for
+from .assignment import emit
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
            "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "COARSE",
            "PERCENT", "CLOSE_WITHIN", "FunctionQuestion", "CALL_LIMIT", "hidden_cell",
-           "run_hidden"]
+           "run_hidden", "json_data"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
 CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
@@ -595,14 +596,14 @@ def _shown(text, limit: int = SHOWN_LIMIT) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _plain(value) -> list | float | int | str | bool | None:
+def json_data(value) -> list | float | int | str | bool | None:
     """A case's argument as JSON data (arrays as lists)."""
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [json_data(v) for v in value]
     return value
 
 
@@ -672,7 +673,7 @@ class FunctionQuestion(Question):
 
     def hidden_cases(self, rng) -> list[dict]:
         """The hidden cases of one graded notebook (JSON data)."""
-        return [{a: _plain(v) for a, v in self.hidden_case(rng).items()}
+        return [{a: json_data(v) for a, v in self.hidden_case(rng).items()}
                 for _ in range(self.n_hidden)]
 
     def outputs(self, fn, cases=None) -> list:
@@ -798,7 +799,7 @@ class FunctionQuestion(Question):
 
     def describe_case(self, case: dict) -> str:
         """A case in one line (``truth = [1, 1, 2], pred = [1, 2, 2]``)."""
-        return ", ".join(f"{a} = {_plain(case[a])}" for a in self.arguments())
+        return ", ".join(f"{a} = {json_data(case[a])}" for a in self.arguments())
 
     # -- grading -------------------------------------------------------------
     def grade(self, answer, hidden: tuple | None = None) -> Outcome:
@@ -971,8 +972,8 @@ def run_hidden(cases_json: str) -> None:
     for qid, cases in json.loads(cases_json).items():
         fn, cls = _FUNCTIONS.get(qid), QUESTIONS.get(qid)
         if fn is None or cls is None:
-            _emit({"event": "hidden", "qid": qid,
+            emit({"event": "hidden", "qid": qid,
                    "missing": "no function was checked in the kernel that ran last"})
             continue
         q = cls(None, data={})
-        _emit({"event": "hidden", "qid": qid, "outputs": q._run(fn, cases)})
+        emit({"event": "hidden", "qid": qid, "outputs": q._run(fn, cases)})
