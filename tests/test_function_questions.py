@@ -100,6 +100,20 @@ def test_a_function_that_never_returns_is_stopped_and_the_time_limit_named(q):
     assert f"did not return within {kinds.CALL_LIMIT:g} s (the time limit" in outcome.feedback
 
 
+def test_the_time_limit_holds_outside_the_main_thread_too(q):
+    import threading
+
+    def purity(truth, pred):
+        while True:
+            pass
+
+    got = {}
+    worker = threading.Thread(target=lambda: got.update(outcome=q.grade(purity)))
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive() and "time limit" in got["outcome"].diagnosed
+
+
 def test_a_wrong_type_is_named(q):
     outcome = q.grade(lambda truth, pred: f"{right(truth, pred):.2f}")
     assert "it returned a `str` (`'0.50'`), not a number" in outcome.feedback

@@ -19,7 +19,13 @@ kind                      a student types                partial credit
 :class:`ChoiceQuestion`   ``'ACD'`` or ``['A', 'C']``    right minus wrong statements
 :class:`DefensibleChoice` ``'B'``                        no (every defensible letter
                                                          passes, with its reason)
+:class:`FunctionQuestion` a function: ``check(purity)``  per case class, where the
+                                                         question declares it
 ========================  =============================  ============================
+
+A :class:`FunctionQuestion` runs the student's function on its cases (each call under
+:data:`CALL_LIMIT` seconds) and names the slip whose implementation it behaves like;
+the grader adds hidden cases, run in the sandbox after the student's notebook.
 """
 from __future__ import annotations
 
