@@ -590,6 +590,9 @@ def _limited(fn, args, seconds: float):
         return fn(*args)
     finally:
         done.set()
+        watcher.join()
+        # one raised just as the call returned must not surface later, elsewhere
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
 
 
 def _shown(text, limit: int = SHOWN_LIMIT) -> str:
@@ -728,7 +731,7 @@ class FunctionQuestion(Question):
             except _TimeLimit:
                 out.append({"timeout": CALL_LIMIT})
                 continue
-            except (Exception, RecursionError) as exc:
+            except (Exception, SystemExit) as exc:   # sys.exit() in it: named too
                 out.append({"error": type(exc).__name__[:80],
                             "message": str(exc)[:SHOWN_LIMIT + 1]})
                 continue
