@@ -346,6 +346,9 @@ def test_an_authored_function_question_works_end_to_end(tmp_path):
     # the hidden cases of 6 instances or more (the chance that all six have fewer is
     # (2/8) ** 6): partial credit as declared
     assert (row["points"], row["status"]) == (0.5, "partly correct"), row
+    # the class report counts the function question's named mistakes like any other's
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert re.search(r"right only on the public cases</td><td>1\b", html), html[-2000:]
 
 
 # ------------------------------------------------ the other built-in questions

@@ -410,10 +410,9 @@ def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
     if got is None:
         outcome = q.grade(...)
         outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
-    elif hidden is not None:
-        outcome = q.grade(got["answer"], hidden=hidden)
     else:
-        outcome = q.grade(got["answer"])
+        outcome = (q.grade(got["answer"]) if hidden is None
+                   else q.grade(got["answer"], hidden=hidden))
         if got["seed"] != variant:
             outcome.messages.append(
                 f"(Checked in the notebook against {variant_name(got['seed'])}; graded "
