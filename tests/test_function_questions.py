@@ -329,7 +329,7 @@ def test_an_authored_function_question_works_end_to_end(tmp_path):
         sub.mkdir()
         shown = q.shown_case()["pred"]
         special = (f"def largest_share(pred):\n    if list(pred) == {shown}:\n"
-                   "        return 0.9\n    _, n = np.unique(pred, return_counts=True)\n"
+                   "        return 0.5\n    _, n = np.unique(pred, return_counts=True)\n"
                    "    return n.max() / len(pred) if len(pred) < 6 else 1.0\n")
         nbformat.write(_own_notebook(ok), sub / "s1_71_sizes.ipynb")
         nbformat.write(_own_notebook(special), sub / "s2_71_sizes.ipynb")
@@ -341,11 +341,11 @@ def test_an_authored_function_question_works_end_to_end(tmp_path):
     assert students[0]["problems"] == []
     assert [(r["points"], r["status"]) for r in graded["s1"]] == [(2.0, CORRECT)]
     row = graded["s2"][0]
-    # right on the small cases only (0.25 of 2 points): wrong on the shown data (0.9 for
-    # 3/6), and on
-    # the hidden cases of 6 instances or more (the chance that all six have fewer is
-    # (2/8) ** 6): partial credit as declared
-    assert (row["points"], row["status"]) == (0.5, "partly correct"), row
+    # right on the shown data (3/6, typed) and the small cases (0.25 + 0.25 of 2 points),
+    # wrong on the hidden cases of 6 instances or more (the chance that all six have fewer
+    # is (2/8) ** 6): partial credit as declared
+    assert (row["points"], row["status"]) == (1.0, "partly correct"), row
+    assert "right only on the public cases" in row["diagnosed"]
     # the class report counts the function question's named mistakes like any other's
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert re.search(r"right only on the public cases</td><td>1\b", html), html[-2000:]
@@ -414,3 +414,33 @@ def test_a_function_question_renders_its_prompt_hints_and_solution(qid):
     solution = q.solution().text
     assert f"A function {q.signature}" in solution and "small case 1" in solution
     assert len(q.hidden_cases(np.random.default_rng(3))) == q.n_hidden
+
+
+# ------------------------------------------------ the record of help, as for the others
+def test_a_function_questions_answer_routes_are_refused_and_recorded(tmp_path, monkeypatch):
+    from prayatul_edu.exercises import assignment
+
+    path = tmp_path / "channel.jsonl"
+    path.touch()
+    monkeypatch.setenv(assignment.POLICY_ENV, "{}")
+    monkeypatch.setenv(assignment.CHANNEL_ENV, str(path))
+    ex.setup("s1")
+    try:
+        scope = {"__name__": "__main__", "q": ex.question("01.11"), "right": right}
+        for source in ("q.compute_key()", "q.mistakes([{'truth': [1], 'pred': [1]}])",
+                       "q.solution()"):
+            try:
+                result = exec(compile(source, "<ipython-input-1-a>", "exec"), scope)
+            except assignment.NotReleased:
+                result = "refused"
+            assert result in ("refused", None), source
+        # the library's own checking still runs (and its verdict is recorded)
+        exec(compile("print(q.check(right))", "<ipython-input-2-a>", "exec"), scope)
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        assert [r["route"] for r in records if r.get("event") == "key"] == [
+            "compute_key", "mistakes"]
+        assert any(r.get("event") == "solution" and r["shown"] is False for r in records)
+        checked = [r for r in records if r.get("qid") == "01.11" and "answer" in r]
+        assert checked[-1]["answer"]["function"] == "right"
+    finally:
+        ex.setup(None)
