@@ -201,6 +201,12 @@ def purity(truth, pred):
     return 0.5
 '''
 
+LOOPS = '''
+def purity(truth, pred):
+    while True:
+        pass
+'''
+
 FORKS = '''
 import os, time
 
@@ -220,7 +226,7 @@ def graded(tmp_path_factory):
     table = json.dumps({json.dumps(c): right(**c) for _, _, c in q.public_cases()})
     books = {"s1": nbformat.read(ROOT / "solutions" / "01_matching.ipynb", as_version=4),
              "s2": _with_check(SPECIAL.format(table=table)),
-             "s3": _with_check(LOUD), "s4": _with_check(FORKS)}
+             "s3": _with_check(LOUD), "s4": _with_check(FORKS), "s5": _with_check(LOOPS)}
     for sid, nb in books.items():
         nbformat.write(nb, d / f"{sid}_01_matching.ipynb")
     reports = grading.grade_batch(sorted(d.glob("*.ipynb")), d / "out", variant="course",
@@ -259,6 +265,14 @@ def test_graded_huge_output_is_cut_and_forking_is_stopped_by_the_sandbox(graded)
             or any("processes" in p for p in forks.problems)), (row, forks.problems)
     assert row["points"] == 0
     assert _row(forks, "01.10")["status"] == CORRECT          # answers before it kept
+
+
+def test_graded_a_function_that_never_returns_is_stopped_in_the_kernel(graded):
+    r = graded["s5"]
+    row = _row(r, "01.11")
+    assert row["status"] == INCORRECT and "time limit" in row["diagnosed"]
+    assert not any("did not finish" in p for p in r.problems), r.problems   # no cell cut
+    assert _row(r, "01.10")["status"] == CORRECT
 
 
 # ------------------------------------------------------------- an instructor's own
