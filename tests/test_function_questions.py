@@ -458,3 +458,18 @@ def test_a_function_questions_answer_routes_are_refused_and_recorded(tmp_path, m
         assert checked[-1]["answer"]["function"] == "right"
     finally:
         ex.setup(None)
+
+
+def test_graded_a_functions_message_never_names_a_folder():
+    from prayatul_edu.grading.notebook import _grade_question
+
+    q = ex.question("01.11", seed=None)
+
+    def purity(truth, pred):
+        raise FileNotFoundError("no /srv/grader/keys/course.key here")
+
+    cases = q.hidden_cases(np.random.default_rng(5))
+    out = _grade_question("01.11", None, {"seed": None, "answer": q.record(purity)}, {},
+                          "zero", hidden=(cases, q._run(purity, cases)))
+    assert "`FileNotFoundError`: `no <path> here`" in out.feedback
+    assert "/srv" not in out.feedback

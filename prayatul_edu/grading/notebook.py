@@ -413,6 +413,8 @@ def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
     else:
         outcome = (q.grade(got["answer"]) if hidden is None
                    else q.grade(got["answer"], hidden=hidden))
+        if hidden is not None:   # a function's own messages can name folders: never shown
+            outcome.messages = [_PATH.sub("<path>", m) for m in outcome.messages]
         if got["seed"] != variant:
             outcome.messages.append(
                 f"(Checked in the notebook against {variant_name(got['seed'])}; graded "
