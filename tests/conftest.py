@@ -43,6 +43,7 @@ FIRST = (
     "tests/test_grading_hostile.py",    # 104 (one batch of 57 notebooks, each in a sandbox)
     "tests/test_exercises.py",          # 67
     "tests/test_grading.py",            # 64
+    "tests/test_function_questions.py",  # 60 (eight notebooks graded, each in a sandbox)
     "tests/test_exercise_notebooks.py",  # 55
     "tests/test_many_labels.py",        # 43
     "tests/test_docs.py",               # 39 (a Sphinx build)

@@ -59,7 +59,8 @@ import numpy as np
 
 from . import _base, _data, assignment
 from ._base import ATOL, RTOL, TOPICS, Feedback, InvalidAnswer, Mistake, Outcome, Question
-from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion, TableQuestion
+from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQuestion,
+                    NumbersQuestion, TableQuestion, json_data)
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
            "FreeTextQuestion", "HAND", "EXERCISE_ENV", "AUTHORED", "QUESTIONS_FILE",
@@ -90,7 +91,9 @@ class _Slip:
 
 def mistake(name: str, compute: Callable[[dict], Any], message: str) -> _Slip:
     """A named mistake: ``compute(data)`` is the value the wrong computation gives, and
-    ``message`` what a student who gives it is told (name the slip, never the answer)."""
+    ``message`` what a student who gives it is told (name the slip, never the answer).
+    For a function question (:meth:`Exercise.function`) ``compute`` is the slip's own
+    implementation: a function with the question's signature."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"mistake: name: expected a few words, got {name!r}")
     if not callable(compute):
@@ -252,6 +255,49 @@ class _Choice(_Authored, ChoiceQuestion):
         ChoiceQuestion.explain(self, d)
         if self._spec.get("explain") is not None:
             _blocks(d, self._spec["explain"], self.data)
+
+
+def _cases(value, what: str) -> list[dict]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(c, dict) for c in value):
+        raise ValueError(f"{what}: expected a list of cases (dicts argument -> value), got "
+                         f"{type(value).__name__}")
+    return [{a: json_data(v) for a, v in c.items()} for c in value]
+
+
+class _Function(FunctionQuestion):
+    """An instructor's function question: the reference, the slips, the cases of ``_spec``."""
+
+    _spec: dict = {}
+
+    def shown_case(self):
+        if self._spec.get("shown") is None:
+            return None
+        return _cases([_run(self, "shown", self._spec["shown"])], f"{self.qid} shown")[0]
+
+    def small_cases(self):
+        cases = self._spec["cases"]
+        return _cases(_run(self, "cases", cases) if callable(cases) else cases,
+                      f"{self.qid} cases")
+
+    def hidden_case(self, rng):
+        return self._spec["hidden"](rng)
+
+    def hidden_cases(self, rng):
+        return super().hidden_cases(rng) if self._spec.get("hidden") is not None else []
+
+    def compute_key(self, cases=None):
+        return self.outputs(self._spec["reference"], cases)
+
+    def mistakes(self, cases=None):
+        return [Mistake(m.name, self.outputs(m.compute, cases), m.message)
+                for m in self._spec["mistakes"]]
+
+    def describe(self, d) -> None:
+        _blocks(d, self._spec["prompt"], self.data)
+
+    def explain(self, d) -> None:
+        _blocks(d, self._spec.get("explain") or "The instructor's reference gives the values "
+                "above.", self.data)
 
 
 class _HandOutcome(Outcome):
@@ -441,6 +487,55 @@ class Exercise:
         spec = dict(statements=statements, prompt=prompt, explain=explain, mistakes=[])
         return self._declare(_Choice, title, spec, data=data, points=points, hints=hints,
                              extra={"single": bool(single)})
+
+    def function(self, title: str, *, name: str, signature: str, reference, cases, prompt,
+                 data=None, shown=None, hidden=None, n_hidden: int = 6, mistakes=(),
+                 returns: Sequence[str] = (), credit: dict | None = None, hints=(),
+                 points: float = 1, explain=None, asked: str | None = None):
+        """The answer is a function the student writes (:class:`~.kinds.FunctionQuestion`).
+
+        ``name`` and ``signature``: the function's name and arguments (``"purity"``,
+        ``"truth, pred"``); ``reference``: your implementation, with that signature
+        (never shown to a student); ``cases``: the public cases, a list of dicts argument
+        -> value (lists for arrays) or a function of the data giving them; ``shown``: a
+        function of the data giving the case of the data the prompt shows (its right
+        value is never printed in the feedback); ``hidden(rng)``: one hidden case drawn
+        from the grader's generator (``n_hidden`` of them per graded notebook, run in the
+        sandbox after the student's notebook); ``mistakes``: :func:`mistake` values whose
+        ``compute`` is the slip's implementation; ``returns``: the names of the numbers
+        the function returns (empty: one number); ``credit``: the share of the points per
+        case class (``{"small": 0.5, "hidden": 0.5}``; without it all or nothing);
+        ``asked``: what the function computes, in the feedback (``"the purity"``)."""
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise ValueError(f"name: expected the function's name (e.g. 'purity'), got {name!r}")
+        args = str(signature).strip().removeprefix(name).strip()
+        args = args[1:-1] if args.startswith("(") and args.endswith(")") else args
+        if not re.fullmatch(r"\s*[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*)*\s*", args):
+            raise ValueError(f"signature: expected the arguments' names (e.g. 'truth, pred'), "
+                             f"got {signature!r}")
+        if not callable(reference):
+            raise TypeError("reference: expected your implementation (a function with the "
+                            f"signature {signature!r}), got {type(reference).__name__}")
+        for what, f in (("shown", shown), ("hidden", hidden)):
+            if f is not None and not callable(f):
+                raise TypeError(f"{what}: expected a function, got {type(f).__name__}")
+        if not callable(cases):
+            _cases(cases, "cases")
+        if isinstance(returns, str) or not all(isinstance(r, str) for r in returns):
+            raise TypeError("returns: expected the names of the numbers returned (a list)")
+        credit = dict(credit or {})
+        if any(k not in ("shown", "small", "hidden") or isinstance(v, bool)
+               or not isinstance(v, (int, float)) or v < 0 for k, v in credit.items()):
+            raise ValueError("credit: expected shares (numbers >= 0) of the case classes "
+                             "'shown', 'small', 'hidden'")
+        if isinstance(n_hidden, bool) or not isinstance(n_hidden, int) or n_hidden < 0:
+            raise ValueError(f"n_hidden: expected a whole number >= 0, got {n_hidden!r}")
+        spec = dict(reference=reference, cases=cases, shown=shown, hidden=hidden,
+                    mistakes=list(mistakes), prompt=prompt, explain=explain)
+        sig = f"{name}({', '.join(a.strip() for a in args.split(','))})"
+        return self._declare(_Function, title, spec, data=data, points=points, hints=hints,
+                             extra=dict(signature=sig, returns=tuple(returns), credit=credit,
+                                        n_hidden=n_hidden, asked=asked or f"the {name}"))
 
     def free_text(self, title: str, *, prompt, data=None, hints=(), points: float = 1,
                   explain=None):

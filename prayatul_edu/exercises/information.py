@@ -14,7 +14,7 @@ from .. import (contingency_table, entropy, labels_from_table, mutual_informatio
                 normalized_mutual_information, purity)
 from ..steps import fmt
 from ._base import Mistake, table_rows
-from .kinds import NumberQuestion, NumbersQuestion
+from .kinds import FunctionQuestion, NumberQuestion, NumbersQuestion
 from .matching import describe_exercise_2
 
 __all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
@@ -182,3 +182,72 @@ class SingletonsNMI(NumbersQuestion):
         d.extend(normalized_mutual_information(self.classes, s).derivation())
         d.text("Purity rewards over-splitting with a perfect score; NMI penalises it through "
                "H(C).")
+
+
+# ------------------------------------------------------- a function as the answer
+class MutualInformationFunction(FunctionQuestion):
+    qid, title, dataset = "02.5", "write mutual_information(truth, pred)", "exercise_2"
+    signature = "mutual_information(truth, pred)"
+    asked = "I(C, T)"
+    points = 2.0
+    hints = MutualInformation.hints + (
+        "The labels can be any values: find them with np.unique rather than assuming "
+        "1..k; skip the cells with n_ij = 0 (0 log 0 = 0).",)
+
+    def describe(self, d):
+        d.text("Write a function `mutual_information(truth, pred)` that returns the mutual "
+               "information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} p_{ij} \\log_2 "
+               "\\frac{p_{ij}}{p_i p_j}$ of the clusters `pred` and the classes `truth` "
+               "(NumPy arrays of labels of the same length, any labels), in bits. Write it "
+               "yourself, without the library's `mutual_information`.")
+        d.text("`check(mutual_information)` runs it on your data below and on a few small "
+               "cases; when graded it also runs on hidden cases.")
+        describe_exercise_2(self, d)
+
+    def shown_case(self):
+        return {"truth": self.classes.tolist(), "pred": self.clusters.tolist()}
+
+    def small_cases(self):
+        return [{"truth": [1, 1, 1, 2], "pred": [1, 1, 2, 2]},
+                {"truth": [1, 1, 2, 2], "pred": [1, 2, 1, 2]},
+                {"truth": [0, 0, 1, 1, 1], "pred": [4, 4, 4, 9, 9]},
+                {"truth": [1, 2, 3, 4], "pred": [1, 1, 1, 1]},
+                {"truth": [1, 1, 2, 3], "pred": [1, 2, 2, 3]}]
+
+    def hidden_case(self, rng):
+        n = int(rng.integers(6, 16))
+        return {"truth": rng.integers(1, int(rng.integers(3, 5)), n),
+                "pred": rng.integers(0, int(rng.integers(2, 5)), n) * 2}
+
+    def compute_key(self, cases=None):
+        return self.outputs(lambda truth, pred: float(mutual_information(truth, pred, base=2)),
+                            cases)
+
+    def mistakes(self, cases=None):
+        return [Mistake("natural log", self.outputs(
+                    lambda truth, pred: float(mutual_information(truth, pred, base=math.e)),
+                    cases),
+                    "Your function gives the mutual information in nats (natural log); "
+                    "the course measures it in bits: use log2."),
+                Mistake("no p_ij weight", self.outputs(_unweighted_mi, cases),
+                        "Your function adds up the logs log2(p_ij / (p_i p_j)) alone, as the "
+                        "lecture writes it; each log must be weighted by p_ij."),
+                Mistake("lecture's garbled formula", self.outputs(_garbled_mi, cases),
+                        "Your function follows the lecture's transcription, which weights "
+                        "each log by p_ij / (p_i p_j). The weight is p_ij.")]
+
+    def explain(self, d):
+        d.text("```python\ndef mutual_information(truth, pred):\n"
+               "    truth, pred = np.asarray(truth), np.asarray(pred)\n"
+               "    n, total = len(truth), 0.0\n"
+               "    for c in np.unique(pred):\n"
+               "        for t in np.unique(truth):\n"
+               "            p_ij = np.sum((pred == c) & (truth == t)) / n\n"
+               "            if p_ij > 0:                       # 0 log 0 = 0\n"
+               "                p_i, p_j = np.mean(pred == c), np.mean(truth == t)\n"
+               "                total += p_ij * np.log2(p_ij / (p_i * p_j))\n"
+               "    return total\n```")
+        d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
+
+
+__all__ += ["MutualInformationFunction"]

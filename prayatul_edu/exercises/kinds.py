@@ -19,7 +19,13 @@ kind                      a student types                partial credit
 :class:`ChoiceQuestion`   ``'ACD'`` or ``['A', 'C']``    right minus wrong statements
 :class:`DefensibleChoice` ``'B'``                        no (every defensible letter
                                                          passes, with its reason)
+:class:`FunctionQuestion` a function: ``check(purity)``  per case class, where the
+                                                         question declares it
 ========================  =============================  ============================
+
+A :class:`FunctionQuestion` runs the student's function on its cases (each call under
+:data:`CALL_LIMIT` seconds) and names the slip whose implementation it behaves like;
+the grader adds hidden cases, run in the sandbox after the student's notebook.
 """
 from __future__ import annotations
 
@@ -31,13 +37,16 @@ from typing import ClassVar
 import numpy as np
 
 from ..steps import Derivation, fmt
-from ._base import (CORRECT, INCORRECT, PARTLY, InvalidAnswer, Mistake, Outcome, Question, close,
+from ._base import (CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, Feedback,
+                    InvalidAnswer, Mistake, Outcome, Question, close, is_placeholder,
                     numeric)
 from ._data import rng_for
+from .assignment import emit
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
            "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "COARSE",
-           "PERCENT", "CLOSE_WITHIN"]
+           "PERCENT", "CLOSE_WITHIN", "FunctionQuestion", "CALL_LIMIT", "hidden_cell",
+           "run_hidden", "json_data"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
 CLOSE = ("Close, but not within 1e-4: give 4 decimals (rounded or cut), and keep the "
@@ -524,3 +533,456 @@ class DefensibleChoice(ChoiceQuestion):
         super().explain(d)
         d.text("Accepted: " + " ".join(f"{letter}: {why}" for letter, why
                                        in sorted(self.defensible().items())))
+
+
+# ---------------------------------------------------------------- functions
+#: Seconds one call of a student's function may take (then it is stopped and said so).
+CALL_LIMIT = 2.0
+#: Characters kept of a function's source in the record, and of a message or a repr shown.
+SOURCE_LIMIT, SHOWN_LIMIT = 20_000, 160
+#: The case classes of a function question, in the order the feedback names them.
+CASE_CLASSES = ("shown", "small", "hidden")
+#: In the kernel: qid -> the function last checked (the grader's hidden cases call it).
+_FUNCTIONS: dict = {}
+_SIGNATURE = re.compile(r"\s*([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?"
+                        r"\s*\)\s*")
+
+
+class _TimeLimit(BaseException):
+    """Raised in a student's function when its call runs past the time limit (not an
+    ``Exception``: a function's own ``except Exception`` does not swallow it)."""
+
+
+def _limited(fn, args, seconds: float):
+    """``fn(*args)`` stopped after ``seconds``: SIGALRM in the main thread (it also ends a
+    ``sleep``), else an exception raised asynchronously in the calling thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def alarm(signum, frame):
+            raise _TimeLimit()
+
+        old = signal.signal(signal.SIGALRM, alarm)
+        try:
+            # again every 0.1 s: one caught by the function's own ``except:`` is not the end
+            signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+            try:
+                return fn(*args)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            signal.signal(signal.SIGALRM, old)
+    import ctypes
+
+    done = threading.Event()
+    target = threading.get_ident()
+
+    def watch():
+        wait = seconds
+        while not done.wait(wait):      # again every 0.1 s after the first
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                       ctypes.py_object(_TimeLimit))
+            wait = 0.1
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return fn(*args)
+    finally:
+        done.set()
+        watcher.join()
+        # one raised just as the call returned must not surface later, elsewhere
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+
+
+def _shown(text, limit: int = SHOWN_LIMIT) -> str:
+    """A student's text (a repr, an exception's message) as a Markdown code span: one line,
+    at most ``limit`` characters, never read as Markdown or HTML."""
+    text = " ".join(str(text).split())
+    text = text if len(text) <= limit else text[:limit - 1] + "…"
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def json_data(value) -> list | float | int | str | bool | None:
+    """A case's argument as JSON data (arrays as lists)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [json_data(v) for v in value]
+    return value
+
+
+def _argument(value):
+    """A case's argument as the function receives it: a list becomes a fresh array (one
+    call cannot change what the next one is given)."""
+    return np.array(value) if isinstance(value, list) else value
+
+
+class FunctionQuestion(Question):
+    """The answer is a function: ``q.check(purity)`` runs it on the question's cases and
+    names the misconception it holds.
+
+    The cases are argument dicts in three classes: ``shown`` (the variant's data, the
+    prompt's), ``small`` (a few small public cases) and ``hidden`` (drawn by the grader
+    in its own process for each graded notebook, and run in the sandbox after the
+    student's notebook: never present while the student's code runs). Each call has
+    :data:`CALL_LIMIT` seconds; an exception, a wrong type and a time limit are named
+    with their case. A named mistake is a reference implementation of the slip
+    (``mistakes(cases)`` gives its outputs): the feedback names the one the function
+    behaves like and shows the smallest case where it differs from the right answer
+    (its output against the measure's; on the variant's own data, the output only).
+
+    A question sets ``signature`` (``"purity(truth, pred)"``), ``returns`` (the names of
+    the numbers returned, empty for one number), ``asked`` (what the measure is called),
+    ``credit`` (case class -> share of the points, for partial credit; empty: all or
+    nothing) and implements :meth:`shown_case`, :meth:`small_cases`,
+    :meth:`hidden_case`, ``compute_key(cases)`` and ``mistakes(cases)`` (with
+    :meth:`outputs`).
+    """
+
+    kind = "function"
+    signature: ClassVar[str] = ""
+    returns: ClassVar[tuple] = ()
+    asked: ClassVar[str] = "the answer"
+    credit: ClassVar[dict] = {}
+    n_hidden: ClassVar[int] = 6
+
+    # -- the cases -----------------------------------------------------
+    @classmethod
+    def function_name(cls) -> str:
+        return _SIGNATURE.fullmatch(cls.signature).group(1)
+
+    @classmethod
+    def arguments(cls) -> tuple:
+        args = _SIGNATURE.fullmatch(cls.signature).group(2) or ""
+        return tuple(a.strip() for a in args.split(",") if a.strip())
+
+    def shown_case(self) -> dict | None:
+        """The variant's data as arguments (None: no case of the shown data)."""
+        return None
+
+    def small_cases(self) -> list[dict]:
+        """A few small public cases."""
+        return []
+
+    def hidden_case(self, rng) -> dict:
+        """One hidden case drawn from ``rng`` (the grader's)."""
+        raise NotImplementedError
+
+    def public_cases(self) -> list[tuple[str, str, dict]]:
+        """``(label, case class, arguments)`` of the cases run at home."""
+        shown = self.shown_case()
+        cases = [] if shown is None else [("your data", "shown", shown)]
+        return cases + [(f"small case {k}", "small", c)
+                        for k, c in enumerate(self.small_cases(), 1)]
+
+    def hidden_cases(self, rng) -> list[dict]:
+        """The hidden cases of one graded notebook (JSON data)."""
+        return [{a: json_data(v) for a, v in self.hidden_case(rng).items()}
+                for _ in range(self.n_hidden)]
+
+    def outputs(self, fn, cases=None) -> list:
+        """``fn`` (the library's reference or a slip's, trusted code) on ``cases`` (default:
+        the public ones): a value per case, None where it is undefined (it raises)."""
+        if cases is None:
+            cases = [c for _, _, c in self.public_cases()]
+        out = []
+        for case in cases:
+            try:
+                out.append(self._value(fn(*[_argument(case[a]) for a in self.arguments()])))
+            except Exception:
+                out.append(None)
+        return out
+
+    def _value(self, v):
+        """A returned value as a float or a tuple of floats; TypeError naming what it is."""
+        def number(x):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                    x, (int, float, np.integer, np.floating)) and not (
+                    isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iuf"):
+                raise TypeError(type(x).__name__)
+            return float(x)
+
+        if not self.returns:
+            return number(v)
+        if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__len__"):
+            raise TypeError(type(v).__name__)
+        if len(v) != len(self.returns):
+            raise TypeError(f"{type(v).__name__} of {len(v)}")
+        return tuple(number(x) for x in v)
+
+    # -- running a student's function ------------------------------------
+    def _run(self, fn, cases) -> list[dict]:
+        """The student's ``fn`` on ``cases``: per case ``{"value"}``, ``{"error",
+        "message"}``, ``{"type", "repr"}`` or ``{"timeout"}``; after a time limit the
+        remaining cases are not run (``{"skipped"}``)."""
+        out = []
+        for case in cases:
+            if out and "timeout" in out[-1] or out and "skipped" in out[-1]:
+                out.append({"skipped": True})
+                continue
+            args = [_argument(case[a]) for a in self.arguments()]
+            try:
+                v = _limited(fn, args, CALL_LIMIT)
+            except _TimeLimit:
+                out.append({"timeout": CALL_LIMIT})
+                continue
+            except (Exception, SystemExit) as exc:   # sys.exit() in it: named too
+                out.append({"error": type(exc).__name__[:80],
+                            "message": str(exc)[:SHOWN_LIMIT + 1]})
+                continue
+            try:
+                value = self._value(v)
+            except TypeError as what:
+                try:
+                    shown = repr(v)[:SHOWN_LIMIT + 1]
+                except Exception:
+                    shown = "?"
+                out.append({"type": str(what)[:80], "repr": shown})
+                continue
+            out.append({"value": [_json_float(x) for x in value] if self.returns
+                        else _json_float(value)})
+        return out
+
+    def record(self, fn) -> dict:
+        """What the grader receives for ``fn``: its name, its source (at most
+        :data:`SOURCE_LIMIT` characters) and its outputs on the public cases."""
+        import inspect
+
+        try:
+            source = inspect.getsource(fn)
+        except (TypeError, OSError):
+            source = ""
+        return {"function": str(getattr(fn, "__name__", "?"))[:100],
+                "source": source[:SOURCE_LIMIT],
+                "outputs": self._run(fn, [c for _, _, c in self.public_cases()])}
+
+    # -- the kind's answer handling --------------------------------------
+    def answer_format(self) -> str:
+        what = ("a number" if not self.returns else
+                f"{len(self.returns)} numbers in this order: {', '.join(self.returns)}")
+        return (f"Answer: your function `def {self.signature}:` returning {what}; check it "
+                f"with `check({self.function_name()})` (the function, not a call of it).")
+
+    def read(self, answer):
+        if callable(answer):
+            return self.record(answer)
+        _unreadable(answer)
+        outputs = answer.get("outputs") if isinstance(answer, dict) else None
+        n = len(self.public_cases())
+        if not isinstance(outputs, list) or len(outputs) != n or not all(
+                isinstance(o, dict) for o in outputs):
+            raise InvalidAnswer(f"answer: expected your function `{self.function_name()}` "
+                                f"(e.g. `check({self.function_name()})`), got "
+                                f"{type(answer).__name__}")
+        return answer
+
+    def check(self, answer) -> Feedback:
+        """Run your function on the public cases; record it for the grader; say what is
+        right or, where it is wrong, which misconception it behaves like."""
+        if callable(answer):
+            _FUNCTIONS[self.qid] = answer
+            answer = self.record(answer)
+        return super().check(answer)
+
+    def to_json(self, answer):
+        try:
+            return self.read(answer)
+        except InvalidAnswer:
+            return {"unreadable": repr(answer)[:200]}
+
+    def acceptable(self) -> bool:
+        return True      # the small and hidden cases tell the mistakes apart, not the data
+
+    def headline(self, d):
+        d.text(f"**A function `{self.signature}` that computes {self.asked}.** "
+               "The library's reference, on the public cases:")
+        d.table(["case", "arguments", self.asked],
+                [[label, self.describe_case(c), _fmt_value(v)] for (label, _, c), v
+                 in zip(self.public_cases(), self.compute_key())], max_rows=50)
+        d.text("How:")
+
+    def describe_case(self, case: dict) -> str:
+        """A case in one line (``truth = [1, 1, 2], pred = [1, 2, 2]``)."""
+        return ", ".join(f"{a} = {json_data(case[a])}" for a in self.arguments())
+
+    # -- grading -------------------------------------------------------------
+    def grade(self, answer, hidden: tuple | None = None) -> Outcome:
+        """The verdict on ``answer`` (a function, or the record of one); ``hidden``: the
+        grader's ``(cases, outputs)`` (outputs None or a sentence: they could not be run)."""
+        if is_placeholder(answer):
+            return Outcome(self.qid, NOT_ATTEMPTED, 0.0, self.points,
+                           [f"Not attempted yet: write `{self.function_name()}`, then replace "
+                            f"`...` with your answer (the function `{self.function_name()}` "
+                            "itself) and run the cell again."])
+        try:
+            record = self.read(answer)
+        except InvalidAnswer as exc:
+            return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
+        cases = self.public_cases()
+        outputs = list(record["outputs"])
+        missing = None
+        if hidden is not None:
+            hidden_cases, hidden_out = hidden
+            cases += [(f"hidden case {k}", "hidden", c) for k, c in enumerate(hidden_cases, 1)]
+            if (isinstance(hidden_out, list) and len(hidden_out) == len(hidden_cases)
+                    and all(isinstance(o, dict) for o in hidden_out)):
+                outputs += hidden_out
+            else:
+                missing = hidden_out if isinstance(hidden_out, str) else (
+                    "no outputs were recorded")
+                outputs += [{"skipped": True}] * len(hidden_cases)
+        return self._verdict(cases, outputs, missing)
+
+    def _verdict(self, cases, outputs, missing) -> Outcome:
+        args = [c for _, _, c in cases]
+        want = self.compute_key(args)
+        got = [self._read_output(o) for o in outputs]
+        right = [g is not None and w is not None and _same(g, w) for g, w in zip(got, want)]
+        classes = [k for _, k, _ in cases]
+        present = [k for k in CASE_CLASSES if k in classes]
+        if all(right):
+            hidden = "hidden" in classes
+            msg = (f"Correct on all {len(cases)} cases (the hidden ones included)." if hidden
+                   else f"Correct on the {len(cases)} public cases. When graded, your "
+                   "function also runs on hidden cases of your variant.")
+            return Outcome(self.qid, CORRECT, self.points, self.points, [msg])
+        share = self.credit or {}
+        earned = sum(share.get(k, 0.0) for k in present
+                     if all(r for r, c in zip(right, classes) if c == k))
+        points = round(self.points * min(1.0, earned), 2)
+        n_right = sum(right)
+        messages = [f"Not yet: your function is right on {n_right} of {len(cases)} cases."]
+        diagnosed: list[str] = []
+        messages += self._failures(cases, outputs, missing, diagnosed)
+        values = [(i, g) for i, g in enumerate(got) if g is not None]
+        wrong = [i for i, g in values if not right[i] and want[i] is not None]
+        if wrong:
+            named = self._behaves_like(args, got, want, right)
+            if named is not None:
+                diagnosed += named.names
+                messages.append(named.message)
+            elif all(right[i] for i, k in enumerate(classes) if k != "hidden"
+                     and outputs[i].get("value") is not None):
+                messages.append("It is right on the public cases but not on the hidden "
+                                "ones: does it treat the shown data as a special case?")
+                diagnosed.append("right only on the public cases")
+            else:
+                messages.append(NOT_USUAL)
+            messages.append(self._smallest(cases, got, want, wrong))
+        status = PARTLY if points > 0 else INCORRECT
+        return Outcome(self.qid, status, points, self.points, messages, diagnosed)
+
+    def _read_output(self, o: dict):
+        v = o.get("value") if isinstance(o, dict) else None
+        try:
+            if v is None:
+                return None
+            if self.returns:
+                if not isinstance(v, list) or len(v) != len(self.returns):
+                    return None
+                return tuple(float(x) for x in v)
+            return float(v)
+        except (TypeError, ValueError, OverflowError):
+            return None
+
+    def _failures(self, cases, outputs, missing, diagnosed) -> list[str]:
+        """A sentence per kind of failure (the first case of each named)."""
+        said, out = set(), []
+        if missing:
+            out.append(f"Your function could not be run on the hidden cases ({missing}).")
+            diagnosed.append("hidden cases not run")
+        for (label, _, _), o in zip(cases, outputs):
+            if "error" in o and "error" not in said:
+                said.add("error")
+                out.append(f"On {label} it raised {_shown(o.get('error'), 80)}: "
+                           f"{_shown(o.get('message', ''))}.")
+                diagnosed.append(f"raises {str(o.get('error'))[:40]}")
+            elif "timeout" in o and "timeout" not in said:
+                said.add("timeout")
+                out.append(f"On {label} it did not return within {CALL_LIMIT:g} s (the time "
+                           "limit of a call) and was stopped: an endless loop? The cases "
+                           "after it were not run.")
+                diagnosed.append("time limit")
+            elif "type" in o and "type" not in said:
+                said.add("type")
+                what = ("a number" if not self.returns
+                        else f"{len(self.returns)} numbers ({', '.join(self.returns)})")
+                out.append(f"On {label} it returned a {_shown(o.get('type'), 80)} "
+                           f"({_shown(o.get('repr', ''))}), not {what}.")
+                diagnosed.append("wrong type")
+        return out
+
+    def _behaves_like(self, args, got, want, right):
+        """The named mistake whose outputs the function's equal on every case where both
+        are defined, and that differs from the key where the function does."""
+        for m in self.mistakes(args):
+            pairs = [(g, v, w) for g, v, w in zip(got, m.value, want) if g is not None]
+            if not pairs or any(v is None or not _same(g, v) for g, v, _ in pairs):
+                continue
+            if any(not _same(g, w) for g, _, w in pairs if w is not None):
+                return m
+        return None
+
+    def _smallest(self, cases, got, want, wrong) -> str:
+        """The smallest case where the output differs from the key (a small public case
+        first, then a hidden one): its output and the measure's; the shown data last, with
+        its output only (its right value is another question's answer)."""
+        def size(i):   # a small case first, then a hidden one; the shown data last
+            c = cases[i][2]
+            return (cases[i][1] == "shown", cases[i][1] == "hidden",
+                    sum(np.size(c[a]) for a in self.arguments()))
+        i = min(wrong, key=size)
+        label, kind, case = cases[i]
+        if kind == "shown":
+            return (f"On your variant's data it returns {_fmt_value(got[i])}, which is not "
+                    f"{self.asked}.")
+        return (f"On {label}, {self.describe_case(case)}, it returns {_fmt_value(got[i])}; "
+                f"{self.asked} is {_fmt_value(want[i])}.")
+
+
+def _json_float(x: float):
+    return x if math.isfinite(x) else repr(x)
+
+
+def _same(a, b) -> bool:
+    a, b = np.atleast_1d(np.asarray(a, dtype=float)), np.atleast_1d(np.asarray(b, dtype=float))
+    return a.shape == b.shape and all(close(x, y) for x, y in zip(a, b))
+
+
+def _fmt_value(v) -> str:
+    if v is None:
+        return "undefined"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(fmt(x) for x in v) + ")"
+    return fmt(v)
+
+
+def hidden_cell(cases: dict) -> str:
+    """The code of the cell the grader runs last in the sandbox: every function checked
+    (qid -> its hidden cases, JSON data) called on its hidden cases, the outputs written
+    to the channel."""
+    import json
+
+    return ("from prayatul_edu.exercises.kinds import run_hidden as _run_hidden\n"
+            f"_run_hidden({json.dumps(json.dumps(cases))})\n")
+
+
+def run_hidden(cases_json: str) -> None:
+    """In the kernel, after the student's notebook: each question's last checked function
+    on the grader's hidden cases (``{"event": "hidden", "qid", "outputs"}`` on the
+    channel; ``"missing"`` when no function was checked in this kernel)."""
+    import json
+
+    for qid, cases in json.loads(cases_json).items():
+        fn, cls = _FUNCTIONS.get(qid), QUESTIONS.get(qid)
+        if fn is None or cls is None:
+            emit({"event": "hidden", "qid": qid,
+                   "missing": "no function was checked in the kernel that ran last"})
+            continue
+        q = cls(None, data={})
+        emit({"event": "hidden", "qid": qid, "outputs": q._run(fn, cases)})

@@ -18,7 +18,8 @@ from .. import (cluster_entropy, clustering_error, clustering_ratio, contingency
                 f_measure, labels_from_table, maximum_matching, precision_recall_f, purity)
 from ..steps import fmt, frac
 from ._base import Mistake, apart, table_rows
-from .kinds import ChoiceQuestion, NumberQuestion, NumbersQuestion, TableQuestion
+from .kinds import (ChoiceQuestion, FunctionQuestion, NumberQuestion, NumbersQuestion,
+                    TableQuestion)
 
 __all__ = ["ConfusionMatrix", "PrecisionRecallF", "ClusterEntropy", "ClusterPurity",
            "LecturePurity", "LectureMaximumMatching", "LectureF", "AccuracyPermutation",
@@ -499,3 +500,93 @@ def _kept(counts, rows, cols) -> int:
     if c < k:
         return int(counts[:, list(cols)].sum())
     return int(counts.sum())
+
+
+# ------------------------------------------------------- a function as the answer
+def _inverse_purity(truth, pred):
+    """The slip: the largest cluster of each class (columns), not the largest class of
+    each cluster (rows)."""
+    return float(purity(pred, truth))
+
+
+def _largest_class_overall(truth, pred):
+    """The slip: every cluster labelled with the largest class of all the data."""
+    _, sizes = np.unique(np.asarray(truth), return_counts=True)
+    return sizes.max() / len(truth)
+
+
+def _unweighted_purity(truth, pred):
+    """The slip: the plain mean of the clusters' purities (not weighted by size)."""
+    n = contingency_table(truth, pred).counts
+    return float((n.max(axis=1) / n.sum(axis=1)).mean())
+
+
+class PurityFunction(FunctionQuestion):
+    qid, title, dataset = "01.11", "write purity(truth, pred)", "exercise_2"
+    signature = "purity(truth, pred)"
+    asked = "the purity"
+    points = 2.0
+    hints = ("Build the contingency table first: rows are clusters (pred), columns "
+             "classes (truth); cell (i, j) counts the instances in cluster i and class j.",
+             "Purity = (1/n) sum_i max_j n_ij: for each *cluster* (row) its largest class, "
+             "added up, divided by the number of instances n.",
+             "The labels can be any values (0, 5, 7 as well as 1, 2, 3): find them with "
+             "np.unique rather than assuming 1..k.")
+
+    def describe(self, d):
+        d.text("Write a function `purity(truth, pred)` (the library's argument order: the "
+               "classes first, then the clusters) that returns the purity of the clustering "
+               "`pred` against the classes `truth`, as a number: "
+               "$\\text{purity} = \\frac{1}{n} \\sum_i \\max_j n_{ij}$, where $n_{ij}$ "
+               "counts the instances in cluster $C_i$ and class $T_j$. Both arguments are "
+               "NumPy arrays of labels of the same length (any labels: 0, 5, 7 as well as "
+               "1, 2, 3). Write it yourself, without the library's `purity`.")
+        d.text("`check(purity)` runs it on your data below and on a few small cases; when "
+               "graded it also runs on hidden cases.")
+        describe_exercise_2(self, d)
+
+    def shown_case(self):
+        return {"truth": self.classes.tolist(), "pred": self.clusters.tolist()}
+
+    def small_cases(self):
+        return [{"truth": [1, 2, 3, 1], "pred": [1, 1, 1, 2]},
+                {"truth": [1, 1, 2, 2, 3], "pred": [1, 1, 1, 2, 2]},
+                {"truth": [0, 0, 1, 1, 2, 2], "pred": [5, 5, 5, 5, 7, 7]},
+                {"truth": [1, 1, 1, 1, 2], "pred": [1, 1, 1, 1, 1]},
+                {"truth": [1, 2, 3, 4], "pred": [1, 2, 3, 4]}]
+
+    def hidden_case(self, rng):
+        n = int(rng.integers(6, 16))
+        return {"truth": rng.integers(0, int(rng.integers(2, 5)), n),
+                "pred": rng.integers(1, int(rng.integers(2, 6)), n) * 3}
+
+    def compute_key(self, cases=None):
+        return self.outputs(lambda truth, pred: float(purity(truth, pred)), cases)
+
+    def mistakes(self, cases=None):
+        return [Mistake("inverse purity", self.outputs(_inverse_purity, cases),
+                        "Your function computes the inverse purity: for each *class* its "
+                        "largest cluster (the maximum down each column). Purity takes, for "
+                        "each *cluster*, its largest class (the maximum along each row)."),
+                Mistake("largest class overall", self.outputs(_largest_class_overall, cases),
+                        "Your function gives the share of the largest class of all the data, "
+                        "as if every cluster were labelled with that one class. Purity "
+                        "labels each cluster with its *own* majority class."),
+                Mistake("unweighted mean", self.outputs(_unweighted_purity, cases),
+                        "Your function averages the clusters' purities p_i plainly; the "
+                        "overall purity weights each p_i by its cluster's size n_i / n "
+                        "(equivalently: add the majority counts, divide by n).")]
+
+    def explain(self, d):
+        d.text("One way: the contingency table, then the largest cell of each row:")
+        d.text("```python\ndef purity(truth, pred):\n"
+               "    truth, pred = np.asarray(truth), np.asarray(pred)\n"
+               "    total = 0\n"
+               "    for c in np.unique(pred):                 # each cluster C_i\n"
+               "        _, counts = np.unique(truth[pred == c], return_counts=True)\n"
+               "        total += counts.max()                 # max_j n_ij\n"
+               "    return total / len(truth)\n```")
+        d.extend(purity(self.classes, self.clusters).derivation())
+
+
+__all__ += ["PurityFunction"]

@@ -11,7 +11,8 @@ import numpy as np
 from .. import normalized_cut, silhouette
 from ..steps import fmt
 from ._base import Mistake, table_rows
-from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuestion
+from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQuestion,
+                    NumbersQuestion)
 
 __all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
            "SuitabilityC1", "NormalizedCut", "ChooseK"]
@@ -309,3 +310,102 @@ class ChooseK(IntegerQuestion):
         d.table(["k", "silhouette"], [[k, v] for k, v in sc.items()])
         d.text(f"The largest silhouette is at k = {self.compute_key()}.")
         d.extend(silhouette(self.X, self.candidates[self.compute_key()]).derivation())
+
+
+# ------------------------------------------------------- a function as the answer
+def _line(x) -> list:
+    """The distances of points on a line (a case a student can check by hand)."""
+    x = np.asarray(x, dtype=float)
+    return np.round(np.abs(x[:, None] - x[None, :]), 2).tolist()
+
+
+def _s_i(D, labels, i, *, self_in_a=False, nearest_point=False):
+    """s_i by the lecture's formula, or with one of two slips: a_i averaged over the whole
+    cluster, the point's own zero distance included; b_i the distance to the nearest
+    point of another cluster instead of the nearest cluster's mean."""
+    D, labels = np.asarray(D, dtype=float), np.asarray(labels)
+    own = labels == labels[i]
+    if own.sum() == 1 and not self_in_a:
+        return 0.0                                   # alone in its cluster: s_i = 0
+    a = D[i, own].sum() / (own.sum() if self_in_a else own.sum() - 1)
+    if nearest_point:
+        b = D[i, ~own].min()
+    else:
+        b = min(D[i, labels == c].mean() for c in np.unique(labels[~own]))
+    return 0.0 if max(a, b) == 0 else float((b - a) / max(a, b))
+
+
+class SilhouetteFunction(FunctionQuestion):
+    qid, title, dataset = "04.8", "write silhouette_of(D, labels, i)", "exercise_1"
+    signature = "silhouette_of(D, labels, i)"
+    asked = "s_i"
+    points = 2.0
+    hints = ("a_i: the mean distance from point i to the *other* points of its own cluster "
+             "(divide by |C| - 1: the point itself is not one of them).",
+             "b_i: for each other cluster, the mean distance from point i to its points; "
+             "b_i is the smallest of these means (the nearest *cluster*, not the nearest "
+             "point).",
+             "s_i = (b_i - a_i) / max(a_i, b_i); a point alone in its cluster has s_i = 0.")
+
+    def describe(self, d):
+        d.text("Write a function `silhouette_of(D, labels, i)` that returns the silhouette "
+               "$s_i$ of point `i` (counted from 0: $x_1$ is `i = 0`) from the distance "
+               "matrix `D` (a NumPy array, n x n) and the cluster `labels` (an array of "
+               "length n): $a_i$ the mean distance to the other points of its cluster, "
+               "$b_i$ the smallest mean distance to the points of another cluster, "
+               "$s_i = (b_i - a_i) / \\max(a_i, b_i)$, and $s_i = 0$ for a point alone in "
+               "its cluster. Write it yourself, without the library's `silhouette`.")
+        d.text("`check(silhouette_of)` runs it on your data below (point $x_1$) and on a "
+               "few small cases; when graded it also runs on hidden cases.")
+        _describe_ex1(self, d)
+
+    def shown_case(self):
+        return {"D": np.asarray(self.D).tolist(), "labels": np.asarray(self.labels).tolist(),
+                "i": 0}
+
+    def small_cases(self):
+        return [{"D": _line([0, 1, 3, 4]), "labels": [1, 1, 2, 2], "i": 0},
+                {"D": _line([0, 4, 5, 6]), "labels": [1, 1, 2, 2], "i": 1},
+                {"D": _line([0, 1, 2, 4, 6]), "labels": [1, 1, 2, 2, 2], "i": 1},
+                {"D": _line([0, 2, 3]), "labels": [1, 2, 2], "i": 0},
+                {"D": _line([0, 1, 2.2, 9, 3, 3.5]), "labels": [1, 1, 2, 2, 3, 3], "i": 1}]
+
+    def hidden_case(self, rng):
+        n = int(rng.integers(5, 10))
+        X = rng.uniform(0, 10, (n, 2))
+        labels = np.concatenate([[1, 2], rng.integers(1, 4, n - 2)])
+        rng.shuffle(labels)
+        D = np.round(np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)), 2)
+        return {"D": D, "labels": labels, "i": int(rng.integers(0, n))}
+
+    def compute_key(self, cases=None):
+        return self.outputs(lambda D, labels, i: float(silhouette(
+            np.asarray(D, dtype=float), labels, metric="precomputed").samples[i]), cases)
+
+    def mistakes(self, cases=None):
+        return [Mistake("a_i includes the point itself",
+                        self.outputs(lambda D, labels, i: _s_i(D, labels, i, self_in_a=True),
+                                     cases),
+                        "Your a_i includes the point itself: it averages over the whole "
+                        "cluster, the zero distance d(x_i, x_i) included. a_i is the mean "
+                        "over the *other* points of the cluster (divide by |C| - 1)."),
+                Mistake("b_i as the nearest point",
+                        self.outputs(lambda D, labels, i: _s_i(D, labels, i,
+                                                               nearest_point=True), cases),
+                        "Your b_i is the distance to the nearest point of another cluster. "
+                        "b_i is the mean distance to the points of the nearest *cluster* "
+                        "(the smallest of the clusters' means).")]
+
+    def explain(self, d):
+        d.text("```python\ndef silhouette_of(D, labels, i):\n"
+               "    D, labels = np.asarray(D, dtype=float), np.asarray(labels)\n"
+               "    own = labels == labels[i]\n"
+               "    if own.sum() == 1:\n"
+               "        return 0.0                       # alone in its cluster\n"
+               "    a = D[i, own].sum() / (own.sum() - 1)  # d(x_i, x_i) = 0 is not a neighbour\n"
+               "    b = min(D[i, labels == c].mean() for c in np.unique(labels[~own]))\n"
+               "    return (b - a) / max(a, b)\n```")
+        d.extend(_sil(self).derivation())
+
+
+__all__ += ["SilhouetteFunction"]

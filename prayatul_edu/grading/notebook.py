@@ -18,12 +18,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from .. import __file__ as _PACKAGE_INIT
 from ..exercises import ATOL, INVALID, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
 from ..exercises.authoring import load as load_authored
 from .authored import stage
 from ..exercises.coursekey import variant_token
+from ..exercises.kinds import FunctionQuestion, hidden_cell
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
@@ -211,15 +214,20 @@ def grade_source(name: str, data: bytes | None, options: Options,
             env = stage(options.authored, Path(tmp) / "exercise") if options.authored else {}
             cut: list = []
             names = cell_names(nb)   # as saved (the run sets the execution counts)
-            found = _run_twice(nb, data, work, channel, options, limits, cut, env)
+            hidden = hidden_cases(qids, ident.variant)
+            epilogue = (hidden_cell(hidden),) if hidden else ()
+            found = _run_twice(nb, data, work, channel, options, limits, cut, env, epilogue)
             records = read_channel(channel)
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
         report.problems += [_scrub(p, work) for p in found]
 
-    answers, declared = {}, []
+    answers, declared, ran = {}, [], {}
     for rec in records:
-        if rec.get("event") == "setup":
+        if rec.get("event") == "hidden" and rec.get("qid") in hidden:
+            ran[rec["qid"]] = (rec["outputs"] if isinstance(rec.get("outputs"), list)
+                               else display_name(str(rec.get("missing")), 200))
+        elif rec.get("event") == "setup":
             sid = rec.get("student_id")
             declared.append(None if sid is None else display_name(sid, 70))
         elif isinstance(rec.get("qid"), str) and "answer" in rec:
@@ -250,7 +258,8 @@ def grade_source(name: str, data: bytes | None, options: Options,
         try:
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
-                                      asked.get(qid, ()), lost.get(qid))
+                                      asked.get(qid, ()), lost.get(qid),
+                                      (hidden[qid], ran.get(qid)) if qid in hidden else None)
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
             outcome = Outcome(qid, INVALID, 0.0, cls.points, [
@@ -261,8 +270,23 @@ def grade_source(name: str, data: bytes | None, options: Options,
     return report
 
 
+def hidden_cases(qids, variant) -> dict:
+    """qid -> the hidden cases of each function question among ``qids`` for ``variant``,
+    drawn here, in the grader's process, from fresh randomness (no student can compute
+    them)."""
+    import secrets
+
+    out = {}
+    for qid in qids:
+        cls = QUESTIONS.get(qid)
+        if isinstance(cls, type) and issubclass(cls, FunctionQuestion):
+            rng = np.random.default_rng(secrets.randbits(128))
+            out[qid] = cls(seed=variant).hidden_cases(rng)
+    return out
+
+
 def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
-               limits: Limits, cut: list, env: dict) -> list[str]:
+               limits: Limits, cut: list, env: dict, epilogue: tuple = ()) -> list[str]:
     """Run ``nb`` in ``work`` (:func:`.runner.run_notebook`), the problems met. A kernel
     that fails to start or to answer (a machine busy with another notebook, say) costs
     no row at once: the notebook is run once more from the start, in a fresh work
@@ -276,7 +300,8 @@ def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
             found = run_notebook(nb, work, channel, mode=options.sandbox, limits=limits,
                                  cell_timeout=options.cell_timeout,
                                  notebook_timeout=options.notebook_timeout,
-                                 policy=options.policy, cut=cut, env=env)
+                                 policy=options.policy, cut=cut, env=env,
+                                 epilogue=epilogue)
         except Exception as exc:  # a kernel that did not start or answer
             cut.clear()
             why = f"{type(exc).__name__}: {display_name(exc, 200)}"
@@ -378,13 +403,18 @@ def cut_questions(nb, qids, cut, names: dict) -> dict:
 
 
 def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
-                    lost=None) -> Outcome:
+                    lost=None, hidden=None) -> Outcome:
+    """``hidden``: a function question's hidden ``(cases, outputs)`` (outputs: the list
+    the kernel recorded, or the sentence why there is none)."""
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
         outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
     else:
-        outcome = q.grade(got["answer"])
+        outcome = (q.grade(got["answer"]) if hidden is None
+                   else q.grade(got["answer"], hidden=hidden))
+        if hidden is not None:   # a function's own messages can name folders: never shown
+            outcome.messages = [_PATH.sub("<path>", m) for m in outcome.messages]
         if got["seed"] != variant:
             outcome.messages.append(
                 f"(Checked in the notebook against {variant_name(got['seed'])}; graded "

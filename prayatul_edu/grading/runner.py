@@ -250,7 +250,8 @@ def cell_names(nb) -> dict[int, str]:
 
 def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
                  cell_timeout: float, notebook_timeout: float, policy: str,
-                 cut: list | None = None, env: dict | None = None) -> list[str]:
+                 cut: list | None = None, env: dict | None = None,
+                 epilogue: tuple = ()) -> list[str]:
     """Execute ``nb`` cell by cell in a fresh sandboxed kernel, in a control group of its
     own where the machine offers one; return the problems met.
 
@@ -260,20 +261,22 @@ def run_notebook(nb, work: Path, channel: Path, *, mode: str, limits: Limits,
     (at most :data:`MAX_RESTARTS` times), so one hung cell does not cost the questions
     after it. ``cut``: a list that gets the index of every cell cut, or not run.
     ``env``: more environment variables for the kernel (an instructor's questions,
-    :func:`.authored.stage`)."""
+    :func:`.authored.stage`). ``epilogue``: code the grader runs in the kernel after the
+    notebook's last cell (the hidden cases of the function questions: never present
+    while the notebook's own cells run); not run when the notebook was stopped."""
     group = NotebookGroup.create(limits) if cgroup_problem() is None else None
     try:
         return _run(nb, work, channel, mode=mode, limits=limits, cell_timeout=cell_timeout,
                     notebook_timeout=notebook_timeout, policy=policy,
                     group=group.prefix() if group else (),
-                    cut=[] if cut is None else cut, env=env or {})
+                    cut=[] if cut is None else cut, env=env or {}, epilogue=epilogue)
     finally:
         if group:
             group.remove()
 
 
 def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_timeout, policy,
-         group, cut, env) -> list[str]:
+         group, cut, env, epilogue=()) -> list[str]:
     import copy
 
     names = cell_names(nb)   # before the run sets the execution counts
@@ -361,11 +364,40 @@ def _run(nb, work: Path, channel: Path, *, mode, limits, cell_timeout, notebook_
                     if out.get("output_type") == "error":
                         problems.append(f"{names[index]} raised {str(out.get('ename'))[:60]}: "
                                         f"{str(out.get('evalue'))[:200]}")
+            else:   # every cell ran: the grader's own cells last, in the same kernel
+                _run_epilogue(client, nb, epilogue, cell_timeout, deadline, watch, problems)
     if stop:   # the cells never run
         cut.extend(i for i, _ in code[pos:])
     if client.cut:
         problems.append(f"the output was cut after {limits.output} characters")
     return problems
+
+
+def _run_epilogue(client, nb, epilogue, cell_timeout, deadline, watch, problems) -> None:
+    """The grader's cells (``epilogue``), run after the notebook's in its last kernel; they
+    are not kept in the notebook."""
+    import nbformat
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    for source in epilogue:
+        remaining = deadline - time.monotonic()
+        if remaining < 1:
+            problems.append("no time was left for the hidden cases of the function questions")
+            return
+        cell = nbformat.v4.new_code_cell(source)
+        nb.cells.append(cell)
+        client.timeout = max(1, int(min(cell_timeout, remaining)))
+        try:
+            client.execute_cell(cell, len(nb.cells) - 1)
+        except (CellTimeoutError, DeadKernelError):
+            problems.append("the hidden cases of the function questions did not finish "
+                            f"within {client.timeout} s (or the kernel died) and were cut")
+            return
+        finally:
+            nb.cells.remove(cell)
+        if watch.check():
+            problems.append(watch.message("the run of the hidden cases"))
+            return
 
 
 def _after_cut(pos: int, code, stop: bool) -> str:
