@@ -30,10 +30,48 @@ def _sentences(md):
 
 
 # ------------------------------------------------------------------- both lectures
+def _lecture(name):
+    """The markdown a lecturer presents: everything before the References."""
+    return _markdown(name).split("## References")[0]
+
+
 @pytest.mark.parametrize("name", LECTURES)
 def test_each_lecture_is_at_most_1700_words_of_markdown(name):
-    words = len(_markdown(name).split())
+    words = len(_lecture(name).split())
     assert 600 < words <= 1700, words
+
+
+#: The sources a lecturer expects where each is used (issue 45), surname and year.
+SOURCES = {"Hubert & Arabie": 1985, "Vinh, Epps & Bailey": 2010, "Phipson & Smyth": 2010,
+           "Rousseeuw": 1987, "Caliński & Harabasz": 1974, "Davies & Bouldin": 1979,
+           "Dunn": 1974, "Milligan & Cooper": 1985, "Tibshirani, Walther & Hastie": 2001,
+           "Hennig": 2007, "Lawson & Jurs": 1990, "Wright": 2022, "Romano": 2016}
+
+
+def _authors(entry):
+    """'Hubert, L. & Arabie, P. (1985). ...' -> ('Hubert & Arabie', 1985)."""
+    names, year = re.match(r"\* (.+?) \((\d{4})\)", entry).groups()
+    surnames = [part.split(",")[0].strip() for part in re.split(r", (?=[A-Z][a-zé]+,)| & ", names)]
+    return surnames, int(year)
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_each_lecture_has_references_for_the_sources_it_uses(name):
+    md = _markdown(name)
+    assert md.count("## References") == 1
+    part = md.split("## References")[1]
+    entries = [line for line in part.splitlines() if line.startswith("* ")]
+    cited = [_authors(e) for e in entries]
+    assert all(1950 <= year <= 2026 for _, year in cited)
+    found = [src for src, year in SOURCES.items()
+             if any(src.split(",")[0].split(" &")[0] == names[0] and y == year
+                    for names, y in cited)]
+    assert len(found) >= 5, found
+    body = _lecture(name)
+    for names, year in cited:           # every source listed is cited where it is used
+        assert re.search(rf"{re.escape(names[0])}.{{0,60}}?{year}", " ".join(body.split())), (
+            names, year)
+    assert entries == sorted(entries)   # alphabetical, as a reference list is read
 
 
 @pytest.mark.parametrize("name", LECTURES)
@@ -87,6 +125,42 @@ def test_08_shows_the_f_measure_is_not_one_to_one():
     assert re.search(r"F-measure +instances +no +costs 0\.33", table)
     assert "many-to-one* means splitting" not in md and "free: many-to-one" not in table
     assert "F-measure and purity are many-to-one" in md
+
+
+def test_08_says_which_mean_normalises_nmi_and_ami():
+    from sklearn.metrics import normalized_mutual_info_score
+
+    flat = " ".join(_markdown("08_trusting_a_score.ipynb").split())
+    assert re.search(r"\*\*NMI\*\* here divides .{0,60}\*geometric\* mean", flat)
+    assert re.search(r"\*\*AMI\*\* by the \*arithmetic\* mean", flat)
+    out = _output("08_trusting_a_score.ipynb", "NMI of the split")
+    geometric, arithmetic = (float(v) for v in re.search(
+        r"geometric mean \(the table's\) ([0-9.]+), arithmetic mean \(scikit-learn's "
+        r"default\) ([0-9.]+)", out).groups())
+    truth = np.repeat([0, 1, 2], 100)
+    split = 2 * truth + np.arange(300) % 2
+    assert arithmetic == round(normalized_mutual_info_score(truth, split), 4)
+    assert geometric == round(normalized_mutual_info_score(truth, split,
+                                                           average_method="geometric"), 4)
+    assert geometric != arithmetic
+    nmi = [float(v) for v in re.search(r"\nNMI +([0-9. ]+)", out)[1].split()]
+    assert nmi[2] == geometric                      # the table's NMI is the geometric one
+
+
+def test_08_alpha_against_an_always_right_alternative_is_the_rand_index():
+    out = _output("08_trusting_a_score.ipynb", "random primary")
+    rows = re.findall(r"alpha = ([0-9.]+); its Rand index ([0-9.]+), equal in all 20: True", out)
+    assert len(rows) == 3 and all(a == r for a, r in rows)
+    # recomputed by pair counting: an always-right alternative leaves alpha = the Rand index
+    rng = np.random.default_rng(5)
+    truth = np.repeat([0, 1, 2], 20)
+    pred = rng.integers(0, 4, 60)
+    pairs = list(itertools.combinations(range(60), 2))
+    right = sum((truth[i] == truth[j]) == (pred[i] == pred[j]) for i, j in pairs)
+    assert pe.prayatul_matrix(truth, pred, truth).polarization == pytest.approx(
+        right / len(pairs), abs=1e-12)
+    assert "*is* the primary's Rand index" in _markdown("08_trusting_a_score.ipynb")
+    assert "as the Rand index does" not in _markdown("08_trusting_a_score.ipynb")
 
 
 def test_08_names_exactly_the_adjusted_measures_of_its_own_table():
