@@ -539,3 +539,29 @@ def test_08_quoted_chance_levels_ari_ami_ranking_and_monte_carlo_error():
     rand = [float(v) for v in re.search(r"\nRand +([0-9. ]+)", table)[1].split()]
     assert alphas[0] == pytest.approx(0.5, abs=0.01) and alphas[1] == pytest.approx(rand[3], abs=0.005)
     assert alphas == sorted(alphas)                      # it climbs with k, as Rand does
+
+
+def test_09a_reads_a_silhouette_plot_and_shows_scaling_move_the_criteria():
+    from sklearn.metrics import silhouette_score
+
+    out = _output(APPENDIX, "mean silhouette")
+    mean, reading = re.search(r"mean silhouette ([0-9.]+): ([a-z ,]+);", out).groups()
+    # Kaufman & Rousseeuw's scale, written again
+    expected = ("strong" if float(mean) > 0.70 else "reasonable" if float(mean) > 0.50 else
+                "weak, could be artificial" if float(mean) > 0.25 else "no substantial structure")
+    assert reading == expected
+    X, y = make_dataset("blobs", n_samples=300, random_state=0)
+    labels = cluster(X, "KMeans", n_clusters=3)
+    assert float(mean) == round(silhouette_score(X, labels), 3)
+    flat = " ".join(_markdown(APPENDIX).split())
+    assert "read as a *weak* structure" in flat and reading.startswith("weak")
+    scaled = _output(APPENDIX, "first feature x 10")
+    values = dict(re.findall(r"(standardised|first feature x 10) +silhouette of the true "
+                             r"classes ([-0-9.]+)", scaled))
+    assert float(values["standardised"]) == round(silhouette_score(X, y), 3)
+    assert float(values["first feature x 10"]) == round(
+        silhouette_score(X * np.array([10.0, 1.0]), y), 3)
+    assert values["standardised"] != values["first feature x 10"]
+    prefs = [eval(p) for p in re.findall(r"each criterion's k for mini-batch k-means: (\{.*\})",
+                                         scaled)]
+    assert len(prefs) == 2 and prefs[0] != prefs[1]          # the preferred k moves too
