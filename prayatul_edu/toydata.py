@@ -24,7 +24,7 @@ DATASETS = {
     "noisy_moons": ("two interleaving noisy half moons", 2),
     "aniso": ("three anisotropic (sheared) Gaussian blobs", 3),
     "varied": ("three Gaussian blobs of varied variance", 3),
-    "blobs": ("three well separated Gaussian blobs", 3),
+    "blobs": ("three Gaussian blobs of equal spread; whether they overlap depends on the seed", 3),
 }
 
 #: Algorithm name -> (description, name of its main parameter).
@@ -56,6 +56,9 @@ def make_dataset(name: str, n_samples: int = 1500, noise: float = 0.05,
     noise : float
         Standard deviation of the Gaussian noise of circles and moons (ignored
         by the blob data sets, whose spread is fixed as in scikit-learn's example).
+        The ``"blobs"`` are scikit-learn's ``make_blobs`` defaults: three centres drawn
+        at random, so two blobs may touch (with ``random_state=0`` two of them overlap,
+        and k-means recovers them only in part: notebook 09).
     random_state : int
         Seed: the same seed always gives the same data.
 

@@ -461,9 +461,9 @@ def test_typical_wrong_answers_of_08_and_09_are_named_never_accepted(seed):
 def test_defensible_judgements_are_accepted_with_their_reason(seed):
     q = q_("09.4", seed)
     accepted = [ltr for ltr in q.choices if q.grade(ltr).status == ex.CORRECT]
-    assert len(accepted) == 3                    # the structure seen, the majority, "disagree"
+    assert len(accepted) == 2                    # the structure seen and the majority
     reasons = {q.grade(ltr).messages[1] for ltr in accepted}
-    assert len(reasons) == 3 and any("majority" in r for r in reasons)
+    assert len(reasons) == 2 and any("majority" in r for r in reasons)
     assert any("structure you can see" in r for r in reasons)
 
 
@@ -479,7 +479,11 @@ def test_the_new_slips_of_08_and_09_get_their_own_names(seed):
     for qid, answer, slip in _typical(seed):
         if slip in names and qid in ("08.1", "09.1", "09.2", "09.3"):
             out = q_(qid, seed).grade(answer)
-            assert out.diagnosed == [names[slip]], (qid, seed, slip, out.messages)
+            # where two slips give one value (09.2's purity and the ARI without its expected
+            # term on the course's data) both are named, never only the other one
+            twin = {"ARI without Expected"} if (qid, slip) == ("09.2", "purity") else set()
+            assert names[slip] in out.diagnosed and set(out.diagnosed) <= {names[slip], *twin}, (
+                qid, seed, slip, out.messages)
 
 
 def test_the_key_rounded_to_one_or_two_decimals_is_not_called_unusual():

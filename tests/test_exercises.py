@@ -2,6 +2,7 @@
 import json
 import math
 import re
+import itertools
 from itertools import permutations
 
 import numpy as np
@@ -11,6 +12,7 @@ import prayatul_edu as pe
 import prayatul_edu.exercises as ex
 from prayatul_edu import tutorial
 from prayatul_edu.exercises import _base, _data
+from prayatul_edu.exercises.kinds import NOT_USUAL
 
 QIDS = sorted(ex.QUESTIONS)
 #: The questions whose answer is a value (a function question's answer is a function:
@@ -513,7 +515,7 @@ def test_f00_f11_swap_of_a_variant_is_diagnosed():
 @pytest.mark.parametrize("qid, answer", [("04.3", "round3"), ("01.2", [0.25, 0.333, 0.2857]),
                                          ("02.2", "round3"), ("05.3", "round3")])
 def test_too_few_decimals_is_close_not_a_mystery(qid, answer):
-    from prayatul_edu.exercises.kinds import CLOSE, NOT_USUAL
+    from prayatul_edu.exercises.kinds import CLOSE
 
     q = q_(qid)
     if answer == "round3":
@@ -784,10 +786,12 @@ def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
     assert best.count(majority) == 2 and best[1] == seen != majority
     letter = {text: ltr for ltr, text, _, _ in q.options()}
     for text, why in [(f"k = {seen}", "structure you can see"),
-                      (f"k = {majority}", "follows the majority"),
-                      ("the criteria disagree: no k is clearly supported", "do disagree")]:
+                      (f"k = {majority}", "follows the majority")]:
         out = q.grade(letter[text])
         assert out.status == ex.CORRECT and why in out.messages[1], (seed, text, out.messages)
+    # the prompt asks for the plot, and the plot shows the groups: "they disagree" is no answer
+    out = q.grade(letter["the criteria disagree: no k is clearly supported"])
+    assert out.status == ex.INCORRECT and f"the plot shows {seen} groups" in out.feedback
     out = q.grade(letter[f"k = {db_worst}"])                     # DB read the wrong way
     assert out.status == ex.INCORRECT and "lower is better" in out.feedback
     for k in set(ks) - set(best) - {db_worst}:                   # named, never generic
@@ -832,3 +836,69 @@ def test_which_k_computes_its_criteria_once_for_its_data():
     swapped = mine._scores()
     assert swapped[ks[0]] == first[ks[-1]] and swapped[ks[-1]] == first[ks[0]]
     assert mine.statements() == type(q)(None, data=data).statements()
+
+
+def test_which_k_gives_full_marks_to_at_most_two_options():
+    """The course's data and 20 variants: every option graded, at most two score full marks
+    (the visible groups' k and the majority's), never "the criteria disagree"."""
+    for seed in [None] + [f"v{k}" for k in range(20)]:
+        q = q_("09.4", seed)
+        full = [text for letter, text, _, _ in q.options()
+                if q.grade(letter).points == q.points]
+        assert 1 <= len(full) <= 2 and "the criteria disagree" not in " ".join(full), (seed, full)
+        assert f"k = {len(np.unique(q.groups))}" in full, (seed, full)
+
+
+def test_a_percent_typed_with_its_sign_is_read_as_hundredths():
+    q = q_("08.4")                                      # key (1 + 2) / 20 = 0.15
+    for typed in ("15%", " 15 %", [0.15], np.array([0.15])):
+        out = q.grade(typed)
+        assert out.status == ex.CORRECT, (typed, out.messages)
+    assert "Read '15%' as 0.15" in q.grade("15%").feedback
+    out = q.grade("25%")
+    assert out.status == ex.INCORRECT and "could not read" not in out.feedback
+    assert "Read '25%' as 0.25" in out.feedback
+    assert q.grade(15).diagnosed == ["percent"]          # 15 without the sign: a percent slip
+    assert q.grade([0.5882]).status == ex.INCORRECT       # a one-element list is read
+    assert "could not read" not in q.grade([0.5882]).feedback
+
+
+def test_an_answer_outside_the_measures_range_is_told_the_range():
+    out = q_("09.1").grade(10.4593)
+    assert out.diagnosed == ["out of range"] and "outside [0, 1]" in out.feedback
+    assert "H lies in that range" in out.feedback and NOT_USUAL not in out.messages
+    out = q_("08.4").grade(1.4)
+    assert out.diagnosed == ["out of range"] and "the p-value lies in that range" in out.feedback
+    out = q_("09.3").grade([0.9, 1.3, 0.8])
+    assert "1.3 is outside [0, 1]" in out.feedback
+
+
+def test_two_slips_of_one_value_are_both_named():
+    """08.4's 0.10 is the +1 in the denominator only and the ties left out (one tie on the
+    course's data): both named. 09.2's 0.7143 is the ARI without its expected term and purity:
+    both named. Computed here from the data."""
+    q = q_("08.4")
+    null, obs = np.asarray(q.null, float), q.observed
+    n, k = len(null), int((null >= obs).sum())
+    assert k / (1 + n) == (1 + int((null > obs).sum())) / (1 + n) == 0.10
+    out = q.grade(0.10)
+    assert {"+1 below only", "ties left out"} <= set(out.diagnosed)
+    assert "count >=, not >" in out.feedback and "not to the count" in out.feedback
+    for seed in ("s1", "s2", "s3", "s4"):                # variants: two ties, two values
+        v = q_("08.4", seed)
+        vn, vo = np.asarray(v.null, float), v.observed
+        below_only = int((vn >= vo).sum()) / (1 + len(vn))
+        assert v.grade(below_only).diagnosed == ["+1 below only"], seed
+    q = q_("09.2")
+    a, b = dict(zip(q.ids_a.tolist(), q.labels_a.tolist())), dict(zip(q.ids_b.tolist(),
+                                                                      q.labels_b.tolist()))
+    shared = sorted(set(a) & set(b))
+    x, y = [a[i] for i in shared], [b[i] for i in shared]
+    pairs = list(itertools.combinations(range(len(shared)), 2))
+    tp = sum(x[i] == x[j] and y[i] == y[j] for i, j in pairs)
+    in_x, in_y = sum(x[i] == x[j] for i, j in pairs), sum(y[i] == y[j] for i, j in pairs)
+    without_expected = tp / ((in_x + in_y) / 2)
+    assert round(without_expected, 4) == 0.7143
+    out = q.grade(0.7143)
+    assert {"ARI without Expected", "purity"} <= set(out.diagnosed)
+    assert "without its expected term" in out.feedback and "purity" in out.feedback

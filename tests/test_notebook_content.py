@@ -247,6 +247,13 @@ def test_00_serves_the_apps_and_maps_the_whole_course():
         if not path.name.startswith("00_"):
             assert f"]({path.name})" in md, f"00's map does not link {path.name}"
     assert "](08_trusting_a_score.ipynb)" in md and "](09_choosing_k.ipynb)" in md
+    # the map names 08's parts and the kinds of validation 08 and 09 teach (issue 45)
+    row08 = next(line for line in md.splitlines() if line.startswith("| [08]"))
+    for part in ("three kinds of validation", "permutation test", "Prayatul", "chance app"):
+        assert part in row08, part
+    flat = " ".join(md.split())
+    assert "internal ones (04, 05, 09)" in flat and "(01-03, 06, 08)" in flat
+    assert "short enough for one lecture" not in md
 
 
 def test_03_calls_the_normalized_statistic_gamma_n():

@@ -30,10 +30,48 @@ def _sentences(md):
 
 
 # ------------------------------------------------------------------- both lectures
+def _lecture(name):
+    """The markdown a lecturer presents: everything before the References."""
+    return _markdown(name).split("## References")[0]
+
+
 @pytest.mark.parametrize("name", LECTURES)
 def test_each_lecture_is_at_most_1700_words_of_markdown(name):
-    words = len(_markdown(name).split())
+    words = len(_lecture(name).split())
     assert 600 < words <= 1700, words
+
+
+#: The sources a lecturer expects where each is used (issue 45), surname and year.
+SOURCES = {"Hubert & Arabie": 1985, "Vinh, Epps & Bailey": 2010, "Phipson & Smyth": 2010,
+           "Rousseeuw": 1987, "Caliński & Harabasz": 1974, "Davies & Bouldin": 1979,
+           "Dunn": 1974, "Milligan & Cooper": 1985, "Tibshirani, Walther & Hastie": 2001,
+           "Hennig": 2007, "Lawson & Jurs": 1990, "Wright": 2022, "Romano": 2016}
+
+
+def _authors(entry):
+    """'Hubert, L. & Arabie, P. (1985). ...' -> ('Hubert & Arabie', 1985)."""
+    names, year = re.match(r"\* (.+?) \((\d{4})\)", entry).groups()
+    surnames = [part.split(",")[0].strip() for part in re.split(r", (?=[A-Z][a-zé]+,)| & ", names)]
+    return surnames, int(year)
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_each_lecture_has_references_for_the_sources_it_uses(name):
+    md = _markdown(name)
+    assert md.count("## References") == 1
+    part = md.split("## References")[1]
+    entries = [line for line in part.splitlines() if line.startswith("* ")]
+    cited = [_authors(e) for e in entries]
+    assert all(1950 <= year <= 2026 for _, year in cited)
+    found = [src for src, year in SOURCES.items()
+             if any(src.split(",")[0].split(" &")[0] == names[0] and y == year
+                    for names, y in cited)]
+    assert len(found) >= 5, found
+    body = _lecture(name)
+    for names, year in cited:           # every source listed is cited where it is used
+        assert re.search(rf"{re.escape(names[0])}.{{0,60}}?{year}", " ".join(body.split())), (
+            names, year)
+    assert entries == sorted(entries)   # alphabetical, as a reference list is read
 
 
 @pytest.mark.parametrize("name", LECTURES)
@@ -87,6 +125,42 @@ def test_08_shows_the_f_measure_is_not_one_to_one():
     assert re.search(r"F-measure +instances +no +costs 0\.33", table)
     assert "many-to-one* means splitting" not in md and "free: many-to-one" not in table
     assert "F-measure and purity are many-to-one" in md
+
+
+def test_08_says_which_mean_normalises_nmi_and_ami():
+    from sklearn.metrics import normalized_mutual_info_score
+
+    flat = " ".join(_markdown("08_trusting_a_score.ipynb").split())
+    assert re.search(r"\*\*NMI\*\* here divides .{0,60}\*geometric\* mean", flat)
+    assert re.search(r"\*\*AMI\*\* by the \*arithmetic\* mean", flat)
+    out = _output("08_trusting_a_score.ipynb", "NMI of the split")
+    geometric, arithmetic = (float(v) for v in re.search(
+        r"geometric mean \(the table's\) ([0-9.]+), arithmetic mean \(scikit-learn's "
+        r"default\) ([0-9.]+)", out).groups())
+    truth = np.repeat([0, 1, 2], 100)
+    split = 2 * truth + np.arange(300) % 2
+    assert arithmetic == round(normalized_mutual_info_score(truth, split), 4)
+    assert geometric == round(normalized_mutual_info_score(truth, split,
+                                                           average_method="geometric"), 4)
+    assert geometric != arithmetic
+    nmi = [float(v) for v in re.search(r"\nNMI +([0-9. ]+)", out)[1].split()]
+    assert nmi[2] == geometric                      # the table's NMI is the geometric one
+
+
+def test_08_alpha_against_an_always_right_alternative_is_the_rand_index():
+    out = _output("08_trusting_a_score.ipynb", "random primary")
+    rows = re.findall(r"alpha = ([0-9.]+); its Rand index ([0-9.]+), equal in all 20: True", out)
+    assert len(rows) == 3 and all(a == r for a, r in rows)
+    # recomputed by pair counting: an always-right alternative leaves alpha = the Rand index
+    rng = np.random.default_rng(5)
+    truth = np.repeat([0, 1, 2], 20)
+    pred = rng.integers(0, 4, 60)
+    pairs = list(itertools.combinations(range(60), 2))
+    right = sum((truth[i] == truth[j]) == (pred[i] == pred[j]) for i, j in pairs)
+    assert pe.prayatul_matrix(truth, pred, truth).polarization == pytest.approx(
+        right / len(pairs), abs=1e-12)
+    assert "*is* the primary's Rand index" in _markdown("08_trusting_a_score.ipynb")
+    assert "as the Rand index does" not in _markdown("08_trusting_a_score.ipynb")
 
 
 def test_08_names_exactly_the_adjusted_measures_of_its_own_table():
@@ -149,8 +223,25 @@ def test_08_says_a_permutation_p_value_is_valid_and_how_noisy_it_is():
 
 # ------------------------------------------------------------------- 09
 NINE = "09_choosing_k.ipynb"
+APPENDIX = "09a_appendix_criteria_by_hand.ipynb"
 SMALL_X = np.array([[0, 0], [2, 0], [1, 3], [8, 0], [10, 0], [9, 3], [4, 9], [6, 9]], dtype=float)
 SMALL_LABELS = np.array([0, 0, 0, 1, 1, 1, 2, 2])
+
+
+def test_09_teaches_tendency_first_and_moves_the_hand_computations_to_an_appendix():
+    md = _markdown(NINE)
+    headings = re.findall(r"^## (\d) · (.*)", md, flags=re.M)
+    assert headings[0][1].startswith("Is there structure at all?")
+    guide = md[md.index("## 8 · A decision guide"):md.index("## Quick questions")]
+    assert guide.index("Hopkins (section 1)") < guide.index("2. ")
+    assert "If the gap chooses 1, stop" not in md and "may rise forever" not in md
+    assert "no optimum at all" not in md
+    # the eight points by hand are in the appendix, not the lecture
+    assert "library:" not in "".join(_text(c) for c in _nb(NINE).cells if c.cell_type == "code")
+    assert "Appendix (optional)" in _nb(APPENDIX).cells[0].source
+    assert "09a_appendix_criteria_by_hand.ipynb" in md
+    start = _nb("00_start_here.ipynb")
+    assert "09a_appendix_criteria_by_hand.ipynb" in "".join(c.source for c in start.cells)
 
 
 def test_09_defines_ch_db_and_dunn_with_formulas_and_computes_them_by_hand():
@@ -161,8 +252,9 @@ def test_09_defines_ch_db_and_dunn_with_formulas_and_computes_them_by_hand():
                           ("**Davies-Bouldin.**", r"$DB = \frac{1}{k}\sum_i R_i$"),
                           ("**Dunn.**", r"$\text{Dunn} = \frac{\min_{i \ne j}"),
                           ("**Silhouette**", r"$s_j = \frac{b_j - a_j}{\max(a_j, b_j)}$")]:
-        cell = next(c.source for c in _nb(NINE).cells if c.source.startswith(name))
+        cell = next(c.source for c in _nb(APPENDIX).cells if c.source.startswith(name))
         assert formula in cell, name
+    assert r"$CH = \frac{B / (k - 1)}{W / (N - k)}$" in md            # the lecture's table
     assert "$B = \\sum_i n_i \\lVert c_i - \\bar{x} \\rVert^2$" in md
     X, lab = SMALL_X, SMALL_LABELS
     D = np.linalg.norm(X[:, None] - X[None], axis=-1)
@@ -172,16 +264,16 @@ def test_09_defines_ch_db_and_dunn_with_formulas_and_computes_them_by_hand():
                 "DB": davies_bouldin_score(X, lab),
                 "Dunn": D[~same].min() / D[same].max()}      # brute force
     for name, value in expected.items():
-        out = _output(NINE, f"{name} = " if name != "CH" else "CH = (")
+        out = _output(APPENDIX, f"{name} = " if name != "CH" else "CH = (")
         by_hand, library = re.search(rf"{name} = [^\n]*?([0-9.]+); library: ([0-9.]+)", out).groups()
         assert float(by_hand) == float(library) == round(value, 4), name
 
 
 def test_09_takes_structureless_data_as_an_internal_criterions_chance_level():
     md = _markdown(NINE)
-    section = md[md.index("## 2 · "):md.index("## 3 · ")]
+    section = md[md.index("## 3 · "):md.index("## 4 · ")]
     flat = " ".join(section.split())
-    assert "uniformly in the bounding box" in flat and "Tan, Steinbach & Kumar 8.5.8" in flat
+    assert "uniformly in the bounding box" in flat and "Tan, Steinbach & Kumar 2006, 8.5.8" in flat
     assert "Random labels on the same points are no baseline" in section
     out = _output(NINE, "z (+ = better)")
     rows = {line.split()[0]: line.split() for line in out.splitlines()[1:] if line.strip()}
@@ -289,22 +381,24 @@ def test_09_says_a_wrong_k_can_be_stable_with_the_spread_that_shows_it():
     from sklearn.cluster import KMeans
 
     md = _markdown(NINE)
-    assert "rarely stable" not in md and "a wrong $k$ can be stable" in md
+    flat = " ".join(md.split())
+    assert "rarely stable" not in md and "a wrong $k$ *can* be stable" in flat
     out = _output(NINE, "over 45 pairs")
-    rows = {int(k): (float(m), float(sd), float(b)) for k, m, sd, b in re.findall(
-        r"k = (\d): stability ([0-9.]+), sd ([0-9.]+), .*random labeller ([-+][0-9.]+)", out)}
+    rows = {int(k): (float(m), float(sd)) for k, m, sd in re.findall(
+        r"k = (\d): stability ([0-9.]+), sd ([0-9.]+), from", out)}
     assert sorted(rows) == [2, 3, 4, 5]
-    (s2, sd2, _), (s3, _, _) = rows[2], rows[3]
+    (s2, sd2), (s3, _) = rows[2], rows[3]
     assert s2 >= s3 > 0.9                                    # the wrong k is the more stable
     assert max(rows[4][0], rows[5][0]) < s3 - 0.2
-    assert all(abs(b) < 0.01 for _, _, b in rows.values())   # the random labeller: about 0
+    assert "random labeller" not in out                      # its ARI is 0 by construction
     # recomputed with the library: the same procedure, subsamples and seed
     X, _ = make_dataset("blobs", n_samples=300, random_state=0)
     st = pe.stability(X, KMeans(2, n_init=3, random_state=0), n_resamples=10, seed=0)
     assert round(float(st), 3) == s2 and round(st.spread, 3) == sd2
-    assert "*more* stable than\n$k = 3$" in md
-    # the quick question quotes the printed values, rounded as printed
-    assert f"Stability is {s2:.2f} for $k = 2$ and {round(s3, 2):.2f} for $k = 3$" in md
+    assert "Lloyd's k-means $k = 2$, a wrong number, is *more* stable than $k = 3$" in flat
+    # the quick question quotes the printed values, rounded as printed, naming the procedure
+    assert (f"With Lloyd's k-means, stability is {s2:.2f} for $k = 2$ and {round(s3, 2):.2f} "
+            "for $k = 3$") in flat
     assert round(float(pe.stability(X, KMeans(3, n_init=3, random_state=0), n_resamples=10,
                                     seed=0)), 2) == round(s3, 2)
 
@@ -333,8 +427,11 @@ def test_09_per_cluster_stability_is_hennigs_mean_jaccard():
             gamma[r, i] = max(len(mine & set(drawn[sub == b])) / len(mine | set(drawn[sub == b]))
                               for b in np.unique(sub))
     assert np.round(gamma.mean(axis=0), 2).tolist() == rows[3][0]
-    md = _markdown(NINE)
-    assert "0.6 to 0.75 a pattern" in md and "$\\ge 0.85$ highly stable" in md
+    flat = " ".join(_markdown(NINE).split())
+    assert "0.6 to 0.75 a pattern" in flat and "$\\ge 0.85$ highly stable" in flat
+    # the thresholds are clusterboot's, for 100 bootstrap resamples: rough for 10 subsamples
+    assert "clusterboot's documentation (R package fpc; Hennig 2007, 2008)" in flat
+    assert "rough for 10 subsamples" in flat
 
 
 def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
@@ -356,7 +453,8 @@ def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
     md = _markdown(NINE)
     assert "An optimum at the\nedge is not a preference" in md or "An optimum at the edge" in md
     assert "silhouette peaks at 8" in md and "CH still rises at 20" in md
-    ari = float(re.search(r"KMeans k = 2 against the two moons: ARI = ([0-9.]+)", out)[1])
+    ari = float(re.search(r"mini-batch k-means, k = 2, against the two moons: ARI = ([0-9.]+)",
+                          out)[1])
     assert ari < 0.6 and f"ARI {ari:.2f} at $k = 2$" in md
     # stability and the gap prefer 2, the lower edge: the gap searched from k = 1 keeps 2
     assert narrow["stability"] == narrow["gap"] == 2
@@ -371,6 +469,48 @@ def test_09_an_optimum_at_the_edge_of_the_range_is_searched_beyond():
                     for _ in range(6)])
     gap, se = ref.mean(axis=0) - log_w(Xm), ref.std(axis=0) * np.sqrt(1 + 1 / 6)
     assert _gap_rule(gap, se, ks) == from_one
+    # the gap panel peaks at one k while the rule picks 2: said, with the printed numbers
+    rule = re.search(r"gap rule at k = 2: Gap\(2\) = ([-0-9.]+) >= Gap\(3\) - s_3 = ([-0-9.]+): "
+                     r"True; the largest Gap\(k\) is at k = (\d+)", out)
+    assert float(rule[1]) >= float(rule[2])
+    flat = " ".join(md.split())
+    assert f"The gap panel peaks at $k = {rule[3]}$, yet its rule picks 2" in flat
+    assert int(rule[3]) != 2 and "*smallest*" in flat
+
+
+def test_09_names_the_procedure_where_stability_depends_on_it():
+    from sklearn.cluster import KMeans
+
+    from prayatul_edu.toydata import make_algorithm
+
+    out = _output(NINE, "over seeds 0-3")
+    ranges = {(name, int(k)): (float(lo), float(hi)) for name, k, lo, hi in re.findall(
+        r"(Lloyd's k-means|mini-batch k-means) +k = (\d): stability ([0-9.]+) to ([0-9.]+)", out)}
+    assert len(ranges) == 4
+    lloyd2, lloyd3 = ranges["Lloyd's k-means", 2], ranges["Lloyd's k-means", 3]
+    mini2, mini3 = ranges["mini-batch k-means", 2], ranges["mini-batch k-means", 3]
+    assert lloyd2[0] > lloyd3[1]                   # Lloyd's: k = 2 more stable at every seed
+    assert mini2[0] < mini3[0] and mini2[1] - mini2[0] > 0.2      # mini-batch: not so
+    X, _ = make_dataset("blobs", n_samples=300, random_state=0)
+    low = min(float(pe.stability(X, make_algorithm("KMeans", n_clusters=2, random_state=s),
+                                 n_resamples=10, seed=s)) for s in range(4))
+    assert round(low, 3) == mini2[0]
+    high = max(float(pe.stability(X, KMeans(3, n_init=3, random_state=s), n_resamples=10,
+                                  seed=s)) for s in range(4))
+    assert round(high, 3) == lloyd3[1]
+    flat = " ".join(_markdown(NINE).split())
+    assert "Lloyd's: $k = 2$ beats $k = 3$ at every seed" in flat
+    assert "A stability claim names its procedure" in flat
+    assert "KMeans merges the same two nearby blobs" not in flat
+
+
+def test_09_says_which_hopkins_convention_it_uses_and_why_the_gap_uses_5_references():
+    flat = " ".join(_markdown(NINE).split())
+    assert "Wright's (2022) form, not Hopkins & Skellam's (1954)" in flat
+    assert "power 1" in flat and "$1 - H$" in flat
+    assert "R's `clusGap` defaults to 100" in flat and "$B = 5$" in flat
+    assert "for *optimal* partitions" in flat and "down to 0 for singletons" not in flat
+    assert "CH came first of 30 rules in Milligan & Cooper's (1985)" in flat
 
 
 def test_08_quoted_chance_levels_ari_ami_ranking_and_monte_carlo_error():
@@ -399,3 +539,29 @@ def test_08_quoted_chance_levels_ari_ami_ranking_and_monte_carlo_error():
     rand = [float(v) for v in re.search(r"\nRand +([0-9. ]+)", table)[1].split()]
     assert alphas[0] == pytest.approx(0.5, abs=0.01) and alphas[1] == pytest.approx(rand[3], abs=0.005)
     assert alphas == sorted(alphas)                      # it climbs with k, as Rand does
+
+
+def test_09a_reads_a_silhouette_plot_and_shows_scaling_move_the_criteria():
+    from sklearn.metrics import silhouette_score
+
+    out = _output(APPENDIX, "mean silhouette")
+    mean, reading = re.search(r"mean silhouette ([0-9.]+): ([a-z ,]+);", out).groups()
+    # Kaufman & Rousseeuw's scale, written again
+    expected = ("strong" if float(mean) > 0.70 else "reasonable" if float(mean) > 0.50 else
+                "weak, could be artificial" if float(mean) > 0.25 else "no substantial structure")
+    assert reading == expected
+    X, y = make_dataset("blobs", n_samples=300, random_state=0)
+    labels = cluster(X, "KMeans", n_clusters=3)
+    assert float(mean) == round(silhouette_score(X, labels), 3)
+    flat = " ".join(_markdown(APPENDIX).split())
+    assert "read as a *weak* structure" in flat and reading.startswith("weak")
+    scaled = _output(APPENDIX, "first feature x 10")
+    values = dict(re.findall(r"(standardised|first feature x 10) +silhouette of the true "
+                             r"classes ([-0-9.]+)", scaled))
+    assert float(values["standardised"]) == round(silhouette_score(X, y), 3)
+    assert float(values["first feature x 10"]) == round(
+        silhouette_score(X * np.array([10.0, 1.0]), y), 3)
+    assert values["standardised"] != values["first feature x 10"]
+    prefs = [eval(p) for p in re.findall(r"each criterion's k for mini-batch k-means: (\{.*\})",
+                                         scaled)]
+    assert len(prefs) == 2 and prefs[0] != prefs[1]          # the preferred k moves too

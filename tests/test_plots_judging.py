@@ -28,7 +28,10 @@ def test_null_histogram_counts_what_the_p_value_counts():
     assert heights == [299 - pt.n_at_least, pt.n_at_least]
     assert ax.lines[0].get_xdata()[0] == pt.observed                # the observed line
     assert ax.get_title().endswith(f"p = {pe.steps.fmt(pt.p_value)}")
-    assert ax.get_xlabel() == "adjusted_rand_index"
+    # words, not the function's name, and text a projector shows: 10 pt and more
+    assert ax.get_xlabel() == "adjusted Rand index (ARI)"
+    assert min(t.get_fontsize() for t in ax.get_legend().get_texts()) >= 10
+    assert ax.xaxis.label.get_fontsize() >= 11
 
 
 def test_choose_k_panels_mark_the_preferred_k():
@@ -42,6 +45,7 @@ def test_choose_k_panels_mark_the_preferred_k():
     assert len(visible) == 3
     for ax, name in zip(visible, ck.table):
         assert ax.get_title().endswith(f"k = {ck.preferred[name]}")
+        assert ax.get_ylabel() and "_" not in ax.get_ylabel()       # every panel says what
         ring = [ln for ln in ax.lines if ln.get_markersize() == 11]
         assert len(ring) == 1 and ring[0].get_xdata()[0] == ck.preferred[name]
 

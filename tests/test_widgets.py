@@ -1279,6 +1279,21 @@ def test_chance_model_p_values_and_chance_levels():
     assert "p-value" in m.summary() and m.describe_figure().startswith("Left: histogram of ARI")
 
 
+def test_chance_figure_legend_reads_on_a_projector():
+    """The right panel's legend names every measure in 10 pt or more, inside the figure."""
+    from prayatul_edu.widgets.chance_explorer import MEASURES
+
+    m = ChanceModel()
+    fig = m.figure()
+    legend = fig.axes[1].get_legend()
+    texts = legend.get_texts()
+    assert sorted(t.get_text() for t in texts) == sorted(MEASURES)
+    assert min(t.get_fontsize() for t in texts) >= 10
+    fig.canvas.draw()
+    box, frame = legend.get_window_extent(), fig.bbox
+    assert box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y1 <= frame.y1
+
+
 def test_chance_model_class_sizes_follow_the_imbalance():
     m = ChanceModel(n_samples=200, classes=4, imbalance=0.6)
     sizes = np.bincount(m.truth)

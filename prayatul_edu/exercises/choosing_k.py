@@ -30,6 +30,7 @@ def _distances(points, to) -> np.ndarray:
 class HopkinsByHand(NumberQuestion):
     qid, title, dataset = "09.1", "the Hopkins statistic by hand", "tendency"
     asked = "H"
+    bounds = (0, 1)
     hints = ("u_i: from probe i to its nearest data point. w_i: from sampled point i to its "
              "nearest OTHER data point (not itself, at distance 0).",
              "Raise every distance to the power d, the number of features (here d = 2): "
@@ -95,7 +96,14 @@ class HopkinsByHand(NumberQuestion):
                         "raises every distance to the power d = 2."),
                 Mistake("w within the sample", self._h(u, self._w_in_sample()),
                         "w_i is the distance from a sampled point to the nearest other point "
-                        "of ALL the data, not only of the sampled ones.")]
+                        "of ALL the data, not only of the sampled ones."),
+                Mistake("probes without the sample", self._h(self._u_without_sample(), w),
+                        "u_i is the distance from a probe to the nearest of ALL the data "
+                        "points: the sampled points stay in the data the probes search.")]
+
+    def _u_without_sample(self):
+        rest = np.delete(np.asarray(self.X), np.asarray(self.sample), axis=0)
+        return _distances(self.probes, rest).min(axis=1)
 
     def _w_in_sample(self):
         X = np.asarray(self.X)[np.asarray(self.sample)]
@@ -130,6 +138,8 @@ class HopkinsByHand(NumberQuestion):
 # --------------------------------------------------------------- stability
 class StabilityOnShared(NumberQuestion):
     qid, title, dataset = "09.2", "stability on the shared instances", "stability"
+    bounds = (-1, 1)
+    asked = "the ARI"
     hints = ("Two subsamples of the same data were clustered; compare them only on the "
              "instances both contain.",
              "Line up the two labels of each shared instance by its id, not by position.",
@@ -160,7 +170,19 @@ class StabilityOnShared(NumberQuestion):
         _, a, b = self._shared()
         other = ("the stability here uses the ARI, which is 0 for chance agreement and 1 only "
                  "for the same groups.")
-        return [Mistake("by position", float(adjusted_rand_index(self.labels_a, self.labels_b)),
+        ari = adjusted_rand_index(a, b)
+        tp, together_a, together_b = ari.pairs.tp, ari.pairs.tp + ari.pairs.fp, \
+            ari.pairs.tp + ari.pairs.fn
+        return [Mistake("ARI without Expected", float(tp / ((together_a + together_b) / 2)),
+                        "That is Index / Max, the ARI without its expected term: subtract "
+                        "Expected, the pairs a random labelling of these sizes shares, above "
+                        "and below, (Index - Expected) / (Max - Expected)."),
+                Mistake("ARI by the larger count",
+                        float((tp - ari.expected)
+                              / (max(together_a, together_b) - ari.expected)),
+                        "Max is the mean of the two counts of pairs together, "
+                        "(sum_i C(n_i,2) + sum_j C(m_j,2)) / 2, not the larger of them."),
+                Mistake("by position", float(adjusted_rand_index(self.labels_a, self.labels_b)),
                         "You compared the labels position by position; the two subsamples hold "
                         "different instances: line them up by instance id."),
                 Mistake("equal names", float(np.mean(a == b)),
@@ -203,6 +225,7 @@ def jaccard_of_sets(a, b) -> float:
 class PerClusterStability(NumbersQuestion):
     qid, title, dataset = "09.3", "the stability of each cluster", "per_cluster"
     parts = ("cluster 1", "cluster 2", "cluster 3")
+    bounds = (0, 1)
     hints = ("Work cluster by cluster: a reference cluster C is only seen in a subsample "
              "through its instances the subsample holds, C ∩ S.",
              "Compare C ∩ S with every cluster D of the subsample's clustering by the Jaccard "
@@ -278,6 +301,9 @@ class PerClusterStability(NumbersQuestion):
                 Mistake("maximum", self._per_run().max(axis=1),
                         "That is the best subsample; the stability of a cluster is the mean of "
                         "its best Jaccards over the subsamples."),
+                Mistake("reverse order", self._per_run().mean(axis=1)[::-1],
+                        "Those are the clusters' stabilities in reverse order: give cluster 1 "
+                        "first."),
                 Mistake("pooled", self._pooled(),
                         "You added the intersections and the unions over the subsamples, then "
                         "divided once; take each subsample's best Jaccard first, then their "
@@ -422,9 +448,9 @@ class WhichK(_Criteria, DefensibleChoice):
              "better.",
              "Find each criterion's best k, and look at the points (`q.X`): how many groups do "
              "you see, and does the cut into that many recover them?",
-             "Where they disagree, no single number settles it: choose a k some criterion "
-             "supports and say why (the structure you see, the majority, or that they "
-             "disagree), never a k none of them prefers.")
+             "Where they disagree, no single number settles it, but the plot can: choose a k "
+             "some criterion supports and say why (the groups you see, or the majority), "
+             "never a k none of them prefers.")
 
     def describe(self, d):
         d.text(f"{len(self.X)} points in the plane (`q.X`) and average-linkage clusterings "
@@ -436,7 +462,15 @@ class WhichK(_Criteria, DefensibleChoice):
     def statements(self):
         vis = self._visible()
         return ([(f"k = {k}", k == vis, self._why_not(k)) for k in self.candidates]
-                + [(_DISAGREE, False, "")])
+                + [(_DISAGREE, False, self._why_not_disagree())])
+
+    def _why_not_disagree(self) -> str:
+        """Why "the criteria disagree" is not the answer once the points are plotted."""
+        k_maj, names, odd, k_odd = self._split()
+        return (f"The criteria do disagree ({odd} against {names[0]} and {names[1]}), but "
+                f"the prompt asks you to plot the points too: the plot shows {k_odd} groups, "
+                f"and the {k_odd}-cluster cut recovers them exactly. A disagreement is where "
+                "the plot decides, not where the question ends.")
 
     def _why_not(self, k) -> str:
         """Why k is not a defensible answer ('' for a k some criterion prefers)."""
@@ -462,10 +496,7 @@ class WhichK(_Criteria, DefensibleChoice):
                 letter[f"k = {k_maj}"]:
                 f"k = {k_maj} follows the majority: {names[0]} and {names[1]} prefer it. It "
                 "merges two close groups into one cluster; defensible if they may be one "
-                "group, but look at the plot before you trust a vote.",
-                letter[_DISAGREE]:
-                f"The criteria do disagree ({odd} against the other two); then the numbers "
-                "alone settle nothing, and the plot and the stability of each k decide."}
+                "group, but look at the plot before you trust a vote."}
 
     def explain_choice(self, d):
         k_maj, names, odd, k_odd = self._each_best(d)

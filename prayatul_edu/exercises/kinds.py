@@ -73,6 +73,8 @@ _EXPONENT = re.compile(r"[eE]\s*[+-]?\s*0*(\d+)")
 
 def _read_text(x: str, what: str) -> float:
     text = x.strip().replace(" ", "")
+    if text.endswith("%") and len(text) > 1:       # '15%' is 15 hundredths: 0.15
+        return _read_text(text[:-1], what) / 100
     big = next((m for m in _EXPONENT.finditer(text)
                 if len(m.group(1)) > 3 or int(m.group(1)) > NUMBER_EXPONENT), None)
     if len(text) > NUMBER_TEXT or big:
@@ -91,9 +93,9 @@ def _read_text(x: str, what: str) -> float:
 
 
 def read_number(x, what: str) -> float:
-    """``x`` (a number, or a string such as ``'1/4'``) as a float, or InvalidAnswer (text
-    of more than :data:`NUMBER_TEXT` characters or with an exponent beyond
-    :data:`NUMBER_EXPONENT` too: never a stall of the grader)."""
+    """``x`` (a number, or a string such as ``'1/4'`` or ``'15%'``, read as 0.15) as a
+    float, or InvalidAnswer (text of more than :data:`NUMBER_TEXT` characters or with an
+    exponent beyond :data:`NUMBER_EXPONENT` too: never a stall of the grader)."""
     if isinstance(x, (bool, np.bool_)):
         raise InvalidAnswer(f"{what}: expected a number, got {x!r}")
     if isinstance(x, str):
@@ -155,6 +157,28 @@ def in_percent(got: float, want: float) -> bool:
     return 0.01 <= abs(want) <= 1 and abs(got) > 1 and abs(got / 100 - want) < CLOSE_WITHIN
 
 
+def typed_percent(answer) -> list[str]:
+    """The parts of ``answer`` typed as percentages (``'15%'``), as typed."""
+    parts = answer.values() if isinstance(answer, dict) else (
+        answer if isinstance(answer, (list, tuple)) else [answer])
+    return [a.strip() for a in parts if isinstance(a, str) and a.strip().endswith("%")]
+
+
+def percent_note(answer) -> str | None:
+    """What a student who typed a percentage is told: how it was read."""
+    typed = typed_percent(answer)
+    if not typed:
+        return None
+    read = ", ".join(f"{t!r} as {fmt(read_number(t, 'answer'))}" for t in typed)
+    return (f"Read {read} (a percentage is hundredths); the course writes such values as "
+            "fractions between 0 and 1.")
+
+
+def outside(got: float, bounds) -> bool:
+    """Whether ``got`` lies outside the closed interval ``bounds`` (None: no bounds)."""
+    return bounds is not None and not bounds[0] - 1e-12 <= got <= bounds[1] + 1e-12
+
+
 def near(got: float, want: float) -> bool:
     """A value within 1e-3 of the key (but not accepted)."""
     return abs(got - want) < 1e-3
@@ -162,7 +186,31 @@ def near(got: float, want: float) -> bool:
 
 # ------------------------------------------------------------------ numbers
 class _NumericQuestion(Question):
-    """Answers made of numbers compared entry by entry (the shared comparison)."""
+    """Answers made of numbers compared entry by entry (the shared comparison).
+
+    ``bounds``: the interval every entry of the answer lies in (a measure's range, such as
+    ``(0, 1)`` for a p-value), or None; an answer outside it is told so.
+    """
+
+    bounds: ClassVar[tuple | None] = None
+
+    def range_slip(self, got: np.ndarray) -> str | None:
+        """What to say of entries outside :attr:`bounds`."""
+        bad = [g for g in got if outside(g, self.bounds)]
+        if not bad:
+            return None
+        lo, hi = (fmt(b) for b in self.bounds)
+        asked = getattr(self, "asked", "the answer")
+        what = "every value of this measure" if asked in ("the answer", "table") else asked
+        return (f"{', '.join(fmt(g) for g in bad)} is outside [{lo}, {hi}], and {what} "
+                "lies in that range: check the formula (what is on top, what below) before "
+                "the arithmetic; `hint()` may help.")
+
+    def grade(self, answer) -> Outcome:
+        outcome = super().grade(answer)
+        if outcome.status not in (NOT_ATTEMPTED, INVALID) and (note := percent_note(answer)):
+            outcome.messages.append(note)
+        return outcome
 
     def entries(self, value) -> np.ndarray:
         return np.ravel(numeric(value))
@@ -202,6 +250,9 @@ class _NumericQuestion(Question):
             elif all(in_percent(g, k) for g, k in zip(got[wrong], want[wrong])):
                 diagnosed.append("percent")
                 messages.append(PERCENT)
+            elif out_of_range := self.range_slip(got[wrong]):
+                diagnosed.append("out of range")
+                messages.append(out_of_range)
             elif all(near(g, k) for g, k in zip(got[wrong], want[wrong])):
                 messages.append(NEAR)
             elif all(coarse(g, k) or too_few_decimals(g, k)
@@ -231,6 +282,8 @@ class NumberQuestion(_NumericQuestion):
 
     def read(self, answer):
         _unreadable(answer)
+        if isinstance(answer, (list, tuple, np.ndarray)) and np.size(answer) == 1:
+            answer = np.ravel(np.asarray(answer, dtype=object))[0]    # [0.5882]: one number
         return read_number(answer, "answer")
 
 

@@ -338,6 +338,8 @@ class WhichMeasure(DefensibleChoice):
 # --------------------------------------------------------------- p-values
 class PermutationPValue(NumberQuestion):
     qid, title, dataset = "08.4", "a permutation p-value", "null_scores"
+    bounds = (0, 1)
+    asked = "the p-value"
     hints = ("Count the shuffled labellings that score at least as high as the observed "
              "one (ties count: as good is not worse).",
              "Add 1 to that count and 1 to the number of shufflings: the observed labelling "
@@ -369,6 +371,10 @@ class PermutationPValue(NumberQuestion):
                 Mistake("+1 above only", (1 + k) / n,
                         "The observed labelling is one more labelling in the count and one more "
                         "in the total: add 1 to both, (1 + count) / (1 + n)."),
+                Mistake("+1 below only", k / (1 + n),
+                        "You added 1 to the number of shufflings but not to the count: the "
+                        "observed labelling is one more labelling in both, (1 + count) / "
+                        "(1 + n)."),
                 Mistake("ties left out", (1 + self._at_least(strict=True)) / (1 + n),
                         "A shuffled labelling that scores exactly the observed value is as "
                         "good as it: count >=, not >."),
@@ -381,6 +387,11 @@ class PermutationPValue(NumberQuestion):
                 Mistake("two-sided", min(1.0, 2 * p),
                         "A two-sided p-value doubles the tail; agreement only counts in one "
                         "direction (a higher ARI is better), so the test is one-sided."),
+                Mistake("two-sided by size", (1 + int((np.abs(np.asarray(self.null, float))
+                                                       >= abs(self.observed)).sum())) / (1 + n),
+                        "You counted the shufflings whose ARI is as large in absolute value; "
+                        "an ARI below 0 is less agreement than chance, not more: count the "
+                        "shufflings with an ARI >= the observed one (one-sided)."),
                 Mistake("percent", 100 * p,
                         "That is the p-value in percent: give it as a probability between 0 "
                         "and 1.")]

@@ -13,6 +13,26 @@ __all__ = ["plot_null_distribution", "plot_choose_k"]
 _TITLES = {"silhouette": "silhouette", "calinski_harabasz": "Calinski-Harabasz",
            "davies_bouldin": "Davies-Bouldin (lowest)", "dunn": "Dunn",
            "stability": "stability", "elbow": "elbow (bend of log2 W)", "gap": "gap statistic"}
+#: The y-axis of each criterion's panel: what is plotted, and which way is better.
+_YLABELS = {"silhouette": "mean silhouette (higher better)",
+            "calinski_harabasz": "CH (higher better)",
+            "davies_bouldin": "DB (lower better)", "dunn": "Dunn (higher better)",
+            "stability": "mean ARI of pairs (higher better)",
+            "elbow": "bend: second difference of log2 W", "gap": "Gap(k), bars: its error"}
+#: Measures' function names in words, for axis labels (a projector shows words, not code).
+_WORDS = {"adjusted_rand_index": "adjusted Rand index (ARI)", "rand_index": "Rand index",
+          "adjusted_mutual_information": "adjusted mutual information (AMI)",
+          "normalized_mutual_information": "normalized mutual information (NMI)",
+          "jaccard_index": "Jaccard index", "fowlkes_mallows_index": "Fowlkes-Mallows index",
+          "f_measure": "F-measure", "maximum_matching": "maximum matching"}
+#: Text sizes of the figures (points): readable on a projector.
+LABEL_SIZE, LEGEND_SIZE = 11, 10
+
+
+def measure_words(name: str) -> str:
+    """A measure's function name as words (``adjusted_rand_index`` -> ``adjusted Rand index
+    (ARI)``); a name not listed loses its underscores."""
+    return _WORDS.get(name, name.replace("_", " "))
 
 
 def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: int = 30):
@@ -39,11 +59,14 @@ def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: i
             label=[f"chance scores ({below.size})", f"at least as high ({above.size})"])
     ax.axvline(observed, color="black", linestyle="--", linewidth=1.5,
                label=f"observed {fmt(observed)}")
-    ax.set_xlabel(result.measure_name)
-    ax.set_ylabel(f"shuffles (of {result.n_permutations})")
-    ax.legend(fontsize=8, loc="upper right", frameon=False)
+    ax.set_xlabel(measure_words(result.measure_name), fontsize=LABEL_SIZE)
+    ax.set_ylabel(f"shuffles (of {result.n_permutations})", fontsize=LABEL_SIZE)
+    # where the bars and the observed line leave room, on a white box the line cannot cross
+    ax.legend(fontsize=LEGEND_SIZE, loc="best", frameon=True, framealpha=0.95,
+              edgecolor="none")
     return style_axes(ax, title if title is not None else
-                      f"{result.measure_name} = {fmt(observed)}: p = {fmt(result.p_value)}")
+                      f"{measure_words(result.measure_name)} = {fmt(observed)}: "
+                      f"p = {fmt(result.p_value)}")
 
 
 def plot_choose_k(result, fig=None):
@@ -75,7 +98,8 @@ def plot_choose_k(result, fig=None):
                     markeredgecolor=NEGATIVE_COLOR, markeredgewidth=2)
             ax.axvline(best, color=NEGATIVE_COLOR, linewidth=0.8, linestyle=":")
         ax.set_xticks(ks)
-        ax.set_xlabel("k")
+        ax.set_xlabel("k", fontsize=LABEL_SIZE)
+        ax.set_ylabel(_YLABELS.get(name, name), fontsize=LABEL_SIZE - 1)
         style_axes(ax, f"{_TITLES[name]}: k = {best}")
     for ax in axes[len(names):]:
         ax.set_visible(False)

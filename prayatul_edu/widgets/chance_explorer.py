@@ -250,7 +250,8 @@ class ChanceModel(Model):
         climb.set_xticks([2, 5, 10, 15, 20])
         climb.set_xlabel("k (random clusters)")
         climb.set_title("chance level as k grows", fontsize=11)
-        climb.legend(fontsize=8, loc="upper left", ncol=3, frameon=False, handlelength=1.0,
+        # 10 pt: read on a projector from the back of the room (8 pt was not)
+        climb.legend(fontsize=10, loc="upper left", ncol=3, frameon=False, handlelength=1.2,
                      columnspacing=0.8, borderaxespad=0.2)
         self._update(hist, climb)
         fig.chance = True
