@@ -227,7 +227,8 @@ def run(args) -> int:
                               if args.roster else None)
         finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
                submissions=args.submission_times, formats=tuple(args.formats or ()),
-               assignment=args.assignment, canvas_questions=args.canvas_questions)
+               assignment=args.assignment, canvas_questions=args.canvas_questions,
+               missing=args.missing)
     except ValueError as exc:  # e.g. files naming different exercises: nothing graded
         return _fail(str(exc))
     bad = sum(1 for r in reports if r.problems)

@@ -21,17 +21,18 @@ from pathlib import Path
 from .. import __file__ as _PACKAGE_INIT
 from ..exercises import ATOL, INVALID, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
-from ..exercises.authoring import load as load_authored
+from ..exercises.authoring import HAND, load as load_authored
 from .authored import stage
 from ..exercises.coursekey import variant_token
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
-from .report import NOTEBOOK_ERROR, StudentReport, variant_name
+from .report import CELL_ERROR, NOTEBOOK_ERROR, StudentReport, variant_name
 from .runner import cell_names, read_channel, run_notebook
 from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
+           "raised_questions",
            "SOLUTION_SHOWN", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT"]
 
 #: Defaults (seconds).
@@ -213,6 +214,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
             names = cell_names(nb)   # as saved (the run sets the execution counts)
             found = _run_twice(nb, data, work, channel, options, limits, cut, env)
             records = read_channel(channel)
+        raised = {q: _scrub(m, work) for q, m in raised_questions(nb, qids, names).items()}
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
         report.problems += [_scrub(p, work) for p in found]
@@ -250,13 +252,15 @@ def grade_source(name: str, data: bytes | None, options: Options,
         try:
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
-                                      asked.get(qid, ()), lost.get(qid))
+                                      asked.get(qid, ()), lost.get(qid), raised.get(qid))
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
             outcome = Outcome(qid, INVALID, 0.0, cls.points, [
                 f"The answer could not be checked ({type(exc).__name__}): write it as the "
                 "question asks (e.g. 0.25 or '1/4')."])
         report.rows.append(_row(report, qid, outcome))
+        if outcome.status == HAND and isinstance((answers.get(qid) or {}).get("answer"), str):
+            report.rows[-1]["answer"] = answers[qid]["answer"]   # the words, for the review
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
@@ -377,12 +381,36 @@ def cut_questions(nb, qids, cut, names: dict) -> dict:
     return lost
 
 
+def raised_questions(nb, qids, names: dict) -> dict:
+    """qid -> the sentence naming the exception a code cell of its part of the notebook
+    (see :func:`asked_for_answers`) raised in the graded run (the first such cell), for
+    the questions with such a cell."""
+    raised, current = {}, None
+    for index, cell in enumerate(nb.cells):
+        m = _SECTION.match(str(cell.get("id", "")))
+        if m and f"{m.group(1)}.{m.group(2)}" in qids:
+            current = f"{m.group(1)}.{m.group(2)}"
+        if current is None or current in raised or cell.get("cell_type") != "code":
+            continue
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                raised[current] = (f"Error: {names.get(index, f'cell {index + 1}')} raised "
+                                   f"{display_name(out.get('ename'), 60)}: "
+                                   f"{display_name(out.get('evalue'), 200)}; no answer was "
+                                   "recorded.")
+                break
+    return raised
+
+
 def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
-                    lost=None) -> Outcome:
+                    lost=None, raised=None) -> Outcome:
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
-        outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
+        outcome.messages = [lost or raised
+                            or "Not attempted: no answer was checked for this question."]
+        if raised and not lost:     # the student's cell failed: an error, with its exception
+            outcome.status = CELL_ERROR
     else:
         outcome = q.grade(got["answer"])
         if got["seed"] != variant:

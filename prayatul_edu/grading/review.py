@@ -1,0 +1,167 @@
+"""Free-text answers read and graded on one page: ``prayatul-edu review GRADES_DIR``.
+
+:func:`review_html` makes a static HTML page from a grades folder's grades.json: question
+by question, the prompt and the model answer (from the instructor's questions module,
+when the grades name it or it is given), then every student's typed answer (the
+``answer`` the grader copied into grades.json) beside a field for the points (0 to the
+question's) and one for a comment. The button **Download overrides.csv** builds, in
+the browser, the overrides CSV :mod:`.overrides` reads (``student, question, points,
+reason``; the comment is the reason, "Graded by hand." when left empty; an answer
+without points is left out); then::
+
+    prayatul-edu export GRADES_DIR --overrides overrides.csv
+
+brings the points into grades.json, the feedback and the exports. Points given earlier
+(grades.json's ``overrides``) fill the fields, so the page can be made again after an
+export and the file downloaded again whole.
+
+Every answer, id and name on the page is the students' text: HTML-escaped, never
+markup; the page runs no script but its own and loads nothing.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from ..exercises._base import QUESTIONS
+from ..exercises.authoring import HAND, load
+from .finish import read_grades
+from .report import write_atomic
+
+__all__ = ["review_html", "free_text_rows", "write_review"]
+
+
+def free_text_rows(data: dict) -> dict[str, list[dict]]:
+    """qid -> one entry per student with a free-text answer (or one still waiting for its
+    points): ``student``, ``name``, ``answer``, ``points`` and ``reason`` given earlier
+    (None, "" when none), ``max_points``, ``title``; in the order of grades.json."""
+    people = (data.get("settings") or {}).get("people") or {}
+    out: dict[str, list[dict]] = {}
+    for s in data["students"]:
+        given = {o["question"]: o for o in s.get("overrides") or ()}
+        for r in s["rows"]:
+            if "answer" not in r and r["status"] != HAND:
+                continue
+            o = given.get(r["question"])
+            out.setdefault(r["question"], []).append({
+                "student": s["student"], "name": (people.get(s["student"]) or {}).get("name", ""),
+                "answer": str(r.get("answer") or ""), "title": r.get("title", ""),
+                "max_points": r["max_points"], "points": o["points"] if o else None,
+                "reason": o["reason"] if o else ""})
+    return out
+
+
+def _question_text(qid: str) -> tuple[str, str]:
+    """(prompt, model answer) of question ``qid`` on the exercise's own data, as plain
+    text; ("", "") when its questions are not loaded."""
+    cls = QUESTIONS.get(qid)
+    if cls is None:
+        return "", ""
+    try:
+        q = cls(seed=None)
+        return q.prompt().text, q.solution().text
+    except Exception as exc:   # the instructor's own code: said, the page still made
+        return f"(the prompt could not be made: {type(exc).__name__})", ""
+
+
+_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1em}"
+          "table{border-collapse:collapse;width:100%}td,th{border:1px solid #bbb;"
+          "padding:4px 6px;vertical-align:top;text-align:left}"
+          "pre{white-space:pre-wrap;margin:0;font-family:inherit}"
+          ".prompt,.model{background:#f4f4f4;padding:6px 10px;margin:6px 0}"
+          "input[type=number]{width:5em}textarea{width:100%;min-height:3em}"
+          "#download{font-size:1.1em;padding:6px 14px;margin:1em 0}")
+
+#: The page's own script: the overrides CSV from the fields, downloaded.
+_SCRIPT = r"""
+function cell(v) { return '"' + String(v).replace(/"/g, '""') + '"'; }
+function overridesCsv() {
+  var lines = ["student,question,points,reason"];
+  document.querySelectorAll("tr.answer").forEach(function (tr) {
+    var points = tr.querySelector("input[name=points]").value.trim();
+    if (points === "") { return; }
+    var reason = tr.querySelector("textarea[name=comment]").value.replace(/\s+/g, " ").trim();
+    lines.push([tr.dataset.student, tr.dataset.question, points,
+                reason || "Graded by hand."].map(cell).join(","));
+  });
+  return lines.join("\n") + "\n";
+}
+document.getElementById("download").addEventListener("click", function () {
+  var text = overridesCsv();
+  document.getElementById("csv").value = text;
+  var a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], {type: "text/csv"}));
+  a.download = "overrides.csv";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+});
+"""
+
+
+def review_html(data: dict, title: str = "") -> str:
+    """The review page of the grades ``data`` (grades.json, see the module doc)."""
+    esc = html.escape
+    questions = free_text_rows(data)
+    name = title or (data.get("settings") or {}).get("exercise") or "grades"
+    n = sum(len(v) for v in questions.values())
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+             "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">",
+             f"<title>Review: {esc(name)}</title><style>{_STYLE}</style></head><body>",
+             f"<h1>Answers to grade by hand: {esc(name)}</h1>",
+             f"<p>{n} answer(s) to {len(questions)} question(s). Give each answer its points "
+             "and, if you like, a comment (the student reads it; empty: \"Graded by hand.\"). "
+             "Then <b>Download overrides.csv</b> and run <code>prayatul-edu export "
+             "GRADES_DIR --overrides overrides.csv</code>: the points go into grades.json, "
+             "the feedback and the exports. An answer without points is left out.</p>"]
+    for qid, rows in questions.items():
+        prompt, model = _question_text(qid)
+        maximum = max(r["max_points"] for r in rows)
+        parts.append(f'<section class="question" id="q-{esc(qid)}">'
+                     f"<h2>{esc(qid)} {esc(rows[0]['title'])} (of {maximum:g} points)</h2>")
+        if prompt:
+            parts.append(f'<div class="prompt"><b>Prompt</b> (the exercise\'s own data)'
+                         f"<pre>{esc(prompt)}</pre></div>")
+        if model:
+            parts.append(f'<div class="model"><b>Model answer</b><pre>{esc(model)}</pre></div>')
+        parts.append("<table><tr><th>student</th><th>answer</th><th>points</th>"
+                     "<th>comment</th></tr>")
+        for r in rows:
+            who = esc(r["student"]) + (f"<br>{esc(r['name'])}" if r["name"] else "")
+            points = "" if r["points"] is None else f"{r['points']:g}"
+            parts.append(
+                f'<tr class="answer" data-student="{esc(r["student"])}" '
+                f'data-question="{esc(qid)}"><td>{who}</td>'
+                f'<td><pre class="text">{esc(r["answer"]) or "<i>(no answer)</i>"}</pre></td>'
+                f'<td><input type="number" name="points" min="0" max="{r["max_points"]:g}" '
+                f'step="any" value="{points}" aria-label="points of {esc(r["student"])}"> '
+                f'/ {r["max_points"]:g}</td>'
+                f'<td><textarea name="comment" aria-label="comment to {esc(r["student"])}">'
+                f'{esc(r["reason"])}</textarea></td></tr>')
+        parts.append("</table></section>")
+    if not questions:
+        parts.append("<p>No answer waits to be graded by hand.</p>")
+    parts += ['<button id="download" type="button">Download overrides.csv</button>',
+              '<p><label>The file downloaded (also to copy): <textarea id="csv" readonly '
+              'rows="6"></textarea></label></p>',
+              f"<script>{_SCRIPT}</script></body></html>"]
+    return "\n".join(parts) + "\n"
+
+
+def write_review(folder, *, questions=None, out=None) -> Path:
+    """Write the review page of the grades ``folder`` (``out``, default
+    ``folder/review.html``); ``questions``: the instructor's exercise (its folder or
+    questions module), default the one the grades name. Returns the page's path."""
+    folder = Path(folder)
+    data = read_grades(folder)
+    module = questions or (data.get("settings") or {}).get("questions")
+    if module:
+        try:
+            load(module)
+        except (OSError, ValueError) as exc:
+            if questions:          # the one given must load; the one recorded may be gone
+                raise ValueError(f"exercise: {exc}") from None
+    path = Path(out) if out else folder / "review.html"
+    write_atomic(path, review_html(data, (data.get("exports") or {}).get("assignment") or ""))
+    return path
