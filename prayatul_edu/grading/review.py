@@ -103,7 +103,9 @@ def review_html(data: dict, title: str = "") -> str:
     """The review page of the grades ``data`` (grades.json, see the module doc)."""
     esc = html.escape
     questions = free_text_rows(data)
-    name = title or (data.get("settings") or {}).get("exercise") or "grades"
+    name = (title or (data.get("settings") or {}).get("exercise")
+            or " + ".join(sorted({s.get("exercise") or "" for s in data["students"]} - {""}))
+            or "grades")
     n = sum(len(v) for v in questions.values())
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
