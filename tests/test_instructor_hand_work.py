@@ -191,3 +191,36 @@ def test_feedback_delivered_a_folder_each_and_canvas_zip(course):
         assert sorted(z.namelist()) == ["limaana_3143_feedback.html",
                                         "okaforchidi_3144_feedback.html"]
         assert "Feedback for s002" in z.read("okaforchidi_3144_feedback.html").decode()
+
+
+#: A named mistake of the wrong length: three numbers for the two parts (ARI, NMI).
+WRONG_LENGTH = '''              pa.mistake("ARI thrice", lambda d: [float(pe.adjusted_rand_index(
+                  d["species"], d["clusters"]))] * 3, "You gave the ARI three times."),
+'''
+
+
+def test_a_mistake_of_the_wrong_length_is_named_with_its_question(tmp_path, capsys,
+                                                                   monkeypatch):
+    """Named before any notebook runs (the solutions are never run: seconds, not the
+    minutes of a search for fair variants), by question and mistake, no traceback."""
+    from prayatul_edu.grading import authored
+
+    with package_only():
+        folder = with_free_text(tmp_path / "broken")
+        text = (folder / "questions.py").read_text(encoding="utf-8")
+        anchor = '              pa.mistake("arithmetic mean in NMI",'
+        assert anchor in text
+        (folder / "questions.py").write_text(text.replace(anchor, WRONG_LENGTH + anchor),
+                                             encoding="utf-8")
+        ran = []
+        monkeypatch.setattr(authored, "run_solutions", lambda *a, **k: ran.append(a))
+        (tmp_path / "class.csv").write_text("student\ns1\ns2\n", encoding="utf-8")
+        code = cli.main(["assign", str(folder), "--roster", str(tmp_path / "class.csv"),
+                         "--out", str(tmp_path / "hw")])
+    err = capsys.readouterr().err
+    assert code == 2 and ran == []
+    assert err.strip() == ("exercise: 51.3 ARI and NMI: the named mistake 'ARI thrice' gives 3 "
+                           "numbers, the key 2 numbers: a mistake must have the key's shape "
+                           "(one value per part, the table's rows and columns)")
+    assert "Traceback" not in err and "broadcast" not in err
+    assert not (tmp_path / "hw").exists()

@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from ..exercises import CORRECT
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV
 from ..exercises.authoring import EXERCISE_ENV, FreeTextQuestion, find, load
@@ -31,7 +33,7 @@ from .published import published_cells
 from .report import write_atomic
 
 __all__ = ["Prepared", "is_path", "prepare", "check", "stage", "copy_files", "assign_authored",
-           "release_authored", "grading_options"]
+           "release_authored", "grading_options", "declared_problems"]
 
 
 #: Added to the instructions of a handout of an instructor's exercise.
@@ -98,6 +100,9 @@ def check(prepared: Prepared, variants) -> list[str]:
                 problems.append(f"the students' notebook, cell {k}, does not run: "
                                 f"{exc.msg} (line {exc.lineno}); keep an answer line whole "
                                 "on the line marked # SOLUTION, or use BEGIN/END SOLUTION")
+    declared = declared_problems(graded)
+    if declared:      # a broken key or mistake: said now, before any notebook runs
+        return problems + declared
     env = {EXERCISE_ENV: str(prepared.module), POLICY_ENV: "", VARIANT_ENV: ""}
     problems += _ambiguous_on_own_data(graded)
     for seed in [None, *variants]:
@@ -113,6 +118,56 @@ def check(prepared: Prepared, variants) -> list[str]:
             problems.append(f"the solutions do not get full marks for "
                             f"{'the exercise data' if seed is None else 'variant ' + seed}: "
                             + ", ".join(wrong))
+    return problems
+
+
+def _shape(value) -> str:
+    """What a key or a mistake's value is, in words: ``one number``, ``3 numbers``, ``a
+    table of 3 rows and 3 columns``."""
+    shape = np.shape(value)
+    if shape == ():
+        return "one number"
+    if len(shape) == 1:
+        return f"{shape[0]} number{'s' * (shape[0] != 1)}"
+    if len(shape) == 2:
+        return f"a table of {shape[0]} rows and {shape[1]} columns"
+    return f"an array of shape {shape}"
+
+
+def declared_problems(qids) -> list[str]:
+    """Every question of ``qids`` and each of its named mistakes computed on the
+    exercise's own data, as ``assign`` loads the exercise (in seconds, before any
+    notebook runs): a key or a mistake that raises, and a mistake whose value has not
+    the key's shape (a number where the key is a list, 3 numbers for 2 parts, a table
+    of other rows and columns), each named with its question and mistake; [] when
+    none. No traceback: the instructor's exception is named with its message."""
+    problems = []
+    for qid in qids:
+        cls = QUESTIONS[qid]
+        head = f"{qid} {cls.title}"
+        try:
+            q = cls(seed=None)
+            key = q.keys()[0]
+        except Exception as exc:     # the instructor's own code: where it failed
+            text = str(exc)
+            problems.append(text if text.startswith(qid) else
+                            f"{head}: its key raises {type(exc).__name__} ({text})")
+            continue
+        try:
+            slips = q.mistakes()
+        except Exception as exc:     # _run names the mistake whose function raised
+            text = str(exc)
+            problems.append(text if text.startswith(qid) else
+                            f"{head}: a named mistake raises {type(exc).__name__} ({text})")
+            continue
+        if isinstance(key, (frozenset, set, str)) or key is None:
+            continue                 # a choice: letters, not numbers
+        for m in slips:
+            if np.shape(m.value) != np.shape(key):
+                problems.append(f"{head}: the named mistake {m.name!r} gives "
+                                f"{_shape(m.value)}, the key {_shape(key)}: a mistake must "
+                                "have the key's shape (one value per part, the table's rows "
+                                "and columns)")
     return problems
 
 
