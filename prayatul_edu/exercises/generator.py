@@ -11,7 +11,10 @@ placeholder, so that the exercise still runs top to bottom, blank:
   numbers to give, and ``# SOLUTION: text`` puts ``# text`` in place of
   ``# your answer here``; any other such line becomes ``pass  # your code here``;
 * the lines from ``# BEGIN SOLUTION`` to ``# END SOLUTION`` become
-  ``# your code here`` (``pass  # your code here`` when indented);
+  ``# your code here`` (``pass  # your code here`` when indented); a region that
+  assigns ``answer`` (at the cell's top level) with no later line of the cell assigning
+  it again gets ``answer = ...  # your answer here`` too, so that a region left
+  unfilled checks "not attempted", never the previous question's ``answer``;
 * a cell tagged ``solution`` is replaced by an empty one of the same kind
   (``# your code here`` or ``*Your answer here.*``).
 
@@ -41,16 +44,28 @@ _BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
 _END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
 
 
+def _assigns_answer_later(lines: list[str]) -> bool:
+    return any(_TOP_ASSIGN.match(line) and _TOP_ASSIGN.match(line).group(1) == "answer"
+               for line in lines)
+
+
 def strip_source(source: str, where: str = "cell") -> str:
     """The source with its solution regions replaced by placeholders."""
-    out, indent = [], None
-    for line in source.split("\n"):
+    out, indent, answered = [], None, False
+    lines = source.split("\n")
+    for k, line in enumerate(lines):
         if indent is not None:                      # inside BEGIN ... END
             if _BEGIN.match(line):
                 raise ValueError(f"{where}: '# BEGIN SOLUTION' inside another region")
             if _END.match(line):
                 out.append(f"{indent}pass  # your code here" if indent else "# your code here")
-                indent = None
+                if answered and not _assigns_answer_later(lines[k + 1:]):
+                    out.append("answer = ...  # your answer here")
+                indent, answered = None, False
+                continue
+            top = _TOP_ASSIGN.match(line)
+            answered = answered or (not indent and top is not None
+                                    and top.group(1) == "answer")
             continue
         begin = _BEGIN.match(line)
         if begin:

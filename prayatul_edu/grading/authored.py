@@ -130,7 +130,8 @@ def _shape(value) -> str:
     if len(shape) == 1:
         return f"{shape[0]} number{'s' * (shape[0] != 1)}"
     if len(shape) == 2:
-        return f"a table of {shape[0]} rows and {shape[1]} columns"
+        return (f"a table of {shape[0]} row{'s' * (shape[0] != 1)} and {shape[1]} "
+                f"column{'s' * (shape[1] != 1)}")
     return f"an array of shape {shape}"
 
 
@@ -147,6 +148,10 @@ def declared_problems(qids) -> list[str]:
         head = f"{qid} {cls.title}"
         try:
             q = cls(seed=None)
+        except Exception as exc:     # its data set's function, or a reserved name
+            problems.append(f"{head}: {exc}")
+            continue
+        try:
             key = q.keys()[0]
         except Exception as exc:     # the instructor's own code: where it failed
             text = str(exc)
