@@ -74,3 +74,30 @@ def test_a_raising_mistake_and_a_wrong_shape_are_named(fresh):
         "the key a table of 2 rows and 2 columns: a mistake must have the key's shape (one "
         "value per part, the table's rows and columns)"]
     assert QUESTIONS[Q1.qid] is Q1
+
+
+def test_check_cells_are_found_by_position_and_question_not_only_by_id():
+    """JupyterLab gives new cells random ids: a free-text check cell is still known as
+    the check of its question (its typed answer is no 'typed, not computed' problem)."""
+    import nbformat
+
+    from prayatul_edu.exercises.generator import checked_questions, literal_answers
+
+    cell = nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("## 61.1 Purity"),
+        cell('q1 = ex.question("61.1")\nq1'),
+        cell("answer = 0.5  # SOLUTION\nq1.check(answer)"),                   # bound name
+        nbformat.v4.new_markdown_cell("## 61.2 Why"),
+        cell('answer = "Chance agrees too."  # SOLUTION\nex.question("61.2").check(answer)'),
+        nbformat.v4.new_markdown_cell("## 61.3 In words"),
+        cell('answer = "By position."  # SOLUTION\nq.check(answer)'),          # the heading
+        cell("q9.check(1)"),                                                   # unbound, id
+    ])
+    nb.cells[-1]["id"] = "q61-4-check"
+    assert all(not c.get("id", "").startswith("q61") for c in nb.cells[:-1])
+    assert checked_questions(nb) == {2: "61.1", 4: "61.2", 6: "61.3", 7: "61.4"}
+    free = {k for k, q in checked_questions(nb).items() if q in ("61.2", "61.3")}
+    assert literal_answers(nb, "solutions.ipynb", exempt=free) == [
+        "solutions.ipynb, cell 3: the solution '0.5' is typed, not computed from the data "
+        "(a variant has other data)"]

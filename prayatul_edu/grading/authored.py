@@ -27,7 +27,8 @@ from ..exercises import CORRECT
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV
 from ..exercises.authoring import EXERCISE_ENV, FreeTextQuestion, find, load
 from ..exercises._base import QUESTIONS, apart
-from ..exercises.generator import literal_answers, make_exercise, run_solutions
+from ..exercises.generator import (checked_questions, literal_answers, make_exercise,
+                                   run_solutions)
 from .handout import assign, read_class_roster, release, student_variant
 from .published import published_cells
 from .report import write_atomic
@@ -88,7 +89,7 @@ def check(prepared: Prepared, variants) -> list[str]:
     nb = nbformat.read(prepared.notebook, as_version=4)
     exercise = load(prepared.module)
     graded = [q for q in exercise.qids if not issubclass(QUESTIONS[q], FreeTextQuestion)]
-    words = {f"q{q.replace('.', '-')}-check" for q in exercise.qids if q not in graded}
+    words = {k for k, q in checked_questions(nb).items() if q not in graded}
     problems = literal_answers(nb, prepared.notebook.name, exempt=words)  # words are typed
     blank = nbformat.read(prepared.published / f"{prepared.name}.ipynb", as_version=4)
     for k, cell in enumerate(blank.cells, 1):   # the students' notebook must run, blank
