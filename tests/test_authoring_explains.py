@@ -101,3 +101,22 @@ def test_check_cells_are_found_by_position_and_question_not_only_by_id():
     assert literal_answers(nb, "solutions.ipynb", exempt=free) == [
         "solutions.ipynb, cell 3: the solution '0.5' is typed, not computed from the data "
         "(a variant has other data)"]
+
+
+def test_no_fair_variant_names_the_question_and_mistake_before_any_search(fresh):
+    """The search would redraw each variant 500 times (minutes) and then say only 'no
+    fair variant ... for seed ...'; judged on 40 draws first, the fault is named."""
+    from prayatul_edu.grading.authored import FAIRNESS_DRAWS, fairness_problems
+
+    ex = pa.Exercise("94_unfair", title="unfair")
+    data = ex.dataset(lambda rng: {"x": 0.3 if rng is None else float(rng.uniform(0.1, 0.9))})
+    Fine = ex.number("x itself", data=data, key=lambda d: d["x"], prompt="x?",
+                     mistakes=[pa.mistake("doubled", lambda d: 2 * d["x"], "Twice.")])
+    Bad = ex.number("x again", data=data, key=lambda d: d["x"], prompt="x?",
+                    mistakes=[pa.mistake("rounded", lambda d: round(d["x"], 6), "Rounded."),
+                              pa.mistake("halved", lambda d: d["x"] / 2, "Half.")])
+    assert fairness_problems([Fine.qid]) == []
+    assert fairness_problems([Fine.qid, Bad.qid]) == [
+        f"no fair variant: none of {FAIRNESS_DRAWS} draws of the data set <lambda> is fair "
+        f"for every question on it; 94.2 x again: the named mistake 'rounded' gives the key "
+        f"in {FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the mistake"]

@@ -57,8 +57,12 @@ def run(args) -> int:
             raise ValueError(f"attempts-per-hint: must be 0 or more, got {args.attempts_per_hint}")
         key = read_course_key(args.course_key) if args.course_key else None
         due = shown_due(args.due) if args.due else None
-        hand_out = assign_authored if is_path(args.exercise) else assign
+        authored = is_path(args.exercise)
+        hand_out = assign_authored if authored else assign
+        said = {"progress": lambda line: print(line, file=sys.stderr, flush=True)} \
+            if authored else {}
         written = hand_out(args.exercise, args.roster, args.out, course_key=key, due=due,
+                           **said,
                            title=args.title, published=args.published, wheel=args.wheel,
                            attempts_per_hint=args.attempts_per_hint)
         keep_due(args.out, args.due)
