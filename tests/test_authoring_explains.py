@@ -120,3 +120,17 @@ def test_no_fair_variant_names_the_question_and_mistake_before_any_search(fresh)
         f"no fair variant: none of {FAIRNESS_DRAWS} draws of the data set <lambda> is fair "
         f"for every question on it; 94.2 x again: the named mistake 'rounded' gives the key "
         f"in {FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the mistake"]
+
+
+def test_the_guide_shows_the_whole_example_module_inline():
+    """docs/authoring.md holds the example's questions.py itself (an include is
+    invisible where the Markdown is read as it is), and stays the file."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "authoring.md").read_text(encoding="utf-8")
+    shown = guide.split("## The example's questions in full", 1)[1]
+    shown = shown.split("```python\n", 1)[1].rsplit("```", 1)[0]
+    assert shown == (root / "examples" / "iris_exercise" / "questions.py").read_text(
+        encoding="utf-8")
+    assert "literalinclude" not in guide
