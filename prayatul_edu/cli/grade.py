@@ -234,6 +234,9 @@ def run(args) -> int:
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/, report.html", file=sys.stderr)
+    if args.overrides or args.late:
+        print("the totals above are the grader's; grades.csv, grades.json, the feedback and "
+              "the exports have the corrections and the late policy applied", file=sys.stderr)
     if reports.needs_a_look:
         print(f"needs a look: {len(reports.unmatched)} unmatched file(s), "
               f"{len(reports.conflicts)} conflict(s), not graded and not exported (listed "

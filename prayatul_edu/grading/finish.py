@@ -80,8 +80,10 @@ def _apply_late(s: dict, record: dict | None) -> None:
     if record and record["penalty"]:
         earned = round(sum(r["points"] for r in s["rows"]), 2)
         s["rows"].append({"student": s["student"], "variant": s["rows"][0]["variant"]
-                          if s["rows"] else "", "question": LATE_ROW, "title": "late penalty",
-                          "points": -round(earned * record["penalty"], 2), "max_points": 0.0,
+                          if s["rows"] else "", "question": LATE_ROW, "title": "penalty",   # shown "late penalty"
+                          # + 0.0: no penalty of nothing earned printed as "-0"
+                          "points": -round(earned * record["penalty"], 2) + 0.0,
+                          "max_points": 0.0,
                           "status": "late", "feedback": describe(record), "file": s["file"],
                           "diagnosed": []})
 

@@ -115,6 +115,10 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
             raise ValueError(f"roster: {display_name(path.name)} lists no student (only "
                              "header rows, test students or staff)")
         numbered, rows = lms, [row for _, row in lms]
+    if not rows and set(columns) <= set(reader.fieldnames or ()):
+        raise ValueError(f"roster: {display_name(path.name)} has the column"
+                         f"{'s' * (len(columns) > 1)} {' and '.join(columns)} but no row "
+                         "below them")
     if not rows or not set(columns) <= set(rows[0]):
         found = ", ".join(display_name(f, 40) for f in (reader.fieldnames or [])[:8])
         raise ValueError(f"roster: expected a CSV with the column{'s' * (len(columns) > 1)} "
