@@ -41,3 +41,21 @@ def test_grade_and_export_take_missing_policy_names(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["export", str(folder), "--missing", "nothing"])
     assert "invalid choice: 'nothing'" in capsys.readouterr().err
+
+
+def test_feedback_refuses_a_file_as_its_folder_and_a_folder_without_grades(tmp_path, capsys):
+    folder = _grades(tmp_path / "g", {"s001": 2.0})
+    (tmp_path / "taken").write_text("x")
+    assert cli.main(["feedback", str(folder), "--out", str(tmp_path / "taken")]) == 2
+    assert capsys.readouterr().err.strip() == "out: taken is a file, not a folder"
+    assert cli.main(["review", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip().startswith("grades: no readable grades.json in ")
+
+
+def test_feedback_without_canvas_ids_writes_folders_and_no_zip(tmp_path):
+    folder = _grades(tmp_path / "g", {"s001": 2.0, "s002": 1.0})
+    assert cli.main(["feedback", str(folder), "--out", str(tmp_path / "d"),
+                     "--layout", "nbgrader"]) == 0
+    assert sorted(str(p.relative_to(tmp_path / "d")) for p in (tmp_path / "d").rglob("*.*")) \
+        == ["s001/03_pair_counting/feedback.html", "s001/03_pair_counting/feedback.md",
+            "s002/03_pair_counting/feedback.html", "s002/03_pair_counting/feedback.md"]

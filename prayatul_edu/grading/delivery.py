@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .finish import read_grades, student_feedback
+from .gradebook import grades_name
 from .identity import valid_id
 from .report import write_atomic
 
@@ -73,16 +74,16 @@ def canvas_file_name(name: str, canvas_id: str) -> str:
 
 def deliver(folder, out, *, layout: str = "folders") -> Delivered:
     """Write every graded student's feedback of the grades ``folder`` into ``out`` (see the
-    module doc); ValueError for an unknown layout or an ``out`` inside ``folder``'s
-    feedback."""
+    module doc); ValueError for an unknown layout or an ``out`` that is a file."""
     if layout not in LAYOUTS:
         raise ValueError(f"layout: expected {' or '.join(LAYOUTS)}, got {layout!r}")
     folder, out = Path(folder), Path(out)
     data = read_grades(folder)
     people = (data.get("settings") or {}).get("people") or {}
-    assignment = ((data.get("exports") or {}).get("assignment")
-                  or (data.get("settings") or {}).get("exercise") or "assignment")
+    assignment = grades_name(data, folder)
     assignment = re.sub(r"[^A-Za-z0-9_.+-]+", "_", assignment).strip("._") or "assignment"
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {out.name} is a file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     done = Delivered()
     pages = {}

@@ -23,10 +23,12 @@ from .finish import read_grades
 from .uploader import read_people
 from .report import csv_safe
 
-__all__ = ["gradebook", "gradebook_csv", "parse_weights"]
+__all__ = ["gradebook", "gradebook_csv", "parse_weights", "grades_name"]
 
 
-def _name(data: dict, folder: Path) -> str:
+def grades_name(data: dict, folder: Path) -> str:
+    """The assignment's name of a grades folder's grades.json ``data``: the exports'
+    ``assignment``, else its students' exercises, else the folder's name."""
     exports = data.get("exports", {})
     if exports.get("assignment"):
         return exports["assignment"]
@@ -58,7 +60,7 @@ def gradebook(folders, *, weights=None, missing_as_zero: bool = False,
     books, names, absent = [], [], set()
     for f in folders:
         data = read_grades(f)
-        name = _name(data, f)
+        name = grades_name(data, f)
         if name in names:
             name = f"{name} ({f.name})"
         names.append(name)

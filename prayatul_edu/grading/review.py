@@ -26,6 +26,7 @@ from pathlib import Path
 from ..exercises._base import QUESTIONS
 from ..exercises.authoring import HAND, load
 from .finish import read_grades
+from .gradebook import grades_name
 from .report import write_atomic
 
 __all__ = ["review_html", "free_text_rows", "write_review"]
@@ -99,13 +100,12 @@ document.getElementById("download").addEventListener("click", function () {
 """
 
 
-def review_html(data: dict, title: str = "") -> str:
-    """The review page of the grades ``data`` (grades.json, see the module doc)."""
+def review_html(data: dict, title: str = "grades") -> str:
+    """The review page of the grades ``data`` (grades.json, see the module doc);
+    ``title``: the assignment's name."""
     esc = html.escape
     questions = free_text_rows(data)
-    name = (title or (data.get("settings") or {}).get("exercise")
-            or " + ".join(sorted({s.get("exercise") or "" for s in data["students"]} - {""}))
-            or "grades")
+    name = title
     n = sum(len(v) for v in questions.values())
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -165,5 +165,5 @@ def write_review(folder, *, questions=None, out=None) -> Path:
             if questions:          # the one given must load; the one recorded may be gone
                 raise ValueError(f"exercise: {exc}") from None
     path = Path(out) if out else folder / "review.html"
-    write_atomic(path, review_html(data, (data.get("exports") or {}).get("assignment") or ""))
+    write_atomic(path, review_html(data, grades_name(data, folder)))
     return path
