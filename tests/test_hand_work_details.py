@@ -59,3 +59,63 @@ def test_feedback_without_canvas_ids_writes_folders_and_no_zip(tmp_path):
     assert sorted(str(p.relative_to(tmp_path / "d")) for p in (tmp_path / "d").rglob("*.*")) \
         == ["s001/03_pair_counting/feedback.html", "s001/03_pair_counting/feedback.md",
             "s002/03_pair_counting/feedback.html", "s002/03_pair_counting/feedback.md"]
+
+
+def _free_text_grades(folder):
+    from prayatul_edu.exercises.authoring import HAND
+
+    folder = _grades(folder, {"s001": 0.0, "s002": 0.0})
+    data = json.loads((folder / "grades.json").read_text())
+    for s, words in zip(data["students"], ["Pure, as one flower is.", "<b>bold</b> & <i>"]):
+        s["rows"][0].update(status=HAND, answer=words, title="why pure")
+    (folder / "grades.json").write_text(json.dumps(data))
+    return folder
+
+
+def test_review_model_gives_points_and_saves_the_overrides_export_reads(tmp_path):
+    from prayatul_edu.grading.review import Review
+
+    folder = _free_text_grades(tmp_path / "g")
+    review = Review(folder)
+    assert [e["answer"] for e in review.questions["03.1"]] == ["Pure, as one flower is.",
+                                                              "<b>bold</b> & <i>"]
+    review.give("s001", "03.1", "1.5", "  half   of it ")
+    review.give("s002", "03.1", 2)
+    review.give("s002", "03.1", "")          # taken back: not graded yet
+    with pytest.raises(ValueError, match=r"^points: s001 03.1: expected 0 to 2, got 3$"):
+        review.give("s001", "03.1", 3)
+    with pytest.raises(ValueError, match=r"^question: s009 has no free-text answer"):
+        review.give("s009", "03.1", 1)
+    path = review.save()
+    assert path == folder / "overrides.csv"
+    assert read_overrides(path) == [{"student": "s001", "question": "03.1", "points": 1.5,
+                                     "reason": "half of it"}]
+    assert cli.main(["export", str(folder), "--overrides", str(path)]) == 0
+    assert [s["total"] for s in json.loads((folder / "grades.json").read_text())["students"]] \
+        == [1.5, 0.0]
+
+
+def test_review_notebook_and_app_show_answers_as_text(tmp_path):
+    import nbformat
+
+    from prayatul_edu.grading.review import review_app
+
+    folder = _free_text_grades(tmp_path / "g")
+    assert cli.main(["review", str(folder)]) == 0
+    nb = nbformat.read(folder / "review.ipynb", as_version=4)
+    assert nb.cells[1].source.endswith('review_app(".")   # the grades folder: this '
+                                       "notebook's own")
+    assert str(tmp_path) not in (folder / "review.ipynb").read_text()
+    app = review_app(folder)
+    html_values = [c.value for box in app.children
+                   for c in (box.children[:1] if hasattr(box, "children") else [box])
+                   if hasattr(c, "value") and isinstance(c.value, str)]
+    shown = "\n".join(html_values)
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;" in shown and "<b>bold</b>" not in shown
+    points = [w for box in app.children if hasattr(box, "children")
+              for row in box.children[1:] for w in row.children if w.description == "points"]
+    points[0].value = "2"
+    button = app.children[-2]
+    button.click()
+    assert "Saved 1 answer(s) to overrides.csv" in app.children[-1].value
+    assert read_overrides(folder / "overrides.csv")[0]["points"] == 2.0

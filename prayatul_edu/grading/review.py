@@ -13,7 +13,9 @@ without points is left out); then::
 
 brings the points into grades.json, the feedback and the exports. Points given earlier
 (grades.json's ``overrides``) fill the fields, so the page can be made again after an
-export and the file downloaded again whole.
+export and the file downloaded again whole. The same review in JupyterLab:
+``review.ipynb`` beside grades.json runs :func:`review_app` (ipywidgets), whose button
+saves ``overrides.csv`` in the grades folder (:class:`Review`, without widgets).
 
 Every answer, id and name on the page is the students' text: HTML-escaped, never
 markup; the page runs no script but its own and loads nothing.
@@ -29,7 +31,8 @@ from .finish import read_grades
 from .gradebook import grades_name
 from .report import write_atomic
 
-__all__ = ["review_html", "free_text_rows", "write_review"]
+__all__ = ["review_html", "free_text_rows", "write_review", "Review", "review_app",
+           "review_notebook"]
 
 
 def free_text_rows(data: dict) -> dict[str, list[dict]]:
@@ -151,6 +154,127 @@ def review_html(data: dict, title: str = "grades") -> str:
     return "\n".join(parts) + "\n"
 
 
+class Review:
+    """The review of a grades folder without widgets (what the app and a script use):
+    ``questions`` (:func:`free_text_rows`), :meth:`give` points and a comment to an
+    answer, :meth:`overrides_csv` / :meth:`save` the overrides file :mod:`.overrides`
+    reads (the same as the page's download)."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.questions = free_text_rows(read_grades(self.folder))
+        self.given = {(e["student"], qid): (e["points"], e["reason"])
+                      for qid, entries in self.questions.items() for e in entries
+                      if e["points"] is not None}
+
+    def give(self, student: str, question: str, points, comment: str = "") -> None:
+        """Give ``student``'s answer to ``question`` its ``points`` (0 to the question's;
+        None or "": not graded yet) and a ``comment`` (the reason the student reads)."""
+        entry = next((e for e in self.questions.get(question, ()) if e["student"] == student),
+                     None)
+        if entry is None:
+            raise ValueError(f"question: {student} has no free-text answer to {question!r}")
+        if points is None or (isinstance(points, str) and not points.strip()):
+            self.given.pop((student, question), None)
+            return
+        try:
+            value = float(points)
+        except (TypeError, ValueError):
+            raise ValueError(f"points: {student} {question}: expected a number, got "
+                             f"{points!r}") from None
+        if not 0 <= value <= entry["max_points"]:
+            raise ValueError(f"points: {student} {question}: expected 0 to "
+                             f"{entry['max_points']:g}, got {value:g}")
+        self.given[student, question] = (value, " ".join(str(comment or "").split()))
+
+    def overrides_csv(self) -> str:
+        """The overrides CSV of the points given (a comment left empty: "Graded by
+        hand.")."""
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        w.writerow(["student", "question", "points", "reason"])
+        for (student, question), (points, reason) in self.given.items():
+            w.writerow([student, question, f"{points:g}", reason or "Graded by hand."])
+        return buf.getvalue()
+
+    def save(self, path=None) -> Path:
+        """Write :meth:`overrides_csv` to ``path`` (default ``overrides.csv`` in the
+        grades folder); its path."""
+        path = Path(path) if path else self.folder / "overrides.csv"
+        write_atomic(path, self.overrides_csv())
+        return path
+
+
+def review_app(folder="."):
+    """The review in JupyterLab (``review.ipynb``, written by ``prayatul-edu review``):
+    per question the prompt and the model answer, per answer the student's words (as
+    text), a points field and a comment; **Save overrides.csv** writes the file into
+    the grades folder (:class:`Review`) and says the ``export`` command to run."""
+    import ipywidgets as w
+
+    review = Review(folder)
+    esc = html.escape
+    fields, parts = [], []
+    for qid, entries in review.questions.items():
+        prompt, model = _question_text(qid)
+        parts.append(w.HTML(f"<h3>{esc(qid)} {esc(entries[0]['title'])}</h3>"
+                            + (f"<p><b>Prompt</b></p><pre>{esc(prompt)}</pre>" if prompt else "")
+                            + (f"<p><b>Model answer</b></p><pre>{esc(model)}</pre>"
+                               if model else "")))
+        for e in entries:
+            who = esc(e["student"]) + (f" ({esc(e['name'])})" if e["name"] else "")
+            points = w.Text(value="" if e["points"] is None else f"{e['points']:g}",
+                            placeholder=f"0 to {e['max_points']:g}",
+                            description="points", layout=w.Layout(width="14em"))
+            comment = w.Textarea(value=e["reason"], placeholder="comment (the student reads it)",
+                                 layout=w.Layout(width="100%"))
+            fields.append((e["student"], qid, points, comment))
+            parts.append(w.VBox([w.HTML(f"<b>{who}</b><pre style='white-space:pre-wrap'>"
+                                        f"{esc(e['answer'])}</pre>"), w.HBox([points, comment])]))
+    status = w.HTML()
+    button = w.Button(description="Save overrides.csv", button_style="primary")
+
+    def save(_):
+        try:
+            for student, qid, points, comment in fields:
+                review.give(student, qid, points.value, comment.value)
+        except ValueError as exc:
+            status.value = f"<b>Not saved:</b> {esc(str(exc))}"
+            return
+        path = review.save()
+        status.value = (f"Saved {len(review.given)} answer(s) to {esc(path.name)}: run "
+                        f"<code>prayatul-edu export GRADES_DIR --overrides {esc(path.name)}"
+                        "</code> (GRADES_DIR: this folder).")
+
+    button.on_click(save)
+    if not fields:
+        parts.append(w.HTML("<p>No answer waits to be graded by hand.</p>"))
+    return w.VBox(parts + [button, status])
+
+
+#: The notebook ``review`` writes beside grades.json, for JupyterLab.
+NOTEBOOK_SOURCE = ("from prayatul_edu.grading.review import review_app\n\n"
+                   "review_app(\".\")   # the grades folder: this notebook's own")
+
+
+def review_notebook() -> str:
+    """``review.ipynb``: the app (:func:`review_app`) of the grades folder it sits in."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell(
+            "# Free-text answers to grade\n\nRun the cell: give each answer its points and "
+            "a comment, then **Save overrides.csv** and export with it (the same as "
+            "`review.html`, in JupyterLab)."),
+        nbformat.v4.new_code_cell(NOTEBOOK_SOURCE)])
+    for k, cell in enumerate(nb.cells):
+        cell["id"] = f"review-{k}"
+    return nbformat.writes(nb) + "\n"
+
+
 def write_review(folder, *, questions=None, out=None) -> Path:
     """Write the review page of the grades ``folder`` (``out``, default
     ``folder/review.html``); ``questions``: the instructor's exercise (its folder or
@@ -166,4 +290,5 @@ def write_review(folder, *, questions=None, out=None) -> Path:
                 raise ValueError(f"exercise: {exc}") from None
     path = Path(out) if out else folder / "review.html"
     write_atomic(path, review_html(data, grades_name(data, folder)))
+    write_atomic(folder / "review.ipynb", review_notebook())
     return path
