@@ -13,7 +13,6 @@ import csv
 import json
 import re
 import shutil
-import time
 import zipfile
 from pathlib import Path
 
