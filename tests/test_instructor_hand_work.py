@@ -131,6 +131,21 @@ def test_review_page_holds_every_free_text_answer_escaped(course):
     assert page.count('<tr class="answer"') == 2
 
 
+def test_review_all_shows_any_answer_with_the_graders_verdict(course, tmp_path):
+    """On request (--all) every question's answers, as the student's check recorded
+    them, beside the grader's verdict: any answer can be corrected from the page."""
+    assert cli.main(["review", str(course / "out"), "--all", "--out",
+                     str(tmp_path / "all.html")]) == 0
+    page = (tmp_path / "all.html").read_text(encoding="utf-8")
+    rows = _json(course)["students"]
+    purity = next(r for r in rows[0]["rows"] if r["question"] == "51.2")
+    assert purity["status"] == CORRECT and 0 < float(purity["given"]) <= 1   # a purity
+    assert f'<pre class="text">{purity["given"]}</pre></td><td class="verdict">correct (2): ' \
+        in page
+    assert page.count('data-question="51.2"') == 1      # s002's cell raised: no answer
+    assert page.count('<tr class="answer"') == 2 + 1     # the words, and s001's 51.2
+
+
 def test_the_student_who_handed_in_nothing_is_said_missing(course):
     data = _json(course)
     assert data["missing"] == [{"student": "ytanaka", "name": "Tanaka, Yui",

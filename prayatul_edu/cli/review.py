@@ -22,11 +22,15 @@ def add_arguments(parser) -> None:
                              "with)")
     parser.add_argument("--out", metavar="FILE", help="the page (default: "
                         "GRADES_DIR/review.html)")
+    parser.add_argument("--all", action="store_true", dest="every",
+                        help="every question's answers with the grader's verdict, not only "
+                             "the free-text ones (to correct any answer by hand)")
 
 
 def run(args) -> int:
     try:
-        path = write_review(args.grades, questions=args.exercise, out=args.out)
+        path = write_review(args.grades, questions=args.exercise, out=args.out,
+                            every=args.every)
     except (ValueError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ changes nothing.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -259,8 +260,11 @@ def grade_source(name: str, data: bytes | None, options: Options,
                 f"The answer could not be checked ({type(exc).__name__}): write it as the "
                 "question asks (e.g. 0.25 or '1/4')."])
         report.rows.append(_row(report, qid, outcome))
-        if outcome.status == HAND and isinstance((answers.get(qid) or {}).get("answer"), str):
-            report.rows[-1]["answer"] = answers[qid]["answer"]   # the words, for the review
+        got = (answers.get(qid) or {}).get("answer")
+        if outcome.status == HAND and isinstance(got, str):
+            report.rows[-1]["answer"] = got         # the words, for the review
+        elif qid in answers:                        # as given, for review --all
+            report.rows[-1]["given"] = _as_text(got)
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
@@ -379,6 +383,17 @@ def cut_questions(nb, qids, cut, names: dict) -> dict:
             lost[current] = (f"No answer was recorded: its cell ({names[index]}) was cut "
                              "or not run (see the problems with the notebook).")
     return lost
+
+
+def _as_text(answer) -> str:
+    """A recorded answer as one line of text (JSON for numbers and lists; a report caps
+    it, :data:`~.report.FIELD_CAP`)."""
+    if isinstance(answer, str):
+        return answer
+    try:
+        return json.dumps(answer, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return repr(answer)[:200]
 
 
 def raised_questions(nb, qids, names: dict) -> dict:

@@ -35,23 +35,28 @@ __all__ = ["review_html", "free_text_rows", "write_review", "Review", "review_ap
            "review_notebook"]
 
 
-def free_text_rows(data: dict) -> dict[str, list[dict]]:
+def free_text_rows(data: dict, every: bool = False) -> dict[str, list[dict]]:
     """qid -> one entry per student with a free-text answer (or one still waiting for its
     points): ``student``, ``name``, ``answer``, ``points`` and ``reason`` given earlier
-    (None, "" when none), ``max_points``, ``title``; in the order of grades.json."""
+    (None, "" when none), ``max_points``, ``title``, and the grader's ``verdict`` (its
+    status and feedback); in the order of grades.json. ``every``: every other question's
+    answer too (grades.json's ``given``: what the student's check recorded)."""
     people = (data.get("settings") or {}).get("people") or {}
     out: dict[str, list[dict]] = {}
     for s in data["students"]:
         given = {o["question"]: o for o in s.get("overrides") or ()}
         for r in s["rows"]:
-            if "answer" not in r and r["status"] != HAND:
+            free = "answer" in r or r["status"] == HAND
+            if not free and not (every and "given" in r):
                 continue
             o = given.get(r["question"])
             out.setdefault(r["question"], []).append({
                 "student": s["student"], "name": (people.get(s["student"]) or {}).get("name", ""),
-                "answer": str(r.get("answer") or ""), "title": r.get("title", ""),
-                "max_points": r["max_points"], "points": o["points"] if o else None,
-                "reason": o["reason"] if o else ""})
+                "answer": str(r.get("answer") if free else r.get("given") or ""),
+                "title": r.get("title", ""), "max_points": r["max_points"],
+                "points": o["points"] if o else None, "reason": o["reason"] if o else "",
+                "verdict": "" if free else f"{r['status']} ({r['points']:g}): "
+                                           f"{r.get('feedback', '')}"})
     return out
 
 
@@ -103,11 +108,12 @@ document.getElementById("download").addEventListener("click", function () {
 """
 
 
-def review_html(data: dict, title: str = "grades") -> str:
+def review_html(data: dict, title: str = "grades", every: bool = False) -> str:
     """The review page of the grades ``data`` (grades.json, see the module doc);
-    ``title``: the assignment's name."""
+    ``title``: the assignment's name; ``every``: every question's answers, with the
+    grader's verdict, not only the free-text ones."""
     esc = html.escape
-    questions = free_text_rows(data)
+    questions = free_text_rows(data, every)
     name = title
     n = sum(len(v) for v in questions.values())
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -130,8 +136,10 @@ def review_html(data: dict, title: str = "grades") -> str:
                          f"<pre>{esc(prompt)}</pre></div>")
         if model:
             parts.append(f'<div class="model"><b>Model answer</b><pre>{esc(model)}</pre></div>')
-        parts.append("<table><tr><th>student</th><th>answer</th><th>points</th>"
-                     "<th>comment</th></tr>")
+        verdicts = any(r["verdict"] for r in rows)
+        parts.append("<table><tr><th>student</th><th>answer</th>"
+                     + ("<th>the grader's verdict</th>" if verdicts else "")
+                     + "<th>points</th><th>comment</th></tr>")
         for r in rows:
             who = esc(r["student"]) + (f"<br>{esc(r['name'])}" if r["name"] else "")
             points = "" if r["points"] is None else f"{r['points']:g}"
@@ -139,6 +147,7 @@ def review_html(data: dict, title: str = "grades") -> str:
                 f'<tr class="answer" data-student="{esc(r["student"])}" '
                 f'data-question="{esc(qid)}"><td>{who}</td>'
                 f'<td><pre class="text">{esc(r["answer"]) or "<i>(no answer)</i>"}</pre></td>'
+                + (f'<td class="verdict">{esc(r["verdict"])}</td>' if verdicts else "") +
                 f'<td><input type="number" name="points" min="0" max="{r["max_points"]:g}" '
                 f'step="any" value="{points}" aria-label="points of {esc(r["student"])}"> '
                 f'/ {r["max_points"]:g}</td>'
@@ -275,10 +284,11 @@ def review_notebook() -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def write_review(folder, *, questions=None, out=None) -> Path:
+def write_review(folder, *, questions=None, out=None, every: bool = False) -> Path:
     """Write the review page of the grades ``folder`` (``out``, default
     ``folder/review.html``); ``questions``: the instructor's exercise (its folder or
-    questions module), default the one the grades name. Returns the page's path."""
+    questions module), default the one the grades name; ``every``: every question's
+    answers (:func:`review_html`). Returns the page's path."""
     folder = Path(folder)
     data = read_grades(folder)
     module = questions or (data.get("settings") or {}).get("questions")
@@ -289,6 +299,6 @@ def write_review(folder, *, questions=None, out=None) -> Path:
             if questions:          # the one given must load; the one recorded may be gone
                 raise ValueError(f"exercise: {exc}") from None
     path = Path(out) if out else folder / "review.html"
-    write_atomic(path, review_html(data, grades_name(data, folder)))
+    write_atomic(path, review_html(data, grades_name(data, folder), every))
     write_atomic(folder / "review.ipynb", review_notebook())
     return path
