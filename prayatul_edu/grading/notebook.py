@@ -135,10 +135,11 @@ def _known_folders(work: Path) -> list[tuple[str, str]]:
     return sorted(found.items(), key=lambda kv: -len(kv[0]))
 
 
-def _scrub(text: str, work: Path) -> str:
+def _scrub(text: str, work: Path, any_path: bool = True) -> str:
     """Paths in a message made neutral: the work folder is ``.``, any other ``<path>``
     (the grader's folders are nobody's business, whoever typed them). The grader's own
-    folders are found whatever separator they are written with (``|tmp|...``)."""
+    folders are found whatever separator they are written with (``|tmp|...``).
+    ``any_path=False`` (a student's answer, kept as typed): the grader's folders only."""
     for folder, neutral in _known_folders(work):
         head = _SEPARATOR + _SEPARATOR.join(re.escape(p) for p in Path(folder).parts[1:])
         if neutral == ".":   # the work folder: names in it become relative
@@ -147,7 +148,7 @@ def _scrub(text: str, work: Path) -> str:
         else:                # any other: the folder and whatever follows it
             text = re.sub(head + r"(?:" + _SEPARATOR + r"[\w.@+-]+)*(?![\w.@+-])", neutral,
                           text)
-    return _PATH.sub("<path>", text)
+    return _PATH.sub("<path>", text) if any_path else text
 
 
 def _calls(records, qids) -> dict:
@@ -261,10 +262,10 @@ def grade_source(name: str, data: bytes | None, options: Options,
                 "question asks (e.g. 0.25 or '1/4')."])
         report.rows.append(_row(report, qid, outcome))
         got = (answers.get(qid) or {}).get("answer")
-        if outcome.status == HAND and isinstance(got, str):
-            report.rows[-1]["answer"] = got         # the words, for the review
-        elif qid in answers:                        # as given, for review --all
-            report.rows[-1]["given"] = _as_text(got)
+        if outcome.status == HAND and isinstance(got, str):   # the grader's folders out
+            report.rows[-1]["answer"] = _scrub(got, work, False)   # the words, for review
+        elif qid in answers:                                # as given, for review --all
+            report.rows[-1]["given"] = _scrub(_as_text(got), work, False)
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
