@@ -44,7 +44,7 @@ def handed(tmp_path_factory):
     wheel = d / "prayatul_edu-0.1.0-py3-none-any.whl"
     wheel.write_bytes(b"PK wheel")
     code = cli.main(["assign", "03", "--roster", str(d / "class.csv"), "--out", str(d / "hw"),
-                     "--course-key", str(d / "course.key"), "--due", "1 December, 23:59",
+                     "--course-key", str(d / "course.key"), "--due", "2026-12-01T23:59",
                      "--title", "HW3", "--wheel", str(wheel)])
     assert code == 0
     return d / "hw"
@@ -85,7 +85,7 @@ def test_the_first_code_cell_turns_assignment_mode_on_with_the_students_variant(
     assert {c.id: c.source for c in cells if c.id in same} == same
     text = cells[1].source
     assert text.startswith("## Your assignment: HW3")
-    for phrase in ("**Due:** 1 December, 23:59.", "`s01_03_pair_counting.ipynb` (do not rename",
+    for phrase in ("**Due:** 2026-12-01 23:59 UTC.", "`s01_03_pair_counting.ipynb` (do not rename",
                    "pip install prayatul_edu-0.1.0-py3-none-any.whl", "It is not on PyPI"):
         assert phrase in text
     assert grading.published.compare_cells(
@@ -116,6 +116,9 @@ def test_the_handout_locks_outside_any_course_folder(handed, tmp_path):
     (["03", "--roster", "{dup}"], "roster: line 3: student s1 is listed twice (line 2)"),
     (["03", "--published", "{solutions}"], "assign: the notebook of 03_pair_counting holds "
                                            "solutions"),
+    # one documented form of a date (issue 43: this was kept as null and refused by grade)
+    (["03", "--due", "1 December, 23:59"], "due: expected a date and time such as "
+                                           "2026-12-01T23:59, got '1 December, 23:59'"),
 ])
 def test_assign_refuses(tmp_path, capsys, argv, message):
     (tmp_path / "short.key").write_text("abcde")

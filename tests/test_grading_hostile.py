@@ -37,6 +37,8 @@ CANARY_KEY = b"CANARY-keyring-3c9e71"
 MARKER = "prayatul-hostile-marker"
 FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
+#: a cell of the question raised before any answer of it was checked (issue 43)
+RAISED = [(q, 0.0, grading.report.CELL_ERROR) for q in QIDS]
 ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 #: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
@@ -98,7 +100,7 @@ def _attacks(env):
         # -- ids
         "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
         # (an id the library cannot encode only breaks the attacker's own questions)
-        "a14": ("ex.setup('\\udcff\\x00\\u202eevil')", OPEN,
+        "a14": ("ex.setup('\\udcff\\x00\\u202eevil')", RAISED,
                 ["the notebook declared STUDENT_ID", "raised UnicodeEncodeError",
                  "raised NameError"]),
         # -- resources
@@ -109,7 +111,7 @@ def _attacks(env):
                 "        time.sleep(300)\n        os._exit(0)",
                 # the kernel an unprivileged user outside: RLIMIT_NPROC holds in the kernel
                 # (its processes are held: the next cell that needs a thread fails)
-                [OPEN[0]] + FULL[1:] if UNPRIVILEGED else OPEN,
+                [RAISED[0]] + FULL[1:] if UNPRIVILEGED else OPEN,
                 [Q1.format(1) + " raised RuntimeError: can't start new thread",
                  Q1.format(2) + " raised NameError"] if UNPRIVILEGED else
                 [AT + " started more than 64 processes (the process limit)"]),
@@ -388,7 +390,7 @@ def test_honest_students_keep_full_marks(batch):
 
 def test_key_and_solution_are_refused_and_reported(batch):
     key, sol = batch["reports"]["a24.ipynb"], batch["reports"]["a25.ipynb"]
-    assert rows(key) == OPEN and rows(sol) == OPEN
+    assert rows(key) == RAISED and rows(sol) == OPEN   # key() raises; solution() says no
     assert any("raised NotReleased" in p for p in key.problems)
     assert key.calls == {q: {"key": 1, "key_shown": 0} for q in QIDS}
     assert sol.calls == {q: {"solution": 1, "solution_shown": 0} for q in QIDS}
@@ -444,8 +446,9 @@ def test_help_asked_for_in_the_code_costs_the_points(batch):
     policy removed scores 0 by the code read."""
     zero = {q: (q, 0.0, ex.CORRECT) for q in QIDS}
     unanswered = {q: (q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS}
-    assert rows(batch["reports"]["a46.ipynb"]) == [unanswered["03.1"]] + FULL[1:]
-    assert rows(batch["reports"]["a47.ipynb"]) == [FULL[0], unanswered["03.2"]] + FULL[2:]
+    refused = dict(zip(QIDS, RAISED))     # the refusal raised in the check cell: an error
+    assert rows(batch["reports"]["a46.ipynb"]) == [refused["03.1"]] + FULL[1:]
+    assert rows(batch["reports"]["a47.ipynb"]) == [FULL[0], refused["03.2"]] + FULL[2:]
     assert rows(batch["reports"]["a48.ipynb"]) == list(zero.values())
     a46 = batch["reports"]["a46.ipynb"]
     assert a46.calls["03.1"] == {"key": 1, "key_shown": 0}   # refused, and on the record
@@ -453,7 +456,7 @@ def test_help_asked_for_in_the_code_costs_the_points(batch):
             in a46.rows[0]["feedback"])
     assert batch["reports"]["a47.ipynb"].calls["03.2"] == {"key": 1, "key_shown": 0}
     assert rows(batch["reports"]["a51.ipynb"]) == (
-        [unanswered["03.1"]] + FULL[1:3] + [unanswered["03.4"]])
+        [unanswered["03.1"]] + FULL[1:3] + [refused["03.4"]])
     a48 = batch["reports"]["a48.ipynb"]
     assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
 
@@ -465,13 +468,14 @@ def test_every_route_to_the_key_is_recorded_and_refused(batch, name, route):
     after ``globals()["__name__"] = "prayatul_edu.x"``: each gave 4/4 with no record;
     now each is refused and on the kernel's record of help, whatever the cell named."""
     r = batch["reports"][f"{name}.ipynb"]
-    assert rows(r) == FULL[:2] + [("03.3", 0.0, ex.NOT_ATTEMPTED), FULL[3]]
+    assert rows(r) == FULL[:2] + [RAISED[2], FULL[3]]
     assert r.calls["03.3"] == {"key": 1, "key_shown": 0}
     assert len(r.problems) == 1 and f"raised NotReleased: {route}: the answer of 03.3 for " \
         f"variant {name} is not available" in r.problems[0]
     md = (batch["env"]["out"] / "feedback" / f"{name}_03_pair_counting.md").read_text()
-    assert ("| 0/1 | not attempted | 1 key() (0 shown) |" in md
-            and "Not attempted: no answer was checked for this question." in md)
+    assert ("| 0/1 | error | 1 key() (0 shown) |" in md
+            and f"raised NotReleased: {route}: the answer of 03.3 for variant {name} is not "
+                "available" in md and "no answer was recorded." in md)
 
 
 def test_a_linked_or_piped_channel_gives_nothing(batch):
@@ -482,7 +486,7 @@ def test_a_linked_or_piped_channel_gives_nothing(batch):
 
 def test_deleted_and_altered_cells_are_found_against_the_published_exercise(batch):
     r = batch["reports"]["a32.ipynb"]
-    assert rows(r) == [FULL[0], ("03.2", 0.0, ex.NOT_ATTEMPTED), FULL[2], FULL[3]]
+    assert rows(r) == [FULL[0], RAISED[1], FULL[2], FULL[3]]   # q2's prompt cell: gone
     assert "1 cell(s) of the exercise are missing (deleted?): q03-2-prompt" in r.problems
     assert "1 cell(s) of the exercise were altered: q03-3-prompt" in r.problems
 

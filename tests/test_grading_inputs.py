@@ -194,8 +194,10 @@ def test_a_class_roster_as_a_spreadsheet_saves_it_is_read(tmp_path, data):
 
 
 @pytest.mark.parametrize("data, message", [
-    (b"Student,Name\ns1,Ana\n", "roster: expected a CSV with the column student; its "
-                                "columns are Student, Name"),
+    (b"Student,Name\ns1,Ana\n", "roster: expected a CSV with the column student (or "
+                                "Canvas's gradebook export (Student, ID, SIS User ID, SIS "
+                                "Login ID, Section) or Gradescope's roster (Name, Email, "
+                                "SID, Role)); its columns are Student, Name"),
     ("student,name\ns1,Jos\u00e9\n".encode("cp1252"),
      "roster: class.csv is not UTF-8 text (save it as CSV UTF-8)"),
 ])

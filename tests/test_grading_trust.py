@@ -271,8 +271,11 @@ def test_replace_swaps_the_whole_folder_no_earlier_file_survives(graded, course)
         "canvas.csv", "grades.csv", "grades.json", "gradescope_scores.csv",
         f"feedback/s0001_{EXERCISE}.md", "gradescope/s0001/results.json", "report.html",
         "report.md"])
-    assert [r[0] for r in csv.reader(open(out / "gradescope_scores.csv"))] == ["Name",
-                                                                              "Ana Lima"]
+    scores = list(csv.reader(open(out / "gradescope_scores.csv")))
+    assert [r[0] for r in scores[:2]] == ["Name", "Ana Lima"] and scores[1][-1] != ""
+    # the rest of the roster handed in nothing in this run: missing, no score (issue 43)
+    assert {r[-1] for r in scores[2:]} == {""} and len(scores) > 2
+    assert [m["name"] for m in data["missing"]] == [r[0] for r in scores[2:]]
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]
 
 

@@ -363,15 +363,20 @@ def test_export_applies_the_overrides_and_keeps_their_reasons(cycle):
 
 def test_the_free_text_answers_wait_in_a_file_to_fill_in(cycle):
     waiting = list(csv.reader(open(cycle / "g1_graded" / "to_grade_by_hand.csv")))
-    assert waiting == [["student", "question", "points", "reason"]] + [
-        [s, "61.4", "", ""] for s in STUDENTS[:7]]
+    assert waiting[0] == ["student", "question", "points", "reason", "answer"]
+    assert [r[:4] for r in waiting[1:]] == [[s, "61.4", "", ""] for s in STUDENTS[:7]]
+    # the last column: what each student typed, as grades.json keeps it (issue 43)
+    typed = {s["student"]: r["answer"] for s in _grades(cycle / "g1_graded")["students"]
+             for r in s["rows"] if r["question"] == "61.4" and "answer" in r}
+    assert {r[0]: r[4] for r in waiting[1:]} == typed
+    assert typed["s0001"] == honest("s0001")["61.4"]
     after = list(csv.reader(open(cycle / "g1" / "to_grade_by_hand.csv")))
-    assert after[1:] == [[s, "61.4", "", ""] for s in STUDENTS[2:7]]   # s0001, s0002 graded
-    # filled in for one student, the unfilled rows skipped
+    assert [r[:4] for r in after[1:]] == [[s, "61.4", "", ""] for s in STUDENTS[2:7]]
+    # filled in for one student, the unfilled rows skipped (s0001, s0002 are graded)
     filled = cycle / "filled.csv"
-    filled.write_text("\n".join([",".join(r) for r in after[:1]]
-                                 + ["s0003,61.4,2,convincing"]
-                                 + [",".join(r) for r in after[2:]]) + "\n")
+    with open(filled, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(after[:1] + [["s0003", "61.4", "2", "convincing"]]
+                                 + after[2:])
     from prayatul_edu.grading.overrides import read_overrides
     assert read_overrides(filled) == [{"student": "s0003", "question": "61.4", "points": 2.0,
                                        "reason": "convincing", "line": 2}]
@@ -397,7 +402,8 @@ def _expected_report(students_points):
         bucket = {CORRECT: "correct", PARTLY: "partly", INCORRECT: "incorrect",
                   NOT_ATTEMPTED: "not attempted"}
         counts = {k: sum(bucket.get(x, "not graded") == k for x in statuses)
-                  for k in ("correct", "partly", "incorrect", "not attempted", "not graded")}
+                  for k in ("correct", "partly", "incorrect", "not attempted", "error",
+                            "not graded")}
         mistakes = {}
         for s in STUDENTS:
             for name in students_points[s][q][2]:

@@ -15,7 +15,10 @@ argument parsing. This file only wires them up (and imports them lazily, so
   :mod:`prayatul_edu.grading.handout`);
 * ``export``   - a grades folder's files again from grades.json, with corrections and
   late work (:mod:`prayatul_edu.cli.export`), and ``gradebook``, the term's grades in
-  one table (:mod:`prayatul_edu.cli.gradebook`).
+  one table (:mod:`prayatul_edu.cli.gradebook`);
+* ``review``   - the free-text answers on one page, graded into an overrides file
+  (:mod:`prayatul_edu.cli.review`), and ``feedback``, each student's feedback delivered
+  (:mod:`prayatul_edu.cli.feedback`).
 
 A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
@@ -23,9 +26,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
-__all__ = ["main", "SUBCOMMANDS", "DEFAULT"]
+__all__ = ["main", "SUBCOMMANDS", "DEFAULT", "plain"]
 
 #: name -> (module, one-line help).
 SUBCOMMANDS = {
@@ -39,6 +43,9 @@ SUBCOMMANDS = {
     "export": ("prayatul_edu.cli.export", "write a grades folder's files again, with "
                "corrections and late work, from its grades.json"),
     "gradebook": ("prayatul_edu.cli.gradebook", "gather grades folders into one gradebook"),
+    "review": ("prayatul_edu.cli.review", "read and grade the free-text answers on one page"),
+    "feedback": ("prayatul_edu.cli.feedback", "deliver the feedback: a folder per student "
+                 "(and Canvas's re-upload zip)"),
 }
 #: What runs when no subcommand is given.
 DEFAULT = "compare"
@@ -51,6 +58,14 @@ def _available():
     return out
 
 
+def plain(text: str) -> str:
+    """A docstring's reST as ``--help`` prints it: roles and literals as their text
+    (``:mod:`~a.b``` -> ``b``, ````x```` -> ``x``)."""
+    text = re.sub(r":\w+:`~([^`]*\.)?([^`.]+)`", r"\2", text)
+    text = re.sub(r":\w+:`([^`]+)`", r"\1", text)
+    return text.replace("``", "")
+
+
 def _parser(commands) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="prayatul-edu",
@@ -58,7 +73,7 @@ def _parser(commands) -> argparse.ArgumentParser:
                     f"runs '{DEFAULT}'.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (mod, help_) in commands.items():
-        sp = sub.add_parser(name, help=help_, description=(mod.__doc__ or help_).strip().split("\n\n")[0],
+        sp = sub.add_parser(name, help=help_, description=plain((mod.__doc__ or help_).strip().split("\n\n")[0]),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(sp)
     return p

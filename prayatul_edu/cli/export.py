@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from ..grading.export import FORMATS
+from ..grading.export import FORMATS, MISSING_POLICIES
 from ..grading.finish import finish
 
 __all__ = ["add_arguments", "run", "add_late_arguments", "print_not_applied", "LATE_OPTIONS"]
@@ -30,10 +30,13 @@ LATE_OPTIONS = (
 
 
 def add_late_arguments(parser) -> None:
-    """The options ``grade`` and ``export`` share: corrections and late work."""
-    group = parser.add_argument_group("corrections and late work")
+    """The options ``grade`` and ``export`` share: corrections, late and missing work."""
+    group = parser.add_argument_group("corrections, late and missing work")
     for flag, metavar, dest, help_ in LATE_OPTIONS:
         group.add_argument(flag, metavar=metavar, dest=dest, help=help_)
+    group.add_argument("--missing", choices=tuple(MISSING_POLICIES), default=None,
+                       help="the points of a student of the roster who handed in nothing, "
+                            "in the exports: blank (the default: no grade) or zero")
 
 
 def add_arguments(parser) -> None:
@@ -51,7 +54,8 @@ def run(args) -> int:
     try:
         data = finish(args.grades, overrides=args.overrides, late=args.late, due=args.due,
                       submissions=args.submission_times, formats=args.formats,
-                      assignment=args.assignment, canvas_questions=args.canvas_questions)
+                      assignment=args.assignment, canvas_questions=args.canvas_questions,
+                      missing=args.missing)
     except ValueError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -230,13 +230,17 @@ def run(args) -> int:
                               if args.roster else None)
         data = finish(args.out, overrides=args.overrides, late=args.late, due=args.due,
                submissions=args.submission_times, formats=tuple(args.formats or ()),
-               assignment=args.assignment, canvas_questions=args.canvas_questions)
+               assignment=args.assignment, canvas_questions=args.canvas_questions,
+               missing=args.missing)
     except ValueError as exc:  # e.g. files naming different exercises: nothing graded
         return _fail(str(exc))
     print_not_applied(data)
     bad = sum(1 for r in reports if r.problems)
     print(f"graded {len(reports)} notebook(s), {bad} with problems: {args.out}/grades.csv, "
           "grades.json, feedback/, report.html", file=sys.stderr)
+    if args.overrides or args.late:
+        print("the totals above are the grader's; grades.csv, grades.json, the feedback and "
+              "the exports have the corrections and the late policy applied", file=sys.stderr)
     if reports.needs_a_look:
         print(f"needs a look: {len(reports.unmatched)} unmatched file(s), "
               f"{len(reports.conflicts)} conflict(s), not graded and not exported (listed "

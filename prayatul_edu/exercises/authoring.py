@@ -64,7 +64,7 @@ from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQue
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
            "FreeTextQuestion", "HAND", "EXERCISE_ENV", "AUTHORED", "QUESTIONS_FILE",
-           "SOLUTIONS_FILE", "MAX_TEXT"]
+           "SOLUTIONS_FILE", "MAX_TEXT", "RESERVED"]
 
 #: The grader sets this (inside the sandbox) to its read-only copy of the questions module:
 #: :func:`open_exercise` loads that copy, whatever path the notebook names.
@@ -75,6 +75,11 @@ QUESTIONS_FILE, SOLUTIONS_FILE = "questions.py", "solutions.ipynb"
 HAND = "to be graded by hand"
 #: Characters of a free-text answer kept.
 MAX_TEXT = 5000
+#: Names a data set's dict may not use: the question's own attributes (``q.seed`` is
+#: the variant, ``q.data`` the data, ``q.hint`` a method...), which would hide the data.
+RESERVED = frozenset({"seed", "data"} | {
+    n for kind in (Question, ChoiceQuestion, IntegerQuestion, NumberQuestion,
+                   NumbersQuestion, TableQuestion) for n in dir(kind) if not n.startswith("_")})
 #: exercise name -> the :class:`Exercise` declared (in this process).
 AUTHORED: dict[str, "Exercise"] = {}
 
@@ -408,6 +413,14 @@ class Exercise:
             if not isinstance(data, dict):
                 raise TypeError(f"dataset {draw.__name__}: expected a dict of the data, got "
                                 f"{type(data).__name__}")
+            taken = sorted(k for k in data if k in RESERVED)
+            if taken:   # q.seed would be the variant, not these data
+                raise ValueError(f"dataset {draw.__name__}: the data name"
+                                 f"{'s' * (len(taken) > 1)} {', '.join(map(repr, taken))} "
+                                 "belong to the question itself (q.seed is its variant, "
+                                 "q.data its data, ...): rename "
+                                 f"{'them' if len(taken) > 1 else 'it'}; reserved: "
+                                 + ", ".join(sorted(RESERVED)))
             return data
 
         _data.DATASETS[name] = (lambda: checked(None), checked)

@@ -11,7 +11,10 @@ placeholder, so that the exercise still runs top to bottom, blank:
   numbers to give, and ``# SOLUTION: text`` puts ``# text`` in place of
   ``# your answer here``; any other such line becomes ``pass  # your code here``;
 * the lines from ``# BEGIN SOLUTION`` to ``# END SOLUTION`` become
-  ``# your code here`` (``pass  # your code here`` when indented);
+  ``# your code here`` (``pass  # your code here`` when indented); a region that
+  assigns ``answer`` (at the cell's top level) with no later line of the cell assigning
+  it again gets ``answer = ...  # your answer here`` too, so that a region left
+  unfilled checks "not attempted", never the previous question's ``answer``;
 * a cell tagged ``solution`` is replaced by an empty one of the same kind
   (``# your code here`` or ``*Your answer here.*``).
 
@@ -30,7 +33,8 @@ import re
 from . import _base
 from ._base import topic_questions
 
-__all__ = ["strip_source", "make_exercise", "literal_answers", "run_solutions", "PLACEHOLDER"]
+__all__ = ["strip_source", "make_exercise", "literal_answers", "run_solutions", "PLACEHOLDER",
+           "checked_questions"]
 
 _ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w\[\]\"', .]*?)\s*=(?!=)\s*(.+?)\s*"
                      r"#\s*SOLUTION\s*(?::\s*(.*?))?\s*$")
@@ -41,16 +45,28 @@ _BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
 _END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
 
 
+def _assigns_answer_later(lines: list[str]) -> bool:
+    return any(_TOP_ASSIGN.match(line) and _TOP_ASSIGN.match(line).group(1) == "answer"
+               for line in lines)
+
+
 def strip_source(source: str, where: str = "cell") -> str:
     """The source with its solution regions replaced by placeholders."""
-    out, indent = [], None
-    for line in source.split("\n"):
+    out, indent, answered = [], None, False
+    lines = source.split("\n")
+    for k, line in enumerate(lines):
         if indent is not None:                      # inside BEGIN ... END
             if _BEGIN.match(line):
                 raise ValueError(f"{where}: '# BEGIN SOLUTION' inside another region")
             if _END.match(line):
                 out.append(f"{indent}pass  # your code here" if indent else "# your code here")
-                indent = None
+                if answered and not _assigns_answer_later(lines[k + 1:]):
+                    out.append("answer = ...  # your answer here")
+                indent, answered = None, False
+                continue
+            top = _TOP_ASSIGN.match(line)
+            answered = answered or (not indent and top is not None
+                                    and top.group(1) == "answer")
             continue
         begin = _BEGIN.match(line)
         if begin:
@@ -137,13 +153,53 @@ def _answer_lines(source: str):
             yield m.group(3)
 
 
+_CHECK_ID = re.compile(r"^q(\d+)-(\d+)-check$")
+#: ``NAME = ex.question("NN.k")``; ``question("NN.k").check(``; ``NAME.check(``; a heading
+_BOUND = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*[\w.]*question\(\s*['\"](\d+\.\d+)['\"]")
+_DIRECT = re.compile(r"question\(\s*['\"](\d+\.\d+)['\"]\s*\)\s*\.\s*check\s*\(")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*check\s*\(")
+_HEADING = re.compile(r"^#+\s*(?:Question\s+)?(\d+\.\d+)\b", re.M)
+
+
+def checked_questions(nb) -> dict[int, str]:
+    """cell index -> the question whose answer the code cell checks: by its id
+    (``qNN-k-check``, as the course's notebooks name it), else by position and question,
+    whatever id JupyterLab gave it: a cell calling ``question("NN.k").check(``, or
+    ``NAME.check(`` where the notebook binds ``NAME = ex.question("NN.k")``, or any
+    ``.check(`` under a Markdown heading that starts with the question's number
+    (``## 51.6 ...``)."""
+    names = {m.group(1): m.group(2) for c in nb.cells if c.cell_type == "code"
+             for m in _BOUND.finditer(c.source)}
+    out, current = {}, None
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            heading = _HEADING.search(cell.source)
+            current = heading.group(1) if heading else current
+            continue
+        if cell.cell_type != "code":
+            continue
+        by_id = _CHECK_ID.match(str(cell.get("id", "")))
+        direct = _DIRECT.search(cell.source)
+        called = [names[n] for n in _CALLED.findall(cell.source) if n in names]
+        if by_id:
+            out[k] = f"{by_id.group(1)}.{by_id.group(2)}"
+        elif direct:
+            out[k] = direct.group(1)
+        elif called:
+            out[k] = called[-1]
+        elif current and _CALLED.search(cell.source):
+            out[k] = current
+    return out
+
+
 def literal_answers(nb, where: str, exempt=()) -> list[str]:
     """Problems: an answer line whose solution is a literal (typed, not computed from the
-    data: it would be right for one variant only). ``exempt``: ids of cells whose answer
-    is typed by nature (a free text, graded by hand)."""
+    data: it would be right for one variant only). ``exempt``: the ids or indices of the
+    cells whose answer is typed by nature (a free text, graded by hand; see
+    :func:`checked_questions`)."""
     problems = []
     for k, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or cell.get("id") in exempt:
+        if cell.cell_type != "code" or cell.get("id") in exempt or k in exempt:
             continue
         for expr in _answer_lines(cell.source):
             try:

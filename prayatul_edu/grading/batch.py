@@ -566,13 +566,15 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
                 "variant": options.variant, "cell_timeout": options.cell_timeout,
                 "notebook_timeout": options.notebook_timeout, "limits": options.limits,
                 "exercise": options.exercise, "roster_matched": matches,
+                "questions": options.authored,   # an instructor's module: review reads it
                 "not_graded": {entries[k].name: names for k, names in sorted(dropped.items())},
                 "unmatched": who.unmatched, "conflicts": who.conflicts,
                 "mismatched_variants": list(mismatched.values()),
                 "enforced": enforced_limits(options.sandbox, limits),
-                # the roster's names of the graded students: `export` fills the same columns
-                "people": {r.student: asdict(people[r.student]) for r in ordered
-                           if people and r.student in people}}
+                # the roster's names (every student's: `export` fills the same columns,
+                # and lists the students of the roster who handed in nothing as missing)
+                "people": {sid: asdict(p) for sid, p in (people or {}).items()},
+                "roster": list(people or ())}
     write_exports(ordered, out, formats, assignment=assignment,
                   canvas_questions=canvas_questions, people=people)
     partial.unlink(missing_ok=True)

@@ -24,23 +24,25 @@ import base64
 import html
 import io
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
 from ..exercises import CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY
 from .late import LATE_ROW
-from .report import md_escape, write_atomic
+from .report import CELL_ERROR, md_escape, write_atomic
 
 __all__ = ["question_stats", "item_rest", "class_report_markdown", "class_report_html",
            "write_class_report", "STATUSES"]
 
 #: The columns of the shares, in order.
-STATUSES = ("correct", "partly", "incorrect", "not attempted", "not graded")
+STATUSES = ("correct", "partly", "incorrect", "not attempted", "error", "not graded")
 
 
 def _bucket(status: str) -> str:
     return {CORRECT: "correct", PARTLY: "partly", INCORRECT: "incorrect",
-            INVALID: "incorrect", NOT_ATTEMPTED: "not attempted"}.get(status, "not graded")
+            INVALID: "incorrect", NOT_ATTEMPTED: "not attempted",
+            CELL_ERROR: "error"}.get(status, "not graded")
 
 
 def item_rest(item, rest) -> float | None:
@@ -81,6 +83,8 @@ def question_stats(students: list[dict]) -> list[dict]:
         counts = Counter(_bucket(r["status"]) for _, r in rows)
         mistakes = Counter(name for _, r in rows for name in dict.fromkeys(
             r.get("diagnosed", [])))
+        errors = Counter(m.group(1) for _, r in rows if r["status"] == CELL_ERROR
+                         for m in [_RAISED.search(r.get("feedback", ""))] if m)
         calls = [s.get("calls", {}).get(qid, {}) for s, _ in rows]
         item = [r["points"] for _, r in rows]
         rest = [totals[s["student"]] - r["points"] for s, r in rows]
@@ -91,12 +95,31 @@ def question_stats(students: list[dict]) -> list[dict]:
             "counts": {k: counts.get(k, 0) for k in STATUSES},
             "shares": {k: counts.get(k, 0) / n if n else 0.0 for k in STATUSES},
             "mistakes": dict(sorted(mistakes.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "errors": dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))),
             "hints": (sum(1 for c in calls if c.get("hint")), sum(c.get("hint", 0)
                                                                   for c in calls)),
             "solutions": (sum(1 for c in calls if c.get("solution") or c.get("key")),
                           sum(c.get("solution", 0) + c.get("key", 0) for c in calls)),
             "discrimination": item_rest(item, rest)})
     return out
+
+
+#: The exception an error row's feedback names (``... raised NameError: ...``).
+_RAISED = re.compile(r"raised ([\w.]{1,60}):")
+
+
+def _missing_line(missing) -> str:
+    """The sentence naming the students of the roster who handed in nothing (raw)."""
+    if not missing:
+        return ""
+    return (f"{len(missing)} student(s) of the roster handed in nothing (missing, not in "
+            "the statistics): " + ", ".join(missing) + ".")
+
+
+def _errors_line(q: dict) -> str:
+    return ("Cells that raised (status error, no answer recorded): "
+            + ", ".join(f"{name} {c}" for name, c in q["errors"].items()) + "."
+            if q["errors"] else "")
 
 
 def _pct(x: float) -> str:
@@ -119,15 +142,16 @@ def _totals(students) -> list[float]:
     return [round(sum(r["points"] for r in s["rows"]), 2) for s in students]
 
 
-def class_report_markdown(students: list[dict], title: str) -> str:
-    """``report.md``: the tables of the report (see the module doc)."""
+def class_report_markdown(students: list[dict], title: str, missing=()) -> str:
+    """``report.md``: the tables of the report (see the module doc); ``missing``: the
+    students of the roster who handed in nothing."""
     stats = question_stats(students)
     totals = _totals(students)
     lines = [f"# Class report: {md_escape(title)}", "",
              f"{len(students)} students. Mean total {sum(totals) / max(1, len(totals)):.2f}. "
              "Discrimination: the item-rest correlation (Pearson's r of the question's points "
              "with the rest of the total; the point-biserial for an all-or-nothing "
-             "question).", "",
+             "question).", "", *([md_escape(_missing_line(missing)), ""] if missing else []),
              "| question | mean points | " + " | ".join(STATUSES) + " | discrimination |",
              "| --- | --- | " + " | ".join("---" for _ in STATUSES) + " | --- |"]
     lines += ["| " + " | ".join(_summary(q, md_escape)) + " |" for q in stats]
@@ -141,6 +165,8 @@ def class_report_markdown(students: list[dict], title: str) -> str:
                   f"Hints asked for by {q['hints'][0]} student(s) ({q['hints'][1]} in all); "
                   f"solutions or keys by {q['solutions'][0]} ({q['solutions'][1]} in all). "
                   f"Discrimination (item-rest r): {_r(q['discrimination'])}.", ""]
+        if q["errors"]:
+            lines += [md_escape(_errors_line(q)), ""]
         if q["mistakes"]:
             lines += ["| named mistake | students |", "| --- | --- |"]
             lines += [f"| {md_escape(name)} | {c} ({_pct(c / q['n'])}) |"
@@ -180,7 +206,7 @@ def _figures(stats, totals) -> tuple[str, dict]:
     return hist, per
 
 
-def class_report_html(students: list[dict], title: str) -> str:
+def class_report_html(students: list[dict], title: str, missing=()) -> str:
     """``report.html``: the same as :func:`class_report_markdown`, with the figures."""
     esc = html.escape
     stats = question_stats(students)
@@ -197,6 +223,7 @@ def class_report_html(students: list[dict], title: str) -> str:
              f"{sum(totals) / max(1, len(totals)):.2f}. Discrimination: the item-rest "
              "correlation (Pearson's r of the question's points with the rest of the total; "
              "the point-biserial for an all-or-nothing question).</p>",
+             *([f'<p class="missing">{esc(_missing_line(missing))}</p>'] if missing else []),
              "<table><tr><th>question</th><th>mean points</th>"
              + "".join(f"<th>{esc(k)}</th>" for k in STATUSES)
              + "<th>discrimination</th></tr>"]
@@ -212,6 +239,8 @@ def class_report_html(students: list[dict], title: str) -> str:
                   f"<p>Hints asked for by {q['hints'][0]} student(s) ({q['hints'][1]} in "
                   f"all); solutions or keys by {q['solutions'][0]} ({q['solutions'][1]} in "
                   f"all). Discrimination (item-rest r): {_r(q['discrimination'])}.</p>"]
+        if q["errors"]:
+            parts.append(f"<p>{esc(_errors_line(q))}</p>")
         if q["mistakes"]:
             parts.append("<table><tr><th>named mistake</th><th>students</th></tr>"
                          + "".join(f"<tr><td>{esc(name)}</td><td>{c} ({_pct(c / q['n'])})"
@@ -223,9 +252,10 @@ def class_report_html(students: list[dict], title: str) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_class_report(students: list[dict], out, title: str) -> list[Path]:
-    """Write ``report.md`` and ``report.html`` in ``out``."""
+def write_class_report(students: list[dict], out, title: str, missing=()) -> list[Path]:
+    """Write ``report.md`` and ``report.html`` in ``out`` (``missing``: the students of
+    the roster who handed in nothing, named at the top)."""
     out = Path(out)
-    write_atomic(out / "report.md", class_report_markdown(students, title))
-    write_atomic(out / "report.html", class_report_html(students, title))
+    write_atomic(out / "report.md", class_report_markdown(students, title, missing))
+    write_atomic(out / "report.html", class_report_html(students, title, missing))
     return [out / "report.md", out / "report.html"]

@@ -6,8 +6,9 @@ CSV and its autograder results.json.
   (``--assignment``, default the exercise's name); the second row is ``Points
   Possible``. The identity columns come from the roster (``uploader.Person``,
   the columns ``prayatul-edu assign`` copies from the class roster): ``Student`` its
-  ``name``, ``ID`` its ``canvas_id``, ``SIS User ID`` its ``sis_id`` (without one: the
-  id the grader used, which Canvas then matches on), ``SIS Login ID`` and ``Section``;
+  ``name``, ``ID`` its ``canvas_id``, ``SIS User ID`` its ``sis_id`` (without one, and
+  without a Canvas id or login to match on: the id the grader used, which Canvas then
+  matches on), ``SIS Login ID`` and ``Section``;
   a column the roster does not have stays empty.
 * ``canvas_questions.csv`` (``canvas_questions``): the same identity columns, then one
   column per question (``NAME 03.1``, ...) and no total: importing it makes one
@@ -17,9 +18,12 @@ CSV and its autograder results.json.
   scores"): ``Name`` (the roster's name, else the grader's id), ``SID`` (the roster's
   ``sis_id``, else the grader's id), ``Email`` (the roster's) and ``Total Score``.
 
-Only graded students are exported: a file nobody could be named for (unmatched, a
-conflict) has no row anywhere, and :func:`write_exports` leaves out a report whose
-student is a stand-in (``invalid-...``).
+Only graded students are exported with their points: a file nobody could be named
+for (unmatched, a conflict) has no row anywhere, and :func:`write_exports` leaves out a
+report whose student is a stand-in (``invalid-...``). A student of the roster who handed
+in nothing (``missing``) has a row in ``canvas.csv``, ``canvas_questions.csv`` and
+``gradescope_scores.csv`` whose points are empty (the policy ``blank``, the default:
+Canvas and Gradescope then show no grade) or 0 (``zero``); no ``results.json``.
 * ``gradescope/STUDENT/results.json``: Gradescope's autograder results, one test per
   question with ``name``, ``number``, ``score``, ``max_score``, ``status`` and
   ``output`` (the feedback), the total ``score``, ``execution_time`` and an
@@ -39,7 +43,8 @@ from .report import StudentReport, csv_safe, write_atomic
 from .uploader import Person
 
 __all__ = ["canvas_csv", "gradescope_results", "gradescope_scores_csv", "write_exports",
-           "FORMATS", "CANVAS_IDENTITY", "GRADESCOPE_COLUMNS"]
+           "FORMATS", "CANVAS_IDENTITY", "GRADESCOPE_COLUMNS", "MISSING_POLICIES",
+           "missing_cell"]
 
 FORMATS = ("canvas", "gradescope")
 #: Canvas's identity columns, in the order of its gradebook export.
@@ -57,6 +62,17 @@ def _person(people, student: str) -> Person:
     return (people or {}).get(student) or Person(student)
 
 
+#: What a missing student's points are, by policy (``--missing``).
+MISSING_POLICIES = {"blank": "", "zero": "0"}
+
+
+def missing_cell(policy: str) -> str:
+    """The points cell of a student who handed in nothing: ``""`` or ``"0"``."""
+    if policy not in MISSING_POLICIES:
+        raise ValueError(f"missing: expected {' or '.join(MISSING_POLICIES)}, got {policy!r}")
+    return MISSING_POLICIES[policy]
+
+
 def _canvas_table(header, possible, rows, people) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -64,17 +80,21 @@ def _canvas_table(header, possible, rows, people) -> str:
     w.writerow(["Points Possible", "", "", "", ""] + possible)
     for student, scores in rows:
         p = _person(people, student)
-        w.writerow([csv_safe(v) for v in [p.name, p.canvas_id, p.sis_id or student,
-                                          p.sis_login, p.section]] + scores)
+        sis = p.sis_id or ("" if p.canvas_id or p.sis_login else student)  # Canvas's own
+        w.writerow([csv_safe(v) for v in [p.name, p.canvas_id, sis, p.sis_login,
+                                          p.section]] + scores)
     return buf.getvalue()
 
 
 def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
-               questions: bool = False, people: dict | None = None) -> str:
+               questions: bool = False, people: dict | None = None, missing=(),
+               missing_policy: str = "blank") -> str:
     """The gradebook import CSV: the total (see the module doc); ``questions=True``: the
     questions instead, one column each, and no total (``canvas_questions.csv``);
-    ``people``: student -> ``uploader.Person`` (the identity columns)."""
+    ``people``: student -> ``uploader.Person`` (the identity columns); ``missing``: the
+    students who handed in nothing, their points by ``missing_policy``."""
     name = _assignment(reports, assignment)
+    cell = missing_cell(missing_policy)
     if questions:
         qids = sorted({x["question"] for r in reports for x in r.rows if x["question"] != "-"})
         maxima = {x["question"]: x["max_points"] for r in reports for x in r.rows}
@@ -82,18 +102,22 @@ def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
         return _canvas_table(CANVAS_IDENTITY + [f"{name} {q}" for q in qids],
                              [f"{maxima[q]:g}" for q in qids],
                              [(r.student, [f"{g[q]:g}" if q in g else "" for q in qids])
-                              for r, g in zip(reports, got)], people)
+                              for r, g in zip(reports, got)]
+                             + [(sid, [cell for _ in qids]) for sid in missing], people)
     possible = max((r.max_total for r in reports), default=0)
     return _canvas_table(CANVAS_IDENTITY + [name], [f"{possible:g}"],
-                         [(r.student, [f"{r.total:g}"]) for r in reports], people)
+                         [(r.student, [f"{r.total:g}"]) for r in reports]
+                         + [(sid, [cell]) for sid in missing], people)
 
 
 #: The columns of ``gradescope_scores.csv``.
 GRADESCOPE_COLUMNS = ["Name", "SID", "Email", "Total Score"]
 
 
-def gradescope_scores_csv(reports: list[StudentReport], people: dict | None = None) -> str:
+def gradescope_scores_csv(reports: list[StudentReport], people: dict | None = None,
+                          missing=(), missing_policy: str = "blank") -> str:
     """Gradescope's score upload CSV (see the module doc)."""
+    cell = missing_cell(missing_policy)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(GRADESCOPE_COLUMNS)
@@ -101,6 +125,9 @@ def gradescope_scores_csv(reports: list[StudentReport], people: dict | None = No
         p = _person(people, r.student)
         w.writerow([csv_safe(v) for v in (p.name or r.student, p.sis_id or r.student,
                                           p.email)] + [f"{r.total:g}"])
+    for sid in missing:
+        p = _person(people, sid)
+        w.writerow([csv_safe(v) for v in (p.name or sid, p.sis_id or sid, p.email, cell)])
     return buf.getvalue()
 
 
@@ -122,26 +149,29 @@ def gradescope_results(r: StudentReport) -> dict:
 
 
 def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
-                  canvas_questions: bool = False, people: dict | None = None) -> list[Path]:
+                  canvas_questions: bool = False, people: dict | None = None, missing=(),
+                  missing_policy: str = "blank") -> list[Path]:
     """Write the exports ``formats`` of the graded ``reports`` in ``out``, the identity
     columns from ``people`` (student -> ``uploader.Person``, see
     :func:`~.uploader.read_people`); return the files written. A report whose student
     is a stand-in (``invalid-...``: nobody was named for the file) is left out. An
     export of an earlier writing that is not written now (another format, no
     ``canvas_questions``, a student no longer graded) is removed: no export in ``out``
-    disagrees with these grades."""
+    disagrees with these grades. ``missing``: the students of the roster who handed in
+    nothing, exported with points by ``missing_policy`` (see the module doc)."""
+    missing = {"missing": list(missing), "missing_policy": missing_policy}
     out = Path(out)
     reports = [r for r in reports if not r.student.startswith("invalid-")]
     written = []
     if "canvas" in formats:
         written.append(out / "canvas.csv")
-        write_atomic(written[-1], canvas_csv(reports, assignment, people=people))
+        write_atomic(written[-1], canvas_csv(reports, assignment, people=people, **missing))
         if canvas_questions:
             written.append(out / "canvas_questions.csv")
-            write_atomic(written[-1], canvas_csv(reports, assignment, True, people))
+            write_atomic(written[-1], canvas_csv(reports, assignment, True, people, **missing))
     if "gradescope" in formats:
         written.append(out / "gradescope_scores.csv")
-        write_atomic(written[-1], gradescope_scores_csv(reports, people))
+        write_atomic(written[-1], gradescope_scores_csv(reports, people, **missing))
         for r in reports:
             folder = out / "gradescope" / r.student
             folder.mkdir(parents=True, exist_ok=True)

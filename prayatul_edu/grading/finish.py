@@ -7,7 +7,15 @@ feedback/, the Canvas and Gradescope exports (:mod:`.export`) and the class repo
 (:mod:`.class_report`) are written again, and ``to_grade_by_hand.csv`` lists the
 free-text answers still waiting for their points (fill it in, pass it as
 ``--overrides``). What the exports were (formats, assignment
-name) is kept in grades.json (``exports``), so a later ``export`` writes the same files.
+name, the missing policy) is kept in grades.json (``exports``), so a later ``export``
+writes the same files.
+
+**Missing students**: every student of the roster given to ``grade`` who has no graded
+file is listed in grades.json's ``missing`` (``student``, ``name``, ``status``
+``"missing"``, ``total``), has a row in every export and is named at the top of the
+class report. Their points are, by the policy ``missing`` (``--missing``): ``blank``
+(the default: ``total`` null, an empty cell in the exports, which Canvas and Gradescope
+read as no grade) or ``zero`` (0 points).
 """
 from __future__ import annotations
 
@@ -18,7 +26,7 @@ from pathlib import Path
 from ..exercises.authoring import HAND
 from .batch import feedback_name
 from .class_report import write_class_report
-from .export import write_exports
+from .export import missing_cell, write_exports
 from .output import grader_files
 from .uploader import Person
 from .late import LATE_ROW, describe, late_verdict, parse_policy, read_due, read_submissions
@@ -56,21 +64,34 @@ def student_feedback(s: dict) -> str:
     return text + ("\n" + "\n".join(extra) if extra else "")
 
 
+def _missing(students, settings: dict, people: dict, policy: str) -> list[dict]:
+    """grades.json's ``missing``: the students of the roster with no graded file."""
+    graded = {s["student"] for s in students}
+    maximum = max((s["max_total"] for s in students), default=0.0)
+    return [{"student": sid, "name": people[sid].name if sid in people else "",
+             "status": "missing", "total": 0.0 if policy == "zero" else None,
+             "max_total": maximum}
+            for sid in settings.get("roster") or () if sid not in graded]
+
+
 def _apply_late(s: dict, record: dict | None) -> None:
     s["rows"] = [r for r in s["rows"] if r["question"] != LATE_ROW]
     s["late"] = record
     if record and record["penalty"]:
         earned = round(sum(r["points"] for r in s["rows"]), 2)
         s["rows"].append({"student": s["student"], "variant": s["rows"][0]["variant"]
-                          if s["rows"] else "", "question": LATE_ROW, "title": "late penalty",
-                          "points": -round(earned * record["penalty"], 2), "max_points": 0.0,
+                          if s["rows"] else "", "question": LATE_ROW, "title": "penalty",   # shown "late penalty"
+                          # + 0.0: no penalty of nothing earned printed as "-0"
+                          "points": -round(earned * record["penalty"], 2) + 0.0,
+                          "max_points": 0.0,
                           "status": "late", "feedback": describe(record), "file": s["file"],
                           "diagnosed": []})
 
 
 def finish(folder, *, overrides=None, late: str | None = None, due: str | None = None,
            submissions=None, formats=None, assignment: str | None = None,
-           canvas_questions: bool | None = None, now: dt.datetime | None = None) -> dict:
+           canvas_questions: bool | None = None, now: dt.datetime | None = None,
+           missing: str | None = None) -> dict:
     """Rewrite the files of the grades ``folder`` (see the module doc); ``None`` keeps what
     grades.json says (formats, the late policy); returns the new grades.json data.
     ValueError (nothing written) for a bad overrides or submissions file or policy."""
@@ -82,6 +103,8 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
     assignment = kept.get("assignment") if assignment is None else assignment
     canvas_questions = bool(kept.get("canvas_questions")) if canvas_questions is None \
         else canvas_questions
+    missing = kept.get("missing", "blank") if missing is None else missing
+    missing_cell(missing)       # an unknown policy refused before anything is written
     late_kept = data.get("late_policy", {})
     policy = parse_policy(late if late is not None else late_kept.get("policy"))
     due_at = read_due(due) if due else (dt.datetime.fromisoformat(late_kept["due"])
@@ -97,7 +120,7 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
     graded = {s["student"] for s in students}
     data["submissions_skipped"] = sorted(set(times) - graded)   # named, never dropped silently
     data["exports"] = {"formats": list(formats), "assignment": assignment,
-                       "canvas_questions": canvas_questions}
+                       "canvas_questions": canvas_questions, "missing": missing}
     data["late_policy"] = {"policy": policy.text,
                            "due": due_at.isoformat() if due_at else None,
                            "submitted": {k: v.isoformat() for k, v in times.items()}}
@@ -108,11 +131,14 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
     write_atomic(folder / "grades.csv", csv_text(reports))
     settings = data.setdefault("settings", {})
     people = {k: Person(**v) for k, v in (settings.get("people") or {}).items()}
+    data["missing"] = _missing(students, settings, people, missing)
+    absent = [m["student"] for m in data["missing"]]
     write_exports(reports, folder, formats, assignment=assignment,
-                  canvas_questions=canvas_questions, people=people or None)
+                  canvas_questions=canvas_questions, people=people or None,
+                  missing=absent, missing_policy=missing)
     title = assignment or " + ".join(sorted({s.get("exercise") or "" for s in students}
                                             - {""})) or "grades"
-    write_class_report(students, folder, title)
+    write_class_report(students, folder, title, absent)
     waiting = folder / "to_grade_by_hand.csv"
     if any(r["status"] == HAND for s in students for r in s["rows"]):
         write_atomic(waiting, hand_grading_csv(students, HAND))

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..exercises import TOPICS, topic_questions
 from ..exercises.authoring import AUTHORED
+from .roster import LMS_NAMES, lms_rows
 
 __all__ = ["valid_id", "display_name", "exercise_name", "exercise_names", "exercise_from_name",
            "exercise_questions", "read_roster", "roster_rows", "roster_key", "Identity",
@@ -89,7 +90,9 @@ def roster_key(file: str) -> str:
 def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
     """(line number, row) of every row of the roster CSV ``path``, which must have
     ``columns`` (one of them ``student``, a valid id, stripped); ValueError saying what is
-    wrong otherwise."""
+    wrong otherwise. A class roster (``columns`` ``("student",)``) may also be one an LMS
+    wrote, read as :func:`~.roster.lms_rows` reads it (Canvas's gradebook export,
+    Gradescope's roster)."""
     path = Path(path)
     try:   # as a spreadsheet saves it: a BOM, ";" or tabs between columns, spaced headers
         with open(path, newline="", encoding="utf-8-sig") as fh:
@@ -104,13 +107,26 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
                          "CSV UTF-8)") from None
     except (OSError, csv.Error) as exc:
         raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
+    numbered = list(enumerate(rows, 2))
+    lms = lms_rows(reader.fieldnames, numbered) if columns == ("student",) and rows and \
+        "student" not in rows[0] else None
+    if lms is not None:       # Canvas's gradebook export, Gradescope's roster (.roster)
+        if not lms:
+            raise ValueError(f"roster: {display_name(path.name)} lists no student (only "
+                             "header rows, test students or staff)")
+        numbered, rows = lms, [row for _, row in lms]
+    if not rows and set(columns) <= set(reader.fieldnames or ()):
+        raise ValueError(f"roster: {display_name(path.name)} has the column"
+                         f"{'s' * (len(columns) > 1)} {' and '.join(columns)} but no row "
+                         "below them")
     if not rows or not set(columns) <= set(rows[0]):
         found = ", ".join(display_name(f, 40) for f in (reader.fieldnames or [])[:8])
         raise ValueError(f"roster: expected a CSV with the column{'s' * (len(columns) > 1)} "
-                         + " and ".join(columns) + (f"; its columns are {found}"
-                                                    if rows and found else ""))
+                         + " and ".join(columns)
+                         + (f" (or {LMS_NAMES})" if columns == ("student",) else "")
+                         + (f"; its columns are {found}" if rows and found else ""))
     found = []
-    for k, row in enumerate(rows, 2):
+    for k, row in numbered:
         sid = (row.get("student") or "").strip()
         if not valid_id(sid):
             raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid "

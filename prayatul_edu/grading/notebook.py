@@ -10,6 +10,7 @@ changes nothing.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -23,18 +24,19 @@ import numpy as np
 from .. import __file__ as _PACKAGE_INIT
 from ..exercises import ATOL, INVALID, QUESTIONS, RTOL, Outcome
 from ..exercises.assignment import VARIANT_ENV, Policy
-from ..exercises.authoring import load as load_authored
+from ..exercises.authoring import HAND, load as load_authored
 from .authored import stage
 from ..exercises.coursekey import variant_token
 from ..exercises.kinds import FunctionQuestion, hidden_cell
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
 from .published import compare_cells
-from .report import NOTEBOOK_ERROR, StudentReport, variant_name
+from .report import CELL_ERROR, NOTEBOOK_ERROR, StudentReport, variant_name
 from .runner import cell_names, read_channel, run_notebook
 from .sandbox import host_uid, work_folder
 
 __all__ = ["Options", "grade_source", "error_rows", "failed_report", "asked_for_answers",
+           "raised_questions",
            "SOLUTION_SHOWN", "CELL_TIMEOUT", "NOTEBOOK_TIMEOUT"]
 
 #: Defaults (seconds).
@@ -136,10 +138,11 @@ def _known_folders(work: Path) -> list[tuple[str, str]]:
     return sorted(found.items(), key=lambda kv: -len(kv[0]))
 
 
-def _scrub(text: str, work: Path) -> str:
+def _scrub(text: str, work: Path, any_path: bool = True) -> str:
     """Paths in a message made neutral: the work folder is ``.``, any other ``<path>``
     (the grader's folders are nobody's business, whoever typed them). The grader's own
-    folders are found whatever separator they are written with (``|tmp|...``)."""
+    folders are found whatever separator they are written with (``|tmp|...``).
+    ``any_path=False`` (a student's answer, kept as typed): the grader's folders only."""
     for folder, neutral in _known_folders(work):
         head = _SEPARATOR + _SEPARATOR.join(re.escape(p) for p in Path(folder).parts[1:])
         if neutral == ".":   # the work folder: names in it become relative
@@ -148,7 +151,7 @@ def _scrub(text: str, work: Path) -> str:
         else:                # any other: the folder and whatever follows it
             text = re.sub(head + r"(?:" + _SEPARATOR + r"[\w.@+-]+)*(?![\w.@+-])", neutral,
                           text)
-    return _PATH.sub("<path>", text)
+    return _PATH.sub("<path>", text) if any_path else text
 
 
 def _calls(records, qids) -> dict:
@@ -218,6 +221,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
             epilogue = (hidden_cell(hidden),) if hidden else ()
             found = _run_twice(nb, data, work, channel, options, limits, cut, env, epilogue)
             records = read_channel(channel)
+        raised = {q: _scrub(m, work) for q, m in raised_questions(nb, qids, names).items()}
         if len(found) > MAX_PROBLEMS:
             found = found[:MAX_PROBLEMS] + [f"... and {len(found) - MAX_PROBLEMS} more"]
         report.problems += [_scrub(p, work) for p in found]
@@ -258,7 +262,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
         try:
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
-                                      asked.get(qid, ()), lost.get(qid),
+                                      asked.get(qid, ()), lost.get(qid), raised.get(qid),
                                       (hidden[qid], ran.get(qid)) if qid in hidden else None)
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
@@ -266,6 +270,11 @@ def grade_source(name: str, data: bytes | None, options: Options,
                 f"The answer could not be checked ({type(exc).__name__}): write it as the "
                 "question asks (e.g. 0.25 or '1/4')."])
         report.rows.append(_row(report, qid, outcome))
+        got = (answers.get(qid) or {}).get("answer")
+        if outcome.status == HAND and isinstance(got, str):   # the grader's folders out
+            report.rows[-1]["answer"] = _scrub(got, work, False)   # the words, for review
+        elif qid in answers:                                # as given, for review --all
+            report.rows[-1]["given"] = _scrub(_as_text(got), work, False)
     report.seconds = round(time.perf_counter() - start, 2)
     return report
 
@@ -402,14 +411,50 @@ def cut_questions(nb, qids, cut, names: dict) -> dict:
     return lost
 
 
+def _as_text(answer) -> str:
+    """A recorded answer as one line of text (JSON for numbers and lists; a report caps
+    it, :data:`~.report.FIELD_CAP`)."""
+    if isinstance(answer, str):
+        return answer
+    try:
+        return json.dumps(answer, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return repr(answer)[:200]
+
+
+def raised_questions(nb, qids, names: dict) -> dict:
+    """qid -> the sentence naming the exception a code cell of its part of the notebook
+    (see :func:`asked_for_answers`) raised in the graded run (the first such cell), for
+    the questions with such a cell."""
+    raised, current = {}, None
+    for index, cell in enumerate(nb.cells):
+        m = _SECTION.match(str(cell.get("id", "")))
+        if m and f"{m.group(1)}.{m.group(2)}" in qids:
+            current = f"{m.group(1)}.{m.group(2)}"
+        if current is None or current in raised or cell.get("cell_type") != "code":
+            continue
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                raised[current] = (f"Error: {names.get(index, f'cell {index + 1}')} raised "
+                                   f"{display_name(out.get('ename'), 60)}: "
+                                   f"{display_name(out.get('evalue'), 200)}; no answer was "
+                                   "recorded.")
+                break
+    return raised
+
+
 def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
-                    lost=None, hidden=None) -> Outcome:
-    """``hidden``: a function question's hidden ``(cases, outputs)`` (outputs: the list
+                    lost=None, raised=None, hidden=None) -> Outcome:
+    """``raised``: the sentence naming the exception a cell of the question raised;
+    ``hidden``: a function question's hidden ``(cases, outputs)`` (outputs: the list
     the kernel recorded, or the sentence why there is none)."""
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
-        outcome.messages = [lost or "Not attempted: no answer was checked for this question."]
+        outcome.messages = [lost or raised
+                            or "Not attempted: no answer was checked for this question."]
+        if raised and not lost:     # the student's cell failed: an error, with its exception
+            outcome.status = CELL_ERROR
     else:
         outcome = (q.grade(got["answer"]) if hidden is None
                    else q.grade(got["answer"], hidden=hidden))

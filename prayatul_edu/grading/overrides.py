@@ -87,11 +87,13 @@ def check_overrides(overrides: list[dict], maxima: dict, students=None) -> None:
 
 def hand_grading_csv(students: list[dict], status: str) -> str:
     """``to_grade_by_hand.csv``: a row (points and reason empty) per answer whose
-    ``status`` says it waits for its points, to fill in and pass as ``--overrides``."""
+    ``status`` says it waits for its points, to fill in and pass as ``--overrides``;
+    its last column, ``answer``, is the student's typed answer (read, never applied)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS)
-    w.writerows([csv_safe(s["student"]), csv_safe(r["question"]), "", ""]
+    w.writerow(COLUMNS + ("answer",))
+    w.writerows([csv_safe(s["student"]), csv_safe(r["question"]), "", "",
+                 csv_safe(clean_text(str(r.get("answer") or "")))]
                 for s in students for r in s["rows"] if r["status"] == status)
     return buf.getvalue()
 

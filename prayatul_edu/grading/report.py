@@ -23,12 +23,15 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-__all__ = ["StudentReport", "CSV_COLUMNS", "NOTEBOOK_ERROR", "FIELD_CAP", "clean_text",
+__all__ = ["StudentReport", "CSV_COLUMNS", "NOTEBOOK_ERROR", "CELL_ERROR", "FIELD_CAP", "clean_text",
            "csv_safe", "md_escape",
            "feedback_markdown", "csv_text", "write_atomic", "variant_name"]
 
 #: Status of every question of a notebook that could not be graded at all.
 NOTEBOOK_ERROR = "notebook error"
+#: Status of a question whose cell raised before any answer of it was checked (its
+#: feedback names the cell and the exception).
+CELL_ERROR = "error"
 CSV_COLUMNS = ["student", "variant", "question", "points", "max_points", "status",
                "feedback", "file"]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -1,0 +1,136 @@
+"""Authoring that explains itself (issue 43): what an instructor's exercise gets wrong is
+named when it is loaded, by question and mistake, never as a traceback or a wrong
+answer later."""
+import pytest
+
+from grading_helpers import package_only
+from prayatul_edu.exercises import NOT_ATTEMPTED
+from prayatul_edu.exercises import authoring as pa
+from prayatul_edu.exercises._base import QUESTIONS
+from prayatul_edu.exercises.generator import strip_source
+from prayatul_edu.grading.authored import declared_problems
+
+
+@pytest.fixture
+def fresh():
+    with package_only():
+        yield
+
+
+def test_an_unfilled_region_assigning_answer_leaves_a_placeholder():
+    """The previous question's ``answer`` never reaches this check (it was: 'expected
+    letters, got [0, 13, 0]')."""
+    solution = ("# BEGIN SOLUTION\njudged = {'a': True}\nanswer = q5.letters_for(judged)\n"
+                "# END SOLUTION\nq5.check(answer)")
+    assert strip_source(solution) == ("# your code here\nanswer = ...  # your answer here\n"
+                                      "q5.check(answer)")
+    # the cell after the region sets answer itself: no second answer line
+    later = "# BEGIN SOLUTION\nanswer = 1\n# END SOLUTION\nanswer = 2  # SOLUTION\nq.check(answer)"
+    assert strip_source(later) == ("# your code here\nanswer = ...  # your answer here\n"
+                                   "q.check(answer)")
+    # a region inside a function, or computing other names, is left as it was
+    inner = "def f():\n    # BEGIN SOLUTION\n    answer = 1\n    # END SOLUTION\n    return 0"
+    assert strip_source(inner) == "def f():\n    pass  # your code here\n    return 0"
+
+
+def test_the_placeholder_of_an_unfilled_region_checks_not_attempted(fresh):
+    ex = pa.Exercise("97_leak", title="leak")
+    Q = ex.number("a number", key=lambda d: 0.5, prompt="Say 0.5.")
+    namespace = {"q": Q(seed=None)}
+    exec(strip_source("# BEGIN SOLUTION\nanswer = 0.5\n# END SOLUTION\n"
+                      "outcome = q.grade(answer)"), namespace)
+    assert namespace["outcome"].status == NOT_ATTEMPTED
+
+
+def test_a_reserved_data_name_is_refused_by_name(fresh):
+    ex = pa.Exercise("96_reserved", title="reserved")
+    data = ex.dataset(lambda rng: {"seed": 3, "labels": [1, 2]})
+    Q = ex.integer("the seed", key=lambda d: d["seed"], prompt="Which seed?", data=data)
+    problems = declared_problems([Q.qid])
+    assert len(problems) == 1
+    assert problems[0].startswith("96.1 the seed: dataset <lambda>: the data name 'seed' "
+                                  "belong to the question itself (q.seed is its variant, "
+                                  "q.data its data, ...): rename it; reserved: ")
+    assert "points" in problems[0].split("reserved: ")[1].split(", ")
+
+
+def test_a_raising_mistake_and_a_wrong_shape_are_named(fresh):
+    ex = pa.Exercise("95_named", title="named")
+    data = ex.dataset(lambda rng: {"x": 0.25})
+    Q1 = ex.number("a quarter", data=data, key=lambda d: d["x"], prompt="x?",
+                   mistakes=[pa.mistake("divided by zero", lambda d: d["x"] / 0, "No.")])
+    Q2 = ex.numbers("two parts", data=data, parts=("a", "b"), prompt="a and b?",
+                    key=lambda d: [d["x"], 2 * d["x"]],
+                    mistakes=[pa.mistake("one part", lambda d: d["x"], "Give both.")])
+    Q3 = ex.table("a table", data=data, prompt="The table?", key=lambda d: [[1, 2], [3, 4]],
+                  mistakes=[pa.mistake("a row short", lambda d: [[1, 2]], "Both rows.")])
+    assert declared_problems([Q1.qid, Q2.qid, Q3.qid]) == [
+        "95.1 a quarter: its mistake 'divided by zero' raises ZeroDivisionError (float "
+        "division by zero) for the exercise's own data",
+        "95.2 two parts: the named mistake 'one part' gives one number, the key 2 numbers: "
+        "a mistake must have the key's shape (one value per part, the table's rows and "
+        "columns)",
+        "95.3 a table: the named mistake 'a row short' gives a table of 1 row and 2 columns, "
+        "the key a table of 2 rows and 2 columns: a mistake must have the key's shape (one "
+        "value per part, the table's rows and columns)"]
+    assert QUESTIONS[Q1.qid] is Q1
+
+
+def test_check_cells_are_found_by_position_and_question_not_only_by_id():
+    """JupyterLab gives new cells random ids: a free-text check cell is still known as
+    the check of its question (its typed answer is no 'typed, not computed' problem)."""
+    import nbformat
+
+    from prayatul_edu.exercises.generator import checked_questions, literal_answers
+
+    cell = nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("## 61.1 Purity"),
+        cell('q1 = ex.question("61.1")\nq1'),
+        cell("answer = 0.5  # SOLUTION\nq1.check(answer)"),                   # bound name
+        nbformat.v4.new_markdown_cell("## 61.2 Why"),
+        cell('answer = "Chance agrees too."  # SOLUTION\nex.question("61.2").check(answer)'),
+        nbformat.v4.new_markdown_cell("## 61.3 In words"),
+        cell('answer = "By position."  # SOLUTION\nq.check(answer)'),          # the heading
+        cell("q9.check(1)"),                                                   # unbound, id
+    ])
+    nb.cells[-1]["id"] = "q61-4-check"
+    assert all(not c.get("id", "").startswith("q61") for c in nb.cells[:-1])
+    assert checked_questions(nb) == {2: "61.1", 4: "61.2", 6: "61.3", 7: "61.4"}
+    free = {k for k, q in checked_questions(nb).items() if q in ("61.2", "61.3")}
+    assert literal_answers(nb, "solutions.ipynb", exempt=free) == [
+        "solutions.ipynb, cell 3: the solution '0.5' is typed, not computed from the data "
+        "(a variant has other data)"]
+
+
+def test_no_fair_variant_names_the_question_and_mistake_before_any_search(fresh):
+    """The search would redraw each variant 500 times (minutes) and then say only 'no
+    fair variant ... for seed ...'; judged on 40 draws first, the fault is named."""
+    from prayatul_edu.grading.authored import FAIRNESS_DRAWS, fairness_problems
+
+    ex = pa.Exercise("94_unfair", title="unfair")
+    data = ex.dataset(lambda rng: {"x": 0.3 if rng is None else float(rng.uniform(0.1, 0.9))})
+    Fine = ex.number("x itself", data=data, key=lambda d: d["x"], prompt="x?",
+                     mistakes=[pa.mistake("doubled", lambda d: 2 * d["x"], "Twice.")])
+    Bad = ex.number("x again", data=data, key=lambda d: d["x"], prompt="x?",
+                    mistakes=[pa.mistake("rounded", lambda d: round(d["x"], 6), "Rounded."),
+                              pa.mistake("halved", lambda d: d["x"] / 2, "Half.")])
+    assert fairness_problems([Fine.qid]) == []
+    assert fairness_problems([Fine.qid, Bad.qid]) == [
+        f"no fair variant: none of {FAIRNESS_DRAWS} draws of the data set <lambda> is fair "
+        f"for every question on it; 94.2 x again: the named mistake 'rounded' gives the key "
+        f"in {FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the mistake"]
+
+
+def test_the_guide_shows_the_whole_example_module_inline():
+    """docs/authoring.md holds the example's questions.py itself (an include is
+    invisible where the Markdown is read as it is), and stays the file."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "authoring.md").read_text(encoding="utf-8")
+    shown = guide.split("## The example's questions in full", 1)[1]
+    shown = shown.split("```python\n", 1)[1].rsplit("```", 1)[0]
+    assert shown == (root / "examples" / "iris_exercise" / "questions.py").read_text(
+        encoding="utf-8")
+    assert "literalinclude" not in guide
