@@ -89,7 +89,8 @@ nitpick_ignore_regex = [
     # docstrings name the library's own modules and helpers for contributors
     # (CONTRIBUTING.md describes them); the API reference documents the public functions
     ("py:mod", r"(prayatul_edu\..*|tournaments|scores|resampling|experiments)"),
-    ("py:(func|data|class)", r"prayatul_edu\.(matching|paper_labels|linkages|prayatul)\..*"),
+    ("py:(func|data|class)", r"prayatul_edu\.(matching|paper_labels|linkages|prayatul|"
+                            r"silhouette|significance)\..*"),
     ("py:(func|data|class)", r"(_\w+|READ_CELLS_BEYOND|joint_pairs_within|Experiment|"
                              r"MutualInformation|PairConfusion|MaximumMatching|MergeStep|"
                              r"raw_accuracy|maximum_matching|cut_for_clusters|collect|"

@@ -129,7 +129,10 @@ def test_api_reference_documents_every_public_function(site):
 
 #: The modules whose names a page of the documentation or the README tells a user to call
 PUBLIC_MODULES = ["prayatul_edu", "prayatul_edu.compare", "prayatul_edu.exercises",
-                  "prayatul_edu.widgets", "prayatul_edu.grading"]
+                  "prayatul_edu.widgets", "prayatul_edu.grading",
+                  # the modules the lecture notebooks import
+                  "prayatul_edu.toydata", "prayatul_edu.plots", "prayatul_edu.tutorial",
+                  "prayatul_edu.paper"]
 
 
 def test_api_reference_is_every_public_name_and_nothing_else(site):

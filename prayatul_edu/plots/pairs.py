@@ -72,7 +72,7 @@ ONES = {"T": ("TP", "FN"), "C": ("TP", "FP")}
 
 
 def panel_image(image, matrix: str) -> np.ndarray:
-    """The cells of matrix ``matrix`` ("T" or "C") from :func:`similarity_image`'s
+    """The cells of matrix ``matrix`` ("T" or "C") from ``similarity_image``'s
     ``image``: the 1-cells in their pair type's colour, the 0-cells faded towards white
     (:data:`FADED`), the diagonal white.
 
@@ -104,7 +104,7 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
     kind over the pairs a < b. ``order="class"`` sorts the instances by class
     then cluster, so the blocks show; the 0/1 values are written in the cells
     when ``annotate`` (default: N <= 15). ``axes``: two Axes to draw into.
-    Big N: every s-th instance is drawn (:func:`similarity_image`).
+    Big N: every s-th instance is drawn (``similarity_image``).
     """
     from matplotlib.patches import Patch
 
