@@ -451,16 +451,7 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     not exist, when, without an exercise given, the files name different exercises, when
     they name none of the exercise given or another than the one recorded, when
     ``out`` holds grades or other files, or (``VariantMismatch``) when a handed-out
-    notebook carries another variant than the one it would be graded against.
-
-    Examples
-    --------
-    Every notebook of a folder of submissions, two at a time, into ``grades/``
-    (``prayatul-edu grade submissions/ --out grades --jobs 2`` does the same):
-
-    >>> from prayatul_edu.grading import grade_batch
-    >>> batch = grade_batch(["submissions/"], "grades", jobs=2)     # doctest: +SKIP
-    """
+    notebook carries another variant than the one it would be graded against."""
     options = options or Options(**kw)
     found = collect(paths)
     named = _exercises_named(found)
