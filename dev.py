@@ -57,7 +57,7 @@ DOCS_ARGS = ["-m", "sphinx", "-W", "-n", "--keep-going", "-q", "-b", "html", "-c
 INSTALLING = ("prayatul-edu with NumPy, SciPy, scikit-learn, matplotlib, JupyterLab, "
               "ipywidgets and nbclient; for the tests pytest, hypothesis, nbval, Voila, "
               "Playwright (it drives the system's Chromium), Dask and pyarrow; for the "
-              "documentation Sphinx, myst-nb and numpydoc")
+              "documentation Sphinx, myst-nb, numpydoc and sphinx-book-theme")
 
 
 def _say(message: str) -> None:

@@ -20,6 +20,7 @@ import jupyter_server_mathjax
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "prayatul-edu"
 author = "prayatul-edu contributors"
@@ -31,7 +32,8 @@ root_doc = "docs/index"
 include_patterns = ["docs/*.md", "notebooks/*.ipynb"]
 exclude_patterns = ["docs/_build/**"]
 
-extensions = ["myst_nb", "sphinx.ext.autodoc", "numpydoc", "sphinx.ext.mathjax"]
+extensions = ["myst_nb", "sphinx.ext.autodoc", "numpydoc", "sphinx.ext.mathjax",
+              "course_site"]          # docs/_ext: downloads, the apps as pictures
 
 # ----------------------------------------------------------------- notebooks, MyST
 nb_execution_mode = "off"                # saved outputs, as nbval checks them
@@ -87,7 +89,8 @@ nitpick_ignore_regex = [
     # docstrings name the library's own modules and helpers for contributors
     # (CONTRIBUTING.md describes them); the API reference documents the public functions
     ("py:mod", r"(prayatul_edu\..*|tournaments|scores|resampling|experiments)"),
-    ("py:(func|data|class)", r"prayatul_edu\.(matching|paper_labels|linkages|prayatul)\..*"),
+    ("py:(func|data|class)", r"prayatul_edu\.(matching|paper_labels|linkages|prayatul|"
+                            r"silhouette|significance)\..*"),
     ("py:(func|data|class)", r"(_\w+|READ_CELLS_BEYOND|joint_pairs_within|Experiment|"
                              r"MutualInformation|PairConfusion|MaximumMatching|MergeStep|"
                              r"raw_accuracy|maximum_matching|cut_for_clusters|collect|"
@@ -97,15 +100,52 @@ nitpick_ignore_regex = [
     ("py:mod", r"(worker|output|\.?_\w+)"),
 ]
 
-html_theme = "alabaster"
+# ----------------------------------------------------------------- the theme
+# sphinx-book-theme, the theme of Jupyter Book: a book of notebooks with the contents on
+# the left (the current page marked; a menu on phones), the page's own contents on the
+# right, previous/next at the bottom, and a download button offering the page's source:
+# a lecture's .ipynb (docs/_ext/course_site.py also links it under the title).
+#: The project's public repository, e.g. "https://github.com/OWNER/prayatul-edu": when
+#: set, each notebook's page gets launch links (Binder, Colab) and a link to the
+#: repository. Off by default: a site built from a copy of the course links nothing out.
+REPOSITORY_URL = ""
+REPOSITORY_BRANCH = "main"
+
+
+def theme_options(repository_url: str = REPOSITORY_URL,
+                  branch: str = REPOSITORY_BRANCH) -> dict:
+    """The book theme's options; launch links only when ``repository_url`` is set."""
+    options = {
+        "home_page_in_toc": True,
+        "show_toc_level": 2,                 # the page's contents, on the right
+        "show_navbar_depth": 1,
+        "use_download_button": True,         # the page's .ipynb (or .md), and print
+        "use_fullscreen_button": False,
+        "navigation_with_keys": False,
+        "navbar_persistent": [],             # search: in the sidebar, or the page's bar
+    }
+    if repository_url:
+        options.update({
+            "repository_url": repository_url, "repository_branch": branch,
+            "path_to_docs": "", "use_repository_button": True,
+            # the notebooks' paths in the repository are their page names
+            "launch_buttons": {"binderhub_url": "https://mybinder.org",
+                               "colab_url": "https://colab.research.google.com",
+                               "notebook_interface": "jupyterlab"},
+        })
+    return options
+
+
+html_theme = "sphinx_book_theme"
 html_title = "prayatul-edu"
-html_theme_options = {"description": "Evaluating clustering algorithms, step by step",
-                      "page_width": "1100px", "sidebar_width": "240px",
-                      "show_powered_by": False}
+html_theme_options = theme_options()
+html_context = {"default_mode": "light"}   # the figures are drawn on white
+html_css_files = ["course.css"]          # docs/_static: apps, figures and code on a phone
 html_show_sphinx = False                 # no links out of the site in the footer
 html_favicon = "favicon.svg"             # browsers ask for one (a 404 otherwise)
 html_show_sourcelink = False
-html_copy_source = False
+html_copy_source = True                  # the notebooks, to download from their pages
+html_sourcelink_suffix = ""              # as 01_matching.ipynb, not 01_matching.ipynb.txt
 
 
 # ----------------------------------------------------------------- figures' alt text

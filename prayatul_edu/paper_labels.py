@@ -85,6 +85,15 @@ def generate_labels(n_samples: int = 1500, *, progress=None) -> dict:
     docstring); the global random state is restored afterwards. ``progress``, if
     given, is called as ``progress(data set, algorithm)`` before each fit.
     ``scripts/regenerate_paper_labels.py`` runs this with scikit-learn 1.1.3.
+
+    Examples
+    --------
+    Twelve clusterings (a few seconds; the shipped labels are :func:`load_labels`'s):
+
+    >>> from prayatul_edu.paper import generate_labels
+    >>> labels = generate_labels(n_samples=150)          # doctest: +SKIP
+    >>> labels["noisy_moons/KMeans"].shape               # doctest: +SKIP
+    (150,)
     """
     import scipy
     import sklearn

@@ -39,7 +39,14 @@ ALGORITHMS = {
 
 
 def default_n_clusters(dataset: str) -> int:
-    """The number of clusters the data set was generated with."""
+    """The number of clusters the data set was generated with.
+
+    Examples
+    --------
+    >>> from prayatul_edu.toydata import default_n_clusters
+    >>> default_n_clusters("noisy_moons"), default_n_clusters("aniso")
+    (2, 3)
+    """
     check_choice(dataset, "dataset", DATASETS)
     return DATASETS[dataset][1]
 
@@ -100,6 +107,14 @@ def make_algorithm(name: str, *, n_clusters: int = 2, eps: float = 0.3,
 
     ``name`` is one of :data:`ALGORITHMS`. ``n_clusters`` is the main parameter
     of all but DBSCAN, whose main parameter is ``eps``.
+
+    Examples
+    --------
+    >>> from prayatul_edu.toydata import make_algorithm
+    >>> make_algorithm("DBSCAN", eps=0.25)
+    DBSCAN(eps=0.25)
+    >>> type(make_algorithm("KMeans", n_clusters=3)).__name__   # mini-batch, as the paper
+    'MiniBatchKMeans'
     """
     check_choice(name, "name", ALGORITHMS)
     from sklearn import cluster, mixture
@@ -129,6 +144,8 @@ def cluster(X, name: str, *, n_clusters: int = 2, eps: float = 0.3,
             random_state: int | None = 0) -> np.ndarray:
     """Run algorithm ``name`` on ``X`` and return its labels (DBSCAN noise is -1).
 
+    Examples
+    --------
     >>> from prayatul_edu.toydata import make_dataset, cluster
     >>> X, y = make_dataset("blobs", n_samples=60, random_state=0)
     >>> labels = cluster(X, "KMeans", n_clusters=3)

@@ -99,6 +99,15 @@ def worked_examples():
     Returns a list of ``(title, result, remarks)``: each result renders its own
     derivation (``repr`` in a terminal, Markdown in Jupyter); ``remarks`` are
     sentences comparing with the printed answers.
+
+    Examples
+    --------
+    >>> from prayatul_edu.tutorial import worked_examples
+    >>> title, result, remarks = worked_examples()[0]
+    >>> title
+    'Tutorial, Exercise 1: silhouette coefficient'
+    >>> round(float(result), 4)          # the tutorial prints s_C = 0.2670, cut, not rounded
+    0.2671
     """
     out = []
     pub = PUBLISHED["exercise_1"]
@@ -148,7 +157,18 @@ def worked_examples():
 
 
 def print_worked_examples(file=None) -> None:
-    """Print every worked example step by step (the package's main job for now)."""
+    """Print every worked example step by step (``prayatul-edu examples``), to ``file``
+    (standard output by default).
+
+    Examples
+    --------
+    >>> import io
+    >>> from prayatul_edu.tutorial import print_worked_examples
+    >>> out = io.StringIO()
+    >>> print_worked_examples(out)
+    >>> out.getvalue().splitlines()[3]
+    '###  1. Tutorial, Exercise 1: silhouette coefficient'
+    """
     import sys
 
     file = file or sys.stdout

@@ -156,6 +156,14 @@ def setup(student_id: str | None = None, variant: str | None = None) -> Feedback
     same every time for the same id. ``variant``: the variant your instructor
     assigned you (written in an assigned notebook; see
     :mod:`prayatul_edu.exercises.coursekey`), used instead of the id.
+
+    Examples
+    --------
+    >>> import prayatul_edu.exercises as ex
+    >>> ex.setup("s1234567")
+    Using the variant of student s1234567: your own data, your own answers.
+    >>> ex.setup()                       # back to the course's own numbers
+    Using the course's own data (the tutorial's and the lecture's numbers).
     """
     if variant is not None and (not isinstance(variant, str) or variant == ""):
         raise TypeError(f"variant: expected the text your instructor gave, got {variant!r}")
@@ -180,7 +188,18 @@ def setup(student_id: str | None = None, variant: str | None = None) -> Feedback
 
 
 def student_id() -> str | None:
-    """The id given to :func:`setup` (None: the course's own data)."""
+    """The id given to :func:`setup` (None: the course's own data).
+
+    Examples
+    --------
+    >>> import prayatul_edu.exercises as ex
+    >>> _ = ex.setup("s1234567")
+    >>> ex.student_id()
+    's1234567'
+    >>> _ = ex.setup()
+    >>> ex.student_id() is None
+    True
+    """
     return _SESSION["student_id"]
 
 
@@ -190,19 +209,45 @@ def _emit(record: dict) -> None:
 
 
 def submissions() -> dict[str, dict]:
-    """qid -> {"seed", "answer"}: the last answer checked for each question (JSON-ready)."""
+    """qid -> {"seed", "answer"}: the last answer checked for each question (JSON-ready).
+
+    Examples
+    --------
+    >>> import prayatul_edu.exercises as ex
+    >>> _ = ex.setup()
+    >>> _ = ex.question("01.2").check([0.25, "1/3", 0.2857])
+    >>> ex.submissions()["01.2"]
+    {'seed': None, 'answer': [0.25, 0.3333333333333333, 0.2857]}
+    """
     return {qid: dict(v) for qid, v in _SESSION["answers"].items()}
 
 
 def question(qid: str, seed: Any = "session") -> "Question":
-    """The question ``qid`` (e.g. ``"01.2"``) for ``seed`` (default: :func:`setup`'s id)."""
+    """The question ``qid`` (e.g. ``"01.2"``) for ``seed`` (default: :func:`setup`'s id).
+
+    Examples
+    --------
+    >>> import prayatul_edu.exercises as ex
+    >>> _ = ex.setup()
+    >>> q = ex.question("01.2")
+    >>> q.check([0.25, "1/3", 0.2857])   # precision(1, 3), recall(1, 3), F(1, 3)
+    01.2 precision, recall and F of cluster 1, class 3: correct (1/1)
+      - Correct.
+    """
     if qid not in QUESTIONS:
         raise ValueError(f"qid: no question {qid!r}; known: {', '.join(sorted(QUESTIONS))}")
     return QUESTIONS[qid](seed=seed)
 
 
 def topic_questions(topic) -> list[str]:
-    """The question ids of notebook ``topic`` (e.g. ``"01"``) in order: 01.2 before 01.10."""
+    """The question ids of notebook ``topic`` (e.g. ``"01"``) in order: 01.2 before 01.10.
+
+    Examples
+    --------
+    >>> from prayatul_edu.exercises import topic_questions
+    >>> topic_questions("01")[-3:]
+    ['01.8', '01.9', '01.10']
+    """
     return sorted((q for q in QUESTIONS if q.split(".")[0] == str(topic)),
                   key=lambda q: int(q.split(".")[1]))
 
@@ -212,6 +257,13 @@ def progress(topic: str | None = None) -> Feedback:
 
     With ``topic`` (e.g. ``"01"``) every question of that notebook is listed,
     also those not created yet; otherwise the questions created in this session.
+
+    Examples
+    --------
+    >>> import prayatul_edu.exercises as ex
+    >>> ex.progress("01")                # doctest: +ELLIPSIS
+    Progress: ... of 10 questions correct (.../10 points)
+    ...
     """
     if topic is None:
         qids = list(_SESSION["questions"])

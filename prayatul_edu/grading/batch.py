@@ -66,6 +66,15 @@ STOP_GRACE = 4
 
 
 def default_jobs() -> int:
+    """How many notebooks ``prayatul-edu grade`` grades at once unless ``--jobs`` says:
+    one per core this process may run on.
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import default_jobs
+    >>> default_jobs() >= 1
+    True
+    """
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux

@@ -146,7 +146,17 @@ def csv_rows(path, columns: tuple[str, ...], what: str) -> list[tuple[int, dict]
 
 def read_roster(path) -> dict[str, str]:
     """file -> student id, from a CSV with the columns ``file`` (a path relative to the
-    folder graded, or a base name) and ``student``."""
+    folder graded, or a base name) and ``student``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from prayatul_edu.grading import read_roster
+    >>> roster = pathlib.Path(tempfile.mkdtemp()) / "roster.csv"
+    >>> _ = roster.write_text("file,student\\nalice.ipynb,s1001\\nbob.ipynb,s1002\\n")
+    >>> read_roster(roster)
+    {'alice.ipynb': 's1001', 'bob.ipynb': 's1002'}
+    """
     roster = {}
     try:
         rows = roster_rows(path, ("file", "student"))

@@ -30,7 +30,14 @@ _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
 
 
 def parse_size(text, name: str) -> int:
-    """``"2G"``, ``"500M"``, ``"64K"`` or a number of bytes -> bytes (``name`` for errors)."""
+    """``"2G"``, ``"500M"``, ``"64K"`` or a number of bytes -> bytes (``name`` for errors).
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import parse_size
+    >>> parse_size("2G", "memory"), parse_size("64K", "output")
+    (2147483648, 65536)
+    """
     if isinstance(text, bool):
         raise TypeError(f"{name}: expected a size such as 2G or 500M, got {text!r}")
     if isinstance(text, int):

@@ -235,7 +235,16 @@ _CHECKED: dict = {}
 
 
 def sandbox_problem(mode: str = "bwrap") -> str | None:
-    """None when ``mode`` can run here, else a sentence saying why not and what to do."""
+    """None when ``mode`` can run here, else a sentence saying why not and what to do.
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import sandbox_problem
+    >>> sandbox_problem("none") is None          # no sandbox: runs anywhere
+    True
+    >>> sandbox_problem("docker")
+    "sandbox: expected one of bwrap, none, got 'docker'"
+    """
     if mode not in SANDBOX_MODES:
         return f"sandbox: expected one of {', '.join(SANDBOX_MODES)}, got {mode!r}"
     if mode == "none":

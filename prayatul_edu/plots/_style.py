@@ -69,7 +69,14 @@ def _cluster_numbers(labels) -> tuple[list, dict]:
 
 
 def cluster_colors(labels) -> np.ndarray:
-    """One colour per point: a palette colour per cluster, black for DBSCAN noise (-1)."""
+    """One colour per point: a palette colour per cluster, black for DBSCAN noise (-1).
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import cluster_colors
+    >>> cluster_colors([0, 1, 1, -1]).tolist()           # noise in black
+    ['#0072b2', '#882255', '#882255', '#000000']
+    """
     labels, number = _cluster_numbers(labels)
     lookup = {v: NOISE_COLOR if k is None else CLUSTER_PALETTE[k % len(CLUSTER_PALETTE)]
               for v, k in number.items()}
@@ -79,7 +86,14 @@ def cluster_colors(labels) -> np.ndarray:
 def cluster_markers(labels) -> np.ndarray:
     """One marker per point: the palette's round of its cluster (``"o"`` for the first
     six clusters and noise, then ``"s"``, ...), so that no two clusters share both
-    colour and marker."""
+    colour and marker.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import cluster_markers
+    >>> "".join(cluster_markers([0, 1, 0]))             # the first round: circles
+    'ooo'
+    """
     labels, number = _cluster_numbers(labels)
     lookup = {v: CLUSTER_MARKERS[0 if k is None else
                                  k // len(CLUSTER_PALETTE) % len(CLUSTER_MARKERS)]
@@ -122,7 +136,15 @@ def text_color_on(background) -> str:
 
 
 def new_axes(ax=None, figsize=(4.5, 4.0)):
-    """``ax`` itself, or the Axes of a new Figure of the course's default size."""
+    """``ax`` itself, or the Axes of a new Figure of the course's default size.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import new_axes
+    >>> ax = new_axes()
+    >>> tuple(ax.figure.get_size_inches().tolist())
+    (4.5, 4.0)
+    """
     if ax is not None:
         return ax
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
@@ -130,7 +152,15 @@ def new_axes(ax=None, figsize=(4.5, 4.0)):
 
 
 def style_axes(ax, title: str | None = None, *, equal: bool = False, ticks: bool = True):
-    """The course's look: a title, light spines, optional equal aspect and no ticks."""
+    """The course's look: a title, light spines, optional equal aspect and no ticks.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import new_axes, style_axes
+    >>> ax = style_axes(new_axes(), "my data", equal=True)
+    >>> ax.get_title()
+    'my data'
+    """
     if title:
         ax.set_title(title, fontsize=11)
     for side in ("top", "right"):

@@ -13,6 +13,15 @@ def plot_clustering(X, labels, ax=None, title: str | None = None, *, size: float
 
     Beyond the palette's nine colours the colours repeat with another marker shape
     (squares for clusters 10-18, ...), so no two clusters look the same.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import plot_clustering
+    >>> from prayatul_edu.toydata import make_dataset
+    >>> X, y = make_dataset("noisy_moons", n_samples=100)
+    >>> ax = plot_clustering(X, y, title="the truth")
+    >>> ax.get_title()
+    'the truth'
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] < 2:
@@ -35,7 +44,17 @@ def plot_clustering(X, labels, ax=None, title: str | None = None, *, size: float
 
 
 def plot_clusterings(X, labelings: dict, ncols: int | None = None, size: float = 6.0):
-    """Several clusterings of the same points side by side. Returns the Figure."""
+    """Several clusterings of the same points side by side. Returns the Figure.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import plot_clusterings
+    >>> from prayatul_edu.toydata import make_dataset, cluster
+    >>> X, y = make_dataset("blobs", n_samples=60)
+    >>> fig = plot_clusterings(X, {"truth": y, "KMeans": cluster(X, "KMeans", n_clusters=3)})
+    >>> [ax.get_title() for ax in fig.axes]
+    ['truth', 'KMeans']
+    """
     import matplotlib.pyplot as plt
 
     names = list(labelings)

@@ -20,6 +20,15 @@ def plot_contingency_table(table, ax=None, title: str | None = None, *,
     ``highlight="matching"`` frames the cells of ``matching``, a list of
     ``(row, column)`` index pairs (``MaximumMatching.pairs``); ``None`` frames
     nothing. The numbers are written in the cells up to ``max_cells`` cells.
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_contingency_table
+    >>> table = pe.contingency_table([1, 1, 2, 2, 3], [1, 1, 1, 2, 2])
+    >>> ax = plot_contingency_table(table)
+    >>> ax.get_ylabel()
+    'cluster C_i (prediction)'
     """
     from matplotlib.patches import Rectangle
 

@@ -47,6 +47,15 @@ def figure_bundle(figure, alt: str, *, dpi: float | None = None) -> tuple[dict, 
 
     ``data`` holds the PNG (base64) and ``"Figure: <alt>"`` as plain text;
     ``metadata`` holds ``{"image/png": {"alt": alt}}``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from prayatul_edu.plots import figure_bundle
+    >>> fig, ax = plt.subplots()
+    >>> data, metadata = figure_bundle(fig, "An empty plot.")
+    >>> sorted(data), metadata["image/png"]["alt"]
+    (['image/png', 'text/plain'], 'An empty plot.')
     """
     fig = _figure_of(figure)
     alt = _check_alt(alt)

@@ -83,12 +83,22 @@ def plot_dendrogram(tree, ax=None, title: str | None = None, *, cut: float | Non
     """The dendrogram of an :func:`~prayatul_edu.agglomerative` tree. Returns the Axes.
 
     The links are drawn as SciPy's ``dendrogram`` places them, one line per
-    colour (fast for thousands of leaves; :func:`dendrogram_links` reads them
+    colour (fast for thousands of leaves; ``dendrogram_links`` reads them
     back). With ``cut`` (a height), the links below the cut take the colours
     of the clusters of ``tree.cut(height=cut)`` (the same colours as a scatter
     plot of those labels) and a dashed line marks the cut; links above it are
-    dark and dotted. :func:`set_dendrogram_cut` and :func:`set_dendrogram_tree` change a
+    dark and dotted. ``set_dendrogram_cut`` and ``set_dendrogram_tree`` change a
     drawn dendrogram in place (what an app does on every update).
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_dendrogram
+    >>> from prayatul_edu.tutorial import EXERCISE_4_D
+    >>> tree = pe.agglomerative(EXERCISE_4_D, linkage="single")
+    >>> ax = plot_dendrogram(tree, cut=0.5)
+    >>> ax.get_ylabel()
+    'merge height'
     """
     layout = _layout(tree)
     N, names = int(tree.n), list(tree.names)
@@ -277,10 +287,20 @@ def plot_cophenetic_matrix(P, ax=None, title: str | None = None, *, order=None,
     """The cophenetic (or any distance) matrix as a heatmap. Returns the Axes.
 
     ``P`` is an N x N matrix, or an :func:`~prayatul_edu.agglomerative` tree
-    (then only the rows drawn are computed, by :func:`cophenetic_rows`: a big
+    (then only the rows drawn are computed, by ``cophenetic_rows``: a big
     heatmap shows a few hundred of them). ``order`` (e.g. the dendrogram's leaf
     order) permutes rows and columns so the blocks of the tree line up on the
     diagonal. Values are written in the cells when ``annotate`` (default: N <= 12).
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_cophenetic_matrix
+    >>> from prayatul_edu.tutorial import EXERCISE_4_D
+    >>> P = pe.cophenetic_matrix(pe.agglomerative(EXERCISE_4_D, linkage="single"))
+    >>> ax = plot_cophenetic_matrix(P)
+    >>> len(ax.images)
+    1
     """
     tree = P if hasattr(P, "linkage_matrix") else None
     if tree is not None:

@@ -42,6 +42,15 @@ def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: i
     :func:`prayatul_edu.permutation_test`). The chance scores at least as high as
     the observed one (those the p-value counts) are drawn in the second colour;
     the observed score is a vertical line, labelled with p. Returns the Axes.
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_null_distribution
+    >>> test = pe.permutation_test([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1], measure=pe.adjusted_rand_index, n_permutations=99, random_state=0)
+    >>> ax = plot_null_distribution(test)
+    >>> len(ax.patches) > 0
+    True
     """
     if not hasattr(result, "null") or not hasattr(result, "p_value"):
         raise TypeError("result: expected the result of prayatul_edu.permutation_test, got "

@@ -14,6 +14,13 @@ def plot_measures(values: dict, ax=None, title: str | None = None, *,
 
     Positive values are blue, negative red, NaN shown as "nan" with no bar.
     Returns the Axes.
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import plot_measures
+    >>> ax = plot_measures({"ARI": 0.42, "NMI": 0.51})
+    >>> len(ax.patches)
+    2
     """
     if not isinstance(values, dict) or not values:
         raise TypeError("values: expected a non-empty dict {measure name: number}")

@@ -25,6 +25,14 @@ def pair_types(truth, pred) -> np.ndarray:
 
     >>> pair_types([0, 0, 1], [0, 1, 1]).tolist()
     [[-1, 2, 3], [2, -1, 1], [3, 1, -1]]
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import pair_types
+    >>> pair_types([0, 0, 1], [0, 1, 1])
+    array([[-1,  2,  3],
+           [ 2, -1,  1],
+           [ 3,  1, -1]], dtype=int8)
     """
     t, c = check_partitions(truth=truth, pred=pred)
     return _types(t.codes, c.codes)
@@ -72,7 +80,7 @@ ONES = {"T": ("TP", "FN"), "C": ("TP", "FP")}
 
 
 def panel_image(image, matrix: str) -> np.ndarray:
-    """The cells of matrix ``matrix`` ("T" or "C") from :func:`similarity_image`'s
+    """The cells of matrix ``matrix`` ("T" or "C") from ``similarity_image``'s
     ``image``: the 1-cells in their pair type's colour, the 0-cells faded towards white
     (:data:`FADED`), the diagonal white.
 
@@ -104,7 +112,14 @@ def plot_similarity_matrices(truth, pred, axes=None, *, order: str | None = None
     kind over the pairs a < b. ``order="class"`` sorts the instances by class
     then cluster, so the blocks show; the 0/1 values are written in the cells
     when ``annotate`` (default: N <= 15). ``axes``: two Axes to draw into.
-    Big N: every s-th instance is drawn (:func:`similarity_image`).
+    Big N: every s-th instance is drawn (``similarity_image``).
+
+    Examples
+    --------
+    >>> from prayatul_edu.plots import plot_similarity_matrices
+    >>> fig = plot_similarity_matrices([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> len(fig.axes) >= 2
+    True
     """
     from matplotlib.patches import Patch
 

@@ -40,6 +40,15 @@ def plot_prayatul_matrix(matrix, ax=None, title: str | None = None,
 
     ``matrix`` is a :class:`~prayatul_edu.prayatul.PrayatulMatrix` (or anything
     ``np.asarray`` turns into ``[[BR, RW], [WR, BW]]``).
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_prayatul_matrix
+    >>> m = pe.prayatul_matrix([0, 0, 1, 1], [0, 0, 1, 0], [0, 1, 1, 1])
+    >>> ax = plot_prayatul_matrix(m, primary="A", alternative="B")
+    >>> len(ax.texts) >= 4
+    True
     """
     counts = np.asarray(matrix, dtype=np.int64)
     if counts.shape != (2, 2):
@@ -82,6 +91,17 @@ def plot_instance_map(X, by_instance, ax=None, title: str | None = None, size: f
     alternative wrong), vermillion ones mostly in WR pairs; grey ones are on neither side
     (every point has a dark edge, so none vanishes on the white background).
     Returns the Axes (its colour bar reads the balance).
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_instance_map
+    >>> from prayatul_edu.toydata import make_dataset, cluster
+    >>> X, y = make_dataset("noisy_moons", n_samples=80)
+    >>> by = pe.prayatul_by_instance(y, cluster(X, "KMeans"), cluster(X, "DBSCAN"))
+    >>> ax = plot_instance_map(X, by)
+    >>> len(ax.collections) >= 1
+    True
     """
     X = np.asarray(X, dtype=float)
     counts = np.asarray(by_instance, dtype=float)
@@ -106,6 +126,15 @@ def plot_instance_balance(by_instance, ax=None, title: str | None = None, max_ba
     instance, blue above zero (mostly in RW pairs: the primary right, the
     alternative wrong), vermillion below (mostly WR). Past ``max_bars``
     instances the bars become a filled profile (same colours). Returns the Axes.
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_instance_balance
+    >>> by = pe.prayatul_by_instance([0, 0, 1, 1], [0, 0, 1, 0], [0, 1, 1, 1])
+    >>> ax = plot_instance_balance(by)
+    >>> len(ax.patches)
+    4
     """
     balance = instance_balance(by_instance)
     ax = new_axes(ax)
@@ -135,6 +164,15 @@ def plot_tournament(values, names, ax=None, title: str | None = None,
 
     ``values[i][j]`` is the measure of algorithm ``names[i]`` (primary) against
     ``names[j]`` (alternative); the diagonal is left blank. Returns the Axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prayatul_edu.plots import plot_tournament
+    >>> values = np.array([[np.nan, 0.4], [-0.4, np.nan]])
+    >>> ax = plot_tournament(values, ["KMeans", "DBSCAN"])
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['KMeans', 'DBSCAN']
     """
     values = np.array(values, dtype=float)
     k = len(names)

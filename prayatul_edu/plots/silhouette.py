@@ -57,7 +57,17 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     :func:`~prayatul_edu.plots.cluster_colors`, so they match a scatter plot of
     the same labels. ``point`` marks one instance's bar (a Python index into the data; the
     key below the axes names the point as the lecture does, index 0 as x1;
-    :func:`set_silhouette_point` moves the mark). Returns the Axes.
+    ``set_silhouette_point`` moves the mark). Returns the Axes.
+
+    Examples
+    --------
+    >>> import prayatul_edu as pe
+    >>> from prayatul_edu.plots import plot_silhouette
+    >>> from prayatul_edu.tutorial import EXERCISE_1_D, EXERCISE_1_LABELS
+    >>> s = pe.silhouette(EXERCISE_1_D, EXERCISE_1_LABELS, metric="precomputed")
+    >>> ax = plot_silhouette(s)
+    >>> ax.get_xlabel()
+    'silhouette s_i'
     """
     if not hasattr(result, "samples"):
         raise TypeError("result: expected the result of prayatul_edu.silhouette, got "

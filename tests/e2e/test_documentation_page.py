@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 #: The widget manager's JSON-schema compiler (ajv, bundled in embed.js) warns that its
 #: own schema of the widget state uses union types: said once per page, harmless
@@ -107,6 +108,78 @@ def test_an_app_is_drawn_from_its_saved_state(browser, output_dir, problems,
         page.wait_for_function("() => document.querySelectorAll("
                                "'.widget-output .math .MathJax').length > 0", timeout=60_000)
         page.screenshot(path=str(output_dir / "docs_06_prayatul_app.png"))
+        page.close()
+    for p in [p for p in problems if AJV_STRICT_TYPES in p]:
+        problems.remove(p)
+
+
+#: A block is cut when its content is wider than its box and it does not scroll
+CUT_BLOCKS = """() => [...document.querySelectorAll(
+    'div.highlight pre, div.cell_output, div.output, div.math, div.cell_output table')]
+  .filter(el => el.scrollWidth > el.clientWidth + 1 &&
+                !['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+  .map(el => el.tagName + '.' + el.className + ' ' + el.scrollWidth + ' > ' + el.clientWidth)"""
+
+#: Every formula typeset and every widget's figure loaded: the page at its final width
+SETTLED = ("() => (!document.querySelector('script[src*=\"MathJax.js\"]') || window.MathJax "
+           "&& MathJax.Hub && MathJax.Hub.queue && MathJax.Hub.queue.pending === 0) && "
+           "[...document.querySelectorAll('img.widget-image')].every(i => i.complete) && "
+           "document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]')"
+           ".length <= document.querySelectorAll('.jupyter-widgets-disconnected').length")
+
+SCREENS_FOR_READING = {"phone": (390, 844), "laptop": (1366, 900)}
+
+
+def test_pages_fit_a_phone_and_a_laptop(browser, output_dir, problems, tmp_path_factory):
+    """Pages 01 and 06 (formulas, tables, code and an app each) on a 390 x 844 phone and a
+    1366 px laptop: never wider than the screen, no code or output block cut (a wide one
+    scrolls inside itself); the index and the exercises page too; the console clean (no
+    font or other file missing). Screenshots of each in test-output/e2e/."""
+    from docs_site import build
+
+    site, proc = build(tmp_path_factory)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pages = ["docs/index.html", "notebooks/01_matching.html", "notebooks/06_prayatul.html",
+             "docs/exercises.html"]
+    with _served(site) as address:
+        for screen, (width, height) in SCREENS_FOR_READING.items():
+            for path in pages:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                problems.watch(page)
+                page.goto(f"{address}/{path}")
+                page.wait_for_function(SETTLED, timeout=60_000)
+                name = Path(path).stem
+                page.screenshot(path=str(output_dir / f"{name}_{screen}.png"))
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, f"{path} at {width} px is {wide} px wide"
+                assert page.evaluate(CUT_BLOCKS) == [], f"{path} at {width} px"
+                page.close()
+    for p in [p for p in problems if AJV_STRICT_TYPES in p]:
+        problems.remove(p)
+
+
+def test_a_phone_reads_the_contents_from_a_menu(browser, output_dir, problems,
+                                                tmp_path_factory):
+    """On a phone the contents are behind a menu button: closed, then opened by a tap,
+    with the current page marked; the page's own contents behind another button."""
+    from docs_site import build
+
+    site, proc = build(tmp_path_factory)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with _served(site) as address:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        problems.watch(page)
+        page.goto(f"{address}/notebooks/03_pair_counting.html")
+        current = page.locator(".bd-sidebar-primary a.current").first
+        assert not current.is_visible()                       # the menu is closed
+        page.locator(".header-article-items button.primary-toggle").click()
+        current.wait_for(state="visible", timeout=10_000)
+        assert current.inner_text().startswith("03 · Pair counting")
+        page.screenshot(path=str(output_dir / "menu_open_phone.png"))
+        page.keyboard.press("Escape")
+        page.locator(".header-article-items button.secondary-toggle").click()
+        in_page = page.locator(".bd-sidebar-secondary nav.page-toc a").first
+        in_page.wait_for(state="visible", timeout=10_000)
         page.close()
     for p in [p for p in problems if AJV_STRICT_TYPES in p]:
         problems.remove(p)
