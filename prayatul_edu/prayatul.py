@@ -553,7 +553,7 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     (2, 0, 4, 0)
     >>> m.comparative_deviation, round(m.comparative_rightness, 4)
     (-1.0, 0.3333)
-    >>> print(repr(m).splitlines()[0])
+    >>> print(m.explain().splitlines()[0])
     Prayatul matrix: primary vs alternative, N = 4 (6 pairs)
     """
     check_choice(method, "method", _METHODS)

@@ -115,7 +115,7 @@ def test_hand_example_by_instance():
 
 def test_hand_example_derivation():
     m = prayatul_matrix(*HAND)
-    text, md = repr(m), m._repr_markdown_()
+    text, md = m.explain(), m._repr_markdown_()
     assert text.splitlines()[0] == "Prayatul matrix: primary vs alternative, N = 5 (10 pairs)"
     assert "| Right | 3 | 3 | 6 |" in md and "| Wrong | 1 | 3 | 4 |" in md
     assert "sigma_c = (3 - 1) / (3 + 1) = 2/4 = 0.5" in text
@@ -319,7 +319,7 @@ def test_extreme_cases_reach_the_ends_of_the_ranges():
     assert m.comparative_deviation == m.effective_rightness == -1.0
     assert m.effective_superiority == -1.0 and m.comparative_rightness == 0.0
     assert m.polarization == 0.0
-    assert "alternative is more often right" in repr(m)
+    assert "alternative is more often right" in m.explain()
 
 
 def test_noise_label_is_an_ordinary_label():
@@ -340,16 +340,16 @@ def test_zero_division_default_nan_and_note():
     assert m.rw == m.wr == 0
     assert m.comparative_deviation == 0.0  # the paper reports 0
     assert m.zero_division_used() == ["comparative_deviation"]
-    for shown in (repr(m), m._repr_markdown_()):
+    for shown in (m.explain(), m._repr_markdown_()):
         assert "zero_division = 0" in shown and "RW + WR = 0" in shown
     m = prayatul_matrix(G, P, P, zero_division=float("nan"))
     assert math.isnan(m.comparative_deviation)
     assert not math.isnan(m.polarization)
-    assert "zero_division = nan" in repr(m) and "zero_division = nan" in m._repr_markdown_()
+    assert "zero_division = nan" in m.explain() and "zero_division = nan" in m._repr_markdown_()
     # BR + RW + WR = 0 also hits xi_c and xi_e.
     m = prayatul_matrix([1, 1, 1], [1, 2, 3], [1, 2, 3], zero_division=-0.5)
     assert m.comparative_rightness == m.effective_rightness == -0.5
-    assert "BR + RW + WR = 0" in repr(m)
+    assert "BR + RW + WR = 0" in m.explain()
 
 
 # ---------------------------------------------------------------- bad input
