@@ -155,8 +155,14 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
     What :func:`read_columns` does with a CSV/TSV file, for a table that is not
     a file (pasted in an app, uploaded in a browser). The delimiter (comma,
     semicolon or tab) is guessed unless given; values are typed as in
-    :func:`read_columns` (``na``: the fields read as missing). Errors are ``ValueError`` starting with ``name``
+    :func:`read_columns` (``na``: the fields read as missing; None: the default of the
+    file's origin, :func:`origin_of`). Errors are ``ValueError`` starting with ``name``
     and saying ``where`` the table came from.
+
+    pandas' C parser reads the table (``pandas.read_csv``); a table it cannot read as
+    it stands (rows of another length, a header that does not name every column once,
+    a value holding a line break in quotes with a missing value) is read field by
+    field with :mod:`csv` instead, which names the line at fault.
 
     >>> cols = parse_table("truth,kmeans\\n1,a\\n2,b\\n", "pasted text", name="text")
     >>> cols["truth"].tolist(), cols["kmeans"].tolist()
@@ -165,18 +171,218 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
     import csv
 
     if isinstance(content, (bytes, bytearray, memoryview)):
+        raw = bytes(content)
         try:
-            content = bytes(content).decode("utf-8-sig")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValueError(f"{name}: {where} is not a UTF-8 text file") from None
-    if not isinstance(content, str):
+        raw = raw.removeprefix(b"\xef\xbb\xbf")
+    elif isinstance(content, str):
+        text = content.removeprefix("\ufeff")
+        raw = None
+    else:
         raise TypeError(f"{name}: expected text or bytes, got {type(content).__name__}")
-    text = content.removeprefix("\ufeff")
+    text = text.removeprefix("\ufeff")
     if delimiter is None:
         try:
             delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
         except csv.Error:
             delimiter = ","
+    origin = origin_of(text[:4096], delimiter)
+    if na is None:
+        na = ORIGIN_NA.get(origin, DEFAULT_NA)
+    columns = _read_with_pandas(text if raw is None else raw, text, where, delimiter, name,
+                                na, origin)
+    if columns is None:
+        columns = _read_field_by_field(text, where, delimiter, name, na, origin)
+    columns.na, columns.origin = tuple(na), origin
+    return columns
+
+
+#: Who wrote a table, as :func:`origin_of` tells from its header: R's ``write.csv`` quotes
+#: every name; pandas' ``to_csv`` writes its index under an empty name, unquoted.
+ORIGINS = ("R", "pandas")
+#: What is read as missing by default, per origin: R writes ``NA`` for a missing value.
+ORIGIN_NA = {"R": ("", "NA")}
+
+
+def origin_of(head: str, delimiter: str = ",") -> str | None:
+    """``"R"`` when every name of the header line is in double quotes (R's ``write.csv``,
+    whose row names sit under ``""``), ``"pandas"`` when the first name is empty and
+    unquoted (``DataFrame.to_csv()`` with its index), else None.
+
+    >>> origin_of('"","truth","km"\\n"1",0,1\\n'), origin_of(",truth,km\\n0,0,1\\n")
+    ('R', 'pandas')
+    """
+    first = head.split("\n", 1)[0].rstrip("\r")
+    fields = first.split(delimiter)
+    if len(fields) > 1 and all(len(f) >= 2 and f[0] == f[-1] == '"' for f in fields):
+        return "R"
+    if len(fields) > 1 and fields[0] == "" and all(f.strip() for f in fields[1:]):
+        return "pandas"
+    return None
+
+
+def _index_note(origin: str | None) -> str:
+    """Why an unnamed first column is left out, in the words of the program that wrote it."""
+    if origin == "R":
+        return ("left out: an unnamed first column, as R's write.csv() writes its row names "
+                "(write.csv(..., row.names = FALSE) leaves them out; a header name keeps it)")
+    return ("left out: an unnamed first column, as pandas' DataFrame.to_csv() writes its "
+            "index (to_csv(index=False) leaves it out; a header name keeps it)")
+
+
+def _header_of(text: str, delimiter: str) -> list[str]:
+    """The header's names (stripped), read by :mod:`csv` from the first non-blank line."""
+    import csv
+
+    for row in csv.reader(text[:1 << 16].splitlines()[:50], delimiter=delimiter):
+        if any(f.strip() for f in row):
+            return [h.strip() for h in row]
+    return []
+
+
+def _read_with_pandas(source, text: str, where: str, delimiter: str, name: str, na,
+                      origin) -> "Columns | None":
+    """The table read by pandas' C parser, typed as :func:`_typed` types it; None when it
+    needs reading field by field (the header or a row is not as pandas reads it)."""
+    import io
+
+    import pandas as pd
+
+    header = _header_of(text, delimiter)
+    if len(header) < 1:
+        return None
+    trailing = next((j for j, h in enumerate(reversed(header)) if h), len(header))
+    named = header[:len(header) - trailing]
+    index = len(named) > 1 and named[0] == "" and "" not in named[1:]
+    names = named[1:] if index else named
+    if not names or "" in names or len(set(names)) < len(names):
+        return None                                  # the careful reader names the fault
+    buffer = io.BytesIO(source) if isinstance(source, bytes) else io.StringIO(source)
+    try:
+        frame = pd.read_csv(buffer, sep=delimiter, header=0, dtype=None, engine="c",
+                            keep_default_na=False, na_values=[t for t in na] or None,
+                            na_filter=bool(na), skipinitialspace=True, skip_blank_lines=True,
+                            low_memory=False, quotechar='"',
+                            decimal="." if delimiter == "," else ",")
+    except (pd.errors.ParserError, ValueError, UnicodeDecodeError, IndexError):
+        return None
+    if frame.shape[1] != len(header) or frame.shape[0] == 0 or \
+            not isinstance(frame.index, pd.RangeIndex):
+        return None                                  # rows longer than the header
+    missing = set(na)
+    arrays = {}
+    blank = None                                     # rows of empty fields only
+    for j, column in enumerate(frame.columns):
+        series = frame[column]
+        empty = series.isna() if "" in missing else None
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            texts = series.astype(object).str.strip()
+            empty = texts.isna() | (texts == "")
+            if j >= len(named):
+                arrays[j] = None
+            else:
+                arrays[j] = _typed_series(texts, missing, decimal_comma=delimiter != ",")
+        elif series.dtype == bool:
+            return None                              # True/False: labels, read as text
+        else:
+            arrays[j] = series.to_numpy()
+            empty = series.isna()
+        if j >= len(named) and not bool(empty.all()):
+            return None                              # an unnamed column with values
+        blank = empty if blank is None else (blank & empty)
+    left_out = {}
+    if trailing:
+        left_out[EMPTY_COLUMNS] = (f"left out: {trailing} column{'s' * (trailing > 1)} at "
+                                   "the end with no name and no value (as a spreadsheet may "
+                                   "add)")
+    if index:
+        left_out[INDEX_COLUMN] = _index_note(origin)
+    keep = range(1 if index else 0, len(named))
+    columns = {header[j]: arrays[j] for j in keep}
+    has_missing = any(_missing_mask(col).any() for col in columns.values())
+    if blank is not None and bool(blank.any()):
+        rows = ~blank.to_numpy()
+        columns = {h: _whole(col[rows]) for h, col in columns.items()}
+        has_missing = has_missing and any(_missing_mask(c).any() for c in columns.values())
+    if has_missing and _short_row(source, text, where, delimiter, name, len(header)):
+        return None
+    _repeated_header(columns, where, name)
+    return Columns(columns, left_out)
+
+
+def _typed_series(texts, missing: set, decimal_comma: bool) -> np.ndarray:
+    """A column pandas left as text (stripped), typed by :func:`_typed` (what pandas read
+    as missing becomes one of the ``missing`` tokens first)."""
+    token = next(iter(missing), "")
+    return _typed(texts.to_numpy(dtype=object, na_value=token).tolist(), missing,
+                  decimal_comma=decimal_comma)
+
+
+def _whole(col: np.ndarray) -> np.ndarray:
+    """Integers again where a blank row made pandas read a column of them as floats."""
+    if col.dtype.kind == "f" and np.isfinite(col).all() and (col == np.round(col)).all() \
+            and np.abs(col).max(initial=0) < 2.0**53:
+        return col.astype(np.int64)
+    return col
+
+
+def _missing_mask(col: np.ndarray) -> np.ndarray:
+    """Where a column read from a table is missing (NaN, or None in a column of text)."""
+    if col.dtype.kind == "f":
+        return np.isnan(col)
+    if col.dtype.kind == "O":
+        return np.equal(col, None)
+    return np.zeros(col.shape[0], dtype=bool)
+
+
+def _short_row(source, text: str, where: str, delimiter: str, name: str, width: int) -> bool:
+    """Raise for the first row with fewer fields than the header (pandas fills them in as
+    missing); True when that cannot be told without reading field by field (quotes)."""
+    if '"' in text:
+        return True
+    raw = source if isinstance(source, bytes) else text.encode("utf-8")
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    if ends.size == 0 or ends[-1] != buf.size - 1:
+        ends = np.append(ends, buf.size)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    seps = np.concatenate(([0], np.cumsum(buf == ord(delimiter))))
+    fields = seps[ends] - seps[starts] + 1
+    printable = np.concatenate(([0], np.cumsum(buf > 32)))
+    filled = printable[ends] - printable[starts] > 0          # not a blank line
+    fields = fields[filled]
+    short = np.flatnonzero(fields[1:] < width)
+    if short.size:
+        line = int(short[0]) + 2
+        raise ValueError(f"{name}: line {line} of {where} has {int(fields[line - 1])} fields, "
+                         f"but the header has {width} (hint: every row needs a field per "
+                         "column, empty if missing)")
+    return False
+
+
+def _repeated_header(columns: dict, where: str, name: str) -> None:
+    """Refuse a row equal to the header (two exports joined), naming its line."""
+    texts = [(h, col) for h, col in columns.items() if col.dtype.kind == "O"]
+    if not texts or len(texts) < len(columns):
+        return
+    same = np.ones(next(iter(columns.values())).shape[0], dtype=bool)
+    for h, col in texts:
+        same &= col == h
+    if same.any():
+        line = int(np.flatnonzero(same)[0]) + 2
+        raise ValueError(f"{name}: line {line} of {where} repeats the header row (hint: "
+                         "files joined together? delete that line)")
+
+
+def _read_field_by_field(text: str, where: str, delimiter: str, name: str, na,
+                         origin) -> "Columns":
+    """The careful reader: :mod:`csv` row by row, for what pandas does not read as it stands;
+    it names the line of a row of the wrong length and reads rows with empty fields past
+    the header's."""
+    import csv
+
     # a line of separators only (",,,," at the end of a spreadsheet's export) is blank
     rows = [r for r in csv.reader(text.splitlines(), delimiter=delimiter)
             if any(f.strip() for f in r)]
@@ -193,10 +399,8 @@ def parse_table(content, where: str = "the text", delimiter: str | None = None,
         header = header[:-empty]
         rows = [r[:len(header)] for r in rows]
     if len(header) > 1 and header[0] == "" and "" not in header[1:]:
-        # pandas' DataFrame.to_csv() writes its index first, under an empty header cell
-        left_out[INDEX_COLUMN] = ("left out: an unnamed first column, as pandas' "
-                                  "DataFrame.to_csv() writes its index (to_csv(index=False) "
-                                  "leaves it out; a header name keeps it)")
+        # pandas' DataFrame.to_csv() (or R's write.csv) writes its index first, unnamed
+        left_out[INDEX_COLUMN] = _index_note(origin)
         header, rows = header[1:], [r[1:] for r in rows]
     _check_header(header, where, name)
     rows = [r[:len(header)] if not "".join(r[len(header):]).strip() else r for r in rows]
