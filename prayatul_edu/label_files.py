@@ -15,7 +15,7 @@ import numpy as np
 
 __all__ = ["read_columns", "parse_table", "column", "is_parquet", "read_parquet",
            "DEFAULT_NA", "parse_na", "MISSING_LOOKALIKES", "label_columns", "Columns",
-           "INDEX_COLUMN", "EMPTY_COLUMNS"]
+           "INDEX_COLUMN", "EMPTY_COLUMNS", "missing_mask", "origin_of", "ORIGIN_NA"]
 
 _FORMATS = (".csv", ".tsv", ".txt", ".npy", ".npz", ".parquet")
 #: What a CSV field must be to count as missing, unless told otherwise (``--na``): only
@@ -47,7 +47,8 @@ def read_columns(path, na=DEFAULT_NA) -> dict:
 
     CSV columns whose every value is an integer (or a number) become int (float)
     arrays, others stay strings; a field equal to one of ``na`` (default: only the
-    empty field) is missing (NaN or None). A 2-D .npy array gives columns "0",
+    empty field; None: the default of the file's origin, which for R's ``write.csv``
+    adds ``NA``, see :func:`origin_of`) is missing (NaN or None). A 2-D .npy array gives columns "0",
     "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
     "X:1", .... A CSV whose header leaves only its first cell empty was written by
     pandas (``DataFrame.to_csv()`` with its index): that column is left out, and the
@@ -301,11 +302,11 @@ def _read_with_pandas(source, text: str, where: str, delimiter: str, name: str, 
         left_out[INDEX_COLUMN] = _index_note(origin)
     keep = range(1 if index else 0, len(named))
     columns = {header[j]: arrays[j] for j in keep}
-    has_missing = any(_missing_mask(col).any() for col in columns.values())
+    has_missing = any(missing_mask(col).any() for col in columns.values())
     if blank is not None and bool(blank.any()):
         rows = ~blank.to_numpy()
         columns = {h: _whole(col[rows]) for h, col in columns.items()}
-        has_missing = has_missing and any(_missing_mask(c).any() for c in columns.values())
+        has_missing = has_missing and any(missing_mask(c).any() for c in columns.values())
     if has_missing and _short_row(source, text, where, delimiter, name, len(header)):
         return None
     _repeated_header(columns, where, name)
@@ -328,7 +329,7 @@ def _whole(col: np.ndarray) -> np.ndarray:
     return col
 
 
-def _missing_mask(col: np.ndarray) -> np.ndarray:
+def missing_mask(col: np.ndarray) -> np.ndarray:
     """Where a column read from a table is missing (NaN, or None in a column of text)."""
     if col.dtype.kind == "f":
         return np.isnan(col)
@@ -430,9 +431,11 @@ class Columns(dict):
     """A file's columns (name -> 1-D array), and ``left_out``: columns of the file that are
     not among them, each with the reason (pandas' unnamed index column)."""
 
-    def __init__(self, columns=(), left_out=None):
+    def __init__(self, columns=(), left_out=None, na=DEFAULT_NA, origin=None):
         super().__init__(columns)
         self.left_out = dict(left_out or {})
+        self.na = tuple(na)          # the fields read as missing
+        self.origin = origin         # who wrote the table, if its header tells (origin_of)
 
 
 def _check_header(header: list, where: str, name: str) -> None:
@@ -502,17 +505,12 @@ def column(columns: dict, name: str, where: str, role: str) -> np.ndarray:
                     _is_number(c) for c in columns) else "")
         raise ValueError(f"{role}: no column {name!r} in {where} (columns: {shown}){hint}")
     col = columns[name]
-    missing = None
-    if col.dtype.kind == "f":
-        bad = ~np.isfinite(col)
-        missing = int(np.flatnonzero(bad)[0]) if bad.any() else None
-    elif col.dtype.kind == "O":
-        bad = np.array([v is None for v in col])
-        missing = int(np.flatnonzero(bad)[0]) if bad.any() else None
-    if missing is not None:
+    bad = missing_mask(col)
+    if bad.any():
         raise ValueError(f"{role}: column {name!r} has a missing or NaN value in data row "
-                         f"{missing + 1} (hint: drop the rows without a label, or give them a "
-                         "label of their own, e.g. -1 for noise)")
+                         f"{int(np.flatnonzero(bad)[0]) + 1} (hint: --drop-missing leaves out "
+                         "the rows without a label; or give them a label of their own, e.g. "
+                         "-1 for noise)")
     return col
 
 
