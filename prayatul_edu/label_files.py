@@ -42,7 +42,7 @@ def parse_na(text: str) -> tuple:
                                for t in text.split(",")))
 
 
-def read_columns(path, na=DEFAULT_NA) -> dict:
+def read_columns(path, na=None) -> dict:
     """The columns of a CSV/TSV (with a header row), .npy or .npz file: name -> 1-D array.
 
     CSV columns whose every value is an integer (or a number) become int (float)
@@ -140,7 +140,7 @@ def _from_arrow(col) -> np.ndarray:
     return arr
 
 
-def _read_csv(path: Path, delimiter, na=DEFAULT_NA) -> dict:
+def _read_csv(path: Path, delimiter, na=None) -> dict:
     try:
         with open(path, "rb") as f:
             content = f.read()
@@ -150,7 +150,7 @@ def _read_csv(path: Path, delimiter, na=DEFAULT_NA) -> dict:
 
 
 def parse_table(content, where: str = "the text", delimiter: str | None = None,
-                name: str = "FILE", na=DEFAULT_NA) -> dict:
+                name: str = "FILE", na=None) -> dict:
     """The columns of a CSV/TSV table given as text or bytes: header name -> 1-D array.
 
     What :func:`read_columns` does with a CSV/TSV file, for a table that is not
