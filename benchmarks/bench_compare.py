@@ -90,36 +90,54 @@ def peak_of(argv: list[str]) -> float:
     return int(out.stdout.split()[-1]) / 1024
 
 
+def measure(rows: int = 1_000_000, repeats: int = 3) -> dict:
+    """Both sides on a file of ``rows`` rows: ``{side: (median wall s, median CPU s, peak
+    MB)}``, the sides run alternately in fresh processes; and the agreement checked (the
+    ARI of each algorithm in compare's JSON equals scikit-learn's to 1e-12)."""
+    import json
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "runs.csv")
+        write_file(path, rows)
+        ours = [sys.executable, "-m", "prayatul_edu", "compare", path, "--truth", "truth",
+                "--no-figures", "--quiet"]
+        theirs = [sys.executable, "-c", PANDAS_SKLEARN, path]
+        mine = json.loads(subprocess.run(ours + ["--format", "json"], capture_output=True,
+                                         text=True, check=True).stdout)
+        other = {line.split()[0]: float(line.split()[1]) for line in subprocess.run(
+            theirs, capture_output=True, text=True, check=True).stdout.splitlines()}
+        for row in mine["datasets"][0]["table_3"]:
+            if abs(row["ari"] - other[row["algorithm"]]) > 1e-12:
+                raise SystemExit(f"ARI of {row['algorithm']}: {row['ari']} != "
+                                 f"{other[row['algorithm']]}")
+        times = {"compare": [], "pandas + scikit-learn": []}
+        for _ in range(repeats):                             # alternately
+            times["compare"].append(run_child(ours))
+            times["pandas + scikit-learn"].append(run_child(theirs))
+        peaks = {"compare": peak_of(ours), "pandas + scikit-learn": peak_of(theirs)}
+        size = os.path.getsize(path) / 1e6
+    return {"size_mb": size, **{side: (statistics.median(t[0] for t in ts),
+                                       statistics.median(t[1] for t in ts), peaks[side],
+                                       [t[0] for t in ts]) for side, ts in times.items()}}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "runs.csv")
-        write_file(path, args.rows)
-        ours = [sys.executable, "-m", "prayatul_edu", "compare", path, "--truth", "truth",
-                "--no-figures", "--quiet"]
-        theirs = [sys.executable, "-c", PANDAS_SKLEARN, path]
-        times = {"compare": [], "pandas + scikit-learn": []}
-        for _ in range(args.repeats):                        # alternately
-            times["compare"].append(run_child(ours))
-            times["pandas + scikit-learn"].append(run_child(theirs))
-        peaks = {"compare": peak_of(ours), "pandas + scikit-learn": peak_of(theirs)}
-        size = os.path.getsize(path) / 1e6
+    result = measure(args.rows, args.repeats)
     print(f"{args.rows:,} rows x (truth + {ALGORITHMS} algorithms, {CLUSTERS} clusters), "
-          f"{size:.0f} MB of CSV; medians of {args.repeats} alternate runs")
-    wall = {side: statistics.median(t[0] for t in ts) for side, ts in times.items()}
-    cpu = {side: statistics.median(t[1] for t in ts) for side, ts in times.items()}
-    for side, ts in times.items():
-        print(f"  {side:<22} {wall[side]:6.2f} s wall  {cpu[side]:6.2f} s CPU   peak "
-              f"{peaks[side]:5.0f} MB   (wall of each run: "
-              f"{', '.join(f'{t[0]:.2f}' for t in ts)})")
-    other = "pandas + scikit-learn"
-    print(f"  compare / ({other}) = {wall['compare'] / wall[other]:.2f} wall, "
-          f"{cpu['compare'] / cpu[other]:.2f} CPU (goal <= 1); compare's peak "
-          f"{peaks['compare']:.0f} MB (goal <= 400)")
+          f"{result['size_mb']:.0f} MB of CSV; medians of {args.repeats} alternate runs")
+    for side in ("compare", "pandas + scikit-learn"):
+        wall, cpu, peak, walls = result[side]
+        print(f"  {side:<22} {wall:6.2f} s wall  {cpu:6.2f} s CPU   peak {peak:5.0f} MB   "
+              f"(wall of each run: {', '.join(f'{t:.2f}' for t in walls)})")
+    ours, other = result["compare"], result["pandas + scikit-learn"]
+    print(f"  compare / (pandas + scikit-learn) = {ours[0] / other[0]:.2f} wall, "
+          f"{ours[1] / other[1]:.2f} CPU (goal <= 1); compare's peak {ours[2]:.0f} MB "
+          "(goal <= 400)")
 
 
 if __name__ == "__main__":
