@@ -380,7 +380,8 @@ def _dask_report(args, progress) -> dict:
     progress.say(f"connecting to {'a local cluster' if args.dask == 'local' else args.dask}")
     with _connect(args.dask) as client:
         progress.say(f"counting on {len(client.scheduler_info()['workers'])} worker(s)")
-        report = {"file": where, "scheduler": args.dask, "algorithms": {}, "pairs": []}
+        report = {"file": where, "scheduler": args.dask, "algorithms": {}, "pairs": [],
+                  "nmi_average": NMI_AVERAGE}
         for name in names:
             progress.say(f"ARI and NMI of {name}")
             report["algorithms"][name] = {

@@ -48,9 +48,12 @@ class DatasetResult(Result):
         if pairwise:
             say(f"Table I: the Prayatul matrix of {k * (k - 1) if pairs is None else len(pairs)}"
                 f" ordered pairs of {k} algorithms, N = {self.n:,}")
-        self.tournament = tournament(truth, labelings, pairs) if pairwise else None
+        # every column checked and coded once, for Table I and Tables II-III alike
+        coded_truth = check_labels(truth, "truth")
+        coded = {name: check_labels(v, str(name)) for name, v in labelings.items()}
+        self.tournament = tournament(coded_truth, coded, pairs) if pairwise else None
         say(f"Tables II and III: {k} algorithm{'s' * (k > 1)} against the truth")
-        self.scores = label_scores(truth, labelings, average)
+        self.scores = label_scores(coded_truth, coded, average)
         self.average = average
         if n_resamples and pairwise:
             say(f"bootstrap: {n_resamples} resamples")
