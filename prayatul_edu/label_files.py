@@ -260,39 +260,65 @@ def _read_with_pandas(source, text: str, where: str, delimiter: str, name: str, 
     names = named[1:] if index else named
     if not names or "" in names or len(set(names)) < len(names):
         return None                                  # the careful reader names the fault
-    buffer = io.BytesIO(source) if isinstance(source, bytes) else io.StringIO(source)
+    def read(**options):
+        buffer = io.BytesIO(source) if isinstance(source, bytes) else io.StringIO(source)
+        return pd.read_csv(buffer, sep=delimiter, header=0, engine="c", keep_default_na=False,
+                           skipinitialspace=True, skip_blank_lines=True, low_memory=False,
+                           quotechar='"', **options)
+
     try:
-        frame = pd.read_csv(buffer, sep=delimiter, header=0, dtype=None, engine="c",
-                            keep_default_na=False, na_values=[t for t in na] or None,
-                            na_filter=bool(na), skipinitialspace=True, skip_blank_lines=True,
-                            low_memory=False, quotechar='"',
-                            decimal="." if delimiter == "," else ",")
+        frame = read(na_values=[t for t in na] or None, na_filter=bool(na),
+                     decimal="." if delimiter == "," else ",")
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError, IndexError):
         return None
     if frame.shape[1] != len(header) or frame.shape[0] == 0 or \
             not isinstance(frame.index, pd.RangeIndex):
         return None                                  # rows longer than the header
-    missing = set(na)
-    arrays = {}
+    missing, decimal_comma = set(na), delimiter != ","
+    texts, numbers = {}, {}                          # text to type, numbers pandas typed
     blank = None                                     # rows of empty fields only
     for j, column in enumerate(frame.columns):
         series = frame[column]
-        empty = series.isna() if "" in missing else None
-        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
-            texts = series.astype(object).str.strip()
-            empty = texts.isna() | (texts == "")
-            if j >= len(named):
-                arrays[j] = None
-            else:
-                arrays[j] = _typed_series(texts, missing, decimal_comma=delimiter != ",")
-        elif series.dtype == bool:
+        if series.dtype == bool:
             return None                              # True/False: labels, read as text
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            texts[j] = series.astype(object).str.strip()
+            empty = texts[j].isna() | (texts[j] == "")
         else:
-            arrays[j] = series.to_numpy()
+            numbers[j] = series.to_numpy()
             empty = series.isna()
         if j >= len(named) and not bool(empty.all()):
             return None                              # an unnamed column with values
         blank = empty if blank is None else (blank & empty)
+    keep = range(1 if index else 0, len(named))
+    if bool(blank.any()) and set(na) - {""}:
+        # a missing value may be a token (NA): only rows of empty fields are blank
+        fields = read(dtype=str, na_filter=False)
+        blank = (fields.apply(lambda c: c.str.strip()) == "").all(axis=1)
+    rows = None
+    if bool(blank.any()):
+        rows = ~blank.to_numpy()
+        if not rows.any():
+            return None                              # no data row: said by the careful reader
+        # a row of empty fields made pandas read whole numbers as floats: such columns
+        # are read again as text, and typed without those rows
+        again = [j for j in keep if j in numbers and numbers[j].dtype.kind == "f"]
+        if again:
+            fields = read(usecols=again, dtype=str, na_filter=False)
+            for j in again:
+                texts[j] = fields.iloc[:, again.index(j)].str.strip()
+                del numbers[j]
+    columns = {}
+    for j in keep:
+        if j in numbers:
+            columns[header[j]] = numbers[j] if rows is None else numbers[j][rows]
+        else:
+            kept = texts[j] if rows is None else texts[j][rows]
+            columns[header[j]] = _typed_series(kept, missing, decimal_comma)
+    if any(missing_mask(col).any() for col in columns.values()) and \
+            _short_row(source, text, where, delimiter, name, len(header)):
+        return None
+    _repeated_header(columns, where, name)
     left_out = {}
     if trailing:
         left_out[EMPTY_COLUMNS] = (f"left out: {trailing} column{'s' * (trailing > 1)} at "
@@ -300,16 +326,6 @@ def _read_with_pandas(source, text: str, where: str, delimiter: str, name: str, 
                                    "add)")
     if index:
         left_out[INDEX_COLUMN] = _index_note(origin)
-    keep = range(1 if index else 0, len(named))
-    columns = {header[j]: arrays[j] for j in keep}
-    has_missing = any(missing_mask(col).any() for col in columns.values())
-    if blank is not None and bool(blank.any()):
-        rows = ~blank.to_numpy()
-        columns = {h: _whole(col[rows]) for h, col in columns.items()}
-        has_missing = has_missing and any(missing_mask(c).any() for c in columns.values())
-    if has_missing and _short_row(source, text, where, delimiter, name, len(header)):
-        return None
-    _repeated_header(columns, where, name)
     return Columns(columns, left_out)
 
 
@@ -319,14 +335,6 @@ def _typed_series(texts, missing: set, decimal_comma: bool) -> np.ndarray:
     token = next(iter(missing), "")
     return _typed(texts.to_numpy(dtype=object, na_value=token).tolist(), missing,
                   decimal_comma=decimal_comma)
-
-
-def _whole(col: np.ndarray) -> np.ndarray:
-    """Integers again where a blank row made pandas read a column of them as floats."""
-    if col.dtype.kind == "f" and np.isfinite(col).all() and (col == np.round(col)).all() \
-            and np.abs(col).max(initial=0) < 2.0**53:
-        return col.astype(np.int64)
-    return col
 
 
 def missing_mask(col: np.ndarray) -> np.ndarray:
