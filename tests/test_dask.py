@@ -185,6 +185,8 @@ def test_compare_dask_refuses_what_needs_memory(tmp_path, capsys):
     csv = tmp_path / "runs.csv"
     csv.write_text("truth,a,b\n0,0,1\n1,1,0\n")
     for extra, message in [(["--bootstrap", "5"], "--bootstrap: not with --dask"),
+                           (["--noise", "-1"], "--noise: not with --dask"),
+                           (["--drop-missing"], "--drop-missing: not with --dask"),
                            ([], "FILE: --dask reads a Parquet file")]:
         target = str(folder) if extra else str(csv)
         code = cli.main(["compare", target, "--truth", "truth", "--dask", "tcp://127.0.0.1:1",

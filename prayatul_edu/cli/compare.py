@@ -354,6 +354,9 @@ def _dask_report(args, progress) -> dict:
     if args.bootstrap or args.xy:
         raise ValueError(f"--{'bootstrap' if args.bootstrap else 'xy'}: not with --dask "
                          "(resampling and figures need the labels in memory)")
+    if args.noise is not None or args.drop_missing:
+        raise ValueError(f"--{'noise' if args.noise is not None else 'drop-missing'}: not "
+                         "with --dask (the rows are read on the workers, as they are)")
     if not is_parquet(args.file):
         raise ValueError(f"FILE: --dask reads a Parquet file or directory, not "
                          f"{Path(args.file).name}")
