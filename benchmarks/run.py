@@ -595,6 +595,25 @@ def rows_import(repeats: int) -> list[Row]:
                 "< 0.2 s more", ours - base < 0.2)]
 
 
+def rows_compare(repeats: int) -> list[Row]:
+    """``prayatul-edu compare --no-figures`` on 10^6 rows x 7 columns against pandas'
+    read_csv + scikit-learn's ARI and NMI of each algorithm (benchmarks/bench_compare.py)."""
+    sys.path.insert(0, HERE)
+    import bench_compare
+
+    r = bench_compare.measure(10**6, repeats)
+    (wall, cpu, peak, _), (o_wall, o_cpu, o_peak, _) = r["compare"], r["pandas + scikit-learn"]
+    what = ("`prayatul-edu compare --no-figures`, truth + 6 algorithms of 50 clusters (Tables "
+            "I-III: 30 pairs, ARI, NMI, AMI, matching)")
+    return [Row(what + ", wall time", "1,000,000", ms(wall),
+                "`pandas.read_csv` + scikit-learn's ARI and NMI of each algorithm", ms(o_wall),
+                f"{wall / o_wall:.2f}x its time", "<= 1x", wall <= o_wall,
+                f"CPU time {cpu:.2f} s against {o_cpu:.2f} s ({cpu / o_cpu:.2f}x)"),
+            Row(what + ", peak memory (fresh process)", "1,000,000", f"{peak:.0f} MB",
+                "the same, pandas + scikit-learn", f"{o_peak:.0f} MB", "", "<= 400 MB",
+                peak <= 400)]
+
+
 def rows_widgets() -> list[Row]:
     script = os.path.join(HERE, "bench_widgets.py")
     if not os.path.exists(script):
@@ -1149,6 +1168,7 @@ SECTIONS = ["measures", "ami", "hashables", "prayatul", "pairs", "silhouette", "
             "exact", "import", "widgets", "browser", "notebooks"]
 SECTIONS += ["k_sweep", "d_sweep", "dask"]      # the sweeps of issue 14
 SECTIONS += ["judging"]                          # issue 26: CH, DB, Dunn, permutation test
+SECTIONS += ["compare"]                          # issue 46: compare on a million rows
 
 
 def main(argv=None) -> int:
@@ -1196,6 +1216,7 @@ def main(argv=None) -> int:
                                         else (10_000, 20_000)),
         "dask": lambda: rows_dask(args.quick),
         "judging": lambda: rows_judging(args.repeats, 99 if args.quick else 999),
+        "compare": lambda: rows_compare(1 if args.quick else 3),
     }
     print(f"Machine: {machine()}\n", flush=True)
     rows: list[Row] = []

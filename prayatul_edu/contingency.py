@@ -9,13 +9,52 @@ data goes down once: nothing in ``labels`` or ``counting`` calls back up here.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from . import dask_counts
 from .counting import ContingencyTable, joint_codes_of, totals_by
 from .labels import Labels, check_labels, check_partitions, dense_table
 
-__all__ = ["contingency_table", "table_of", "table_from_cells", "value_cells"]
+__all__ = ["contingency_table", "table_of", "table_from_cells", "value_cells",
+           "scikit_learn_names", "SKLEARN_LABELS"]
+
+#: scikit-learn's names of an external measure's labellings, and ours.
+SKLEARN_LABELS = {"labels_true": "truth", "labels_pred": "pred"}
+
+
+def scikit_learn_names(**more):
+    """A decorator: the measure also accepts scikit-learn's keyword names for its arguments.
+
+    ``labels_true`` and ``labels_pred`` stand for ``truth`` and ``pred``
+    (:data:`SKLEARN_LABELS`); ``more`` adds others, e.g.
+    ``average_method="average"``. An alias is a keyword only; giving both an
+    alias and the argument it stands for (by name or by position) is a
+    ``TypeError`` that names both. It lives at the measures' layer because its
+    wrapper calls the measure (``tests/walk.py``: nothing below may call up).
+    """
+    aliases = {**SKLEARN_LABELS, **more}
+
+    def decorate(func):
+        params = list(inspect.signature(func).parameters)
+        position = {name: params.index(name) for name in aliases.values()}
+
+        @functools.wraps(func)
+        def measure(*args, **kwargs):
+            for alias, name in aliases.items():
+                if alias not in kwargs:
+                    continue
+                if name in kwargs or position[name] < len(args):
+                    raise TypeError(f"{alias}: is scikit-learn's name for {name}; "
+                                    f"got both {alias} and {name}: give one of them")
+                kwargs[name] = kwargs.pop(alias)
+            return func(*args, **kwargs)
+
+        return measure
+
+    return decorate
 
 #: Largest dense contingency table read cell by cell; beyond it, sorting the pairs is faster.
 _DENSE_TABLE_CELLS = 1 << 18
@@ -77,6 +116,7 @@ def value_cells(arrays: dict, counts: np.ndarray | None = None):
     return values, total
 
 
+@scikit_learn_names()
 def contingency_table(truth, pred) -> ContingencyTable:
     """The contingency table of ``pred`` (rows, clusters) against ``truth`` (columns, classes).
 
@@ -88,6 +128,8 @@ def contingency_table(truth, pred) -> ContingencyTable:
         Ground-truth classes ``T_j``.
     pred : sequence of hashable labels, length N
         Clusters ``C_i`` found by an algorithm.
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords (every external measure).
 
     Returns
     -------

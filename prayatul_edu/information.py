@@ -33,7 +33,7 @@ from . import dask_counts
 from ._validation import check_choice, check_real
 from .labels import check_labels
 from .counting import ContingencyTable
-from .contingency import contingency_table, value_cells
+from .contingency import contingency_table, value_cells, scikit_learn_names
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt, frac
 
 __all__ = ["entropy", "cluster_entropy", "mutual_information", "normalized_mutual_information",
@@ -185,6 +185,9 @@ def _capped_table(d: Derivation, header, n_rows: int, make_row, caption=None) ->
 class Entropy(ScalarResult):
     """Entropy of a partition, with ``.probabilities``, ``.labels``, ``.counts``, ``.base``."""
 
+    def _repr_details(self) -> str:
+        return f", unit={_unit(self.base)!r}"
+
     def derivation(self) -> Derivation:
         log_tex, log_txt = _log_name(self.base)
         d = Derivation(f"Entropy {self.symbol} = {fmt(self)} {_unit(self.base)}")
@@ -264,6 +267,9 @@ def entropy(labels, base=2) -> Entropy:
 class ClusterEntropy(ScalarResult):
     """The tutorial's total entropy ``e``, with ``.per_cluster`` (``e_i``) and ``.table``."""
 
+    def _repr_details(self) -> str:
+        return f", unit={_unit(self.base)!r}"
+
     def derivation(self) -> Derivation:
         t = self.table
         log_tex, log_txt = _log_name(self.base)
@@ -294,6 +300,7 @@ class ClusterEntropy(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def cluster_entropy(truth, pred, base=2) -> ClusterEntropy:
     """The tutorial's total entropy: how mixed the classes are inside the clusters.
 
@@ -310,6 +317,8 @@ def cluster_entropy(truth, pred, base=2) -> ClusterEntropy:
     ----------
     truth, pred : sequences of hashable labels, length N
         Ground-truth classes and predicted clusters.
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     base : float, default 2
         Base of the logarithm (the tutorial uses 2).
 
@@ -347,6 +356,9 @@ def cluster_entropy(truth, pred, base=2) -> ClusterEntropy:
 # ------------------------------------------------------ mutual information
 class MutualInformation(ScalarResult):
     """I(C, T), with ``.joint`` (p_ij), ``.p_clusters``, ``.p_classes``, ``.base``, ``.table``."""
+
+    def _repr_details(self) -> str:
+        return f", unit={_unit(self.base)!r}"
 
     @property
     def joint(self) -> np.ndarray:
@@ -387,6 +399,7 @@ class MutualInformation(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def mutual_information(truth, pred, base=2) -> MutualInformation:
     """Mutual information of the clusters ``C`` and the classes ``T``.
 
@@ -404,6 +417,8 @@ def mutual_information(truth, pred, base=2) -> MutualInformation:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     base : float, default 2
         Base of the logarithm: bits, as the lecture, the tutorial and
         :func:`entropy` (the module's one base); ``math.e`` gives nats, the unit
@@ -478,6 +493,9 @@ def _normalizer(h_c: float, h_t: float, average: str) -> float:
 class NormalizedMutualInformation(ScalarResult):
     """NMI, with ``.mi``, ``.h_clusters`` (H(C)), ``.h_classes`` (H(T)), ``.average``."""
 
+    def _repr_details(self) -> str:
+        return f", average={self.average!r}"
+
     def derivation(self) -> Derivation:
         tex, txt = _NORMALIZERS[self.average]
         d = Derivation(f"NMI ({self.average}) = {fmt(self)}")
@@ -509,6 +527,7 @@ class NormalizedMutualInformation(ScalarResult):
         return d
 
 
+@scikit_learn_names(average_method="average")
 def normalized_mutual_information(truth, pred,
                                   average: str = "geometric") -> NormalizedMutualInformation:
     """Normalized mutual information: ``I(C, T)`` rescaled to [0, 1].
@@ -529,7 +548,15 @@ def normalized_mutual_information(truth, pred,
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     average : {"geometric", "arithmetic", "min", "max"}, default "geometric"
+        The mean of H(C) and H(T) that divides I. The default is the lecture's;
+        scikit-learn's ``normalized_mutual_info_score`` defaults to
+        ``"arithmetic"`` (since 0.22), so pass ``average="arithmetic"`` to get its
+        number. Every displayed NMI names its mean.
+    average_method : alias of ``average``
+        scikit-learn's name, accepted as a keyword.
 
     Returns
     -------
@@ -705,6 +732,9 @@ def _emi_batch(a: int, b_values, b_mult, first, length, n: int, log_fact) -> flo
 class AdjustedMutualInformation(ScalarResult):
     """AMI, with ``.mi``, ``.emi`` (E[I]), ``.h_clusters``, ``.h_classes``, ``.average``."""
 
+    def _repr_details(self) -> str:
+        return f", average={self.average!r}"
+
     def emi_terms(self) -> list[tuple]:
         """E[I] term by term: ``(i, j, n_ij, P(n_ij), contribution)`` for every cluster
         ``i``, class ``j`` and possible count ``n_ij`` (bits). Small tables only: the
@@ -765,6 +795,7 @@ class AdjustedMutualInformation(ScalarResult):
         return d
 
 
+@scikit_learn_names(average_method="average")
 def adjusted_mutual_information(truth, pred,
                                 average: str = "arithmetic") -> AdjustedMutualInformation:
     """Adjusted mutual information: NMI corrected for chance.
@@ -804,7 +835,11 @@ def adjusted_mutual_information(truth, pred,
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     average : {"arithmetic", "geometric", "min", "max"}, default "arithmetic"
+    average_method : alias of ``average``
+        scikit-learn's name, accepted as a keyword.
 
     Returns
     -------
@@ -889,6 +924,7 @@ class VMeasure(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def v_measure(truth, pred, beta: float = 1.0) -> VMeasure:
     """Homogeneity, completeness and their weighted harmonic mean, the V-measure.
 
@@ -904,6 +940,8 @@ def v_measure(truth, pred, beta: float = 1.0) -> VMeasure:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     beta : float, default 1.0
         Weight of completeness relative to homogeneity (non-negative).
 
@@ -941,10 +979,13 @@ def v_measure(truth, pred, beta: float = 1.0) -> VMeasure:
                     mi=mi, h_clusters=h_c, h_classes=h_t, table=table)
 
 
+@scikit_learn_names()
 def homogeneity(truth, pred) -> float:
     """Homogeneity ``h = 1 - H(T | C) / H(T)``: each cluster holds a single class.
 
-    The ``.homogeneity`` of :func:`v_measure` (see there for the conventions).
+    The ``.homogeneity`` of :func:`v_measure` (see there for the conventions). ``labels_true``
+    and ``labels_pred`` are accepted as aliases of ``truth`` and ``pred`` (scikit-learn's
+    names).
 
     Examples
     --------
@@ -955,10 +996,13 @@ def homogeneity(truth, pred) -> float:
     return v_measure(truth, pred).homogeneity
 
 
+@scikit_learn_names()
 def completeness(truth, pred) -> float:
     """Completeness ``c = 1 - H(C | T) / H(C)``: each class sits in a single cluster.
 
-    The ``.completeness`` of :func:`v_measure` (see there for the conventions).
+    The ``.completeness`` of :func:`v_measure` (see there for the conventions). ``labels_true``
+    and ``labels_pred`` are accepted as aliases of ``truth`` and ``pred`` (scikit-learn's
+    names).
 
     Examples
     --------
@@ -989,6 +1033,10 @@ def _variation_of_information(table: ContingencyTable, base: float) -> float:
 class VariationOfInformation(ScalarResult):
     """VI, with ``.h_clusters``, ``.h_classes``, ``.mi``, ``.base``, ``.normalize``."""
 
+    def _repr_details(self) -> str:
+        return f", normalize={self.normalize!r}" if self.normalize else \
+            f", unit={_unit(self.base)!r}"
+
     def derivation(self) -> Derivation:
         _, log_txt = _log_name(self.base)
         unit = _unit(self.base)
@@ -1018,6 +1066,7 @@ class VariationOfInformation(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def variation_of_information(truth, pred, base=2,
                              normalize=None) -> VariationOfInformation:
     """Variation of information: the information lost and gained between two partitions.
@@ -1034,6 +1083,8 @@ def variation_of_information(truth, pred, base=2,
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     base : float, default 2
         Base of the logarithm (bits by default); the normalised forms do not depend on it.
     normalize : {None, "joint", "log_n"}, default None

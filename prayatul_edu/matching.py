@@ -15,7 +15,7 @@ import numpy as np
 from ._validation import check_choice
 from .labels import check_labels, check_partitions
 from .counting import DENSE_TABLE_MAX_CELLS, ContingencyTable
-from .contingency import contingency_table
+from .contingency import contingency_table, scikit_learn_names
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["purity", "maximum_matching", "precision_recall_f", "f_measure",
@@ -73,6 +73,7 @@ class Purity(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def purity(truth, pred) -> Purity:
     """Purity of a clustering: the fraction of instances in their cluster's majority class.
 
@@ -85,6 +86,8 @@ def purity(truth, pred) -> Purity:
     ----------
     truth, pred : sequences of hashable labels, length N
         Ground-truth classes and predicted clusters.
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -160,6 +163,7 @@ def _best_assignment_brute_force(n: np.ndarray):
     return best_pairs
 
 
+@scikit_learn_names()
 def maximum_matching(truth, pred) -> MaximumMatching:
     """Maximum matching: the best one-to-one pairing of clusters with classes.
 
@@ -178,6 +182,8 @@ def maximum_matching(truth, pred) -> MaximumMatching:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -301,6 +307,7 @@ def _prf(table: ContingencyTable):
     return precision, recall, f
 
 
+@scikit_learn_names()
 def precision_recall_f(truth, pred) -> PrecisionRecallF:
     """Precision, recall and F-measure of every cluster ``i`` against every class ``j``.
 
@@ -312,6 +319,12 @@ def precision_recall_f(truth, pred) -> PrecisionRecallF:
 
     with ``F(i, j) = 0`` where ``n_ij = 0``. Rows are clusters (``.table.clusters``),
     columns classes (``.table.classes``), the tutorial's ``(i, j)`` order.
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -343,6 +356,9 @@ def precision_recall_f(truth, pred) -> PrecisionRecallF:
 
 class FMeasure(ScalarResult):
     """Overall F-measure; ``.per_cluster`` or ``.per_class`` holds the terms averaged."""
+
+    def _repr_details(self) -> str:
+        return f", average={self.average!r}"
 
     def derivation(self) -> Derivation:
         t = self.table
@@ -380,6 +396,7 @@ class FMeasure(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def f_measure(truth, pred, average: str = "clusters") -> FMeasure:
     """Overall F-measure of a clustering, in one of the course's two conventions.
 
@@ -396,6 +413,13 @@ def f_measure(truth, pred, average: str = "clusters") -> FMeasure:
     best cluster, weighted by class size,
 
     .. math:: F = \\sum_{j} \\frac{m_j}{n} \\max_i F(i, j).
+
+    Parameters
+    ----------
+    truth, pred : sequences of hashable labels, length N
+    average : {"clusters", "classes"}, default "clusters"
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -475,6 +499,7 @@ class ClusteringRatio(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def clustering_ratio(truth, pred) -> ClusteringRatio:
     """The clustering ratio: clusters found per true class.
 
@@ -488,6 +513,8 @@ def clustering_ratio(truth, pred) -> ClusteringRatio:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -536,6 +563,7 @@ class ClusteringError(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def clustering_error(truth, pred) -> ClusteringError:
     """The (subspace) clustering error: the fraction misclassified after the best mapping.
 
@@ -552,6 +580,8 @@ def clustering_error(truth, pred) -> ClusteringError:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -612,6 +642,7 @@ class RawAccuracy(ScalarResult):
         return d
 
 
+@scikit_learn_names()
 def raw_accuracy(truth, pred) -> RawAccuracy:
     """Accuracy on the raw labels: the fraction of points whose cluster label *is* their class.
 
@@ -627,6 +658,8 @@ def raw_accuracy(truth, pred) -> RawAccuracy:
     ----------
     truth, pred : sequences of hashable labels, length N
         Ground-truth classes and predicted clusters; labels are compared by value.
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -705,6 +738,7 @@ def _averaged(values: np.ndarray, actual: np.ndarray, how: str) -> float:
     return float((values * actual).sum() / actual.sum())   # sum_l (m_l / N) v_l
 
 
+@scikit_learn_names()
 def raw_precision_recall(truth, pred, average: str | None = "macro", *,
                          pos_label=1) -> RawPrecisionRecall:
     """Precision and recall on the raw labels, averaged over the labels as asked.
@@ -730,6 +764,8 @@ def raw_precision_recall(truth, pred, average: str | None = "macro", *,
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     average : {"macro", "weighted", "binary", "paper"} or None, default "macro"
     pos_label : label, default 1
         The positive class of ``average="binary"``.

@@ -34,7 +34,7 @@ from ._validation import check_choice
 from .labels import check_partitions
 from . import dask_counts
 from .counting import PAIR_LIST_MAX_N, ContingencyTable, comb2, pairs_within
-from .contingency import contingency_table, table_of
+from .contingency import contingency_table, table_of, scikit_learn_names
 from .steps import Derivation, Result, ScalarResult, fmt, frac
 
 __all__ = ["pair_confusion", "rand_index", "jaccard_index", "fowlkes_mallows_index",
@@ -211,6 +211,7 @@ def _pairs_of(truth, pred) -> PairConfusion:
     return pc
 
 
+@scikit_learn_names()
 def pair_confusion(truth, pred) -> PairConfusion:
     """The pair confusion table: TP, FP, FN, TN over all unordered pairs of instances.
 
@@ -228,6 +229,8 @@ def pair_confusion(truth, pred) -> PairConfusion:
     ----------
     truth, pred : sequences of hashable labels, length N
         Ground-truth classes and predicted clusters.
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -292,6 +295,7 @@ class RandIndex(PairScore):
         return d
 
 
+@scikit_learn_names()
 def rand_index(truth, pred) -> RandIndex:
     """Rand index: the fraction of pairs on which clusters and classes agree.
 
@@ -302,6 +306,8 @@ def rand_index(truth, pred) -> RandIndex:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -348,6 +354,7 @@ class JaccardIndex(PairScore):
         return d
 
 
+@scikit_learn_names()
 def jaccard_index(truth, pred) -> JaccardIndex:
     """Jaccard coefficient of the pairs: agreement on the pairs put together.
 
@@ -361,6 +368,8 @@ def jaccard_index(truth, pred) -> JaccardIndex:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -413,6 +422,7 @@ class FowlkesMallows(PairScore):
         return d
 
 
+@scikit_learn_names()
 def fowlkes_mallows_index(truth, pred) -> FowlkesMallows:
     """Fowlkes-Mallows index: the geometric mean of pair precision and recall.
 
@@ -425,6 +435,8 @@ def fowlkes_mallows_index(truth, pred) -> FowlkesMallows:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -497,6 +509,7 @@ class AdjustedRandIndex(PairScore):
         return d
 
 
+@scikit_learn_names()
 def adjusted_rand_index(truth, pred) -> AdjustedRandIndex:
     """Adjusted Rand index: the Rand index corrected for chance (Hubert and Arabie).
 
@@ -516,6 +529,8 @@ def adjusted_rand_index(truth, pred) -> AdjustedRandIndex:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
 
     Returns
     -------
@@ -648,6 +663,7 @@ def _undefined_reason(pc: PairConfusion) -> str:
     return " and ".join(reasons)
 
 
+@scikit_learn_names()
 def hubert_statistic(truth, pred, method: str = "pairs") -> HubertStatistic:
     """Normalized Hubert statistic: correlation of the ideal class and cluster matrices.
 
@@ -668,6 +684,8 @@ def hubert_statistic(truth, pred, method: str = "pairs") -> HubertStatistic:
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     method : {"pairs", "matrices"}, default "pairs"
         ``"pairs"`` computes Gamma from the pair counts in O(N) (exact integers
         up to the final division). ``"matrices"`` is the teaching path: it
@@ -695,7 +713,10 @@ def hubert_statistic(truth, pred, method: str = "pairs") -> HubertStatistic:
     >>> round(float(g), 4), round(float(hubert_statistic([0, 0, 1, 2], [0, 0, 1, 1],
     ...                                                  method="matrices")), 4)
     (0.6325, 0.6325)
-    >>> hubert_statistic([0, 0, 1, 1], [7, 7, 7, 7])   # doctest: +ELLIPSIS
+    >>> h = hubert_statistic([0, 0, 1, 1], [7, 7, 7, 7])
+    >>> h
+    HubertStatistic(nan)
+    >>> print(h.explain())   # doctest: +ELLIPSIS
     Normalized Hubert statistic = nan
     ...
     """

@@ -553,7 +553,7 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     (2, 0, 4, 0)
     >>> m.comparative_deviation, round(m.comparative_rightness, 4)
     (-1.0, 0.3333)
-    >>> print(repr(m).splitlines()[0])
+    >>> print(m.explain().splitlines()[0])
     Prayatul matrix: primary vs alternative, N = 4 (6 pairs)
     """
     check_choice(method, "method", _METHODS)
@@ -580,6 +580,40 @@ def prayatul_matrix(truth, primary, alternative, *, method: str = "auto",
     if g.n <= PAIR_LIST_MAX_N:
         m.labels = tuple(x.values[x.codes].tolist() for x in (g, p, q))
     return m
+
+
+def prayatul_matrices(truth: Labels, labelings: dict, pairs) -> dict:
+    """The Prayatul matrix of each ``(primary, alternative)`` of ``pairs``, the counting
+    shared: the same integers as :func:`prayatul_matrix` of each pair.
+
+    ``truth`` and the values of ``labelings`` are checked :class:`~prayatul_edu.labels.Labels`
+    of N instances (coded once by the caller). The cells need only pair sums
+    (:func:`_from_pair_sums`): of each labelling, of the truth with each labelling and of
+    each unordered pair of labellings. Each is counted once, however many pairs use it,
+    and ``(B, A)`` is ``(A, B)`` with RW and WR swapped: a tournament of k algorithms
+    counts k + k (k - 1) / 2 joint tables instead of 3 k (k - 1).
+    """
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    forms = {name: labelings[name].dense_form() for name in names}
+    g = truth.dense_form()
+    unordered = list(dict.fromkeys(tuple(sorted((p, q), key=names.index)) for p, q in pairs))
+    joint = [(g, forms[name]) for name in names] + [(forms[p], forms[q]) for p, q in unordered]
+    sums = joint_pairs_within_each(joint)
+    S_g_with = dict(zip(names, sums[:len(names)]))              # S_gp for each p
+    S_pair = dict(zip(unordered, sums[len(names):]))            # S_pq for each {p, q}
+    S = {name: pairs_within(labelings[name].dense_sizes()) for name in names}
+    S_g, T, n = pairs_within(truth.dense_sizes()), comb2(truth.n), truth.n
+    out = {}
+    for p, q in pairs:
+        S_pq = S_pair[(p, q)] if (p, q) in S_pair else S_pair[(q, p)]
+        br, rw, wr, bw = _cells_from_pairs(T, S_g, S[p], S[q], S_g_with[p], S_g_with[q], S_pq)
+        m = PrayatulMatrix(br, rw, wr, bw, n=n, method="counts", zero_division=0.0,
+                           n_groups=(truth.k, labelings[p].k, labelings[q].k))
+        if n <= PAIR_LIST_MAX_N:
+            m.labels = tuple(x.values[x.codes].tolist() for x in (truth, labelings[p],
+                                                                  labelings[q]))
+        out[p, q] = m
+    return out
 
 
 def _others_in_group(codes: np.ndarray, k: int) -> np.ndarray:

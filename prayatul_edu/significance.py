@@ -30,6 +30,7 @@ import numpy as np
 
 from ._validation import (check_choice, check_count, check_features, check_measure,
                           check_procedure, check_real, check_seed)
+from .contingency import scikit_learn_names
 from .labels import check_labels, check_partitions
 from .information import adjusted_mutual_information
 from .matching import purity
@@ -258,6 +259,7 @@ class PermutationTest(Result):
         return d
 
 
+@scikit_learn_names()
 def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: int = 999,
                      seed=None, *, method: str = "auto", random_state=None) -> PermutationTest:
     """Permutation test of an external score: is the agreement better than chance?
@@ -277,6 +279,8 @@ def permutation_test(truth, pred, measure=adjusted_rand_index, n_permutations: i
     Parameters
     ----------
     truth, pred : sequences of hashable labels, length N
+    labels_true, labels_pred : aliases of ``truth`` and ``pred``
+        scikit-learn's names, accepted as keywords.
     measure : function ``measure(truth, pred) -> float``, default adjusted_rand_index
         Higher must mean more agreement (for a distance such as variation of
         information, pass its negative). A measure that returns NaN (on the

@@ -51,7 +51,8 @@ from functools import partial
 import numpy as np
 
 from ._threads import thread_pools
-from ._validation import check_choice, check_distance_matrix, check_features
+from ._validation import (check_choice, check_count, check_distance_matrix, check_features,
+                          check_seed)
 from .labels import check_labels_of
 from .steps import MAX_TABLE_ROWS, Derivation, ScalarResult, fmt
 
@@ -134,8 +135,13 @@ class Silhouette(ScalarResult):
         d.formula(r"s_{C} = \frac{1}{|C|}\sum_{x_i \in C} s_i, \qquad "
                   r"s = \frac{1}{N}\sum_{i=1}^{N} s_i",
                   "s_C = (1/|C|) sum_{x_i in C} s_i ;  s = (1/N) sum_i s_i")
-        d.text(f"{n} instances in {k} clusters, distances: {self.metric}. "
-               "The points are x1, x2, ... in the order of the rows of `X`.")
+        if getattr(self, "sample", None) is not None:
+            d.text(f"{n} instances in {k} clusters, distances: {self.metric}: a random "
+                   f"sample (sample_size = {n}) of the rows of `X`; the points are x1, "
+                   "x2, ... in the order drawn (`.sample` holds their rows).")
+        else:
+            d.text(f"{n} instances in {k} clusters, distances: {self.metric}. "
+                   "The points are x1, x2, ... in the order of the rows of `X`.")
         self._worked_point(d)
         # Per-point table: only the first rows are shown, so only those are built.
         shown = min(n, MAX_TABLE_ROWS)
@@ -712,7 +718,24 @@ def _s_from_ab(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ public
-def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") -> Silhouette:
+def _sample(n: int, sample_size, random_state) -> np.ndarray:
+    """The rows of scikit-learn's ``silhouette_score(..., sample_size=, random_state=)``:
+    the first ``sample_size`` of a random permutation of the N rows, drawn by
+    ``numpy.random.RandomState(random_state)`` (or the Generator / RandomState given)."""
+    m = check_count(sample_size, "sample_size", minimum=2)
+    if m > n:
+        raise ValueError(f"sample_size: at most the N = {n} rows of X, got {m}")
+    if isinstance(random_state, np.random.Generator):
+        return random_state.permutation(n)[:m]
+    if not isinstance(random_state, np.random.RandomState):
+        if random_state is not None:
+            check_seed(None, random_state=random_state)    # a clear error for a bad seed
+        random_state = np.random.RandomState(random_state)
+    return random_state.permutation(n)[:m]
+
+
+def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto",
+               sample_size: int | None = None, random_state=None) -> Silhouette:
     """Silhouette coefficient of a clustering: per point, per cluster and overall.
 
     For ``x_i`` in cluster ``C``:
@@ -755,14 +778,21 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
         nearest (bounds from the centroids; no result changes) when D >= 256 and
         there are at most 32 clusters of 500 points or more on average. ``"auto"`` is
         plain up to ``PLAIN_MAX_N = 200`` instances, fast beyond.
+    sample_size : int, optional
+        Compute the silhouette of a random sample of this many rows only (scikit-learn's
+        ``silhouette_score(..., sample_size=)``): the sample is the rest's data set
+        (N below is the sample's size, ``.sample`` the rows drawn, in the order drawn).
+    random_state : None, int, ``numpy.random.RandomState`` or ``numpy.random.Generator``
+        Draws the sample; an int or a RandomState draws the same rows as scikit-learn.
 
     Returns
     -------
     Silhouette
         A float in [-1, 1] (the overall ``s``, also ``.score``) with ``.samples``
         (s_i), ``.a``, ``.b``, ``.nearest_cluster`` (label of the cluster giving
-        b_i), ``.per_cluster`` (s_C, aligned with ``.clusters``), ``.sizes`` and
-        ``.labels`` (each point's label).
+        b_i), ``.per_cluster`` (s_C, aligned with ``.clusters``), ``.sizes``,
+        ``.labels`` (each point's label) and ``.sample`` (the rows drawn by
+        ``sample_size``, else None).
 
     References
     ----------
@@ -788,10 +818,19 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
     check_choice(method, "method", ("auto", "plain", "fast"))
     X = _check_X(X, metric)
     lab = check_labels_of(labels, X.shape[0], f"X has {X.shape[0]} rows")
+    sample = None
+    if sample_size is not None:
+        sample = _sample(X.shape[0], sample_size, random_state)
+        X = X[np.ix_(sample, sample)] if metric == "precomputed" else X[sample]
+        lab = check_labels_of(lab.values[lab.codes[sample]], sample.shape[0],
+                              f"the sample has {sample.shape[0]} rows")
+    elif random_state is not None:
+        raise ValueError("random_state: draws the rows of sample_size; give sample_size too")
     n, k = X.shape[0], lab.k
     if not 2 <= k <= n - 1:
         raise ValueError(f"labels: silhouette needs between 2 and N-1 clusters; got {k} "
-                         f"cluster{'s' if k != 1 else ''} for N = {n} instances")
+                         f"cluster{'s' if k != 1 else ''} for N = {n} instances"
+                         + (" of the sample (sample_size)" if sample is not None else ""))
     codes = lab.codes
     params = _metric_params(X, metric) if metric != "precomputed" else {}
     if method == "auto":
@@ -823,5 +862,5 @@ def silhouette(X, labels, *, metric: str = "euclidean", method: str = "auto") ->
     return Silhouette(value, score=value, samples=s, a=a, b=b,
                       nearest_cluster=lab.values[nearest], per_cluster=per_cluster,
                       clusters=lab.values, sizes=sizes, labels=lab.values[codes], n=n,
-                      metric=metric, method=method, _codes0=codes[0],
+                      metric=metric, method=method, sample=sample, _codes0=codes[0],
                       _sum_own0=float(sum_to[codes[0]]), _avg_point0=avg0)

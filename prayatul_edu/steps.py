@@ -6,19 +6,26 @@ derivation renders itself twice:
 
 * ``to_markdown()`` for Jupyter (``_repr_markdown_``): LaTeX formulas and
   Markdown tables;
-* ``to_text()`` for a terminal (``repr``): plain formulas and aligned columns.
+* ``to_text()`` for a terminal (``.explain()``, and ``print`` of a non-scalar
+  result): plain formulas and aligned columns.
+
+``repr`` stays short (at most :data:`MAX_REPR` characters, so that
+``print({"ari": ari})`` prints a line): the class and the number, e.g.
+``AdjustedRandIndex(0.4183)``, or ``<PrayatulMatrix; .explain() shows how>``.
 
 :class:`Result` is the base of every non-scalar result and :class:`ScalarResult`
 of every number-valued one. A ``ScalarResult`` *is* a ``float`` (so
 ``float(r)``, ``r > 0.5``, ``f"{r:.3f}"``, ``np.isclose(r, x)`` all work) that
 also carries its intermediate quantities as attributes and shows its
-derivation when echoed::
+derivation in Jupyter and in ``.explain()``::
 
     >>> from prayatul_edu import purity
     >>> p = purity([0, 0, 1, 1], [0, 0, 0, 1])
     >>> float(p)
     0.75
-    >>> print(repr(p).splitlines()[0])
+    >>> p
+    Purity(0.75)
+    >>> print(p.explain().splitlines()[0])
     Purity = 0.75
 """
 from __future__ import annotations
@@ -31,10 +38,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "fixed", "frac", "fmt_counts", "aligned"]
+__all__ = ["Derivation", "Result", "ScalarResult", "fmt", "fixed", "frac", "fmt_counts", "aligned",
+           "MAX_REPR"]
 
 #: Tables longer than this are cut in the rendered derivation (the data stay whole).
 MAX_TABLE_ROWS = 20
+
+#: The longest ``repr`` of a result (the derivation is in ``.explain()`` and Jupyter's display).
+MAX_REPR = 100
 
 
 def fmt(x: Any, digits: int = 4) -> str:
@@ -273,31 +284,44 @@ def aligned(head: list[str], cells: list[list[str]]) -> list[str]:
     return lines
 
 
+def _short(text: str) -> str:
+    """``text`` cut to :data:`MAX_REPR` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= MAX_REPR else text[:MAX_REPR - 4] + "...)"
+
+
 class Result:
     """Base of every result: renders its derivation in Jupyter and terminals.
 
-    Subclasses implement :meth:`derivation`.
+    Subclasses implement :meth:`derivation`. ``repr`` is one short line
+    (:data:`MAX_REPR` characters at most); the derivation is Jupyter's rich
+    display (``_repr_markdown_``), ``.explain()`` and, for a non-scalar result,
+    ``print(result)``.
     """
 
     def derivation(self) -> Derivation:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def explain(self) -> str:
-        """The derivation as plain text (what ``repr`` shows)."""
+        """The derivation as plain text (Jupyter shows it as Markdown)."""
         return self.derivation().to_text()
 
     def _repr_markdown_(self) -> str:
         return self.derivation().to_markdown()
 
     def __repr__(self) -> str:
-        return self.derivation().to_text()
+        return _short(f"<{type(self).__name__}; .explain() shows how it was computed>")
+
+    def __str__(self) -> str:
+        return self.explain()
 
 
 class ScalarResult(float, Result):
     """A float that remembers how it was computed.
 
     ``ScalarResult(value, **intermediates)``: the keyword arguments become
-    attributes. ``str(r)`` is the bare number; ``repr(r)`` the derivation.
+    attributes. ``str(r)`` is the bare number; ``repr(r)`` the class and the
+    number (``Purity(0.75)``, with what a reader needs to read it, e.g. the
+    mean of an NMI, from :meth:`_repr_details`); ``.explain()`` the derivation.
     """
 
     def __new__(cls, value, **intermediates):
@@ -318,7 +342,16 @@ class ScalarResult(float, Result):
     def __str__(self) -> str:
         return float.__repr__(self)
 
-    __repr__ = Result.__repr__
+    def _repr_details(self) -> str:
+        """What the short ``repr`` adds after the number (``", average='geometric'"``)."""
+        return ""
+
+    def __repr__(self) -> str:
+        number = fmt(self)
+        if number.lstrip("-").isdigit():                    # a whole number, still a float
+            number += ".0"
+        return _short(f"{type(self).__name__}({number}{self._repr_details()})")
+
     _repr_markdown_ = Result._repr_markdown_
 
 

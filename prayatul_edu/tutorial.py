@@ -178,7 +178,7 @@ def print_worked_examples(file=None) -> None:
     for k, (title, result, remarks) in enumerate(examples, 1):
         bar = "#" * (len(title) + 8)
         print(f"{bar}\n### {k:>2}. {title}\n{bar}", file=file)
-        print(repr(result), file=file)
+        print(result.explain(), file=file)
         for r in remarks:
             print(f"  * {r}", file=file)
         print(file=file)

@@ -639,5 +639,6 @@ def test_a_missing_label_says_how_to_fix_it(tmp_path, capsys):
                           "--quiet")
     assert code == 2 and out == ""
     assert err.strip() == ("prayatul-edu compare: error: FILE: column 'a' has a missing or NaN "
-                           "value in data row 5 (hint: drop the rows without a label, or give "
-                           "them a label of their own, e.g. -1 for noise)")
+                           "value in data row 5 (hint: --drop-missing leaves out the rows "
+                           "without a label; or give them a label of their own, e.g. -1 for "
+                           "noise)")

@@ -115,7 +115,7 @@ def test_labels_from_table_rejects_bad_tables():
 
 def test_contingency_display_states_orientation():
     t = contingency_table(["a", "b", "b"], [1, 1, 2])
-    assert "Rows are the clusters" in repr(t)
+    assert "Rows are the clusters" in t.explain()
     assert "| clusters ↓ classes → |" in t._repr_markdown_()
 
 

@@ -168,6 +168,10 @@ def test_compare_dask_on_a_local_cluster(tmp_path):
     for name in ("kmeans", "dbscan", "names"):
         assert report["algorithms"][name]["adjusted_rand_index"] == float(
             adjusted_rand_index(g, runs[name]))
+        # the same NMI as Table III: the arithmetic mean, said in the report
+        assert report["algorithms"][name]["normalized_mutual_information"] == float(
+            normalized_mutual_information(g, runs[name], average="arithmetic"))
+    assert report["nmi_average"] == "arithmetic"
     first = report["pairs"][0]
     m = prayatul_matrix(g, runs[first["primary"]], runs[first["alternative"]])
     assert [first[c] for c in ("BR", "RW", "WR", "BW")] == [m.br, m.rw, m.wr, m.bw]
@@ -181,6 +185,8 @@ def test_compare_dask_refuses_what_needs_memory(tmp_path, capsys):
     csv = tmp_path / "runs.csv"
     csv.write_text("truth,a,b\n0,0,1\n1,1,0\n")
     for extra, message in [(["--bootstrap", "5"], "--bootstrap: not with --dask"),
+                           (["--noise", "-1"], "--noise: not with --dask"),
+                           (["--drop-missing"], "--drop-missing: not with --dask"),
                            ([], "FILE: --dask reads a Parquet file")]:
         target = str(folder) if extra else str(csv)
         code = cli.main(["compare", target, "--truth", "truth", "--dask", "tcp://127.0.0.1:1",

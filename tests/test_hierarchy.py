@@ -102,27 +102,27 @@ def test_tutorial_exercise_4_cpcc():
 
 def test_tutorial_exercise_4_derivations_show_the_steps():
     tree = agglomerative(D4)
-    text = repr(tree)
+    text = tree.explain()
     assert "Step 1: the closest clusters are {x2} and {x3}" in text
     # The single-linkage update with its numbers, as in the tutorial's second table.
     assert "d({x2, x3}, {x1}) = min(0.9, 0.59) = 0.59" in text
     assert "d({x1, x2, x3, x4}, {x5}) = min(1.02, 0.65) = 0.65" in text
     assert "$$d(A \\cup B, C) = \\min" in tree._repr_markdown_()
-    ctext = repr(cophenetic_correlation(D4, tree))
+    ctext = cophenetic_correlation(D4, tree).explain()
     assert "d = 0.745" in ctext and "p = 0.553" in ctext and "= 0.7978" in ctext
     assert "non-zero" in ctext                       # the note on the tutorial's d and p
-    ptext = repr(cophenetic_matrix(tree))
+    ptext = cophenetic_matrix(tree).explain()
     assert "ultrametric" in ptext and "0.53" in ptext
     # A single step renders too.
-    assert repr(tree.steps[2]).startswith("Merge 3: {x2, x3} + {x1, x4} at height 0.53")
+    assert tree.steps[2].explain().startswith("Merge 3: {x2, x3} + {x1, x4} at height 0.53")
 
 
 def test_average_and_complete_updates_in_the_derivation():
-    text = repr(agglomerative(D4, linkage="average"))
+    text = agglomerative(D4, linkage="average").explain()
     # {x2,x3} to {x1}: (1 * 0.9 + 1 * 0.59) / 2; later sizes 2 and 2.
     assert "d({x2, x3}, {x1}) = (1 * 0.9 + 1 * 0.59) / 2 = 0.745" in text
     assert "d({x1, x2, x3, x4}, {x5}) = (2 * 1.085 + 2 * 0.945) / 4 = 1.015" in text
-    text = repr(agglomerative(D4, linkage="complete"))
+    text = agglomerative(D4, linkage="complete").explain()
     assert "d({x2, x3}, {x1}) = max(0.9, 0.59) = 0.9" in text
 
 
@@ -294,7 +294,7 @@ def test_ties_plain_path_takes_the_first_pair_row_by_row():
     assert [(s.a, s.b) for s in res.steps] == [((0,), (1,)), ((2,), (0, 1)),
                                               ((3,), (0, 1, 2)), ((4,), (0, 1, 2, 3))]
     assert res.heights.tolist() == [1, 1, 1, 1]
-    assert "Ties" in repr(res)
+    assert "Ties" in res.explain()
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -326,7 +326,7 @@ def test_zero_distances_and_the_tutorials_non_zero_averages():
     P = np.asarray(cophenetic_matrix(tree))
     assert P[0, 1] == 0 and P.max() == 2
     assert float(c) == pytest.approx(cophenet(tree.linkage_matrix, squareform(D))[0], abs=1e-12)
-    assert "2.2" in repr(c)                                      # the wrong average, 11 / 5
+    assert "2.2" in c.explain()                                      # the wrong average, 11 / 5
 
 
 def test_degenerate_cpcc_is_nan_without_warnings():
@@ -336,7 +336,7 @@ def test_degenerate_cpcc_is_nan_without_warnings():
         warnings.simplefilter("error")
         c = cophenetic_correlation([[0, 1], [1, 0]], agglomerative([[0, 1], [1, 0]]))
         assert np.isnan(c)
-        assert "undefined" in repr(c)
+        assert "undefined" in c.explain()
         D = np.ones((4, 4)) - np.eye(4)
         assert np.isnan(cophenetic_correlation(D, agglomerative(D)))
 
@@ -344,7 +344,7 @@ def test_degenerate_cpcc_is_nan_without_warnings():
 # --------------------------------------------------------- derivations, API
 def test_large_tree_derivation_shows_the_first_merges_only():
     res = agglomerative(random_D(70, 300), linkage="complete")
-    text = repr(res)
+    text = res.explain()
     assert "The first 20 merges" in text and "... and 279 more merges" in text
     assert "fast path" not in text and ".steps[" not in text     # the lecture's language
     res_md = res._repr_markdown_()
@@ -363,8 +363,8 @@ def test_cophenetic_matrix_is_array_like():
 
 def test_names_label_the_derivation():
     tree = agglomerative(D4, names=["a", "b", "c", "d", "e"])
-    assert "{b, c}" in repr(tree)
-    assert "b, c" in repr(cophenetic_correlation(D4, tree))
+    assert "{b, c}" in tree.explain()
+    assert "b, c" in cophenetic_correlation(D4, tree).explain()
 
 
 def test_result_types():
@@ -780,11 +780,11 @@ def test_centroid_inversion():
         res = agglomerative(X, linkage=name, metric="euclidean")
         assert res.heights.tolist() == pytest.approx([2.0, 1.8])
         assert res.inversions() == [2]
-        assert "Inversion: merge 2 is lower" in repr(res)
+        assert "Inversion: merge 2 is lower" in res.explain()
         assert_same_tree(res.linkage_matrix, scipy_linkage(pdist(X), name))
         P = cophenetic_matrix(res)                # the merge joining them, even if lower
         assert P[0, 2] == pytest.approx(1.8) and P[0, 1] == pytest.approx(2.0)
-        assert "need not be an ultrametric" in repr(P)
+        assert "need not be an ultrametric" in P.explain()
     assert agglomerative(X, linkage="ward", metric="euclidean").inversions() == []
 
 

@@ -293,7 +293,7 @@ def test_base_only_rescales(tp, base):
 # ------------------------------------------------------------ the results
 def test_results_render_and_pickle():
     mi = mutual_information(EX2_CLASS, EX2_CLUSTER)
-    assert "Mutual information" in repr(mi)
+    assert "Mutual information" in mi.explain()
     assert "$$" in mi._repr_markdown_()
     back = pickle.loads(pickle.dumps(mi))
     assert float(back) == float(mi) and back.joint.shape == (3, 3)

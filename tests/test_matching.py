@@ -181,7 +181,7 @@ def test_maximum_matching_with_more_clusters_than_classes():
     pred = ["a", "a", "b", "c", "c", "c"]
     m = maximum_matching(truth, pred)
     assert m.matched == 5 and len(m.matching) == 2
-    assert "no class left" in repr(m)
+    assert "no class left" in m.explain()
 
 
 # --------------------------------------------------------------- properties
@@ -224,11 +224,11 @@ def test_singletons_have_purity_one_but_low_matching():
 # ---------------------------------------------------------------- rendering
 def test_derivations_show_their_numbers(exercise2):
     p = purity(*exercise2)
-    text, md = repr(p), p._repr_markdown_()
+    text, md = p.explain(), p._repr_markdown_()
     assert "5 / 10" in text and "2/4 = 0.5" in text
     assert "\\frac{5}{10}" in md and "| cluster C_i |" in md
     prf = precision_recall_f(*exercise2)
-    assert "0.2857" in repr(prf)  # F(1,3) = 2/7
+    assert "0.2857" in prf.explain()  # F(1,3) = 2/7
     precision, recall, f = prf
     assert f is prf.f
 

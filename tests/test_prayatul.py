@@ -115,7 +115,7 @@ def test_hand_example_by_instance():
 
 def test_hand_example_derivation():
     m = prayatul_matrix(*HAND)
-    text, md = repr(m), m._repr_markdown_()
+    text, md = m.explain(), m._repr_markdown_()
     assert text.splitlines()[0] == "Prayatul matrix: primary vs alternative, N = 5 (10 pairs)"
     assert "| Right | 3 | 3 | 6 |" in md and "| Wrong | 1 | 3 | 4 |" in md
     assert "sigma_c = (3 - 1) / (3 + 1) = 2/4 = 0.5" in text
@@ -319,7 +319,7 @@ def test_extreme_cases_reach_the_ends_of_the_ranges():
     assert m.comparative_deviation == m.effective_rightness == -1.0
     assert m.effective_superiority == -1.0 and m.comparative_rightness == 0.0
     assert m.polarization == 0.0
-    assert "alternative is more often right" in repr(m)
+    assert "alternative is more often right" in m.explain()
 
 
 def test_noise_label_is_an_ordinary_label():
@@ -340,16 +340,16 @@ def test_zero_division_default_nan_and_note():
     assert m.rw == m.wr == 0
     assert m.comparative_deviation == 0.0  # the paper reports 0
     assert m.zero_division_used() == ["comparative_deviation"]
-    for shown in (repr(m), m._repr_markdown_()):
+    for shown in (m.explain(), m._repr_markdown_()):
         assert "zero_division = 0" in shown and "RW + WR = 0" in shown
     m = prayatul_matrix(G, P, P, zero_division=float("nan"))
     assert math.isnan(m.comparative_deviation)
     assert not math.isnan(m.polarization)
-    assert "zero_division = nan" in repr(m) and "zero_division = nan" in m._repr_markdown_()
+    assert "zero_division = nan" in m.explain() and "zero_division = nan" in m._repr_markdown_()
     # BR + RW + WR = 0 also hits xi_c and xi_e.
     m = prayatul_matrix([1, 1, 1], [1, 2, 3], [1, 2, 3], zero_division=-0.5)
     assert m.comparative_rightness == m.effective_rightness == -0.5
-    assert "BR + RW + WR = 0" in repr(m)
+    assert "BR + RW + WR = 0" in m.explain()
 
 
 # ---------------------------------------------------------------- bad input
@@ -477,3 +477,45 @@ def test_small_derivations_list_every_pair_with_both_methods(seed):
         assert first[4] == ("right" if (p[0] == p[1]) == together else "wrong")
     big = prayatul_matrix(*(rng.integers(0, 3, 13) for _ in range(3)))
     assert "one by one" not in big.explain()
+
+
+# ------------------------------------------------- a tournament's shared counting
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 60).flatmap(lambda n: st.lists(
+    st.lists(st.integers(-1, 6), min_size=n, max_size=n), min_size=4, max_size=4)),
+    st.sampled_from(["ints", "strings", "spread"]))
+def test_shared_counting_gives_each_pairs_own_matrix(columns, kind):
+    """prayatul_matrices (every joint count once, (B, A) from (A, B)) = prayatul_matrix of
+    each ordered pair, for small-range ints, strings and ints on no grid."""
+    if kind == "strings":
+        columns = [[f"c{v}" for v in col] for col in columns]
+    elif kind == "spread":
+        columns = [[v * 2**40 + 7 for v in col] for col in columns]
+    truth, *algos = columns
+    names = ["A", "B", "C"]
+    checked = dict(zip(names, check_partitions(**{n: a for n, a in zip(names, algos)})))
+    g = check_partitions(truth=truth)[0]
+    pairs = [(p, q) for p in names for q in names if p != q]
+    shared = prayatul_module.prayatul_matrices(g, checked, pairs)
+    assert list(shared) == pairs
+    for (p, q), m in shared.items():
+        alone = prayatul_matrix(truth, algos[names.index(p)], algos[names.index(q)])
+        assert (m.br, m.rw, m.wr, m.bw) == (alone.br, alone.rw, alone.wr, alone.bw)
+        assert m.n_groups == alone.n_groups and m.measures() == alone.measures()
+        assert (m.rw, m.wr) == (shared[q, p].wr, shared[q, p].rw)
+
+
+def test_shared_counting_at_a_million_rows_many_labels():
+    """The sort path (too many labels for a table) gives each pair's own integers too."""
+    rng = np.random.default_rng(46)
+    n = 200_000
+    truth = rng.integers(0, 5000, n)
+    algos = {n_: np.where(rng.random(n) < 0.3, rng.integers(0, 5000, n), truth)
+             for n_ in ("A", "B")}
+    checked = dict(zip(algos, check_partitions(**algos)))
+    shared = prayatul_module.prayatul_matrices(check_partitions(truth=truth)[0], checked,
+                                               [("A", "B"), ("B", "A")])
+    alone = prayatul_matrix(truth, algos["A"], algos["B"])
+    assert (shared["A", "B"].br, shared["A", "B"].rw, shared["A", "B"].wr,
+            shared["A", "B"].bw) == (alone.br, alone.rw, alone.wr, alone.bw)
+    assert shared["B", "A"].rw == alone.wr and alone.rw != alone.wr

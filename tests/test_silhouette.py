@@ -56,7 +56,7 @@ def test_tutorial_exercise_1_printed_answers_truncate():
 
 def test_exercise_1_derivation_shows_the_numbers():
     s = silhouette(tutorial.EXERCISE_1_D, tutorial.EXERCISE_1_LABELS, metric="precomputed")
-    text = repr(s)
+    text = s.explain()
     assert text.splitlines()[0] == "Silhouette coefficient = 0.2671"
     # points numbered x1..xN, as in the tutorial, notebook 04 and exercises 04.1-04.3
     assert "a_1 = 0.1 / 1 = 0.1" in text
@@ -73,7 +73,7 @@ def test_derivation_cuts_the_point_table_for_large_n():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(300, 2))
     labels = rng.integers(0, 4, 300)
-    text = repr(silhouette(X, labels))
+    text = silhouette(X, labels).explain()
     assert "... 280 more rows" in text
     assert "s = (1/300) sum_i s_i" in text
     assert "method=" not in text and " path" not in text       # the lecture's language
@@ -211,7 +211,7 @@ def test_duplicate_points_give_zero_not_nan():
         for method in ("plain", "fast"):
             s = silhouette(X, [0, 0, 1, 1], method=method)
             assert s.samples.tolist() == [0.0, 0.0, 0.0, 0.0] and float(s) == 0.0
-    assert "a_i = b_i = 0" in repr(s)
+    assert "a_i = b_i = 0" in s.explain()
 
 
 # ----------------------------------------------------------- plain == fast

@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from ..compare import AVERAGES, DEFAULT_OUT, Experiment, compare_labelings, run_experiment
+from ..compare.scores import NMI_AVERAGE
 from ..information import normalized_mutual_information
 from ..label_files import column as _column
 from ..label_files import (DEFAULT_NA, EMPTY_COLUMNS, INDEX_COLUMN, is_parquet, label_columns,
-                           parse_na, read_columns, read_parquet)
+                           missing_mask, parse_na, read_columns, read_parquet)
 from ..pair_counting import adjusted_rand_index
 from ..paper import compare_with_paper, load_labels
 from ..plots.compare import save_figures
@@ -56,11 +57,23 @@ def add_arguments(parser) -> None:
                            "left out: name them here to compare them)")
     mine.add_argument("--xy", metavar="COL", nargs=2,
                       help="two coordinate columns, to draw the points in the figures")
-    mine.add_argument("--na", metavar="TOKENS", default=",".join(f'"{t}"' if not t else t
-                                                                  for t in DEFAULT_NA),
+    mine.add_argument("--na", metavar="TOKENS", default=None,
                       help='CSV fields read as missing values, comma-separated (default: only '
-                           'the empty field, ""); e.g. --na NA,"" reads NA as missing too. A '
-                           "column of true classes or labels with a missing value is refused")
+                           'the empty field, "", and in a file written by R\'s write.csv its '
+                           'NA too); e.g. --na NA,"" reads NA as missing. A column of true '
+                           "classes or labels with a missing value is refused unless "
+                           "--drop-missing")
+    mine.add_argument("--drop-missing", action="store_true",
+                      help="leave out every row with a missing value in a column compared "
+                           "(the truth or an algorithm), and say how many")
+    mine.add_argument("--noise", metavar="LABEL",
+                      help="the label an algorithm gives to noise, e.g. -1 (DBSCAN, HDBSCAN); "
+                           "counted as --noise-as says, and said in every table")
+    mine.add_argument("--noise-as", choices=NOISE_POLICIES, default="cluster",
+                      help="how the --noise label counts: as one cluster (default, as "
+                           "scikit-learn's scores count it), each noise point a cluster of "
+                           "its own (singletons), or its rows left out for every algorithm "
+                           "(drop)")
     paper = parser.add_argument_group("the paper's experiment (without FILE)")
     paper.add_argument("--paper", action="store_true",
                        help="use the labels the paper got (scikit-learn 1.1.3, shipped) and "
@@ -126,19 +139,39 @@ def _role(args, name: str) -> str:
     return "--algorithms" if args.algorithms else "FILE"
 
 
-def _user_experiment(args) -> tuple[Experiment, dict]:
-    """The comparison of the user's file, and what each column was used for (and why)."""
+def _user_experiment(args, progress) -> tuple[Experiment, dict, tuple]:
+    """The comparison of the user's file, what each column was used for (and why), and the
+    fields read as missing."""
     _check_file_args(args)
     for warning in _two_roles(args):
         print(f"prayatul-edu compare: warning: {warning}", file=sys.stderr, flush=True)
-    columns = read_columns(args.file, na=parse_na(args.na))
+    columns = read_columns(args.file, na=None if args.na is None else parse_na(args.na))
+    na = (getattr(columns, "na", DEFAULT_NA), getattr(columns, "origin", None))
     where = Path(args.file).name
-    truth = _column(columns, args.truth, where, "--truth")
+    n_rows = len(next(iter(columns.values()))) if columns else 0
+    progress.say(f"read {n_rows:,} rows x {len(columns)} columns")
+    if args.truth not in columns:
+        _column(columns, args.truth, where, "--truth")   # the error lists the columns
     names, pairs, reasons = _algorithm_columns(args, columns, where)
     left_out = getattr(columns, "left_out", {})       # in the file's order: first, last
     reasons = {**{c: r for c, r in left_out.items() if c != EMPTY_COLUMNS}, **reasons,
                **{c: r for c, r in left_out.items() if c == EMPTY_COLUMNS}}
+    used = [args.truth, *names, *(args.xy or [])]
+    for name in used:                                    # unknown names: the error lists them
+        if name not in columns:
+            _column(columns, name, where, "--truth" if name == args.truth else
+                    "--xy" if name in (args.xy or []) else _role(args, name))
+    notes = []
+    if args.drop_missing:
+        columns, note = _drop_missing(columns, used)
+        notes += [note] if note else []
+    truth = _column(columns, args.truth, where, "--truth")
     labelings = {n: _column(columns, n, where, _role(args, n)) for n in names}
+    labelings, X_rows, note = _noise(args, labelings)
+    notes += [note] if note else []
+    if X_rows is not None:
+        truth = truth[X_rows]
+        columns = {c: columns[c][X_rows] for c in args.xy or []}
     if len(names) == 1 and args.bootstrap:
         print("prayatul-edu compare: warning: --bootstrap gives intervals of the Prayatul "
               "measures of a pair; with one algorithm there is none", file=sys.stderr)
@@ -147,13 +180,95 @@ def _user_experiment(args) -> tuple[Experiment, dict]:
         X = np.column_stack([_column(columns, c, where, "--xy").astype(float) for c in args.xy])
     experiment = compare_labelings(truth, labelings, X, name=where, pairs=pairs,
                                    n_resamples=args.bootstrap, seed=args.seed,
-                                   confidence=args.confidence, average=args.average)
-    return experiment, reasons
+                                   confidence=args.confidence, average=args.average,
+                                   progress=progress.say, notes=notes)
+    return experiment, reasons, na
 
 
-def _print_columns(where: str, reasons: dict, na: tuple) -> None:
+#: How ``--noise-as`` counts the noise label: one cluster, a cluster per point, rows left out.
+NOISE_POLICIES = ("cluster", "singletons", "drop")
+
+
+def _drop_missing(columns: dict, used: list) -> tuple[dict, str | None]:
+    """``--drop-missing``: the columns without the rows missing a value in a used column."""
+    missing = np.zeros(len(columns[used[0]]), dtype=bool)
+    for name in dict.fromkeys(used):
+        missing |= missing_mask(np.asarray(columns[name]))
+    if not missing.any():
+        return columns, None
+    n, dropped = missing.shape[0], int(missing.sum())
+    if dropped == n:
+        raise ValueError(f"--drop-missing: every one of the {n:,} rows misses a value in "
+                         f"{', '.join(dict.fromkeys(used))}")
+    keep = ~missing
+    kept = {c: np.asarray(col)[keep] for c, col in columns.items()}
+    return kept, (f"{dropped:,} of {n:,} rows were left out for a missing value "
+                  "(--drop-missing).")
+
+
+def _is_label(col: np.ndarray, label: str) -> np.ndarray:
+    """Where a column holds ``label`` as given on the command line (``-1`` matches the
+    number -1 in a column of numbers and the text '-1' in a column of text)."""
+    if col.dtype.kind in "iuf":
+        try:
+            return col == float(label)
+        except ValueError:
+            return np.zeros(col.shape[0], dtype=bool)
+    return col == label
+
+
+def _noise(args, labelings: dict):
+    """``--noise LABEL --noise-as POLICY`` on the algorithm columns: ``(labelings, rows kept
+    or None, the note the tables carry)``. Without ``--noise``, a -1 is pointed out."""
+    if args.noise is None:
+        said = {n: int(_is_label(col, "-1").sum()) for n, col in labelings.items()}
+        said = {n: c for n, c in said.items() if c}
+        if not said:
+            return labelings, None, None
+        where = ", ".join(f"{n} ({c:,} rows)" for n, c in said.items())
+        return labelings, None, (f"The label -1 of {where} is counted as a cluster like any "
+                                 "other; if it marks noise (as DBSCAN's does), say so with "
+                                 "--noise -1 and --noise-as cluster, singletons or drop.")
+    marks = {n: _is_label(col, args.noise) for n, col in labelings.items()}
+    counts = {n: int(m.sum()) for n, m in marks.items()}
+    where = ", ".join(f"{n} ({c:,} rows)" for n, c in counts.items() if c) or "no algorithm"
+    label = args.noise
+    if args.noise_as == "cluster":
+        return labelings, None, (f"Noise: the label {label} of {where} is counted as one "
+                                 "cluster (--noise-as cluster).")
+    if args.noise_as == "singletons":
+        out = {}
+        for n, col in labelings.items():
+            m = marks[n]
+            if not m.any():
+                out[n] = col
+                continue
+            col = col.astype(float) if col.dtype.kind == "f" else col.copy()
+            if col.dtype.kind in "iuf":
+                start = np.max(col[~m], initial=0) + 1
+                col[m] = start + np.arange(counts[n])          # a new label per point
+            else:
+                col = col.astype(object)
+                col[m] = [f"{label} #{i}" for i in range(counts[n])]
+            out[n] = col
+        return out, None, (f"Noise: each point labelled {label} in {where} is a cluster of "
+                           "its own (--noise-as singletons): it is together with no other.")
+    rows = ~np.logical_or.reduce(list(marks.values()))
+    if not rows.any():
+        raise ValueError(f"--noise-as: drop would leave out every row: each has the label "
+                         f"{label} in some algorithm")
+    dropped = int((~rows).sum())
+    out = {n: col[rows] for n, col in labelings.items()}
+    return out, rows, (f"Noise: the {dropped:,} rows labelled {label} by some algorithm "
+                       f"({where}) are left out for every algorithm (--noise-as drop): all "
+                       "are scored on the same rows.")
+
+
+def _print_columns(where: str, reasons: dict, na: tuple, origin: str | None = None) -> None:
     shown = ", ".join('""' if not t else t for t in na)
-    print(f"Columns of {where} (read as missing: {shown}):")
+    written = (" - written by R's write.csv, whose NA is a missing value"
+               if origin == "R" and "NA" in na else "")
+    print(f"Columns of {where} (read as missing: {shown}{written}):")
     width = max(len(c) for c in reasons)
     for name, reason in reasons.items():
         print(f"  {name:<{width}}  {reason}")
@@ -239,6 +354,9 @@ def _dask_report(args, progress) -> dict:
     if args.bootstrap or args.xy:
         raise ValueError(f"--{'bootstrap' if args.bootstrap else 'xy'}: not with --dask "
                          "(resampling and figures need the labels in memory)")
+    if args.noise is not None or args.drop_missing:
+        raise ValueError(f"--{'noise' if args.noise is not None else 'drop-missing'}: not "
+                         "with --dask (the rows are read on the workers, as they are)")
     if not is_parquet(args.file):
         raise ValueError(f"FILE: --dask reads a Parquet file or directory, not "
                          f"{Path(args.file).name}")
@@ -265,13 +383,15 @@ def _dask_report(args, progress) -> dict:
     progress.say(f"connecting to {'a local cluster' if args.dask == 'local' else args.dask}")
     with _connect(args.dask) as client:
         progress.say(f"counting on {len(client.scheduler_info()['workers'])} worker(s)")
-        report = {"file": where, "scheduler": args.dask, "algorithms": {}, "pairs": []}
+        report = {"file": where, "scheduler": args.dask, "algorithms": {}, "pairs": [],
+                  "nmi_average": NMI_AVERAGE}
         for name in names:
             progress.say(f"ARI and NMI of {name}")
             report["algorithms"][name] = {
                 "adjusted_rand_index": float(adjusted_rand_index(truth, columns[name])),
                 "normalized_mutual_information":
-                    float(normalized_mutual_information(truth, columns[name]))}
+                    float(normalized_mutual_information(truth, columns[name],
+                                                        average=NMI_AVERAGE))}
         for primary, alternative in pairs:
             progress.say(f"Prayatul matrix of {primary} vs {alternative}")
             m = prayatul_matrix(truth, columns[primary], columns[alternative])
@@ -285,10 +405,10 @@ def _dask_report(args, progress) -> dict:
 def _print_dask_report(report: dict) -> None:
     print(f"{report['file']}: N = {report['n']:,} instances, counted with Dask "
           f"({report['scheduler']})\n")
-    print(f"{'algorithm':<20} {'ARI':>10} {'NMI':>10}")
+    print(f"{'algorithm':<20} {'ARI':>10} {'NMI (' + NMI_AVERAGE + ')':>18}")
     for name, row in report["algorithms"].items():
         print(f"{name:<20} {row['adjusted_rand_index']:>10.6f} "
-              f"{row['normalized_mutual_information']:>10.6f}")
+              f"{row['normalized_mutual_information']:>18.6f}")
     print()
     head = ("primary", "alternative", "BR", "RW", "WR", "BW", "sigma_c", "alpha", "xi_c",
             "xi_e", "phi_e")
@@ -338,7 +458,7 @@ def run(args) -> int:
         comparison = columns = None
         if args.file is not None:
             progress.say(f"reading {args.file}")
-            experiment, columns = _user_experiment(args)
+            experiment, columns, na = _user_experiment(args, progress)
         elif args.paper:
             progress.say("loading the paper's labels")
             experiment = run_experiment("paper", n_resamples=args.bootstrap, seed=args.seed,
@@ -368,7 +488,7 @@ def run(args) -> int:
             out["paper"] = comparison.to_dict()
         if columns is not None:
             out["columns"] = columns
-            out["na"] = list(parse_na(args.na))
+            out["na"] = list(na[0])
         json.dump(_jsonable(out), sys.stdout, indent=1, allow_nan=False)
         print()
     else:
@@ -378,7 +498,7 @@ def run(args) -> int:
             print(experiment.derivation(tables=("III",)).to_text())
         else:
             if columns is not None:
-                _print_columns(Path(args.file).name, columns, parse_na(args.na))
+                _print_columns(Path(args.file).name, columns, *na)
             print(experiment.explain())
         if args.file is None and not args.paper:
             print("\nThe paper's own labels (scikit-learn 1.1.3) are shipped with the package: "

@@ -10,7 +10,7 @@ from ..paper_labels import (ALGORITHMS, DATASETS, TITLES, generate_labels, load_
 from ..prayatul import PRAYATUL_MEASURES
 from ..steps import Derivation, Result, fixed
 from .resampling import bootstrap
-from .scores import label_scores
+from .scores import NMI_AVERAGE, label_scores
 from .tournaments import tournament
 
 __all__ = ["DatasetResult", "Experiment", "run_experiment", "compare_labelings", "DEFAULT_OUT"]
@@ -33,16 +33,30 @@ class DatasetResult(Result):
     """
 
     def __init__(self, name, truth, labelings, X=None, *, pairs=None, average="macro",
-                 n_resamples=0, seed=0, confidence=0.95, title=None):
+                 n_resamples=0, seed=0, confidence=0.95, title=None, progress=None,
+                 notes=()):
+        say = progress or (lambda message: None)
         self.name = name
         self.title = title or TITLES.get(name, name)
         self.truth = np.asarray(truth)
         self.labelings = {k: np.asarray(v) for k, v in labelings.items()}
         self.X = None if X is None else np.asarray(X, dtype=float)
+        #: what the tables must say about the labels (noise, rows dropped), one line each
+        self.notes = list(notes)
         pairwise = len(self.labelings) > 1
-        self.tournament = tournament(truth, labelings, pairs) if pairwise else None
-        self.scores = label_scores(truth, labelings, average)
+        k = len(self.labelings)
+        if pairwise:
+            say(f"Table I: the Prayatul matrix of {k * (k - 1) if pairs is None else len(pairs)}"
+                f" ordered pairs of {k} algorithms, N = {self.n:,}")
+        # every column checked and coded once, for Table I and Tables II-III alike
+        coded_truth = check_labels(truth, "truth")
+        coded = {name: check_labels(v, str(name)) for name, v in labelings.items()}
+        self.tournament = tournament(coded_truth, coded, pairs) if pairwise else None
+        say(f"Tables II and III: {k} algorithm{'s' * (k > 1)} against the truth")
+        self.scores = label_scores(coded_truth, coded, average)
         self.average = average
+        if n_resamples and pairwise:
+            say(f"bootstrap: {n_resamples} resamples")
         self.bootstrap = (bootstrap(truth, labelings, n_resamples, seed, confidence, pairs)
                           if n_resamples and pairwise else None)
 
@@ -61,6 +75,8 @@ class DatasetResult(Result):
                            for a, s in self.scores.items()],
                "table_3": [{"algorithm": a, "nmi": s["nmi"], "ari": s["ari"], "ami": s["ami"]}
                            for a, s in self.scores.items()],
+               "nmi_average": NMI_AVERAGE,
+               "notes": list(self.notes),
                "average": self.average,
                "verdicts": self.tournament.verdicts(self.bootstrap) if self.tournament else []}
         if self.tournament is None:
@@ -74,12 +90,13 @@ class DatasetResult(Result):
 
     def derivation(self, tables=("I", "II", "III")) -> Derivation:
         k = check_labels(self.truth, "truth").k
-        d = Derivation(f"{self.title}: N = {self.n}, {k} classes in the truth")
+        d = Derivation(f"{self.title}: N = {self.n:,}, {k} classes in the truth")
+        said = "".join(f" {note}" for note in self.notes)     # in every table's caption
         if "I" in tables:
             if self.tournament is None:
                 d.text(ONE_ALGORITHM)
             else:
-                self.tournament.add_table(d)
+                self.tournament.add_table(d, note=said)
         if "II" in tables:
             how = {"macro": "macro-averaged over the labels",
                    "weighted": "weighted by class size",
@@ -92,12 +109,16 @@ class DatasetResult(Result):
                      for a, s in self.scores.items()],
                     caption=f"Table II. On the raw labels (precision and recall {how}): "
                             "a clustering with the right clusters under other names scores 0. "
-                            "Maximum matching relabels first.")
+                            "Maximum matching relabels first." + said)
         if "III" in tables:
-            d.table(["algorithm", "NMI", "ARI", "AMI"],
+            d.table(["algorithm", f"NMI ({NMI_AVERAGE})", "ARI", f"AMI ({NMI_AVERAGE})"],
                     [[a, fixed(s["nmi"]), fixed(s["ari"]), fixed(s["ami"])]
                      for a, s in self.scores.items()],
-                    caption="Table III. Permutation-invariant scores against the truth")
+                    caption="Table III. Permutation-invariant scores against the truth (NMI "
+                            f"and AMI divide by the {NMI_AVERAGE} mean of the two entropies, "
+                            "as scikit-learn does; the library's "
+                            "normalized_mutual_information defaults to the lecture's "
+                            "geometric mean)." + said)
         if self.bootstrap is not None:
             self.bootstrap.add_table(d)
         if "I" in tables and self.tournament is not None:
@@ -165,8 +186,12 @@ def run_experiment(source: str = "live", *, datasets=None, n_resamples: int = 0,
 
 def compare_labelings(truth, labelings: dict, X=None, *, name: str = "data", pairs=None,
                       n_resamples: int = 0, seed=0, confidence: float = 0.95,
-                      average: str = "macro") -> Experiment:
+                      average: str = "macro", progress=None, notes=()) -> Experiment:
     """Your own clusterings compared: the :class:`Experiment` of one data set.
+
+    ``progress(message)`` is called before each stage (Table I, Tables II-III, the
+    bootstrap); ``notes`` are sentences every table of the data set carries (e.g. how a
+    noise label was counted).
 
     >>> from prayatul_edu.compare import compare_labelings
     >>> e = compare_labelings([0, 0, 1, 1], {"A": [0, 0, 0, 1], "B": [1, 1, 0, 0]})
@@ -175,5 +200,6 @@ def compare_labelings(truth, labelings: dict, X=None, *, name: str = "data", pai
     ('A', 3, 0, 3, 0)
     """
     ds = DatasetResult(name, truth, labelings, X, pairs=pairs, average=average,
-                       n_resamples=n_resamples, seed=seed, confidence=confidence, title=name)
+                       n_resamples=n_resamples, seed=seed, confidence=confidence, title=name,
+                       progress=progress, notes=notes)
     return Experiment([ds], f"{name}", [])

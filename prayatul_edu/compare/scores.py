@@ -7,7 +7,12 @@ from ..information import adjusted_mutual_information, normalized_mutual_informa
 from ..matching import maximum_matching, raw_accuracy, raw_precision_recall
 from ..pair_counting import adjusted_rand_index
 
-__all__ = ["label_scores", "AVERAGES"]
+__all__ = ["label_scores", "AVERAGES", "NMI_AVERAGE"]
+
+#: The mean of the entropies that Table III's NMI divides by: scikit-learn's default (the
+#: library's ``normalized_mutual_information`` defaults to the lecture's geometric mean);
+#: every table that prints it says so.
+NMI_AVERAGE = "arithmetic"
 
 #: How Table II averages precision and recall over the labels (see
 #: :func:`prayatul_edu.matching.raw_precision_recall`).
@@ -42,7 +47,7 @@ def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
             "accuracy": float(raw_accuracy(g, p)),
             "precision": precision, "recall": recall,
             "maximum_matching": float(maximum_matching(g, p)),
-            "nmi": float(normalized_mutual_information(g, p, average="arithmetic")),
+            "nmi": float(normalized_mutual_information(g, p, average=NMI_AVERAGE)),
             "ari": float(adjusted_rand_index(g, p)),
             "ami": float(adjusted_mutual_information(g, p)),
         }

@@ -5,8 +5,8 @@ import numpy as np
 
 from .._validation import check_choice
 from ..labels import check_labels
-from ..prayatul import PRAYATUL_MEASURES, PrayatulMatrix, prayatul_matrix
-from ..steps import Derivation, Result, fixed
+from ..prayatul import PRAYATUL_MEASURES, PrayatulMatrix, prayatul_matrices
+from ..steps import Derivation, Result, fixed, fmt_count
 
 __all__ = ["Tournament", "tournament"]
 
@@ -59,16 +59,16 @@ class Tournament(Result):
                  "BW": m.bw, **{k: float(v) for k, v in m.measures().items()}}
                 for (p, q), m in self.matrices.items()]
 
-    def add_table(self, d: Derivation) -> None:
-        """Table I into the derivation ``d``."""
-        rows = [[p, q, m.br, m.rw, m.wr, m.bw, *(fixed(v) for v in m.measures().values())]
-                for (p, q), m in self]
+    def add_table(self, d: Derivation, note: str = "") -> None:
+        """Table I into the derivation ``d`` (``note`` ends its caption)."""
+        rows = [[p, q, *(fmt_count(c) for c in (m.br, m.rw, m.wr, m.bw)),
+                 *(fixed(v) for v in m.measures().values())] for (p, q), m in self]
         d.table(["primary", "alternative", "BR", "RW", "WR", "BW",
                  *(m.symbol for m in PRAYATUL_MEASURES.values())], rows,
                 max_rows=len(rows),
                 caption="Table I. Prayatul matrix of each ordered pair (pairs of instances: "
                         "BR both right, RW only the primary right, WR only the alternative, "
-                        "BW both wrong) and its five measures")
+                        "BW both wrong) and its five measures" + ("." + note if note else ""))
         d.table(["measure", "formula", "range", "favours the primary when"],
                 [[f"{m.symbol} {m.title.lower()}", m.plain_formula,
                   f"[{m.range[0]}, {m.range[1]}]", _DIRECTION[name]]
@@ -192,6 +192,6 @@ def tournament(truth, labelings: dict, pairs=None) -> Tournament:
         if checked[n].n != checked["truth"].n:
             raise ValueError(f"truth and {n} must label the same instances, but have lengths "
                              f"{checked['truth'].n} and {checked[n].n}")
-    matrices = {(p, q): prayatul_matrix(checked["truth"], checked[p], checked[q])
-                for p, q in pairs}
+    # every column coded once (above), every joint count shared by the pairs that need it
+    matrices = prayatul_matrices(checked["truth"], checked, list(pairs))
     return Tournament(names, matrices)

@@ -1,12 +1,10 @@
 """One style for every plot of the course."""
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
 
-matplotlib.rcParams.setdefault("figure.dpi", 100)
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+# matplotlib is imported by the functions that draw (as in every plotting module): a
+# command that draws nothing (compare --no-figures) does not pay for importing it
 
 # Colours: Okabe & Ito's colour-blind-safe set ("Color Universal Design", 2008) and a few
 # of Paul Tol's, chosen so that every two colours of the cluster palette stay at least 20
@@ -147,6 +145,8 @@ def new_axes(ax=None, figsize=(4.5, 4.0)):
     """
     if ax is not None:
         return ax
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
 
