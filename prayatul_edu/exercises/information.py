@@ -15,7 +15,7 @@ from .. import (contingency_table, entropy, mutual_information,
 from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import NumberQuestion, NumbersQuestion
-from .matching import _lecture_labels, describe_exercise_2
+from .matching import lecture_labels, describe_exercise_2
 
 __all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
 
@@ -149,7 +149,7 @@ class LectureNMI(NumberQuestion):
                "$NMI = I(\\mathcal{C},\\mathcal{T}) / \\sqrt{H(\\mathcal{C}) H(\\mathcal{T})}$.")
 
     def _nmi(self, average="geometric"):
-        return normalized_mutual_information(*_lecture_labels(self), average=average)
+        return normalized_mutual_information(*lecture_labels(self), average=average)
 
     def compute_key(self):
         return float(self._nmi())

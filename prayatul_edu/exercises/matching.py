@@ -279,7 +279,8 @@ def fraction_slips(key: float, n: int, counted: str, measure: str) -> list[Mista
                     f"That is a percentage; give the {measure} as a fraction between 0 and 1.")]
 
 
-def _lecture_labels(q):
+def lecture_labels(q):
+    """``(truth, pred)`` of a question's table ``q.table`` (rows clusters), read-only."""
     table = np.asarray(q.table, dtype=np.int64)
     return _labels_of(table.tobytes(), table.shape)
 
@@ -313,7 +314,7 @@ class LecturePurity(NumberQuestion):
         d.text("Compute the purity.")
 
     def compute_key(self):
-        return float(purity(*_lecture_labels(self)))
+        return float(purity(*lecture_labels(self)))
 
     def mistakes(self):
         n = np.asarray(self.table)
@@ -323,7 +324,7 @@ class LecturePurity(NumberQuestion):
                 Mistake("unweighted mean", (n.max(axis=1) / n.sum(axis=1)).mean(),
                         "That is the plain mean of the purity_i; each cluster must be "
                         "weighted by its size n_i / n."),
-                Mistake("maximum matching", float(maximum_matching(*_lecture_labels(self))),
+                Mistake("maximum matching", float(maximum_matching(*lecture_labels(self))),
                         "That is the maximum matching (each class matched to one cluster "
                         "only); purity lets every cluster take its own majority class, even "
                         "when two clusters share one."),
@@ -337,7 +338,7 @@ class LecturePurity(NumberQuestion):
                                 "purity")]
 
     def explain(self, d):
-        d.extend(purity(*_lecture_labels(self)).derivation())
+        d.extend(purity(*lecture_labels(self)).derivation())
 
 
 class LectureMaximumMatching(NumberQuestion):
@@ -354,11 +355,11 @@ class LectureMaximumMatching(NumberQuestion):
                "clusters to classes, as a fraction of n.")
 
     def compute_key(self):
-        return float(maximum_matching(*_lecture_labels(self)))
+        return float(maximum_matching(*lecture_labels(self)))
 
     def mistakes(self):
         n = np.asarray(self.table)
-        return [Mistake("purity", float(purity(*_lecture_labels(self))),
+        return [Mistake("purity", float(purity(*lecture_labels(self))),
                         "That is the purity: two clusters took the same class. Maximum "
                         "matching is one-to-one: every class can be matched once."),
                 Mistake("diagonal", np.trace(n) / n.sum(),
@@ -371,7 +372,7 @@ class LectureMaximumMatching(NumberQuestion):
                                 "maximum matching")]
 
     def explain(self, d):
-        d.extend(maximum_matching(*_lecture_labels(self)).derivation())
+        d.extend(maximum_matching(*lecture_labels(self)).derivation())
 
 
 class LectureF(NumberQuestion):
@@ -389,7 +390,7 @@ class LectureF(NumberQuestion):
                "$F_i$ over the $r$ clusters), each cluster matched to its majority class.")
 
     def compute_key(self):
-        return float(f_measure(*_lecture_labels(self)))
+        return float(f_measure(*lecture_labels(self)))
 
     def tie_choices(self) -> list[tuple[int, ...]]:
         """Every way of matching each cluster to one of its majority classes (a row whose
@@ -399,7 +400,7 @@ class LectureF(NumberQuestion):
 
     def keys(self):
         """F for every choice among tied majority classes, the library's first."""
-        _, _, f = precision_recall_f(*_lecture_labels(self))
+        _, _, f = precision_recall_f(*lecture_labels(self))
         rows = np.arange(len(f))
         out = [self.compute_key()]
         for choice in self.tie_choices():
@@ -409,14 +410,14 @@ class LectureF(NumberQuestion):
         return out
 
     def mistakes(self):
-        f = f_measure(*_lecture_labels(self))
+        f = f_measure(*lecture_labels(self))
         n = np.asarray(self.table)
-        F = np.asarray(precision_recall_f(*_lecture_labels(self)).f)
+        F = np.asarray(precision_recall_f(*lecture_labels(self)).f)
         weighted = float((f.per_cluster * n.sum(axis=1)).sum() / n.sum())
         return [Mistake("weighted by cluster size", weighted,
                         "The lecture's F is the plain mean over clusters (macro), not "
                         "weighted by cluster size."),
-                Mistake("class-weighted F", float(f_measure(*_lecture_labels(self),
+                Mistake("class-weighted F", float(f_measure(*lecture_labels(self),
                                                            average="classes")),
                         "That is the full-reference notes' class-weighted F (each class takes "
                         "its best cluster). The lecture matches each cluster to its majority "
@@ -443,7 +444,7 @@ class LectureF(NumberQuestion):
                         "clusters (rows).")]
 
     def explain(self, d):
-        d.extend(f_measure(*_lecture_labels(self)).derivation())
+        d.extend(f_measure(*lecture_labels(self)).derivation())
         keys = self.keys()
         if len(keys) > 1:
             n = np.asarray(self.table)
