@@ -43,8 +43,8 @@ from ._language import lecture_language
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
-           "COURSE_ANSWER", "distinctive_entries", "rng_for", "close", "apart", "distinguishable", "is_placeholder",
-           "table_rows",
+           "COURSE_ANSWER", "distinctive_entries", "rng_for", "close", "apart",
+           "distinguishable", "is_placeholder", "table_rows",
            "topic_questions", "TOPICS"]
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).

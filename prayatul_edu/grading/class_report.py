@@ -75,8 +75,9 @@ def question_stats(students: list[dict]) -> list[dict]:
     """Per question (in order): ``qid``, ``title``, ``max_points``, ``n`` (students),
     ``points`` (a Counter of points), ``counts`` and ``shares`` per :data:`STATUSES`,
     ``mistakes`` (name -> students), ``course_answers`` (how distinctive -> students: a
-    distinctive answer equal to the course's on a variant), ``hints`` / ``solutions`` (students who asked, and
-    how many calls), ``discrimination`` (item-rest r, or None), ``mean``."""
+    distinctive answer equal to the course's on a variant), ``hints`` / ``solutions``
+    (students who asked, and how many calls), ``discrimination`` (item-rest r, or None),
+    ``mean``."""
     totals = {s["student"]: sum(r["points"] for r in s["rows"] if r["question"] != LATE_ROW)
               for s in students}
     out = []
