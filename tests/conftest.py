@@ -49,6 +49,7 @@ FIRST = (
     "tests/test_docs.py",               # 39 (a Sphinx build)
     "tests/test_dask.py",               # 39
     "tests/test_assignment_cycle.py",   # 34
+    "tests/test_exercise_slips.py",     # about 30 (every slip of 01-06 on a class of 40)
     "tests/test_grading_dask.py",       # 30
     "tests/test_exercise_feedback.py",  # 30
     "tests/test_grading_sandbox.py",    # 24

@@ -13,7 +13,9 @@ prompt. :class:`Question` does the rest:
 * ``q.hint()`` shows the next hint (``q.hint(2)``: hint 2), numbered and
   progressive; ``q.solution()`` the step-by-step derivation from the library;
 * ``answer = ...`` (the placeholder of a blank exercise) is *not attempted*;
-* on a variant, the course's own answer is named as such.
+* on a variant, an answer that is the course's own (and distinctive: not a value such
+  as 0, 1/2 or 1 that a slip reaches as easily) is recorded for the instructor, never
+  said to the student (:data:`COURSE_ANSWER`).
 
 The data come from :mod:`._data`, which knows nothing about questions; a
 variant is redrawn until every question on its data set finds it fair
@@ -27,6 +29,7 @@ recorded answer in its own process, against the key of the student's variant.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
@@ -40,8 +43,8 @@ from ._language import lecture_language
 __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "InvalidAnswer",
            "setup", "student_id", "progress", "submissions", "question", "QUESTIONS",
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
-           "COURSE_ANSWER", "rng_for", "close", "apart", "distinguishable", "is_placeholder",
-           "table_rows",
+           "COURSE_ANSWER", "distinctive_entries", "rng_for", "close", "apart",
+           "distinguishable", "is_placeholder", "table_rows",
            "topic_questions", "TOPICS"]
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).
@@ -73,6 +76,8 @@ CHANNEL_ENV = assignment.CHANNEL_ENV
 
 #: qid -> question class, filled by ``Question.__init_subclass__``.
 QUESTIONS: dict[str, type] = {}
+#: qid -> candidate variants the question refused (the order of judging, for speed only).
+_REFUSED: Counter = Counter()
 
 
 # ------------------------------------------------------------- rich text
@@ -124,6 +129,9 @@ class Outcome:
     max_points: float
     messages: list[str] = field(default_factory=list)
     diagnosed: list[str] = field(default_factory=list)
+    #: for the instructor only (grades.json, the class report): how distinctive an answer
+    #: equal to the course's is, e.g. "3 of 3 numbers distinctive"; "" otherwise
+    course_answer: str = ""
 
     @property
     def feedback(self) -> str:
@@ -332,6 +340,15 @@ def apart(a, b) -> bool:
 _apart = apart          # the name the tests of earlier versions use
 
 
+def _one_answer(a, b) -> bool:
+    """Whether ``a`` and ``b`` are the same answer: equal sets, or every entry within the
+    tolerance of the other's."""
+    if isinstance(a, frozenset) or isinstance(b, frozenset):
+        return a == b
+    a, b = np.ravel(numeric(a)), np.ravel(numeric(b))
+    return a.shape == b.shape and all(close(x, y) and close(y, x) for x, y in zip(a, b))
+
+
 def distinguishable(a, b) -> bool:
     """True when some entry of ``a`` and ``b`` differs by more than DISTINGUISHABLE."""
     if isinstance(a, frozenset) or isinstance(b, frozenset):
@@ -393,9 +410,16 @@ class Question:
         _SESSION["questions"][self.qid] = self
 
     def _fair_for_all(self, data: dict) -> bool:
-        """Whether every question on this data set finds ``data`` a fair variant."""
-        return all(cls(self.seed, data=data).acceptable() for cls in QUESTIONS.values()
-                   if cls.dataset == self.dataset)
+        """Whether every question on this data set finds ``data`` a fair variant (the
+        question that refused most candidates so far is asked first: the same verdict,
+        sooner)."""
+        judges = sorted((cls for cls in QUESTIONS.values() if cls.dataset == self.dataset),
+                        key=lambda cls: -_REFUSED[cls.qid])
+        for cls in judges:
+            if not cls(self.seed, data=data).acceptable():
+                _REFUSED[cls.qid] += 1
+                return False
+        return True
 
     def __getattr__(self, name):
         data = self.__dict__.get("data")
@@ -544,13 +568,19 @@ class Question:
         if any(self.matches(value, key) for key in self._once("keys")):
             return Outcome(self.qid, CORRECT, self.points, self.points, ["Correct."])
         outcome = self.compare(value)
-        if self.seed is not None and self._is_the_courses_answer(value):
-            outcome.messages.append(COURSE_ANSWER)
-            outcome.diagnosed.append("the course's answer")
+        course = self._the_courses_answer(value) if self.seed is not None else None
+        if course is not None:
+            rare, total = distinctive_entries(course)
+            if rare:                    # 1.0 or 1/2 is reached by honest slips: not recorded
+                outcome.diagnosed.append(COURSE_ANSWER)
+                outcome.course_answer = (f"{rare} of {total} "
+                                         f"{'number' if total == 1 else 'numbers'} distinctive")
         return outcome
 
-    def _is_the_courses_answer(self, value) -> bool:
-        return any(self.matches(value, key) for key in self._once("_course_keys"))
+    def _the_courses_answer(self, value):
+        """The course's key that ``value`` matches (None: none)."""
+        return next((key for key in self._once("_course_keys") if self.matches(value, key)),
+                    None)
 
     def _course_keys(self) -> list:
         return type(self)(None, data=_data.get(self.dataset, None)).keys()
@@ -558,14 +588,16 @@ class Question:
     # -- diagnosis and fair variants ---------------------------------------
     def diagnosable(self) -> list[Mistake]:
         """The mistakes that can be told apart on these data: those whose value differs
-        from the key, with mistakes of the same value merged into one (on the course's
-        data two slips can give the same number; a variant never lets that happen)."""
+        from the key, with mistakes of the same value (one answer fits both: every entry
+        within the tolerance) merged into one, so that the feedback names each. On the
+        course's data two slips can give the same number; a variant lets that happen only
+        for a question whose :attr:`ties_named` is set."""
         keys, out = self._once("keys"), []
         for m in self._once("mistakes"):
             if not all(distinguishable(m.value, key) for key in keys):
                 continue
-            same = next((k for k, o in enumerate(out)
-                         if not distinguishable(o.value, m.value)), None)
+            same = next((k for k, o in enumerate(out) if _one_answer(o.value, m.value)),
+                        None)
             if same is None:
                 out.append(m)
             else:
@@ -575,21 +607,47 @@ class Question:
                                     (*o.merged, m.name))
         return out
 
+    #: Whether slips that give one value on a variant are named together (their messages
+    #: merged, see :meth:`diagnosable`) rather than the variant redrawn.
+    ties_named: ClassVar[bool] = False
+
     def acceptable(self) -> bool:
         """Whether the data make a fair variant: a finite key, every mistake told apart
-        from the key and from every other mistake."""
+        from the key (and from every other mistake, unless :attr:`ties_named`)."""
         keys = self._once("keys")
         if not isinstance(keys[0], frozenset) and not all(np.all(np.isfinite(
                 numeric(key))) for key in keys):
             return False
         values = [m.value for m in self._once("mistakes")]
-        return (all(apart(a, b) for i, a in enumerate(values) for b in values[i + 1:])
+        return ((self.ties_named or all(apart(a, b) for i, a in enumerate(values)
+                                        for b in values[i + 1:]))
                 and all(apart(key, m) for key in keys for m in values))
 
 
-#: What a student who submits the course's answer on a variant is told.
-COURSE_ANSWER = ("That is the answer for the course's data, not your variant: compute it "
-                 "from your own data (shown above).")
+#: What the instructor's records (grades.json, the class report) name an answer on a
+#: variant that equals the course's answer and is distinctive. The student is not told:
+#: an honest slip can give the same number (1.0 for an entropy on most variants).
+COURSE_ANSWER = "the course's answer (distinctive)"
+
+#: An entry p/q with a denominator up to this (0, 1/2, 1/3, 3/4, 1, a whole number) is
+#: common: many slips and many variants give it.
+COMMON_DENOMINATOR = 6
+
+
+def distinctive_entries(value) -> tuple[int, int]:
+    """``(distinctive, total)``: how many numbers of ``value`` are no fraction with a
+    denominator up to :data:`COMMON_DENOMINATOR` (letters and whole numbers are common).
+
+    >>> distinctive_entries([0.5, 0.7, 1 / 3])
+    (1, 3)
+    """
+    if isinstance(value, frozenset):
+        return 0, len(value)
+    x = np.ravel(numeric(value))
+    common = np.zeros(x.shape, dtype=bool)
+    for q in range(1, COMMON_DENOMINATOR + 1):
+        common |= np.abs(x * q - np.round(x * q)) <= 1e-9 * q * np.maximum(1, np.abs(x))
+    return int((~common).sum()), int(x.size)
 
 
 def table_rows(matrix, row_names: Sequence, col_names: Sequence) -> tuple[list, list]:

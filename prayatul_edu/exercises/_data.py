@@ -73,6 +73,15 @@ def _exercise_1(rng):
             "labels": tutorial.EXERCISE_1_LABELS.copy()}
 
 
+def _silhouette_sizes(rng):
+    """Five points in two clusters of different sizes (3 and 2, in either order): the mean of
+    the two cluster silhouettes then differs from the mean of the five points' (the course's
+    data are the tutorial's Exercise 1, two clusters of two)."""
+    first = int(rng.choice([2, 3]))
+    return {"D": _distances_of_points(rng, 5, 0.05, 1.0),
+            "labels": np.repeat([1, 2], [first, 5 - first])}
+
+
 def _exercise_2(rng):
     return {"classes": _both_present(rng, 10, 3), "clusters": _both_present(rng, 10, 3)}
 
@@ -130,7 +139,10 @@ def _permutation(rng):
 
 def _ratio_error(rng):
     k = 3
-    c = int(rng.choice([2, 4]))                 # never as many clusters as classes
+    # never as many clusters as classes; three choices, so that no ratio C / K is the key
+    # of most students (2 clusters drawn most: a fair variant needs two clusters that share
+    # a majority class, so that 1 - purity is not the clustering error)
+    c = int(rng.choice([2, 4, 5], p=[0.8, 0.1, 0.1]))
     return {"classes": np.sort(_both_present(rng, 12, k)), "clusters": _both_present(rng, 12, c)}
 
 
@@ -300,6 +312,10 @@ def _scenario(rng):
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                             "labels": tutorial.EXERCISE_1_LABELS.copy()}, _exercise_1),
+    # 04.4's own: the course's are Exercise 1's; a variant's clusters differ in size
+    "silhouette_sizes": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
+                                  "labels": tutorial.EXERCISE_1_LABELS.copy()},
+                         _silhouette_sizes),
     "exercise_2": (lambda: {"classes": tutorial.EXERCISE_2_CLASSES.copy(),
                             "clusters": tutorial.EXERCISE_2_CLUSTERS.copy()}, _exercise_2),
     "exercise_3": (lambda: {"classes": tutorial.EXERCISE_3_CLASSES.copy(),

@@ -7,6 +7,8 @@ matrix best by CPCC.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import agglomerative, cophenetic_correlation, cophenetic_matrix
@@ -26,16 +28,48 @@ def _describe_ex4(q, d):
 
 
 def _tree(q, linkage="single"):
-    return agglomerative(q.D, linkage=linkage)
+    D = np.asarray(q.D, dtype=float)
+    return _tree_of(D.tobytes(), len(D), linkage)
+
+
+@functools.lru_cache(maxsize=64)
+def _tree_of(distances: bytes, n: int, linkage: str):
+    """The tree of a distance matrix (given as its bytes), made once for all the questions
+    judging a candidate variant (five questions, three linkages, many slips)."""
+    D = np.frombuffer(distances, dtype=float).reshape(n, n)
+    return agglomerative(D, linkage=linkage)
 
 
 def _coph(q, linkage="single"):
     return np.asarray(cophenetic_matrix(_tree(q, linkage)), dtype=float)
 
 
+def _by_merges(q, value) -> np.ndarray:
+    """A 5 x 5 matrix with ``value(step, i, j)`` for each pair (i, j) the single-linkage
+    merge ``step`` first puts together (0 on the diagonal)."""
+    n = len(q.D)
+    out = np.zeros((n, n))
+    for step in _tree(q).steps:
+        for i in step.a:
+            for j in step.b:
+                out[i, j] = out[j, i] = value(step, i, j)
+    return out
+
+
+def _first_merges(q) -> np.ndarray:
+    """P_ij read as the height at which the later of x_i, x_j first merged with anything:
+    right in a chain (each merge adds one example), wrong when two groups merge."""
+    first = {}
+    for step in _tree(q).steps:
+        for i in step.a + step.b:
+            first.setdefault(i, step.height)
+    return _by_merges(q, lambda step, i, j: max(first[i], first[j]))
+
+
 class MergeHeights(NumbersQuestion):
     qid, title, dataset = "05.1", "single-linkage merge heights", "exercise_4"
     parts = ("h_1", "h_2", "h_3", "h_4")
+    ties_named = True
     hints = ("Start with every example alone; merge the two closest clusters; repeat.",
              "Single linkage: the distance between two clusters is the *smallest* distance "
              "between their members.",
@@ -50,12 +84,18 @@ class MergeHeights(NumbersQuestion):
         return np.asarray(_tree(self).heights, dtype=float)
 
     def mistakes(self):
+        D = np.asarray(self.D, dtype=float)
         return [Mistake("complete linkage", np.asarray(_tree(self, "complete").heights),
                         "Those are complete-linkage heights (largest distance between "
                         "members); single linkage uses the smallest."),
                 Mistake("average linkage", np.asarray(_tree(self, "average").heights),
                         "Those are average-linkage heights; single linkage uses the smallest "
-                        "distance between members.")]
+                        "distance between members."),
+                Mistake("the smallest distances", np.sort(D[np.triu_indices(len(D), 1)])[:4],
+                        "Those are the 4 smallest distances of the table. A distance between "
+                        "two examples already in one cluster is no merge: after each merge, "
+                        "the distance between two *clusters* is the smallest distance between "
+                        "their members.")]
 
     def explain(self, d):
         d.extend(_tree(self).derivation())
@@ -64,8 +104,11 @@ class MergeHeights(NumbersQuestion):
 class CopheneticMatrix(TableQuestion):
     qid, title, dataset = "05.2", "the cophenetic matrix", "exercise_4"
     asked = "cophenetic matrix P (x1..x5)"
+    ties_named = True
     hints = ("P_ij is the height of the merge that first puts x_i and x_j in one cluster.",
-             "Read it off the dendrogram of 05.1 (single linkage); the diagonal is 0.")
+             "Read it off the dendrogram of 05.1 (single linkage); the diagonal is 0.",
+             "Go through the merges in order: merge k joins two clusters A and B at height h_k; "
+             "every pair with one example in A and the other in B gets P_ij = h_k.")
 
     def describe(self, d):
         _describe_ex4(self, d)
@@ -81,7 +124,17 @@ class CopheneticMatrix(TableQuestion):
                         "single linkage."),
                 Mistake("the distance matrix", np.asarray(self.D, dtype=float),
                         "That is the distance matrix D itself. P_ij is the height at which "
-                        "x_i and x_j first end up in the same cluster.")]
+                        "x_i and x_j first end up in the same cluster."),
+                Mistake("average linkage", _coph(self, "average"),
+                        "That is the cophenetic matrix of the average-linkage tree; use "
+                        "single linkage."),
+                Mistake("the wrong merge", _first_merges(self),
+                        "Some P_ij are the height where x_i or x_j first merged with another "
+                        "example. P_ij is the height of the merge that puts x_i and x_j "
+                        "*together*: when they sit in two groups, the merge of those groups."),
+                Mistake("merge numbers", _by_merges(self, lambda step, i, j: step.number),
+                        "You wrote which merge (1st, 2nd, ...) joins x_i and x_j; P_ij is the "
+                        "*height* of that merge, read on the dendrogram's axis.")]
 
     def explain(self, d):
         d.extend(cophenetic_matrix(_tree(self)).derivation())
@@ -91,7 +144,11 @@ class CPCC(NumbersQuestion):
     qid, title, dataset = "05.3", "the cophenetic correlation coefficient", \
         "exercise_4"
     parts = ("d", "p", "CPCC")
-    hints = ("Use the 10 pairs i < j only: d and p are the means of D_ij and P_ij over them.",
+    ties_named = True
+    hints = ("P is the cophenetic matrix of 05.2: P_ij is the height of the single-linkage "
+             "merge that first puts x_i and x_j in one cluster (go through the merges of "
+             "05.1 in order).",
+             "Use the 10 pairs i < j only: d and p are the means of D_ij and P_ij over them.",
              "CPCC = sum (D_ij - d)(P_ij - p) / sqrt( sum (D_ij - d)^2 sum (P_ij - p)^2 ), "
              "all sums over i < j.")
 
@@ -111,15 +168,39 @@ class CPCC(NumbersQuestion):
         x, y = D[iu] - d_all, P[iu] - p_all
         cpcc_all = (x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum())
         c = cophenetic_correlation(self.D, _tree(self, "complete"))
+        a = cophenetic_correlation(self.D, _tree(self, "average"))
+        d, p = D[iu].mean(), P[iu].mean()
+        d2, p2 = round(d, 2), round(p, 2)
+        from scipy.stats import spearmanr
         return [Mistake("means with the diagonal", np.array([d_all, p_all, cpcc_all]),
                         "Your means include the zeros of the diagonal; d and p average the "
                         "entries i < j (the non-zero ones)."),
                 Mistake("complete linkage", np.array([c.d_mean, c.p_mean, float(c)]),
                         "Your p and CPCC come from the complete-linkage tree; use single "
-                        "linkage.")]
+                        "linkage."),
+                Mistake("average linkage", np.array([a.d_mean, a.p_mean, float(a)]),
+                        "Your p and CPCC come from the average-linkage tree; use single "
+                        "linkage."),
+                Mistake("Spearman", np.array([d, p, float(spearmanr(D[iu], P[iu])[0])]),
+                        "That is Spearman's rank correlation; the CPCC is Pearson's "
+                        "correlation of the values D_ij and P_ij."),
+                Mistake("means rounded early", np.array([d2, p2, _pearson(D[iu], P[iu], d2, p2)]),
+                        "You rounded d and p (to 2 decimals) before using them; keep the "
+                        "intermediate results unrounded (round only the answers, to 4 "
+                        "decimals)."),
+                Mistake("all 25 entries", np.array([d_all, p_all, float(np.corrcoef(
+                            D.ravel(), P.ravel())[0, 1])]),
+                        "You used all 25 entries (the diagonal and both halves); d, p and the "
+                        "CPCC use the 10 pairs i < j.")]
 
     def explain(self, d):
         d.extend(cophenetic_correlation(self.D, _tree(self)).derivation())
+
+
+def _pearson(x, y, mx, my) -> float:
+    """Pearson's formula with the means ``mx``, ``my`` given (rounded ones, for a slip)."""
+    x, y = x - mx, y - my
+    return float((x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum()))
 
 
 class CopheneticIsMetric(ChoiceQuestion):

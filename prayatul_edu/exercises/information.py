@@ -10,12 +10,12 @@ import math
 
 import numpy as np
 
-from .. import (contingency_table, entropy, labels_from_table, mutual_information,
+from .. import (contingency_table, entropy, mutual_information,
                 normalized_mutual_information, purity)
 from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import FunctionQuestion, NumberQuestion, NumbersQuestion
-from .matching import describe_exercise_2
+from .matching import lecture_labels, describe_exercise_2
 
 __all__ = ["Entropies", "MutualInformation", "LectureNMI", "SingletonsNMI"]
 
@@ -45,6 +45,7 @@ def _unweighted_mi(truth, pred, base=2.0):
 class Entropies(NumbersQuestion):
     qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
+    ties_named = True
     hints = ("H(C) = - sum_i p_i log2 p_i with p_i = n_i / n, the cluster sizes' shares.",
              "H(T) is the same with the class sizes. Use log base 2 (bits).")
 
@@ -65,7 +66,15 @@ class Entropies(NumbersQuestion):
                         "You used log10 (decimal digits); the course measures entropy in bits "
                         "with log2."),
                 Mistake("swapped", np.array([ht, hc]),
-                        "H(C) and H(T) are swapped: C are the clusters, T the classes.")]
+                        "H(C) and H(T) are swapped: C are the clusters, T the classes."),
+                Mistake("normalised by log2 k", np.array(
+                            [hc / math.log2(len(np.unique(self.clusters))),
+                             ht / math.log2(len(np.unique(self.classes)))]),
+                        "You divided by log2 of the number of clusters (classes), a "
+                        "normalised entropy; H is asked in bits, not normalised."),
+                Mistake("sign", np.array([-hc, -ht]),
+                        "An entropy is never negative: mind the minus sign in front of the "
+                        "sum.")]
 
     def explain(self, d):
         for name, labels, sizes in (("H(C)", self.clusters, "cluster sizes"),
@@ -78,6 +87,7 @@ class Entropies(NumbersQuestion):
 class MutualInformation(NumberQuestion):
     qid, title, dataset = "02.2", "the mutual information I(C, T)", "exercise_2"
     asked = "I(C, T)"
+    ties_named = True
     hints = ("p_ij = n_ij / n, p_i = n_i / n, p_j = m_j / n: start from the contingency table.",
              "I(C, T) = sum_ij p_ij log2( p_ij / (p_i p_j) ), over the cells with n_ij > 0.",
              "The lecture's transcription drops the p_ij weight in front of the log: put it back.")
@@ -91,6 +101,8 @@ class MutualInformation(NumberQuestion):
         return float(mutual_information(self.classes, self.clusters, base=2))
 
     def mistakes(self):
+        hc, ht = float(entropy(self.clusters)), float(entropy(self.classes))
+        hj = hc + ht - self.compute_key()            # H(C, T)
         return [Mistake("natural log", self.compute_key() * math.log(2),
                         "That is the mutual information in nats (natural log); use log2."),
                 Mistake("log10", float(mutual_information(self.classes, self.clusters,
@@ -102,7 +114,20 @@ class MutualInformation(NumberQuestion):
                         "writes it; each log must be weighted by p_ij."),
                 Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
                         "You followed the lecture's transcription, which weights each log by "
-                        "p_ij / (p_i p_j). The weight is p_ij.")]
+                        "p_ij / (p_i p_j). The weight is p_ij."),
+                Mistake("joint entropy", hj,
+                        "That is the joint entropy H(C, T) = -sum_ij p_ij log2 p_ij; the "
+                        "mutual information is H(C) + H(T) - H(C, T)."),
+                Mistake("H(T | C)", hj - hc,
+                        "That is the conditional entropy H(T | C) = H(C, T) - H(C), what is "
+                        "left of the classes once the cluster is known; I(C, T) = H(T) - "
+                        "H(T | C)."),
+                Mistake("H(C | T)", hj - ht,
+                        "That is the conditional entropy H(C | T) = H(C, T) - H(T); I(C, T) "
+                        "= H(C) - H(C | T)."),
+                Mistake("H(C) + H(T)", hc + ht,
+                        "That is H(C) + H(T); the mutual information subtracts the joint "
+                        "entropy: I = H(C) + H(T) - H(C, T).")]
 
     def explain(self, d):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
@@ -111,6 +136,7 @@ class MutualInformation(NumberQuestion):
 class LectureNMI(NumberQuestion):
     qid, title, dataset = "02.3", "NMI (the lecture's table)", "lecture_table"
     asked = "NMI"
+    ties_named = True
     hints = ("NMI = I(C, T) / sqrt(H(C) H(T)): the geometric mean of I/H(C) and I/H(T).",
              "The base of the logarithms cancels in the ratio.")
 
@@ -123,7 +149,7 @@ class LectureNMI(NumberQuestion):
                "$NMI = I(\\mathcal{C},\\mathcal{T}) / \\sqrt{H(\\mathcal{C}) H(\\mathcal{T})}$.")
 
     def _nmi(self, average="geometric"):
-        return normalized_mutual_information(*labels_from_table(self.table), average=average)
+        return normalized_mutual_information(*lecture_labels(self), average=average)
 
     def compute_key(self):
         return float(self._nmi())
@@ -138,7 +164,22 @@ class LectureNMI(NumberQuestion):
                         "I/H(T)."),
                 Mistake("I / H(T)", float(r.mi) / float(r.h_classes),
                         "That is I / H(T) alone; NMI is the geometric mean of I/H(C) and "
-                        "I/H(T).")]
+                        "I/H(T)."),
+                Mistake("max normalisation", float(self._nmi("max")),
+                        "You divided by the larger entropy max(H(C), H(T)); the lecture's NMI "
+                        "divides by their geometric mean sqrt(H(C) H(T))."),
+                Mistake("min normalisation", float(self._nmi("min")),
+                        "You divided by the smaller entropy min(H(C), H(T)); the lecture's NMI "
+                        "divides by their geometric mean sqrt(H(C) H(T))."),
+                Mistake("not normalised", float(r.mi),
+                        "That is I(C, T) itself; NMI divides it by sqrt(H(C) H(T))."),
+                Mistake("product, no square root", float(r.mi) / (float(r.h_clusters)
+                                                                   * float(r.h_classes)),
+                        "You divided by H(C) H(T); NMI divides by its square root."),
+                Mistake("nats over bits", float(r.mi) * math.log(2) / math.sqrt(
+                            float(r.h_clusters) * float(r.h_classes)),
+                        "Your I is in nats and your entropies in bits: use one base for all "
+                        "three (then it cancels).")]
 
     def explain(self, d):
         r = self._nmi()
@@ -151,6 +192,7 @@ class LectureNMI(NumberQuestion):
 class SingletonsNMI(NumbersQuestion):
     qid, title, dataset = "02.4", "over-splitting: purity vs NMI", "exercise_2"
     parts = ("purity", "NMI")
+    ties_named = True
     hints = ("Every example alone: each cluster has one member, so each is pure.",
              "With singletons, I(C, T) = H(T) (knowing the cluster tells the class) and "
              "H(C) = log2 n.")
@@ -170,11 +212,26 @@ class SingletonsNMI(NumbersQuestion):
 
     def mistakes(self):
         p = self.compute_key()[0]
+        s = self._singletons()
         return [Mistake("NMI is 1", np.array([p, 1.0]),
                         "NMI does not reach 1 here: H(C) = log2 n is much larger than "
                         "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),
                 Mistake("NMI is 0", np.array([p, 0.0]),
-                        "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0.")]
+                        "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0."),
+                Mistake("arithmetic NMI", np.array([p, float(normalized_mutual_information(
+                            self.classes, s, average="arithmetic"))]),
+                        "You normalised by (H(C) + H(T)) / 2; the question asks for the "
+                        "geometric NMI, I / sqrt(H(C) H(T))."),
+                Mistake("max NMI", np.array([p, float(normalized_mutual_information(
+                            self.classes, s, average="max"))]),
+                        "You normalised by max(H(C), H(T)) = H(C) = log2 n; the question asks "
+                        "for the geometric NMI, I / sqrt(H(C) H(T))."),
+                Mistake("I not normalised", np.array([p, float(entropy(self.classes))]),
+                        "That is I(C, T) = H(T) itself; NMI divides it by sqrt(H(C) H(T))."),
+                Mistake("purity 1/n", np.array([1 / len(self.classes),
+                                                self.compute_key()[1]]),
+                        "Each cluster has one member, and that member is its majority class: "
+                        "every cluster is pure, so purity counts all n examples.")]
 
     def explain(self, d):
         s = self._singletons()

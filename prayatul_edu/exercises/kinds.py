@@ -383,13 +383,35 @@ class TableQuestion(_NumericQuestion):
         try:
             arr = np.array(answer, dtype=float)
         except (TypeError, ValueError):
-            raise InvalidAnswer(f"answer: expected a {shape[0]} x {shape[1]} table of numbers")
+            arr = self._read_entries(answer, shape)
         if arr.shape != shape:
-            raise InvalidAnswer(f"answer: expected a {shape[0]} x {shape[1]} table "
-                                f"(no totals row or column), got shape {arr.shape}")
+            raise InvalidAnswer(f"answer: expected a {shape[0]} x {shape[1]} table, got "
+                                f"shape {arr.shape}{self.shape_note(arr.shape)}")
         if not np.all(np.isfinite(arr)):
             raise InvalidAnswer("answer: every entry must be a finite number")
         return arr
+
+    @staticmethod
+    def _read_entries(answer, shape) -> np.ndarray:
+        """A table whose entries are numbers or texts such as ``'53/100'`` (rows of a list)."""
+        what = f"a {shape[0]} x {shape[1]} table of numbers"
+        try:
+            cells = np.array(answer, dtype=object)
+        except (TypeError, ValueError):
+            raise InvalidAnswer(f"answer: expected {what}")
+        if cells.ndim != 2 or cells.size > 10 * max(1, shape[0] * shape[1]):
+            raise InvalidAnswer(f"answer: expected {what}")
+        return np.array([[read_number(x, f"entry ({i + 1}, {j + 1})") for j, x in enumerate(row)]
+                         for i, row in enumerate(cells)], dtype=float)
+
+    def shape_note(self, shape) -> str:
+        """What may explain an answer of ``shape`` (a table with totals: one row or column
+        more than the key)."""
+        want = np.shape(self.compute_key())
+        if len(shape) == 2 and (shape[0] - want[0], shape[1] - want[1]) in ((1, 0), (0, 1),
+                                                                            (1, 1)):
+            return " (no totals row or column)"
+        return ""
 
     def summary(self, ok):
         return f"Not yet: {int((~ok).sum())} of {ok.size} entries are off.", 0.0

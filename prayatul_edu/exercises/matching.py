@@ -9,6 +9,7 @@ the accuracy of the best one-to-one mapping of clusters to classes) when C != K.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -30,6 +31,22 @@ def _ex2_table(q):
     return contingency_table(q.classes, q.clusters)
 
 
+def _bits(counts) -> float:
+    """The entropy in bits of the shares of ``counts`` (empty cells add nothing)."""
+    p = np.asarray(counts, dtype=float)
+    p = p[p > 0] / p.sum()
+    return float(-(p * np.log2(p)).sum())
+
+
+def _one_to_one(n) -> tuple[int, ...]:
+    """The column matched to each row by the best one-to-one matching of a square table
+    (the first best in the order of ``itertools.permutations``)."""
+    n = np.asarray(n)
+    rows = range(len(n))
+    return max(itertools.permutations(range(n.shape[1]), len(n)),
+               key=lambda cols: sum(n[i, c] for i, c in zip(rows, cols)))
+
+
 def describe_exercise_2(q, d):
     d.table(["example", "class", "cluster"],
             [[f"x{i + 1}", int(t), int(c)] for i, (t, c) in enumerate(zip(q.classes, q.clusters))])
@@ -38,6 +55,7 @@ def describe_exercise_2(q, d):
 class ConfusionMatrix(TableQuestion):
     qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
     asked = "contingency table (rows clusters, columns classes)"
+    ties_named = True
     hints = ("Cell (i, j) counts the examples that are in cluster i *and* in class j.",
              "Rows are clusters C_1..C_3, columns classes T_1..T_3; every row sums to the "
              "size of its cluster, every column to the size of its class.",
@@ -57,7 +75,14 @@ class ConfusionMatrix(TableQuestion):
         return [Mistake("transposed", self.compute_key().T,
                         "Your table is transposed: rows must be the clusters C_i and columns "
                         "the classes T_j (the lecture's n_ij = |C_i ∩ T_j|). The tutorial "
-                        "prints it the other way round, and so does scikit-learn.")]
+                        "prints it the other way round, and so does scikit-learn."),
+                Mistake("fractions instead of counts", self.compute_key() / len(self.classes),
+                        "Your table holds fractions of n; n_ij counts the examples (whole "
+                        "numbers)."),
+                Mistake("row shares", self.compute_key() / self.compute_key().sum(
+                            axis=1, keepdims=True),
+                        "Your rows are shares (the precisions n_ij / n_i); the contingency "
+                        "table holds the counts n_ij themselves.")]
 
     def explain(self, d):
         d.extend(_ex2_table(self).derivation())
@@ -68,6 +93,7 @@ class PrecisionRecallF(NumbersQuestion):
     qid, title, dataset = "01.2", "precision, recall and F of cluster 1, class 3", \
         "exercise_2"
     parts = ("precision(1, 3)", "recall(1, 3)", "F(1, 3)")
+    ties_named = True
     hints = ("precision(i, j) = n_ij / n_i: the share of cluster i that is class j. "
              "recall(i, j) = n_ij / m_j: the share of class j found in cluster i.",
              "The first index is the cluster, the second the class: here cluster 1 and class 3.",
@@ -98,7 +124,25 @@ class PrecisionRecallF(NumbersQuestion):
                     "of the cluster, recall by the size of the class."),
             Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
                     "F is the harmonic mean 2 p r / (p + r), not (p + r) / 2."),
+            Mistake("neighbouring cluster", self._prf(1, 2),
+                    "You used cluster 2 (the next row of the table); the question asks for "
+                    "cluster 1 against class 3."),
+            Mistake("neighbouring class", self._prf(0, 1),
+                    "You used class 2 (the next column of the table); the question asks for "
+                    "cluster 1 against class 3."),
+            Mistake("precision over n", self._with_precision(p * self._n1() / len(
+                        self.classes)),
+                    "Your precision divides n_13 by all n examples; precision(1, 3) divides "
+                    "by the size of cluster 1, n_1."),
         ]
+
+    def _n1(self):
+        return int(np.sum(np.asarray(self.clusters) == 1))
+
+    def _with_precision(self, p):
+        """The three numbers for a wrong precision ``p`` (recall right, F from both)."""
+        r = self.compute_key()[1]
+        return np.array([p, r, 2 * p * r / (p + r) if p + r else 0.0])
 
     def explain(self, d):
         n = _ex2_table(self).counts
@@ -124,6 +168,7 @@ class PrecisionRecallF(NumbersQuestion):
 class ClusterEntropy(NumberQuestion):
     qid, title, dataset = "01.3", "the entropy e_2 of cluster 2", "exercise_2"
     asked = "e_2"
+    ties_named = True
     hints = ("e_i = - sum_j precision(i, j) log2 precision(i, j): it uses the class mix "
              "*inside cluster i* (row i of the table).",
              "Logarithms are base 2 (bits). Terms with precision 0 contribute 0.")
@@ -141,8 +186,30 @@ class ClusterEntropy(NumberQuestion):
         n = _ex2_table(self).counts
         col = n[:, 1] / n[:, 1].sum()              # the class mix of class 2 over clusters
         e_class = -sum(p * math.log2(p) for p in col if p > 0)
+        rows = n.sum(axis=1)
+        recall = n[1] / n.sum(axis=0)             # row 2 divided by the class sizes
         return [Mistake("natural log", e * math.log(2),
                         "This is the entropy in nats (natural log); the tutorial uses log2."),
+                Mistake("cluster 1", _bits(n[0]),
+                        "That is the entropy of cluster 1 (row 1); e_2 uses row 2 of the "
+                        "table."),
+                Mistake("cluster 3", _bits(n[2]),
+                        "That is the entropy of cluster 3 (row 3); e_2 uses row 2 of the "
+                        "table."),
+                Mistake("weighted by the cluster's size", rows[1] / n.sum() * e,
+                        "You weighted e_2 by the cluster's share n_2 / n, as the total "
+                        "entropy e does; e_2 itself is not weighted."),
+                Mistake("the total entropy e", float(cluster_entropy(self.classes,
+                                                                     self.clusters)),
+                        "That is the entropy of the whole clustering, e = sum_i (n_i / n) "
+                        "e_i; the question asks for e_2, cluster 2 alone."),
+                Mistake("normalised by log2 k", e / math.log2(n.shape[1]),
+                        "You divided by log2 of the number of classes (a normalised "
+                        "entropy); e_2 is in bits, not normalised."),
+                Mistake("recall instead of precision", -sum(
+                            r * math.log2(r) for r in recall if r > 0),
+                        "You used recall(2, j) = n_2j / m_j (divided by the class sizes); e_2 "
+                        "uses precision(2, j) = n_2j / n_2, the shares inside cluster 2."),
                 Mistake("class instead of cluster", e_class,
                         "You took class 2 (a column) instead of cluster 2 (a row): e_i "
                         "describes the classes inside cluster i."),
@@ -163,6 +230,7 @@ class ClusterEntropy(NumberQuestion):
 class ClusterPurity(NumbersQuestion):
     qid, title, dataset = "01.4", "purity of cluster 2 and overall", "exercise_2"
     parts = ("p_2", "p")
+    ties_named = True
     hints = ("p_i = max_j precision(i, j): the share of cluster i taken by its majority class.",
              "The overall purity weights each p_i by the cluster's size: "
              "p = sum_i (n_i / n) p_i = (1/n) sum_i max_j n_ij.",
@@ -186,7 +254,18 @@ class ClusterPurity(NumbersQuestion):
                 Mistake("unweighted mean", np.array(
                             [p2, (n.max(axis=1) / n.sum(axis=1)).mean()]),
                         "The overall purity weights each cluster by its size n_i / n; a plain "
-                        "mean of the p_i is something else.")]
+                        "mean of the p_i is something else."),
+                Mistake("p_2 of cluster 1", np.array([n[0].max() / n[0].sum(), p]),
+                        "Your p_2 is the purity of cluster 1 (row 1); p_2 uses row 2."),
+                Mistake("p_2 of cluster 3", np.array([n[2].max() / n[2].sum(), p]),
+                        "Your p_2 is the purity of cluster 3 (row 3); p_2 uses row 2."),
+                Mistake("overall: max over clusters", np.array([p2, n.max(axis=0).sum()
+                                                                / n.sum()]),
+                        "Your overall p takes the largest cell of each column (class), the "
+                        "inverse purity; purity takes the largest cell of each row (cluster)."),
+                Mistake("counts not shares", np.array([n[1].max(), n.max(axis=1).sum()]),
+                        "Those are counts of examples; purity divides them: p_2 by the size of "
+                        "cluster 2, p by n.")]
 
     def explain(self, d):
         d.extend(purity(self.classes, self.clusters).derivation())
@@ -201,8 +280,20 @@ def fraction_slips(key: float, n: int, counted: str, measure: str) -> list[Mista
                     f"That is a percentage; give the {measure} as a fraction between 0 and 1.")]
 
 
-def _lecture_labels(q):
-    return labels_from_table(q.table)
+def lecture_labels(q):
+    """``(truth, pred)`` of a question's table ``q.table`` (rows clusters), read-only."""
+    table = np.asarray(q.table, dtype=np.int64)
+    return _labels_of(table.tobytes(), table.shape)
+
+
+@functools.lru_cache(maxsize=64)
+def _labels_of(cells: bytes, shape: tuple):
+    """The labels of a table (given as its bytes), made once for all the questions judging
+    a candidate variant; read-only."""
+    truth, pred = labels_from_table(np.frombuffer(cells, dtype=np.int64).reshape(shape))
+    for labels in (truth, pred):
+        labels.setflags(write=False)
+    return truth, pred
 
 
 def _describe_table(q, d):
@@ -214,6 +305,7 @@ def _describe_table(q, d):
 class LecturePurity(NumberQuestion):
     qid, title, dataset = "01.5", "purity (the lecture's table)", "lecture_table"
     asked = "purity"
+    ties_named = True
     hints = ("purity = (1/n) sum_i max_j n_ij.",
              "For each row (cluster) take its largest cell; add them up; divide by n.")
 
@@ -223,7 +315,7 @@ class LecturePurity(NumberQuestion):
         d.text("Compute the purity.")
 
     def compute_key(self):
-        return float(purity(*_lecture_labels(self)))
+        return float(purity(*lecture_labels(self)))
 
     def mistakes(self):
         n = np.asarray(self.table)
@@ -233,16 +325,27 @@ class LecturePurity(NumberQuestion):
                 Mistake("unweighted mean", (n.max(axis=1) / n.sum(axis=1)).mean(),
                         "That is the plain mean of the purity_i; each cluster must be "
                         "weighted by its size n_i / n."),
+                Mistake("maximum matching", float(maximum_matching(*lecture_labels(self))),
+                        "That is the maximum matching (each class matched to one cluster "
+                        "only); purity lets every cluster take its own majority class, even "
+                        "when two clusters share one."),
+                Mistake("diagonal", np.trace(n) / n.sum(),
+                        "You took the cells C_i, T_i (the diagonal); purity takes the largest "
+                        "cell of each row, wherever it is."),
+                Mistake("unweighted mean over classes", (n.max(axis=0) / n.sum(axis=0)).mean(),
+                        "That is the plain mean, over the classes (columns), of their largest "
+                        "share; purity goes by the rows (clusters) and weights them by size."),
                 *fraction_slips(self.compute_key(), n.sum(), "the majority cells",
                                 "purity")]
 
     def explain(self, d):
-        d.extend(purity(*_lecture_labels(self)).derivation())
+        d.extend(purity(*lecture_labels(self)).derivation())
 
 
 class LectureMaximumMatching(NumberQuestion):
     qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
     asked = "maximum matching"
+    ties_named = True
     hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
              "Try the 6 one-to-one matchings of 3 clusters to 3 classes; keep the one with the "
              "largest total of matched cells; divide by n.")
@@ -253,26 +356,30 @@ class LectureMaximumMatching(NumberQuestion):
                "clusters to classes, as a fraction of n.")
 
     def compute_key(self):
-        return float(maximum_matching(*_lecture_labels(self)))
+        return float(maximum_matching(*lecture_labels(self)))
 
     def mistakes(self):
         n = np.asarray(self.table)
-        return [Mistake("purity", float(purity(*_lecture_labels(self))),
+        return [Mistake("purity", float(purity(*lecture_labels(self))),
                         "That is the purity: two clusters took the same class. Maximum "
                         "matching is one-to-one: every class can be matched once."),
                 Mistake("diagonal", np.trace(n) / n.sum(),
                         "You matched C_i with T_i. The names of clusters mean nothing: look "
                         "for the best matching, not the diagonal."),
+                Mistake("largest cell of each column", n.max(axis=0).sum() / n.sum(),
+                        "You gave every class its largest cell (the inverse purity), so two "
+                        "classes can take the same cluster. Maximum matching is one-to-one."),
                 *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
                                 "maximum matching")]
 
     def explain(self, d):
-        d.extend(maximum_matching(*_lecture_labels(self)).derivation())
+        d.extend(maximum_matching(*lecture_labels(self)).derivation())
 
 
 class LectureF(NumberQuestion):
     qid, title, dataset = "01.7", "the F-measure (the lecture's table)", "lecture_table"
     asked = "F"
+    ties_named = True
     hints = ("Each cluster C_i is matched to its majority class j* = argmax_j n_ij.",
              "prec_i = n_ij* / n_i (the row's size), recall_i = n_ij* / m_j* (the column's "
              "size), F_i their harmonic mean.",
@@ -284,7 +391,7 @@ class LectureF(NumberQuestion):
                "$F_i$ over the $r$ clusters), each cluster matched to its majority class.")
 
     def compute_key(self):
-        return float(f_measure(*_lecture_labels(self)))
+        return float(f_measure(*lecture_labels(self)))
 
     def tie_choices(self) -> list[tuple[int, ...]]:
         """Every way of matching each cluster to one of its majority classes (a row whose
@@ -294,7 +401,7 @@ class LectureF(NumberQuestion):
 
     def keys(self):
         """F for every choice among tied majority classes, the library's first."""
-        _, _, f = precision_recall_f(*_lecture_labels(self))
+        _, _, f = precision_recall_f(*lecture_labels(self))
         rows = np.arange(len(f))
         out = [self.compute_key()]
         for choice in self.tie_choices():
@@ -304,23 +411,41 @@ class LectureF(NumberQuestion):
         return out
 
     def mistakes(self):
-        f = f_measure(*_lecture_labels(self))
+        f = f_measure(*lecture_labels(self))
         n = np.asarray(self.table)
+        F = np.asarray(precision_recall_f(*lecture_labels(self)).f)
         weighted = float((f.per_cluster * n.sum(axis=1)).sum() / n.sum())
         return [Mistake("weighted by cluster size", weighted,
                         "The lecture's F is the plain mean over clusters (macro), not "
                         "weighted by cluster size."),
-                Mistake("class-weighted F", float(f_measure(*_lecture_labels(self),
+                Mistake("class-weighted F", float(f_measure(*lecture_labels(self),
                                                            average="classes")),
                         "That is the full-reference notes' class-weighted F (each class takes "
                         "its best cluster). The lecture matches each cluster to its majority "
                         "class and averages over clusters."),
                 Mistake("recall over cluster size", float(np.mean(f.precision)),
                         "Your F_i equal the precisions: recall_i divides by the size of the "
-                        "matched class m_j*, not by the cluster's size.")]
+                        "matched class m_j*, not by the cluster's size."),
+                Mistake("one-to-one matching", float(np.mean(
+                            [F[i, j] for i, j in enumerate(_one_to_one(n))])),
+                        "You matched clusters to classes one-to-one (as maximum matching "
+                        "does); the lecture's F matches each cluster to its own majority "
+                        "class, even when two clusters share one."),
+                Mistake("arithmetic mean of precision and recall", float(np.mean(
+                            (f.precision + f.recall) / 2)),
+                        "Each F_i is the harmonic mean 2 prec_i recall_i / (prec_i + "
+                        "recall_i), not (prec_i + recall_i) / 2."),
+                Mistake("best F of each cluster", float(F.max(axis=1).mean()),
+                        "You matched each cluster to the class of its largest F_ij; the "
+                        "lecture matches it to its majority class (largest n_ij)."),
+                Mistake("mean over classes", float(np.mean(
+                            [F[n[:, j].argmax(), j] for j in range(n.shape[1])])),
+                        "You went by the classes (columns: each class and its majority "
+                        "cluster, a mean over the classes); the lecture's F goes by the "
+                        "clusters (rows).")]
 
     def explain(self, d):
-        d.extend(f_measure(*_lecture_labels(self)).derivation())
+        d.extend(f_measure(*lecture_labels(self)).derivation())
         keys = self.keys()
         if len(keys) > 1:
             n = np.asarray(self.table)
@@ -386,6 +511,7 @@ def _describe_ratio_error(q, d):
 class ClusteringRatio(NumberQuestion):
     qid, title, dataset = "01.9", "the clustering ratio eta", "ratio_error"
     asked = "η"
+    ties_named = True
     hints = ("C is the number of clusters the algorithm found, K the number of true classes: "
              "count the *distinct* labels in each row.",
              "eta = C / K: clusters per class. eta > 1 means the algorithm split classes, "
@@ -418,6 +544,7 @@ class ClusteringRatio(NumberQuestion):
 class ClusteringError(NumberQuestion):
     qid, title, dataset = "01.10", "the clustering error when C != K", "ratio_error"
     asked = "clustering error"
+    ties_named = True
     hints = ("Write the contingency table n_ij (rows = clusters, columns = classes). The "
              "clustering error is 1 - (largest total of a one-to-one matching) / n.",
              "One-to-one: each class is matched to at most one cluster and each cluster to at "

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import adjusted_rand_index, jaccard_index, pair_confusion, rand_index
+from .. import (adjusted_mutual_information, adjusted_rand_index, jaccard_index, pair_confusion,
+                rand_index)
 from ..steps import fmt
 from ._base import InvalidAnswer, Mistake
 from .kinds import NumbersQuestion, TableQuestion
@@ -25,6 +26,7 @@ def _ideal(labels):
 class IdealClusterMatrix(TableQuestion):
     qid, title, dataset = "03.1", "the ideal cluster similarity matrix", "exercise_3"
     asked = "ideal cluster similarity matrix (x1..x5)"
+    ties_named = True
     hints = ("Entry (i, j) is 1 when x_i and x_j are in the same cluster, 0 otherwise.",
              "Every example is in the same cluster as itself: the diagonal is 1.")
 
@@ -43,7 +45,21 @@ class IdealClusterMatrix(TableQuestion):
                         "Each example is in the same cluster as itself: the diagonal is 1."),
                 Mistake("class matrix", _ideal(self.classes),
                         "That is the ideal *class* similarity matrix; this one uses the "
-                        "clusters.")]
+                        "clusters."),
+                Mistake("0 and 1 exchanged", 1 - self.compute_key(),
+                        "Your 1s mark pairs in *different* clusters; the similarity matrix has "
+                        "1 where x_i and x_j share a cluster (the diagonal included)."),
+                Mistake("agreement matrix", (_ideal(self.classes) == self.compute_key()
+                                             ).astype(int),
+                        "Your 1s mark the pairs on which class and cluster agree (together in "
+                        "both or apart in both), as the Rand index counts them; the cluster "
+                        "similarity matrix looks at the clusters alone.")]
+
+    def shape_note(self, shape) -> str:
+        if len(shape) == 2 and shape[1] == len(self.clusters) and shape[0] != shape[1]:
+            return (f"; a {shape[0]} x {shape[1]} table has one row per cluster (a membership "
+                    "matrix): the similarity matrix has one row and one column per example")
+        return super().shape_note(shape)
 
     def acceptable(self):
         # a variant also needs pairs together in a cluster, so the matrix is not trivial
@@ -61,6 +77,7 @@ class IdealClusterMatrix(TableQuestion):
 class PairCounts(NumbersQuestion):
     qid, title, dataset = "03.2", "f00, f01, f10, f11", "exercise_3"
     parts = ("f00", "f01", "f10", "f11")
+    ties_named = True
     hints = ("List the 10 unordered pairs {x_i, x_j}, i < j.",
              "f01: different class but same cluster; f10: same class but different cluster.",
              "The four counts add up to n (n - 1) / 2 = 10.")
@@ -89,7 +106,11 @@ class PairCounts(NumbersQuestion):
                         "(same class and same cluster), f00 those apart in both."),
                 Mistake("self-pairs", k + np.array([0, 0, 0, n]),
                         "You counted each example paired with itself; only pairs of two "
-                        "different examples count.")]
+                        "different examples count."),
+                Mistake("all n x n pairs", 2 * k + np.array([0, 0, 0, n]),
+                        "You counted all n x n ordered pairs, each example with itself "
+                        "included; count the n (n - 1) / 2 pairs of two different examples "
+                        "once each.")]
 
     def acceptable(self):
         return super().acceptable() and self.compute_key()[3] > 0
@@ -102,6 +123,7 @@ class RandJaccard(NumbersQuestion):
     qid, title, dataset = "03.3", "Rand statistic and Jaccard coefficient", \
         "exercise_3"
     parts = ("Rand", "Jaccard")
+    ties_named = True
     hints = ("Rand = (f00 + f11) / (f00 + f01 + f10 + f11).",
              "Jaccard = f11 / (f01 + f10 + f11): the pairs that are apart in both do not count.")
 
@@ -117,11 +139,22 @@ class RandJaccard(NumbersQuestion):
         pc = pair_confusion(self.classes, self.clusters)
         rand, jac = self.compute_key()
         total = pc.tn + pc.fp + pc.fn + pc.tp
+        n = len(self.classes)
         return [Mistake("Jaccard with f00", np.array([rand, pc.tp / total]),
                         "Jaccard leaves f00 out of the denominator: f11 / (f01 + f10 + f11)."),
                 Mistake("Rand without f00", np.array([pc.tp / total, jac]),
                         "The Rand statistic counts the agreements of both kinds: f00 + f11 "
-                        "in the numerator.")]
+                        "in the numerator."),
+                Mistake("self-pairs", np.array([(pc.tn + pc.tp + n) / (total + n),
+                                                (pc.tp + n) / (pc.fp + pc.fn + pc.tp + n)]),
+                        "Your counts include each example paired with itself (n more pairs "
+                        "together in both); only pairs of two different examples count."),
+                Mistake("all n x n pairs", np.array(
+                            [(2 * (pc.tn + pc.tp) + n) / (2 * total + n),
+                             (2 * pc.tp + n) / (2 * (pc.fp + pc.fn + pc.tp) + n)]),
+                        "Your counts come from all n x n ordered pairs, each example with "
+                        "itself included; count the n (n - 1) / 2 pairs of two different "
+                        "examples.")]
 
     def explain(self, d):
         d.extend(rand_index(self.classes, self.clusters).derivation())
@@ -146,7 +179,11 @@ class RandVsARI(NumbersQuestion):
     qid, title, dataset = "03.4", "Rand vs adjusted Rand (all ten examples)", \
         "exercise_2"
     parts = ("Rand", "ARI", "which")
-    hints = ("Start from the contingency table of the ten examples.",
+    ties_named = True
+    hints = ("Start from the contingency table n_ij of the ten examples (rows clusters, "
+             "columns classes) and its sums n_i, m_j: f11 = sum_ij C(n_ij, 2) pairs are "
+             "together in both, sum_i C(n_i, 2) together in a cluster, sum_j C(m_j, 2) in a "
+             "class, out of C(10, 2) = 45 pairs. Rand = (f00 + f11) / 45, as in 03.3.",
              "ARI = (sum_ij C(n_ij,2) - E) / ((sum_i C(n_i,2) + sum_j C(m_j,2)) / 2 - E) with "
              "E = sum_i C(n_i,2) sum_j C(m_j,2) / C(n,2).",
              "What does a clustering no better than chance score on each? Think of the pairs "
@@ -206,9 +243,23 @@ class RandVsARI(NumbersQuestion):
 
     def mistakes(self):
         rand, ari = self._numbers()
-        return [Mistake("ARI = Rand", [rand, rand, self._true_letter()],
+        letter = self._true_letter()
+        return [Mistake("ARI = Rand", [rand, rand, letter],
                         "The ARI subtracts the Rand index expected by chance and rescales; "
                         "it is not the Rand index."),
+                Mistake("ARI as 2 Rand - 1", [rand, 2 * rand - 1, letter],
+                        "2 Rand - 1 only stretches the Rand index to [-1, 1]; the ARI "
+                        "subtracts the Rand index *expected by chance* for these cluster and "
+                        "class sizes: ARI = (Rand - E[Rand]) / (1 - E[Rand])."),
+                Mistake("AMI for ARI", [rand, float(adjusted_mutual_information(
+                            self.classes, self.clusters)), letter],
+                        "That is the adjusted *mutual information* (AMI); the ARI adjusts the "
+                        "pair counts of the Rand index for chance."),
+                Mistake("Jaccard for Rand", [float(jaccard_index(self.classes, self.clusters)),
+                                             ari, letter],
+                        "Your first number is the Jaccard coefficient f11 / (f01 + f10 + f11); "
+                        "the Rand index also counts the pairs apart in both: (f00 + f11) / "
+                        "all pairs."),
                 *[Mistake(f"which: {letter}", [rand, ari, letter], why)
                   for letter, (_, true, why) in WHICH.items() if not true]]
 

@@ -31,6 +31,7 @@ def _m(q, swap=False):
 class PrayatulCounts(NumbersQuestion):
     qid, title, dataset = "06.1", "the Prayatul matrix by hand", "prayatul_small"
     parts = ("BR", "RW", "WR", "BW")
+    ties_named = True
     hints = ("A pair (i, j) is Right for an algorithm when it agrees with the truth on "
              "'together or apart': (p_i = p_j) exactly when (g_i = g_j).",
              "List the 15 unordered pairs; for each, is A right? is B right? Tally the four "
@@ -57,7 +58,14 @@ class PrayatulCounts(NumbersQuestion):
                         "wrong."),
                 Mistake("self-pairs", k + np.array([n, 0, 0, 0]),
                         "You counted each instance paired with itself; only pairs of two "
-                        "different instances count.")]
+                        "different instances count."),
+                Mistake("BR and BW swapped", k[[3, 1, 2, 0]],
+                        "BR and BW are swapped: BR counts the pairs both algorithms get "
+                        "right, BW those both get wrong."),
+                Mistake("all N x N pairs", 2 * k + np.array([n, 0, 0, 0]),
+                        "You counted all N x N ordered pairs, each instance with itself "
+                        "included; count the N (N - 1) / 2 pairs of two different instances "
+                        "once each.")]
 
     def acceptable(self):
         k = self.compute_key()
@@ -70,6 +78,7 @@ class PrayatulCounts(NumbersQuestion):
 class PrayatulMeasures(NumbersQuestion):
     qid, title, dataset = "06.2", "the five measures", "prayatul_small"
     parts = tuple(m.symbol for m in PRAYATUL_MEASURES.values())
+    ties_named = True
     hints = ("; ".join(f"{m.symbol} = {m.plain_formula}" for m in PRAYATUL_MEASURES.values())
              + ".",
              "Every measure is from the primary's (A's) point of view.")
@@ -86,6 +95,7 @@ class PrayatulMeasures(NumbersQuestion):
     def mistakes(self):
         s = _m(self, swap=True)
         m = _m(self)
+        key = self.compute_key()
         return [Mistake("roles swapped", np.array([float(getattr(s, n)) for n in PRAYATUL_MEASURES]),
                         "You took B's point of view: every measure is about the primary A "
                         "(RW: A right, B wrong)."),
@@ -94,7 +104,18 @@ class PrayatulMeasures(NumbersQuestion):
                     (m.br + m.rw) / m.n_pairs, (m.br + m.rw - m.wr) / m.n_pairs,
                     m.effective_superiority]),
                     "xi_c and xi_e leave the pairs both get wrong (BW) out of the "
-                    "denominator: BR + RW + WR.")]
+                    "denominator: BR + RW + WR."),
+                Mistake("sigma_c over all pairs", np.array(
+                    [(m.rw - m.wr) / m.n_pairs, *key[1:]]),
+                    "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR, "
+                    "not by all the pairs."),
+                Mistake("phi_e without BW", np.array(
+                    [*key[:4], (m.br + m.rw - m.wr) / (m.br + m.rw + m.wr)]),
+                    "phi_e divides by all T pairs (BW included); leaving BW out gives xi_e."),
+                Mistake("alpha without BW", np.array(
+                    [key[0], (m.br + m.rw) / m.n_pairs, *key[2:]]),
+                    "The polarization subtracts the pairs both get wrong: alpha = (BR + RW - "
+                    "BW) / T.")]
 
     def acceptable(self):
         m = _m(self)

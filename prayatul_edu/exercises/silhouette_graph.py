@@ -17,7 +17,7 @@ from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQue
 __all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
            "SuitabilityC1", "NormalizedCut", "ChooseK"]
 
-_NAMES = ["x1", "x2", "x3", "x4"]
+_COUNT = {4: "Four", 5: "Five"}
 
 
 def _sil(q):
@@ -25,10 +25,33 @@ def _sil(q):
 
 
 def _describe_ex1(q, d):
-    d.text("Four examples clustered as $C_1 = \\{x_1, x_2\\}$, $C_2 = \\{x_3, x_4\\}$; "
-           "their distances:")
-    head, rows = table_rows(q.D, _NAMES, _NAMES)
+    lab = np.asarray(q.labels)
+    names = [f"x{i + 1}" for i in range(len(lab))]
+    groups = ", ".join(f"$C_{c} = \\{{" + ", ".join(f"x_{i + 1}" for i in np.flatnonzero(lab == c))
+                       + "\\}$" for c in np.unique(lab))
+    d.text(f"{_COUNT.get(len(lab), len(lab))} examples clustered as {groups}; their distances:")
+    head, rows = table_rows(q.D, names, names)
     d.table(head, rows)
+
+
+def _parts(q, *, self_included=False, b_rule="mean"):
+    """a_i and b_i by a rule: the point itself in a_i's average; b_i as the mean distance
+    to the other cluster (``"mean"``), its nearest or farthest point, or the mean over all
+    the other points (``"all"``)."""
+    D, lab = np.asarray(q.D, dtype=float), np.asarray(q.labels)
+    own, other = _own_other(q)
+    if self_included:
+        own = own | np.eye(len(lab), dtype=bool)
+    a = (D * own).sum(1) / own.sum(1)
+    b = {"mean": lambda: (D * other).sum(1) / other.sum(1),
+         "nearest": lambda: np.where(other, D, np.inf).min(1),
+         "farthest": lambda: np.where(other, D, -np.inf).max(1),
+         "all": lambda: D.sum(1) / (len(lab) - 1)}[b_rule]()
+    return a, b
+
+
+def _s(a, b):
+    return (b - a) / np.maximum(a, b)
 
 
 def _own_other(q):
@@ -41,6 +64,7 @@ def _own_other(q):
 class SilhouetteA(NumbersQuestion):
     qid, title, dataset = "04.1", "a_i for each point", "exercise_1"
     parts = ("a_1", "a_2", "a_3", "a_4")
+    ties_named = True
     hints = ("a_i is the average distance from x_i to the *other* members of its cluster.",
              "Divide by |C| - 1: x_i itself is not one of the others.")
 
@@ -62,7 +86,10 @@ class SilhouetteA(NumbersQuestion):
                         "|C| - 1, the number of *other* points of the cluster."),
                 Mistake("all other points", all_others,
                         "You averaged over all other points; a_i only uses the points of "
-                        "x_i's own cluster.")]
+                        "x_i's own cluster."),
+                Mistake("the other cluster (b_i)", _parts(self)[1],
+                        "That is the average distance to the *other* cluster (b_i); a_i "
+                        "averages over the other points of x_i's own cluster.")]
 
     def explain(self, d):
         own, _ = _own_other(self)
@@ -81,6 +108,7 @@ class SilhouetteA(NumbersQuestion):
 class SilhouetteB(NumbersQuestion):
     qid, title, dataset = "04.2", "b_i for each point", "exercise_1"
     parts = ("b_1", "b_2", "b_3", "b_4")
+    ties_named = True
     hints = ("For x_i, average its distances to the members of each *other* cluster; b_i is "
              "the smallest of these averages.",
              "With two clusters there is only one other cluster: b_i is the mean distance to it.")
@@ -101,7 +129,17 @@ class SilhouetteB(NumbersQuestion):
                         "other cluster."),
                 Mistake("nearest point", np.where(other, D, np.inf).min(1),
                         "You took the distance to the nearest point of the other cluster; "
-                        "b_i averages over all its points.")]
+                        "b_i averages over all its points."),
+                Mistake("farthest point", _parts(self, b_rule="farthest")[1],
+                        "You took the distance to the farthest point of the other cluster; "
+                        "b_i averages over all its points (and then takes the nearest "
+                        "*cluster*, when there are several)."),
+                Mistake("all other points", _parts(self, b_rule="all")[1],
+                        "You averaged over all the other points, x_i's own cluster included; "
+                        "b_i averages over the points of another cluster only."),
+                Mistake("own cluster (a_i)", _parts(self)[0],
+                        "That is the average distance within x_i's own cluster (a_i); b_i "
+                        "averages over the points of the other cluster.")]
 
     def explain(self, d):
         _, other = _own_other(self)
@@ -121,9 +159,12 @@ class SilhouetteB(NumbersQuestion):
 class SilhouetteS(NumbersQuestion):
     qid, title, dataset = "04.3", "s_i for each point", "exercise_1"
     parts = ("s_1", "s_2", "s_3", "s_4")
+    ties_named = True
     hints = ("s_i = (b_i - a_i) / max(a_i, b_i).",
              "s_i is negative when x_i is on average closer to another cluster than to its own.",
-             "Four decimals are enough, rounded or cut.")
+             "Stuck on a_i or b_i? a_i is the mean distance to the *other* members of x_i's "
+             "cluster (04.1: divide by |C| - 1); b_i the mean distance to all the members of "
+             "the other cluster (04.2). Then divide b_i - a_i by the larger of the two.")
 
     def describe(self, d):
         _describe_ex1(self, d)
@@ -139,7 +180,23 @@ class SilhouetteS(NumbersQuestion):
                         "Divide by max(a_i, b_i), not by b_i: when a_i > b_i that matters."),
                 Mistake("sign flipped", (a - b) / np.maximum(a, b),
                         "The sign is flipped: s_i = (b_i - a_i) / max(...), positive for a "
-                        "well placed point.")]
+                        "well placed point."),
+                Mistake("point itself in a_i", _s(*_parts(self, self_included=True)),
+                        "Your a_i includes x_i itself (distance 0): a_i averages over the "
+                        "*other* points of the cluster, dividing by |C| - 1 (see 04.1)."),
+                Mistake("divided by a_i", (b - a) / a,
+                        "Divide by max(a_i, b_i), not by a_i."),
+                Mistake("divided by min(a_i, b_i)", (b - a) / np.minimum(a, b),
+                        "Divide by the larger of a_i and b_i, max(a_i, b_i), so that s_i "
+                        "stays between -1 and 1."),
+                Mistake("not divided", b - a,
+                        "You stopped at b_i - a_i; s_i divides it by max(a_i, b_i)."),
+                Mistake("b_i from the nearest point", _s(*_parts(self, b_rule="nearest")),
+                        "Your b_i is the distance to the nearest point of the other cluster; "
+                        "b_i averages over all the points of the other cluster (see 04.2)."),
+                Mistake("b_i from the farthest point", _s(*_parts(self, b_rule="farthest")),
+                        "Your b_i is the distance to the farthest point of the other cluster; "
+                        "b_i averages over all the points of the other cluster (see 04.2).")]
 
     def explain(self, d):
         s = _sil(self)
@@ -152,8 +209,9 @@ class SilhouetteS(NumbersQuestion):
 
 
 class SilhouetteSummary(NumbersQuestion):
-    qid, title, dataset = "04.4", "s per cluster and overall", "exercise_1"
+    qid, title, dataset = "04.4", "s per cluster and overall", "silhouette_sizes"
     parts = ("s_C1", "s_C2", "s_C")
+    ties_named = True
     hints = ("s_C for a cluster is the mean of its members' s_i.",
              "The overall s averages all N points' s_i.",
              "Average the s_i, not the a_i and b_i.")
@@ -176,9 +234,24 @@ class SilhouetteSummary(NumbersQuestion):
             wrong.append((mb - ma) / max(ma, mb))
         ma, mb = a.mean(), b.mean()
         wrong.append((mb - ma) / max(ma, mb))
+        by_b = (b - a) / b
+        key = self.compute_key()
+        with_self = _s(*_parts(self, self_included=True))
         return [Mistake("averaged a and b first", np.array(wrong),
                         "You averaged a_i and b_i first and then formed (b - a)/max(a, b). "
-                        "Compute every s_i, then average the s_i.")]
+                        "Compute every s_i, then average the s_i."),
+                Mistake("s_C as the mean of the clusters", np.array(
+                            [key[0], key[1], (key[0] + key[1]) / 2]),
+                        "Your s_C is the mean of s_C1 and s_C2; the overall silhouette "
+                        "averages all N points' s_i, so a larger cluster weighs more."),
+                Mistake("point itself in a_i", np.array(
+                            [with_self[lab == 1].mean(), with_self[lab == 2].mean(),
+                             with_self.mean()]),
+                        "Your a_i include x_i itself (distance 0): a_i averages over the "
+                        "*other* points of the cluster, dividing by |C| - 1."),
+                Mistake("divided by b_i", np.array(
+                            [by_b[lab == 1].mean(), by_b[lab == 2].mean(), by_b.mean()]),
+                        "Your s_i divide by b_i; s_i = (b_i - a_i) / max(a_i, b_i).")]
 
     def explain(self, d):
         s = _sil(self)
@@ -188,8 +261,9 @@ class SilhouetteSummary(NumbersQuestion):
             mean = f"({' + '.join(fmt(v[i]) for i in idx)}) / {len(idx)} = {fmt(v[idx].mean())}"
             mean = mean.replace("+ -", "- ")
             d.step(f"{tex} = {mean}", f"{name} = {mean}")
-        d.text("Each s_i as in 04.3. The overall s_C averages all the points' s_i (not the "
-               "two cluster values; with clusters of equal size it is the same).")
+        d.text("Each s_i as in 04.3 (a_i over the *other* members of the cluster, b_i over "
+               "the members of the other cluster). The overall s_C averages all the points' "
+               "s_i (not the two cluster values; with clusters of equal size it is the same).")
 
 
 class SuitabilityC1(ChoiceQuestion):
@@ -231,6 +305,7 @@ class SuitabilityC1(ChoiceQuestion):
 class NormalizedCut(NumberQuestion):
     qid, title, dataset = "04.6", "the normalized cut", "exercise_1"
     asked = "NC"
+    ties_named = True
     hints = ("W(S, R) = sum over i in S, j in R of w_ij, with the distances as weights.",
              "NC = sum_i W(C_i, not C_i) / W(C_i, V): V is all the examples, so W(C_i, V) "
              "includes the pairs inside C_i (in both orders) and those leaving it.",
@@ -265,7 +340,15 @@ class NormalizedCut(NumberQuestion):
                         "both orders."),
                 Mistake("divided by n_i", (cuts / sizes).sum(),
                         "You divided each cut by the cluster's size n_i; the denominator is "
-                        "its volume W(C_i, V), a sum of weights.")]
+                        "its volume W(C_i, V), a sum of weights."),
+                Mistake("weight inside over volume", (ins / (ins + cuts)).sum(),
+                        "You added up W(C_i, C_i) / W(C_i, V), the weight that stays inside; "
+                        "NC adds up the weight that leaves, W(C_i, not C_i) / W(C_i, V)."),
+                Mistake("mean over clusters", (cuts / (ins + cuts)).mean(),
+                        "You averaged the terms over the clusters; NC is their sum."),
+                Mistake("divided by the total weight", cuts.sum() / D.sum(),
+                        "You divided by the weight of the whole graph W(V, V); each cut is "
+                        "divided by its own cluster's volume W(C_i, V), and the terms added.")]
 
     def explain(self, d):
         d.extend(normalized_cut(self.D, self.labels).derivation())
@@ -274,6 +357,7 @@ class NormalizedCut(NumberQuestion):
 class ChooseK(IntegerQuestion):
     qid, title, dataset = "04.7", "choose k by silhouette", "choose_k"
     asked = "k"
+    ties_named = True
     hints = ("Compute the overall silhouette of each candidate clustering "
              "(`silhouette(q.X, labels)`).",
              "A larger silhouette means tighter, better separated clusters.")
@@ -299,7 +383,11 @@ class ChooseK(IntegerQuestion):
                         "You picked the smallest silhouette; larger is better."),
                 Mistake("largest k", max(sc),
                         "More clusters always tighten the clusters, but the silhouette also "
-                        "asks for separation: compare the silhouettes.")]
+                        "asks for separation: compare the silhouettes."),
+                Mistake("position, not k", list(sc).index(max(sc, key=sc.get)),
+                        "That is the position of the best silhouette in the list of "
+                        "candidates (counted from 0); the answer is its number of clusters "
+                        "k.")]
 
     def acceptable(self):
         sc = sorted(self._scores().values())

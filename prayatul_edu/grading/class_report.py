@@ -12,6 +12,11 @@ points with the rest-score, the student's total without that question; for a
 question scored all or nothing it is the point-biserial correlation), undefined
 (shown as "n/a") when either varies not at all. Then a histogram of the totals.
 
+An answer on a student's own variant that equals the course's answer is never said to
+the student (an honest slip can give the same number); when it is distinctive (not a
+value such as 0, 1/2 or 1) it is listed here, per question, with how many of its numbers
+are distinctive (grades.json: ``course_answer``), for the instructor to look into.
+
 No student's answer or output is quoted: the report holds counts, the mistakes'
 names (the instructor's or the package's words) and question titles, all escaped.
 
@@ -71,8 +76,10 @@ def _questions(students) -> list[tuple[str, str]]:
 def question_stats(students: list[dict]) -> list[dict]:
     """Per question (in order): ``qid``, ``title``, ``max_points``, ``n`` (students),
     ``points`` (a Counter of points), ``counts`` and ``shares`` per :data:`STATUSES`,
-    ``mistakes`` (name -> students), ``hints`` / ``solutions`` (students who asked, and
-    how many calls), ``discrimination`` (item-rest r, or None), ``mean``."""
+    ``mistakes`` (name -> students), ``course_answers`` (how distinctive -> students: a
+    distinctive answer equal to the course's on a variant), ``hints`` / ``solutions``
+    (students who asked, and how many calls), ``discrimination`` (item-rest r, or None),
+    ``mean``."""
     totals = {s["student"]: sum(r["points"] for r in s["rows"] if r["question"] != LATE_ROW)
               for s in students}
     out = []
@@ -96,6 +103,8 @@ def question_stats(students: list[dict]) -> list[dict]:
             "shares": {k: counts.get(k, 0) / n if n else 0.0 for k in STATUSES},
             "mistakes": dict(sorted(mistakes.items(), key=lambda kv: (-kv[1], kv[0]))),
             "errors": dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "course_answers": dict(Counter(r["course_answer"] for _, r in rows
+                                           if r.get("course_answer"))),
             "hints": (sum(1 for c in calls if c.get("hint")), sum(c.get("hint", 0)
                                                                   for c in calls)),
             "solutions": (sum(1 for c in calls if c.get("solution") or c.get("key")),
@@ -138,6 +147,14 @@ def _summary(q: dict, escape) -> list[str]:
             + [_r(q["discrimination"])])
 
 
+def _course_line(q: dict) -> str:
+    """The sentence on the students who gave the course's (distinctive) answer."""
+    n = sum(q["course_answers"].values())
+    how = "; ".join(f"{c}: {how}" for how, c in sorted(q["course_answers"].items()))
+    return (f"The course's answer on their own variant: {n} student{'s' * (n != 1)} "
+            f"({how}). A distinctive value: worth a look; the students were not told.")
+
+
 def _totals(students) -> list[float]:
     return [round(sum(r["points"] for r in s["rows"]), 2) for s in students]
 
@@ -173,6 +190,8 @@ def class_report_markdown(students: list[dict], title: str, missing=()) -> str:
                       for name, c in q["mistakes"].items()]
         else:
             lines.append("No named mistake was made.")
+        if q["course_answers"]:
+            lines += ["", md_escape(_course_line(q))]
     lines += ["", "## Totals", "", "| total | students |", "| --- | --- |"]
     lines += [f"| {t:g} | {c} |" for t, c in sorted(Counter(totals).items())]
     return "\n".join(lines) + "\n"
@@ -248,6 +267,8 @@ def class_report_html(students: list[dict], title: str, missing=()) -> str:
                          + "</table>")
         else:
             parts.append("<p>No named mistake was made.</p>")
+        if q["course_answers"]:
+            parts.append(f"<p>{esc(_course_line(q))}</p>")
     parts += ["<h2>Totals</h2>", img("histogram of the totals", hist), "</body></html>"]
     return "\n".join(parts) + "\n"
 

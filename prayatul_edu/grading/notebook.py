@@ -116,7 +116,9 @@ def _row(report: StudentReport, qid: str, outcome: Outcome) -> dict:
             "question": qid, "title": cls.title if cls else "",
             "points": outcome.points, "max_points": outcome.max_points,
             "status": outcome.status, "feedback": outcome.feedback, "file": report.file,
-            "diagnosed": list(outcome.diagnosed)}   # the named mistakes (the class report)
+            "diagnosed": list(outcome.diagnosed),   # the named mistakes (the class report)
+            # for the instructor: how distinctive an answer equal to the course's is
+            "course_answer": outcome.course_answer}
 
 
 _PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)*[\w.@+-]+")

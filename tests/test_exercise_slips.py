@@ -1,0 +1,189 @@
+"""Exercises 01-06 fair on every variant (issue 47).
+
+Every slip a question lists is rejected and named on the course's data and on every
+variant of a class of 40; keys differ between students; an answer equal to the course's
+is recorded for the instructor (only when distinctive), never said to the student.
+"""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import prayatul_edu.exercises as ex
+from prayatul_edu.exercises import _base
+
+QIDS = [q for q in sorted(ex.QUESTIONS) if q.split(".")[0] in ("01", "02", "03", "04", "05",
+                                                                 "06")]
+CLASS = [f"s{k:04d}" for k in range(1, 41)]
+
+#: Slips that give the key itself on the tutorial's published data (which cannot change):
+#: the student who makes them has the right number there. Every variant keeps them apart.
+COURSE_TIES = {
+    ("01.3", "cluster 3"), ("01.4", "p_2 of cluster 1"), ("01.4", "p_2 of cluster 3"),
+    ("01.4", "unweighted mean"), ("01.5", "max over clusters instead of classes"),
+    ("01.6", "diagonal"), ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped"),
+    ("03.3", "all n x n pairs"), ("03.3", "self-pairs"),
+    ("04.4", "s_C as the mean of the clusters"),
+}
+
+
+def q_(qid, seed=None):
+    return ex.question(qid, seed=seed)
+
+
+def _told(q, m):
+    out = q.grade(m.value)
+    return out.status != ex.CORRECT and m.name in out.diagnosed and m.message in out.feedback
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_every_listed_slip_is_rejected_and_named_on_a_class_of_40(qid):
+    ties = set()
+    for seed in [None] + CLASS:
+        q = q_(qid, seed)
+        for m in q.mistakes():
+            if seed is None and not all(_base.distinguishable(m.value, k) for k in q.keys()):
+                ties.add((qid, m.name))                # the tutorial's numbers tie: not a slip
+                continue
+            assert all(_base.apart(m.value, k) for k in q.keys()) or seed is None, (
+                qid, seed, m.name)
+            assert _told(q, m), (qid, seed, m.name, q.grade(m.value).feedback)
+    assert ties == {t for t in COURSE_TIES if t[0] == qid}
+
+
+@pytest.mark.parametrize("qid", ["04.7", "01.3", "01.5"])
+def test_slips_of_one_value_are_named_together(qid):
+    # 04.7: k as the position of the best silhouette (from 0) can be the smallest
+    # silhouette's k; 01.3: e_1 can equal the entropy of class 2; 01.5: maximum matching can
+    # equal the largest cell of each column. Each slip that fits is named, not just one.
+    found = 0
+    for seed in [None] + CLASS:
+        q = q_(qid, seed)
+        slips = q.mistakes()
+        for i, m in enumerate(slips):
+            same = [o.name for o in slips[i + 1:] if _base._one_answer(o.value, m.value)
+                    and _base.apart(m.value, q.key())]
+            if same:
+                out = q.grade(m.value)
+                assert {m.name, *same} <= set(out.diagnosed), (seed, m.name, same)
+                assert " Or: " in out.feedback
+                found += 1
+    assert found >= 1
+
+
+def test_keys_differ_between_students():
+    # 04.7's k was 4 on 28 of 40 variants: copying a classmate's number usually worked
+    for qid in ("04.7", "01.9"):
+        keys = Counter(repr(np.round(np.ravel(q_(qid, s).key()), 4).tolist()) for s in CLASS)
+        assert keys.most_common(1)[0][1] <= len(CLASS) // 2, (qid, keys)
+
+
+def test_04_4_variants_have_clusters_of_different_sizes():
+    for seed in CLASS:
+        q = q_("04.4", seed)
+        sizes = sorted(np.unique(q.labels, return_counts=True)[1].tolist())
+        assert sizes == [2, 3], seed
+        s1, s2, s = q.key()
+        assert abs((s1 + s2) / 2 - s) > 1e-3                   # the slip is not the key
+        assert f"x{len(q.labels)}" in repr(q) and "Five examples" in repr(q)
+
+
+def test_05_2_variants_have_a_merge_of_two_groups():
+    for seed in CLASS:
+        q = q_("05.2", seed)
+        steps = pe_tree(q).steps
+        assert any(len(s.a) > 1 and len(s.b) > 1 for s in steps), seed
+
+
+def pe_tree(q):
+    import prayatul_edu as pe
+    return pe.agglomerative(q.D, linkage="single")
+
+
+# ---------------------------------------------------------------- the course's answer
+def test_an_honest_1_on_01_3_never_hears_of_the_course():
+    assert float(q_("01.3").key()) == 1.0                       # the course's e_2: 1 bit
+    told = 0
+    for seed in CLASS[:20]:
+        out = q_("01.3", seed).grade(1.0)
+        if out.status == ex.CORRECT:
+            continue
+        told += 1
+        assert _base.COURSE_ANSWER not in out.diagnosed and not out.course_answer, seed
+        assert "course's data" not in out.feedback, (seed, out.feedback)
+    assert told >= 10
+
+
+def test_a_distinctive_course_answer_is_recorded_for_the_instructor_only():
+    course = q_("02.3")                                          # NMI of the lecture's table
+    assert _base.distinctive_entries(course.key()) == (1, 1)
+    q = q_("02.3", CLASS[0])
+    assert _base.apart(course.key(), q.key())
+    out = q.grade(round(float(course.key()), 4))                 # typed with 4 decimals
+    assert out.status == ex.INCORRECT
+    assert _base.COURSE_ANSWER in out.diagnosed and out.course_answer == "1 of 1 number distinctive"
+    assert "course's" not in out.feedback                        # the student is not told
+    # 01.2's course answer has common values only (1/4, 1/3 and 2/7 ...)
+    p = q_("01.2")
+    rare, total = _base.distinctive_entries(p.key())
+    assert total == 3 and rare == sum(
+        not any(abs(v * d - round(v * d)) < 1e-9 for d in range(1, 7)) for v in p.key())
+
+
+@pytest.mark.parametrize("value, expected", [
+    (1.0, (0, 1)), (0.5, (0, 1)), (1 / 3, (0, 1)), (2 / 3, (0, 1)), (0.2, (0, 1)),
+    (0.8461538, (1, 1)), ([0.25, 0.5, 2 / 7], (1, 3)), ([[1, 0], [0, 1]], (0, 4)),
+    (["0.5", 3], (0, 2)), (frozenset("AB"), (0, 2)), (-0.3055, (1, 1)), (4, (0, 1)),
+])
+def test_distinctive_entries(value, expected):
+    if isinstance(value, list) and isinstance(value[0], str):
+        value = [float(value[0]), value[1]]
+    assert _base.distinctive_entries(value) == expected
+
+
+def test_the_class_report_lists_the_distinctive_course_answers():
+    from prayatul_edu.grading.class_report import class_report_markdown, question_stats
+
+    def row(student, course_answer=""):
+        diagnosed = [_base.COURSE_ANSWER] if course_answer else []
+        return {"student": student, "rows": [
+            {"question": "02.3", "title": "NMI", "points": 0.0, "max_points": 1.0,
+             "status": ex.INCORRECT, "diagnosed": diagnosed, "course_answer": course_answer}]}
+
+    students = [row("a", "1 of 1 number distinctive"), row("b"),
+                row("c", "1 of 1 number distinctive")]
+    stats = question_stats(students)
+    assert stats[0]["course_answers"] == {"1 of 1 number distinctive": 2}
+    assert stats[0]["mistakes"] == {_base.COURSE_ANSWER: 2}
+    md = class_report_markdown(students, "t")
+    assert "The course's answer on their own variant: 2 students" in md
+
+
+# ---------------------------------------------------------------- smaller points
+def test_05_2_accepts_fraction_strings():
+    q = q_("05.2")
+    key = np.asarray(q.key())
+    texts = [[f"{round(v * 100)}/100" for v in row] for row in key]
+    assert q.grade(texts).status == ex.CORRECT
+    bad = [row[:] for row in texts]
+    bad[0][1] = "fifty"
+    out = q.grade(bad)
+    assert out.status == ex.INVALID and "entry (1, 2)" in out.feedback
+
+
+def test_shape_messages_name_what_the_table_looks_like():
+    q = q_("03.1")
+    out = q.grade(np.zeros((3, 5)))
+    assert out.status == ex.INVALID
+    assert "totals" not in out.feedback and "membership matrix" in out.feedback
+    t = q_("01.1")
+    with_totals = np.zeros((4, 4))
+    assert "(no totals row or column)" in t.grade(with_totals).feedback
+    assert "totals" not in t.grade(np.zeros((2, 2))).feedback
+
+
+@pytest.mark.parametrize("qid, words", [("04.3", "a_i is the mean distance"),
+                                        ("03.4", "f11 = sum_ij C(n_ij, 2)"),
+                                        ("05.3", "P_ij is the height")])
+def test_hints_help_a_student_who_is_stuck(qid, words):
+    assert any(words in h for h in q_(qid).hints)
