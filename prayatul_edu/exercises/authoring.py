@@ -63,7 +63,7 @@ from .kinds import ChoiceQuestion, IntegerQuestion, NumberQuestion, NumbersQuest
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
            "FreeTextQuestion", "HAND", "EXERCISE_ENV", "AUTHORED", "QUESTIONS_FILE",
-           "SOLUTIONS_FILE", "MAX_TEXT"]
+           "SOLUTIONS_FILE", "MAX_TEXT", "tolerance"]
 
 #: The grader sets this (inside the sandbox) to its read-only copy of the questions module:
 #: :func:`open_exercise` loads that copy, whatever path the notebook names.
@@ -134,6 +134,13 @@ def _spec_of(cls) -> dict:
     """The declaration of the authored question class ``cls`` (or of its first base
     declared)."""
     return next((_SPECS[c] for c in cls.__mro__ if c in _SPECS), {})
+
+
+def tolerance(cls) -> list:
+    """``[atol, rtol]`` of the question class ``cls``: an authored question's own, else
+    the library's (:data:`~prayatul_edu.exercises.ATOL`, ``RTOL``)."""
+    spec = _spec_of(cls)
+    return [spec.get("atol", ATOL), spec.get("rtol", RTOL)]
 
 
 class _Authored:

@@ -368,7 +368,7 @@ class ChoiceQuestion(Question):
     @property
     def choices(self) -> dict[str, str]:
         """Letter -> statement, in the order shown to this student (what the prompt lists)."""
-        return {letter: text for letter, text, _, _ in self.options()}
+        return {letter: text for letter, text, _, _ in self._once("options")}
 
     def letters_for(self, judged: dict[str, bool]) -> str:
         """The letters of the statements you judged true.

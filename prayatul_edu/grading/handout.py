@@ -29,8 +29,8 @@ from pathlib import Path
 
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV, Policy
 from ..exercises.coursekey import read_key, variant_token
-from ..exercises import ATOL, QUESTIONS, RTOL
-from ..exercises.authoring import _spec_of
+from ..exercises import QUESTIONS
+from ..exercises.authoring import tolerance
 from .identity import display_name, exercise_name, exercise_questions, roster_rows
 from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
@@ -368,11 +368,6 @@ def _question_state(cls, variant) -> dict:
     return {"keys": _digest([_plain(k) for k in q.keys()])}
 
 
-def _tolerance(cls) -> list:
-    spec = _spec_of(cls)
-    return [spec.get("atol", ATOL), spec.get("rtol", RTOL)]
-
-
 def question_record(exercise: str, variants: dict) -> dict:
     """What ``assign`` records of each question of ``exercise`` as handed out to the
     students of ``variants`` (student -> variant): points, tolerance and, per student,
@@ -380,7 +375,7 @@ def question_record(exercise: str, variants: dict) -> dict:
     out = {}
     for qid in exercise_questions(exercise):
         cls = QUESTIONS[qid]
-        out[qid] = {"points": cls.points, "tolerance": _tolerance(cls), "kind": cls.kind,
+        out[qid] = {"points": cls.points, "tolerance": tolerance(cls), "kind": cls.kind,
                     "students": {s: _question_state(cls, v) for s, v in variants.items()}}
     return {"exercise": exercise, "questions": out}
 
@@ -423,7 +418,7 @@ def questions_changed(folder, exercise: str, key: bytes | None) -> dict | None:
         what: dict = {}
         if old.get("points") != cls.points:
             what[f"points {old.get('points'):g} -> {cls.points:g}"] = []
-        if old.get("tolerance") != _tolerance(cls):
+        if old.get("tolerance") != tolerance(cls):
             what["tolerance"] = []
         for student, state in (old.get("students") or {}).items():
             for change in _what_changed(state, _question_state(
