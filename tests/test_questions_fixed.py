@@ -115,3 +115,10 @@ def test_a_course_exercise_records_every_question_for_every_student():
     truths = list(q8["students"]["a"]["statements"].values())
     assert truths.count(True) >= 2 and False in truths
     assert np.isclose(q8["tolerance"][0], ex.ATOL)
+
+
+@pytest.mark.parametrize("forged", [{"statements": "AB"}, {"statements": [1, 2]},
+                                    {"statements": ["x"] * 101}, {"statements": ["nope"]}])
+def test_a_forged_statements_record_is_an_invalid_answer(forged):
+    q = ex.question("01.8", seed="s1")
+    assert q.grade(forged).status == ex.INVALID

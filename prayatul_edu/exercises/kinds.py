@@ -461,7 +461,8 @@ class ChoiceQuestion(Question):
     def _by_statement(self, picked) -> frozenset:
         """The letters, in this question's order, of the statements ``picked`` (their
         texts); a text no longer among the statements is dropped."""
-        if not isinstance(picked, list) or not all(isinstance(t, str) for t in picked):
+        if (not isinstance(picked, list) or len(picked) > 100
+                or not all(isinstance(t, str) for t in picked)):
             raise InvalidAnswer("answer: the recorded statements could not be read")
         letters = frozenset(letter for letter, text in self.choices.items() if text in picked)
         if not letters:
