@@ -21,7 +21,7 @@ ROUTES = {
 }
 #: a file name a cell can give its code: the library's own, or a made-up module's
 FORGED = {"a file of the library": "exec(compile('q.keys()', ex._base.__file__, 'exec'))",
-          "__wrapped__": "q.key.__wrapped__(q)",
+          "the class's method": "type(q).keys(q)",
           "a subclass": "class Mine(type(q)):\n    qid = ''\n    def grade(self, a):\n"
                         "        return self._once('keys')\nMine('s1').grade(1)",
           "a thread": "import threading\nt = threading.Thread(target=q.keys)\nt.start()\n"
@@ -90,7 +90,7 @@ def test_released_routes_are_shown_and_recorded(channel, monkeypatch):
     scope = {"__name__": "__main__", "q": ex.question("03.3")}
     exec(compile("key = q.keys()[0]\nsolution = q.solution()", "<ipython-input-2-b>",
                  "exec"), scope)
-    assert ex.question("03.3").grade(list(scope["key"])).status == ex.CORRECT
+    assert ": correct" in ex.question("03.3").check(list(scope["key"])).text
     assert _keys(channel) == [{"event": "key", "qid": "03.3", "seed": "s1", "shown": True,
                                "route": "keys"}]   # solution(): its own record, not a key
 

@@ -439,11 +439,12 @@ def test_nothing_planted_in_the_grader_python(batch):
         assert not (Path(folder) / PLANTED).exists()
 
 
-def test_help_asked_for_in_the_code_costs_the_points(batch):
-    """What the grader reads in the submitted code counts, whatever the kernel recorded:
-    the key asked for and refused (not released) leaves the question unanswered, and the
-    kernel's record and the code both say so; the key taken with the environment's
-    policy removed scores 0 by the code read."""
+def test_help_asked_for_is_one_rule_and_getting_round_the_seal_costs_the_points(batch):
+    """One rule for every route to the answer: the key asked for and refused (not
+    released) is on the kernel's record, named in the feedback, and costs nothing by
+    itself (the cell that raised left the question unanswered); ``__wrapped__`` no longer
+    exists (the seal holds no original) and the grader still reads it in the code; the
+    key taken with the environment's policy removed scores 0 by the code read."""
     zero = {q: (q, 0.0, ex.CORRECT) for q in QIDS}
     unanswered = {q: (q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS}
     refused = dict(zip(QIDS, RAISED))     # the refusal raised in the check cell: an error
@@ -452,13 +453,16 @@ def test_help_asked_for_in_the_code_costs_the_points(batch):
     assert rows(batch["reports"]["a48.ipynb"]) == list(zero.values())
     a46 = batch["reports"]["a46.ipynb"]
     assert a46.calls["03.1"] == {"key": 1, "key_shown": 0}   # refused, and on the record
-    assert ("The submitted code of this question asks for the answer (compute_key())."
-            in a46.rows[0]["feedback"])
-    assert batch["reports"]["a47.ipynb"].calls["03.2"] == {"key": 1, "key_shown": 0}
+    assert ("Help asked for before release and refused (on the record, no points lost): "
+            "compute_key()." in a46.rows[0]["feedback"])
+    a47 = batch["reports"]["a47.ipynb"]
+    assert "03.2" not in a47.calls and any("AttributeError" in p for p in a47.problems)
+    assert ("The submitted code of this question asks for the answer (__wrapped__)."
+            in a47.rows[1]["feedback"])
     assert rows(batch["reports"]["a51.ipynb"]) == (
         [unanswered["03.1"]] + FULL[1:3] + [refused["03.4"]])
     a48 = batch["reports"]["a48.ipynb"]
-    assert "(key(), the environment changed)" in a48.rows[2]["feedback"]
+    assert "(the environment changed)" in a48.rows[2]["feedback"]
 
 
 @pytest.mark.parametrize("name, route", [("a60", "keys"), ("a61", "compute_key"),

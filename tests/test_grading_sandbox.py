@@ -314,10 +314,13 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("source, asked", [
-    ("q1.check(q1.compute_key())", ["compute_key()"]),
+    # asking for help is the kernel's record (one rule for every route), not the code's
+    ("q1.check(q1.compute_key())", []),
+    ("q1.solution()\nq1.explain(None)", []),
     ("q1.check(q1.key.__wrapped__(q1))", ["__wrapped__"]),
+    ("q1.key.__closure__[0].cell_contents", ["__closure__", "cell_contents"]),
     ("import os\nos.environ.pop('PRAYATUL_EDU_ASSIGNMENT')\nq1.check(q1.key())",
-     ["key()", "the environment changed"]),
+     ["the environment changed"]),
     ("import os\nos.environ['PRAYATUL_EDU_ASSIGNMENT'] = '{\"released\": true}'",
      ["the environment changed"]),
     # what a hand-out's setup cell does: harmless (the grader's policy is set first)
@@ -325,8 +328,8 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
      "os.environ['PRAYATUL_EDU_VARIANT'] = '6f3a2032666cc367'", []),
     ("answer = sorted([3, 1], key=abs)\nq1.check(answer)", []),
     # what Python reads is what the grader reads: a continued line, compatibility letters
-    ("q1.check(q1.compute_key\\\n())", ["compute_key()"]),
-    ("q1.check(q1.\uff4b\uff45\uff59())", ["key()"]),
+    ("q1.check(q1.__wrapped\\\n__)", ["__wrapped__"]),
+    ("q1.\uff3f\uff3fclosure\uff3f\uff3f", ["__closure__"]),
     ("import os\nos.environ |= {'PRAYATUL_EDU_ASSIGNMENT': '{}'}", ["the environment changed"]),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
@@ -336,20 +339,19 @@ def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     assert asked_for_answers(nb, QIDS) == ({"03.1": asked} if asked else {})
 
 
-def test_an_answer_asked_for_in_another_questions_part_counts_for_its_question():
-    """q1's key computed in 03.4's part of the notebook costs 03.1 (and 03.4, whose part it
+def test_code_getting_round_the_seal_in_another_questions_part_counts_for_its_question():
+    """q1's memo read in 03.4's part of the notebook costs 03.1 (and 03.4, whose part it
     is in); a question named by its id or by another name the notebook gives it, too."""
     from prayatul_edu.grading.notebook import asked_for_answers
 
     nb = notebook("s1", check_source={
-        "03.4": "q1.check(q1.compute_key())\nq4.check(...)",
+        "03.4": "q1.check(q1._memo)\nq4.check(...)",
         "03.2": "third = ex.question('03.3')\nq2.check(...)"})
-    nb.cells.append(nbformat.v4.new_code_cell("third.check(third.compute_key())\n"
+    nb.cells.append(nbformat.v4.new_code_cell("third.check(third.__closure__)\n"
                                               "ex.question('03.2').solution()", id="end"))
     assert asked_for_answers(nb, QIDS) == {
-        "03.1": ["compute_key()"], "03.2": ["compute_key()", "solution()"],
-        "03.3": ["compute_key()", "solution()"],
-        "03.4": ["compute_key()", "solution()"]}
+        "03.1": ["_memo"], "03.2": ["__closure__"], "03.3": ["__closure__"],
+        "03.4": ["__closure__", "_memo"]}
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or sandbox.host_uid() is None,

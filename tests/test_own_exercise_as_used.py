@@ -125,15 +125,15 @@ ex.setup(student_id="s0001")
 out = {}
 q1, q2, q3, q4 = (ex.question(k) for k in (1, 2, 3, 4))
 out["shown"] = [bool(q._repr_markdown_()) for q in (q1, q2, q3, q4)]
-out["checks"] = [q1.grade(float(pe.purity(q1.cultivar, q1.clusters))).status,
-                 q1.grade(float(pe.purity(q1.clusters, q1.cultivar))).diagnosed,
-                 q3.grade(int((q3.clusters == 2).sum())).status,
-                 q4.grade("words").status]
+out["checks"] = [q1.check(float(pe.purity(q1.cultivar, q1.clusters))).text.splitlines()[0],
+                 q1.check(float(pe.purity(q1.clusters, q1.cultivar))).text,
+                 q3.check(int((q3.clusters == 2).sum())).text.splitlines()[0],
+                 q4.check("words").text.splitlines()[0]]
 refused = []
 for q in (q1, q2, q3):
-    for route in ("compute_key", "keys", "mistakes", "_once"):
+    for route in ("compute_key", "keys", "mistakes", "_once", "grade"):
         try:
-            getattr(q, route)(*(["keys"] if route == "_once" else []))
+            getattr(q, route)(*(["keys"] if route in ("_once", "grade") else []))
         except pe.exercises.assignment.NotReleased:
             refused.append(route)
 out["refused"] = refused
@@ -150,8 +150,12 @@ def test_the_students_notebook_works_before_the_solutions_are_released(wine):
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["shown"] == [True] * 4
-    assert out["checks"] == [CORRECT, ["inverse purity"], CORRECT, pa.HAND]
-    assert out["refused"] == ["compute_key", "keys", "mistakes", "_once"] * 3
+    right, slip, count, hand = out["checks"]
+    assert f": {CORRECT} (" in right and f": {CORRECT} (" in count
+    assert "That is the inverse purity." in slip and f": {CORRECT} (" not in slip
+    assert pa.HAND in hand
+    # every route but check is sealed, the silent grade() too
+    assert out["refused"] == ["compute_key", "keys", "mistakes", "_once", "grade"] * 3
 
 
 def test_assign_by_path_keeps_the_class_rosters_columns(wine, tmp_path):

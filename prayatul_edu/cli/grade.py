@@ -16,7 +16,8 @@ from ..grading import (CELL_TIMEOUT, FORMATS, NOTEBOOK_TIMEOUT, SANDBOX_MODES, S
 from ..grading.authored import grading_options, is_path
 from ..grading.batch import collect
 from ..grading.finish import finish
-from ..grading.handout import key_record_problem, recorded_exercise
+from ..grading.handout import (QUESTIONS_RECORD, describe_changes, key_record_problem,
+                               questions_changed, recorded_exercise)
 from ..grading.identity import display_name, exercise_name
 from ..grading.late import parse_policy, read_due, read_submissions
 from ..grading.limits import format_size
@@ -31,9 +32,10 @@ EXIT_CODES = """exit status:
   0  every file was graded as the student who handed it in; nothing needs a look
   2  nothing was graded and nothing written: a bad argument (a correction or a
      submission time that does not fit the exercise or the roster too), an --out
-     that already holds grades (see --replace), or notebooks handed out with
-     another variant than the one they would be graded against (a forgotten or
-     wrong --course-key; see --grade-mismatched-variants)
+     that already holds grades (see --replace), notebooks handed out with another
+     variant than the one they would be graded against (a forgotten or wrong
+     --course-key; see --grade-mismatched-variants), or questions changed since
+     assign handed them out (see --grade-changed-questions)
   3  graded and written, but something needs a look: files nobody was named for
      (unmatched) or conflicts (a file naming another student than its uploader), listed
      on stderr and in grades.json; they are not graded and not exported
@@ -79,6 +81,10 @@ def add_arguments(parser) -> None:
                      help="grade notebooks that assign handed out with another variant "
                           "than the one they would be graded against (refused without it: "
                           "a forgotten or wrong --course-key grades every student wrong)")
+    who.add_argument("--grade-changed-questions", action="store_true",
+                     help="grade although questions changed since assign handed them out "
+                          "(its questions.json): each changed question is named, with what "
+                          "changed and the students it changes (refused without it)")
     who.add_argument("--make-key", metavar="FILE",
                      help="write a new course key to FILE and stop (keep it secret)")
     sand = parser.add_argument_group("sandbox and limits")
@@ -207,6 +213,17 @@ def run(args) -> int:
     try:
         if authored:   # the questions from the instructor's copy, never from a notebook
             args.exercise = grading_options(authored, options)
+        if args.roster and args.exercise and args.variant == "student":
+            changed = questions_changed(Path(args.roster).parent, args.exercise,
+                                        bytes.fromhex(key) if key else None)
+            if changed and not args.grade_changed_questions:
+                return _fail("questions: changed since they were handed out (assign's "
+                             f"{QUESTIONS_RECORD}): " + "; ".join(describe_changes(changed))
+                             + "; nothing was graded (restore them, or pass "
+                               "--grade-changed-questions to grade by the current version)")
+            for line in describe_changes(changed or {}):
+                print(f"changed since hand-out, graded by the current version: {line}",
+                      file=sys.stderr)
         parse_policy(args.late)   # the corrections and late work read before grading
         overrides = read_overrides(args.overrides) if args.overrides else None
         if args.submission_times:   # every time is a student's of the roster, or refused

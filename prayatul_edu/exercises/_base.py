@@ -29,6 +29,7 @@ recorded answer in its own process, against the key of the student's variant.
 from __future__ import annotations
 
 import os
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
@@ -358,6 +359,11 @@ def distinguishable(a, b) -> bool:
 
 
 # --------------------------------------------------------------- question
+#: question -> what :meth:`Question._once` computed of it (kept out of the question: in
+#: assignment mode nothing reachable from a question holds its key; see assignment.py)
+_MEMO: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 class Question:
     """Base of every question. A question derives from the class of its answer's
     kind (:mod:`.kinds`: a number, a whole number, named numbers, a table, a choice
@@ -394,7 +400,7 @@ class Question:
             if cls.qid in QUESTIONS:
                 raise ValueError(f"qid: {cls.qid!r} is defined twice")
             QUESTIONS[cls.qid] = cls
-        assignment.guard_key(cls)
+        assignment.seal_class(cls)      # every method but the student's few: sealed
 
     def __init__(self, seed: Any = "session", *, data: dict | None = None):
         """The question for ``seed`` (``"session"``: :func:`setup`'s id; None: the
@@ -432,8 +438,9 @@ class Question:
         the keys and the mistakes again for every answer and every mistake it judges;
         a question's data are read-only, so the values never change. Only the
         library's own checking uses them (it never changes them): a student's call of
-        :meth:`key` or :meth:`mistakes` gets values of its own."""
-        memo = self.__dict__.setdefault("_memo", {})
+        :meth:`key` or :meth:`mistakes` gets values of its own. The values are kept
+        beside the question (:data:`_MEMO`), never in one of its attributes."""
+        memo = _MEMO.setdefault(self, {})
         if method not in memo:
             memo[method] = getattr(self, method)()
         return memo[method]
@@ -657,5 +664,7 @@ def table_rows(matrix, row_names: Sequence, col_names: Sequence) -> tuple[list, 
             [[str(r)] + list(m[i]) for i, r in enumerate(row_names)])
 
 
-# A student's call of key() is reported, and refused before release in assignment mode.
-assignment.guard_key(Question)
+# Every method of a question but the student's few (assignment.OPEN_TO_STUDENTS) is
+# sealed: a student's call is reported, and refused before release in assignment mode.
+assignment.configure(Question)
+assignment.seal_class(Question)

@@ -35,15 +35,14 @@ understanding.
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
 from dataclasses import dataclass, field
 
 __all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
-           "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV", "NotReleased",
-           "ANSWER_ROUTES", "seal"]
+           "seal_class", "configure", "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV",
+           "NotReleased", "OPEN_TO_STUDENTS", "UNKNOWN", "seal"]
 
 #: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
 CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
@@ -162,16 +161,21 @@ def gate(what: str, q, n: int | None = None):
         why = (f"hint {n} opens after {need} checked attempt{'s' if need != 1 else ''} "
                f"of this question (you have made {attempts}).")
     if p is not OPEN:  # in an assignment, every call is on the record
-        emit({"event": what, "qid": q.qid, "seed": q.seed, "n": n, "shown": shown})
+        emit({"event": what, "qid": q.qid, "seed": q.seed, "n": n, "shown": shown,
+              "route": what})
     return None if shown else f"{q.qid}: the {what} is not available yet: {why}"
 
 
-#: A question's methods that give its answer, or most of it (a diagnosed mistake is the
-#: key with one slip; ``headline`` and ``explain`` write the solution): called from
-#: outside the library's own code, each is on the record as ``key`` and refused before
-#: the instructor releases the solutions.
-ANSWER_ROUTES = ("key", "keys", "compute_key", "mistakes", "diagnosable", "headline",
-                 "explain", "_once")
+#: What a student may call on a question: the prompt, ``check``, ``hint`` and ``solution``
+#: (gated by :func:`gate`), the options as text (``choices``, ``letters_for``), creating one
+#: and reading its data. Everything else a question class defines - whatever its name,
+#: public or private, defined now or by a kind added later - is sealed by
+#: :func:`seal_class`: the key, the statements' truths, the mistakes, the judging of an
+#: answer and an instructor's functions are reached only through the one sealed accessor
+#: (:func:`_sealed`), which records the call and refuses it before release.
+OPEN_TO_STUDENTS = frozenset({"__init__", "__init_subclass__", "__getattr__", "__repr__",
+                              "_repr_markdown_", "prompt", "check", "hint", "solution",
+                              "choices", "letters_for"})
 
 #: The code objects of the library's own functions (:func:`seal`), and of the answer
 #: routes and their guard. Code objects, by identity: a cell can set ``__name__``, a
@@ -210,13 +214,6 @@ def _collect(obj, found: set, seen: set, module: str) -> None:
         if c not in found:
             found.add(c)
             todo += [k for k in c.co_consts if isinstance(k, type(c))]
-    for inner in getattr(obj, "__closure__", None) or ():   # the routes a guard wraps
-        try:
-            value = inner.cell_contents
-        except ValueError:
-            continue
-        if callable(value) and getattr(value, "__module__", None) == module:
-            _collect(value, found, seen, module)
 
 
 def seal(modules) -> None:
@@ -244,38 +241,130 @@ def _asked_by_outsider() -> bool:
     return frame is None or frame.f_code not in _OWN
 
 
+def _codes(code) -> set:
+    """``code`` and every code object nested in it (comprehensions, lambdas, inner
+    functions)."""
+    found, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        if c not in found:
+            found.add(c)
+            todo += [k for k in c.co_consts if isinstance(k, type(c))]
+    return found
+
+
+#: The originals of the sealed methods, by index: a sealed method holds its index (a
+#: number) and its name, never the original (no ``__wrapped__``, nothing in a closure).
+_VAULT: list = []
+#: The classes sealed already (each once: its own methods, never its bases' again).
+_SEALED_CLASSES: set = set()
+
+
+def _seals(cls) -> bool:
+    """Whether ``cls`` is sealed with a question class deriving from it: a question class,
+    or a class of this package (the kinds' and authoring's mixins). A student's own mixin
+    is not changed: what it asks of the library's methods is judged as the student's."""
+    base = _CONFIG.get("base")
+    return cls is not object and ((base is not None and issubclass(cls, base))
+                                  or (not _SEALED and cls.__module__.startswith(_PACKAGE)))
+
+
+def seal_class(cls) -> None:
+    """Seal every method, static or class method and property of ``cls`` and of its bases
+    (:func:`_seals`) but :data:`OPEN_TO_STUDENTS`: each becomes the sealed accessor
+    (:func:`_sealed`) in front of its original. A new kind of question is sealed by
+    deriving from :class:`~prayatul_edu.exercises.Question`, without being named anywhere."""
+    for klass in reversed(cls.__mro__):
+        if klass in _SEALED_CLASSES or not _seals(klass):
+            continue
+        _SEALED_CLASSES.add(klass)
+        for name, value in list(vars(klass).items()):
+            if name in OPEN_TO_STUDENTS:
+                continue
+            sealed = _sealed_attribute(value, name, klass)
+            if sealed is not None:
+                setattr(klass, name, sealed)
+
+
 def guard_key(cls) -> None:
-    """Wrap every answer route of ``cls`` (:data:`ANSWER_ROUTES`) so that a call from
+    """:func:`seal_class` (the name of earlier versions)."""
+    seal_class(cls)
+
+
+def _sealed_attribute(value, name: str, owner):
+    """``value`` (an attribute of a class) sealed, or None when it is no code."""
+    if isinstance(value, staticmethod):
+        return staticmethod(_sealed(value.__func__, name, owner))
+    if isinstance(value, classmethod):
+        return classmethod(_sealed(value.__func__, name, owner))
+    if isinstance(value, property):
+        return property(*(None if f is None else _sealed(f, name, owner)
+                          for f in (value.fget, value.fset, value.fdel)), value.__doc__)
+    if isinstance(value, type(_codes)):
+        return _sealed(value, name, owner)
+    return None
+
+
+def _sealed(route, name: str, owner):
+    """The sealed accessor in front of ``route`` (see :func:`seal_class`): a call from
     outside the library (a student's cell, however it reaches the method: ``q.keys()``,
-    ``getattr(q, "compute_" + "key")()``, ``q.key.__call__()``, ``q._once("keys")``) is
-    reported, and refused for an unreleased variant; the library's own calls pass. Who
+    ``getattr(q, "compute_" + "key")()``, ``q.key.__call__()``, ``type(q).options(q)``)
+    is reported, and refused for an unreleased variant; the library's own calls pass. Who
     called is told by the calling code object (:func:`seal`), never by a name a cell can
     set."""
-    for name in ANSWER_ROUTES:
-        route = cls.__dict__.get(name)
-        if route is None or getattr(route, "_guarded", False) or not callable(route):
-            continue
-        _ROUTES.add(route.__code__)
-        setattr(cls, name, _guarded(route))
+    if route.__code__ in _GUARDS:
+        return route
+    index = len(_VAULT)
+    _VAULT.append(route)
+    if not _SEALED:   # the library's own methods; a class made later (a student's
+        #               subclass) is sealed too, but its code is never taken as a route
+        _ROUTES.update(_codes(route.__code__))
 
-
-def _guarded(route):
-    @functools.wraps(route)
-    def guarded(self, *args, **kw):
+    def sealed(*args, **kw):
         if _SEALED and _asked_by_outsider():
-            p = policy()
-            shown = p.solution_open(self.qid, self.seed)
-            if p is not OPEN:
-                emit({"event": "key", "qid": self.qid, "seed": self.seed, "shown": shown,
-                      "route": route.__name__})
-            if not shown:
-                raise NotReleased(f"{route.__name__}: the answer of {self.qid} for variant "
-                                  f"{self.seed} is not available before your instructor "
-                                  "releases the solutions")
-        return route(self, *args, **kw)
+            _judge(args[0] if args else owner, name, owner)
+        return _VAULT[index](*args, **kw)
 
-    # (``__wrapped__``, the original, is a route too: what it asks of the others is recorded)
-    guarded._guarded = True
-    _ROUTES.add(guarded.__code__)
-    _GUARDS.add(guarded.__code__)
-    return guarded
+    sealed.__name__, sealed.__qualname__ = route.__name__, route.__qualname__
+    sealed.__doc__, sealed.__module__ = route.__doc__, route.__module__
+    _ROUTES.add(sealed.__code__)
+    _GUARDS.add(sealed.__code__)
+    return sealed
+
+
+#: What the questions' module tells this one, once, at its import (:func:`configure`).
+_CONFIG: dict = {}
+_PACKAGE = __name__.rpartition(".")[0].rpartition(".")[0] + "."   # "prayatul_edu."
+#: The variant of a call on something that is not a question built from its variant (a
+#: class, an object made up to look like a question, a question on data of its own).
+UNKNOWN = "?"
+
+
+def configure(base) -> None:
+    """Called once by the questions' module: ``base`` is the class of every question (its
+    subclasses are sealed, and a call on one of them is judged for its variant). Later
+    calls change nothing."""
+    if not _CONFIG:
+        _CONFIG["base"] = base
+
+
+def _judge(asked, route: str, owner) -> None:
+    """Record a student's call of the sealed ``route`` of ``asked`` (a question, or its
+    class); NotReleased unless its solutions are released."""
+    qid = getattr(owner, "qid", "") or ""
+    base = _CONFIG.get("base")
+    if base is not None and isinstance(asked, base):
+        qid = type(asked).qid or qid
+        # (a question given seed None and a variant's data is shown the answer, and the
+        # record of it costs the question as any shown answer does)
+        seed = asked.__dict__.get("seed", UNKNOWN)
+    else:   # a class, or an object made up to look like a question: no variant is known
+        qid, seed = getattr(asked, "qid", qid) if isinstance(asked, type) else qid, UNKNOWN
+    qid = qid if isinstance(qid, str) else UNKNOWN
+    p = policy()
+    shown = p.solution_open(str(qid), seed)
+    if p is not OPEN:
+        emit({"event": "key", "qid": qid, "seed": seed, "shown": shown, "route": route})
+    if not shown:
+        raise NotReleased(f"{route}: the answer of {qid} for variant {seed} is not available "
+                          "before your instructor releases the solutions")

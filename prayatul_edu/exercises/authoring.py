@@ -57,14 +57,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _base, _data, assignment
+from . import _base, _data
 from ._base import ATOL, RTOL, TOPICS, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQuestion,
                     NumbersQuestion, TableQuestion, json_data)
 
 __all__ = ["Exercise", "mistake", "open_exercise", "load", "find", "exercise_of",
            "FreeTextQuestion", "HAND", "EXERCISE_ENV", "AUTHORED", "QUESTIONS_FILE",
-           "SOLUTIONS_FILE", "MAX_TEXT", "RESERVED"]
+           "SOLUTIONS_FILE", "MAX_TEXT", "RESERVED", "tolerance"]
 
 #: The grader sets this (inside the sandbox) to its read-only copy of the questions module:
 #: :func:`open_exercise` loads that copy, whatever path the notebook names.
@@ -132,33 +132,49 @@ def _run(q, what: str, compute):
                          f"({exc}) for {variant}") from exc
 
 
+#: question class -> its declaration (the instructor's key, mistakes, statements, prompt,
+#: explanation and tolerance), kept beside the class, never in one of its attributes: in
+#: assignment mode only the question's sealed methods (:meth:`_Authored._spec`) reach it.
+_SPECS: dict = {}
+
+
+def _spec_of(cls) -> dict:
+    """The declaration of the authored question class ``cls`` (or of its first base
+    declared)."""
+    return next((_SPECS[c] for c in cls.__mro__ if c in _SPECS), {})
+
+
+def tolerance(cls) -> list:
+    """``[atol, rtol]`` of the question class ``cls``: an authored question's own, else
+    the library's (:data:`~prayatul_edu.exercises.ATOL`, ``RTOL``)."""
+    spec = _spec_of(cls)
+    return [spec.get("atol", ATOL), spec.get("rtol", RTOL)]
+
+
 class _Authored:
     """What every authored question adds to its kind: the instructor's functions."""
 
-    _spec: dict = {}
+    def _spec(self) -> dict:
+        return _spec_of(type(self))
 
     def compute_key(self):
-        return self._convert(_run(self, "key", self._spec["key"]))
+        return self._convert(_run(self, "key", self._spec()["key"]))
 
     def mistakes(self) -> list[Mistake]:
         return [Mistake(m.name, self._convert(_run(self, f"mistake {m.name!r}", m.compute)),
-                        m.message) for m in self._spec["mistakes"]]
+                        m.message) for m in self._spec()["mistakes"]]
 
     def describe(self, d) -> None:
-        _blocks(d, self._spec["prompt"], self.data)
+        _blocks(d, self._spec()["prompt"], self.data)
 
     def explain(self, d) -> None:
-        if self._spec.get("explain") is not None:
-            _blocks(d, self._spec["explain"], self.data)
+        if self._spec().get("explain") is not None:
+            _blocks(d, self._spec()["explain"], self.data)
         else:
             d.text("Computed from your data by the instructor's solution.")
 
     def _convert(self, value):
         return value
-
-
-# a mixin, not a Question: its routes are guarded here (a subclass guards only its own)
-assignment.guard_key(_Authored)
 
 
 class _Tolerant(_Authored):
@@ -169,7 +185,8 @@ class _Tolerant(_Authored):
 
     def _within(self, got, want) -> np.ndarray:
         got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-        return np.abs(got - want) <= self._spec["atol"] + self._spec["rtol"] * np.abs(want) + 1e-12
+        spec = self._spec()
+        return np.abs(got - want) <= spec["atol"] + spec["rtol"] * np.abs(want) + 1e-12
 
     def read(self, answer):
         value = super().read(answer)
@@ -225,7 +242,7 @@ class _Choice(_Authored, ChoiceQuestion):
         return [tuple(s[:3]) for s in self._statements()]
 
     def _statements(self):
-        st = _run(self, "statements", self._spec["statements"])
+        st = _run(self, "statements", self._spec()["statements"])
         for s in st:
             if not (isinstance(s, (tuple, list)) and len(s) in (3, 4)
                     and isinstance(s[0], str) and isinstance(s[1], (bool, np.bool_))):
@@ -242,7 +259,7 @@ class _Choice(_Authored, ChoiceQuestion):
         return ChoiceQuestion.compute_key(self)
 
     def describe(self, d) -> None:
-        _blocks(d, self._spec["prompt"], self.data)
+        _blocks(d, self._spec()["prompt"], self.data)
         self.describe_options(d)           # the lettered statements, in this student's order
 
     def mistakes(self):
@@ -258,8 +275,8 @@ class _Choice(_Authored, ChoiceQuestion):
 
     def explain(self, d) -> None:
         ChoiceQuestion.explain(self, d)
-        if self._spec.get("explain") is not None:
-            _blocks(d, self._spec["explain"], self.data)
+        if self._spec().get("explain") is not None:
+            _blocks(d, self._spec()["explain"], self.data)
 
 
 def _cases(value, what: str) -> list[dict]:
@@ -272,36 +289,37 @@ def _cases(value, what: str) -> list[dict]:
 class _Function(FunctionQuestion):
     """An instructor's function question: the reference, the slips, the cases of ``_spec``."""
 
-    _spec: dict = {}
+    def _spec(self) -> dict:
+        return _spec_of(type(self))
 
     def shown_case(self):
-        if self._spec.get("shown") is None:
+        if self._spec().get("shown") is None:
             return None
-        return _cases([_run(self, "shown", self._spec["shown"])], f"{self.qid} shown")[0]
+        return _cases([_run(self, "shown", self._spec()["shown"])], f"{self.qid} shown")[0]
 
     def small_cases(self):
-        cases = self._spec["cases"]
+        cases = self._spec()["cases"]
         return _cases(_run(self, "cases", cases) if callable(cases) else cases,
                       f"{self.qid} cases")
 
     def hidden_case(self, rng):
-        return self._spec["hidden"](rng)
+        return self._spec()["hidden"](rng)
 
     def hidden_cases(self, rng):
-        return super().hidden_cases(rng) if self._spec.get("hidden") is not None else []
+        return super().hidden_cases(rng) if self._spec().get("hidden") is not None else []
 
     def compute_key(self, cases=None):
-        return self.outputs(self._spec["reference"], cases)
+        return self.outputs(self._spec()["reference"], cases)
 
     def mistakes(self, cases=None):
         return [Mistake(m.name, self.outputs(m.compute, cases), m.message)
-                for m in self._spec["mistakes"]]
+                for m in self._spec()["mistakes"]]
 
     def describe(self, d) -> None:
-        _blocks(d, self._spec["prompt"], self.data)
+        _blocks(d, self._spec()["prompt"], self.data)
 
     def explain(self, d) -> None:
-        _blocks(d, self._spec.get("explain") or "The instructor's reference gives the values "
+        _blocks(d, self._spec().get("explain") or "The instructor's reference gives the values "
                 "above.", self.data)
 
 
@@ -321,16 +339,18 @@ class FreeTextQuestion(Question):
     gives its points. ``solution()`` shows the instructor's model answer or rubric."""
 
     kind = "text"
-    _spec: dict = {}
+
+    def _spec(self) -> dict:
+        return _spec_of(type(self))
 
     def compute_key(self):
         return None
 
     def describe(self, d) -> None:
-        _blocks(d, self._spec["prompt"], self.data)
+        _blocks(d, self._spec()["prompt"], self.data)
 
     def explain(self, d) -> None:
-        _blocks(d, self._spec.get("explain") or "Your instructor reads your answer.", self.data)
+        _blocks(d, self._spec().get("explain") or "Your instructor reads your answer.", self.data)
 
     def answer_format(self) -> str:
         return "Answer: a few sentences, as a string (in quotes)."
@@ -443,8 +463,9 @@ class Exercise:
                                 f"got {m!r}")
         qid = f"{self.topic}.{len(self.qids) + 1}"
         attrs = dict(qid=qid, title=str(title), dataset=data, points=float(points),
-                     hints=tuple(hints), _spec=spec, __module__=self.name, **(extra or {}))
+                     hints=tuple(hints), __module__=self.name, **(extra or {}))
         cls = type(f"Q{self.topic}_{len(self.qids) + 1}", (base,), attrs)
+        _SPECS[cls] = spec
         self.qids.append(qid)
         return cls
 

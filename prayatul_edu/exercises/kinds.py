@@ -452,7 +452,7 @@ class ChoiceQuestion(Question):
     @property
     def choices(self) -> dict[str, str]:
         """Letter -> statement, in the order shown to this student (what the prompt lists)."""
-        return {letter: text for letter, text, _, _ in self.options()}
+        return {letter: text for letter, text, _, _ in self._once("options")}
 
     def letters_for(self, judged: dict[str, bool]) -> str:
         """The letters of the statements you judged true.
@@ -500,6 +500,8 @@ class ChoiceQuestion(Question):
 
     def read(self, answer):
         _unreadable(answer)
+        if isinstance(answer, dict) and "statements" in answer:   # as recorded (to_json)
+            return self._by_statement(answer["statements"])
         if isinstance(answer, str):
             letters = [c for c in answer.upper() if not c.isspace() and c not in ",;"]
         elif isinstance(answer, (list, tuple, set, frozenset)):
@@ -531,8 +533,28 @@ class ChoiceQuestion(Question):
         return frozenset(letters)
 
     def to_json(self, answer):
+        """The answer as recorded for the grader: the statements picked, by their text (and
+        the letters, as shown): re-checked by statement, a reordered or edited list of
+        statements never reshuffles it."""
         value = super().to_json(answer)
-        return sorted(value) if isinstance(value, frozenset) else value
+        if not isinstance(value, frozenset):
+            return value
+        return {"letters": sorted(value),
+                "statements": [self.choices[letter] for letter in sorted(value)]}
+
+    def _by_statement(self, picked) -> frozenset:
+        """The letters, in this question's order, of the statements ``picked`` (their
+        texts); a text no longer among the statements is dropped."""
+        if (not isinstance(picked, list) or len(picked) > 100
+                or not all(isinstance(t, str) for t in picked)):
+            raise InvalidAnswer("answer: the recorded statements could not be read")
+        letters = frozenset(letter for letter, text in self.choices.items() if text in picked)
+        if not letters:
+            raise InvalidAnswer("answer: none of the statements picked is among the "
+                                "question's statements now")
+        if self.single and len(letters) != 1:
+            raise InvalidAnswer("answer: give exactly one letter")
+        return letters
 
     def matches(self, value, key) -> bool:
         return value == key

@@ -29,13 +29,20 @@ from pathlib import Path
 
 from ..exercises.assignment import POLICY_ENV, VARIANT_ENV, Policy
 from ..exercises.coursekey import read_key, variant_token
-from .identity import display_name, exercise_name, roster_rows
+from ..exercises import QUESTIONS
+from ..exercises.authoring import tolerance
+from .identity import display_name, exercise_name, exercise_questions, roster_rows
 from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
            "handout_notebook", "handout_name", "key_fingerprint", "recorded_key",
-           "recorded_exercise", "key_record_problem", "handed_out_variant"]
+           "recorded_exercise", "key_record_problem", "handed_out_variant",
+           "QUESTIONS_RECORD", "question_record", "questions_changed"]
+
+#: What ``assign`` records of each question as handed out (the instructor's file, beside
+#: README.md; never handed out): ``grade`` compares and refuses a question changed since.
+QUESTIONS_RECORD = "questions.json"
 
 #: What a solution in a notebook looks like (a solutions notebook must never be handed out).
 _SOLUTION_MARKS = ("# BEGIN SOLUTION", "# SOLUTION", "# END SOLUTION")
@@ -282,6 +289,9 @@ def assign(exercise: str, roster, out, *, course_key: bytes | None = None,
     w.writerows([handout_name(row["student"], exercise), row["student"],
                  *((row.get(c) or "").strip() for c in extra)] for row in rows)
     write_atomic(out / "roster.csv", buf.getvalue())
+    write_atomic(out / QUESTIONS_RECORD, json.dumps(question_record(
+        exercise, {sid: student_variant(course_key, sid) for sid in students}), indent=1)
+        + "\n")
     write_atomic(out / "README.md", _records(exercise, students, title=title, due=due,
                                              key=course_key, wheel=wheel_name,
                                              policy=policy))
@@ -337,3 +347,93 @@ def release(exercise: str, out, *, roster=None, course_key: bytes | None = None,
             _write_notebook(path, nb)
             written.append(path)
     return written
+
+
+# ------------------------------------------------------------ questions fixed at hand-out
+def _digest(value) -> str:
+    text = json.dumps(value, sort_keys=True, default=lambda v: getattr(v, "tolist", repr)())
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _plain(key):
+    return sorted(key) if isinstance(key, frozenset) else key
+
+
+def _question_state(cls, variant) -> dict:
+    """What a question is for one variant: its keys (a choice: each statement's truth, by
+    its text: the letters' order is no part of it), as digests."""
+    q = cls(variant)
+    if q.kind == "choice":
+        return {"statements": {_digest(text): bool(true) for text, true, _ in q.statements()}}
+    return {"keys": _digest([_plain(k) for k in q.keys()])}
+
+
+def question_record(exercise: str, variants: dict) -> dict:
+    """What ``assign`` records of each question of ``exercise`` as handed out to the
+    students of ``variants`` (student -> variant): points, tolerance and, per student,
+    the keys (a choice: each statement's truth by its text), as SHA-256 digests."""
+    out = {}
+    for qid in exercise_questions(exercise):
+        cls = QUESTIONS[qid]
+        out[qid] = {"points": cls.points, "tolerance": tolerance(cls), "kind": cls.kind,
+                    "students": {s: _question_state(cls, v) for s, v in variants.items()}}
+    return {"exercise": exercise, "questions": out}
+
+
+def _what_changed(old: dict, new: dict) -> list[str]:
+    said = []
+    if "statements" in old or "statements" in new:
+        a, b = old.get("statements", {}), new.get("statements", {})
+        if set(a) != set(b):
+            said.append("a statement's text")
+        if any(a[t] != b[t] for t in set(a) & set(b)):
+            said.append("a statement's truth")
+    elif old.get("keys") != new.get("keys"):
+        said.append("its key")
+    return said
+
+
+def questions_changed(folder, exercise: str, key: bytes | None) -> dict | None:
+    """qid -> {what changed -> the students it changes} for the questions of
+    ``exercise`` that differ from what ``assign`` recorded in ``folder`` (points,
+    tolerance, a key, a statement's text or truth; a question added or removed); None
+    when there is no record. Empty: nothing changed."""
+    path = Path(folder) / QUESTIONS_RECORD
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        recorded = record["questions"]
+    except OSError:
+        return None
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(f"questions: {display_name(path)} is not what assign wrote "
+                         "(not JSON, or no questions)") from None
+    changed: dict = {}
+    now = exercise_questions(exercise)
+    for qid in sorted(set(recorded) | set(now)):
+        if qid not in now or qid not in recorded:
+            changed[qid] = {"removed since hand-out" if qid not in now
+                            else "added since hand-out": []}
+            continue
+        old, cls = recorded[qid], QUESTIONS[qid]
+        what: dict = {}
+        if old.get("points") != cls.points:
+            what[f"points {old.get('points'):g} -> {cls.points:g}"] = []
+        if old.get("tolerance") != tolerance(cls):
+            what["tolerance"] = []
+        for student, state in (old.get("students") or {}).items():
+            for change in _what_changed(state, _question_state(
+                    cls, student_variant(key, student))):
+                what.setdefault(change, []).append(student)
+        if what:
+            changed[qid] = what
+    return changed
+
+
+def describe_changes(changed: dict) -> list[str]:
+    """One line per changed question: what changed, and for whom."""
+    lines = []
+    for qid, what in changed.items():
+        parts = [w + (f" (for {', '.join(who[:5])}{' and more' if len(who) > 5 else ''})"
+                      if who else "") for w, who in what.items()]
+        lines.append(f"{qid}: " + "; ".join(parts))
+    return lines

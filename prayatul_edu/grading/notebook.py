@@ -156,6 +156,18 @@ def _scrub(text: str, work: Path, any_path: bool = True) -> str:
     return _PATH.sub("<path>", text) if any_path else text
 
 
+def refused_routes(records, qids) -> dict:
+    """qid -> the help asked for and refused in the graded run, by route (``solution()``,
+    ``keys()``, ``explain()``...): on the record, no points lost."""
+    routes: dict = {}
+    for rec in records:
+        if (rec.get("qid") in qids and rec.get("event") in ("solution", "key")
+                and rec.get("shown") is False):
+            route = rec.get("route") if isinstance(rec.get("route"), str) else rec["event"]
+            routes.setdefault(rec["qid"], set()).add(display_name(route, 40) + "()")
+    return {q: sorted(v) for q, v in routes.items()}
+
+
 def _calls(records, qids) -> dict:
     """qid -> {"check": n, "hint": n, "hint_shown": n, "solution": ..., "key": ...}."""
     calls = {}
@@ -260,12 +272,14 @@ def grade_source(name: str, data: bytes | None, options: Options,
     report.calls = _calls(records, set(qids))
     asked = asked_for_answers(nb, qids)
     lost = cut_questions(nb, qids, cut, names)
+    refused = refused_routes(records, set(qids))
     for qid in qids:
         try:
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
                                       asked.get(qid, ()), lost.get(qid), raised.get(qid),
-                                      (hidden[qid], ran.get(qid)) if qid in hidden else None)
+                                      (hidden[qid], ran.get(qid)) if qid in hidden else None,
+                                      refused.get(qid, ()))
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
             outcome = Outcome(qid, INVALID, 0.0, cls.points, [
@@ -334,11 +348,14 @@ def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
     return []
 
 
-#: Code that asks the library for an answer (or switches the assignment's rules off),
-#: as the grader reads it in the submitted notebook, outside the kernel.
-_ASKING = re.compile(r"\b(compute_key|__wrapped__|key|solution)\s*\(|\b__wrapped__\b|"
-                     # the checker's memo and the originals inside the guard (a closure)
-                     r"\b(_once|_memo|__closure__|cell_contents)\b|"
+#: Code that gets round the seal (the library's internals, or the assignment's rules
+#: switched off), as the grader reads it in the submitted notebook, outside the kernel.
+#: Asking for help (``solution()``, ``key()``, ``explain()``, any sealed method) is not
+#: read here: the kernel records every such request by construction, naming its route,
+#: and one rule applies to all of them (:func:`_grade_question`).
+_ASKING = re.compile(r"\b__wrapped__\b|"
+                     # the checker's memo and what the seal keeps beside the questions
+                     r"\b(_memo|_MEMO|_VAULT|_SPECS|__closure__|cell_contents)\b|"
                      r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
                      r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
@@ -352,10 +369,8 @@ _QID = re.compile(r"['\"](\d+\.\d+)['\"]")
 
 
 def _asking_label(m) -> str:
-    if m.group(2):
-        return m.group(2)
     if m.group(1):
-        return "__wrapped__" if m.group(1) == "__wrapped__" else m.group(1) + "()"
+        return m.group(1)
     return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
 
 
@@ -446,8 +461,13 @@ def raised_questions(nb, qids, names: dict) -> dict:
 
 
 def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
-                    lost=None, raised=None, hidden=None) -> Outcome:
-    """``raised``: the sentence naming the exception a cell of the question raised;
+                    lost=None, raised=None, hidden=None, refused=()) -> Outcome:
+    """The outcome of ``qid``. One rule for every route to the answer (``solution()``,
+    ``key()``, ``explain()``, ``options()``, any sealed method): an answer *shown* in the
+    graded run (released, or a question on the course's data) costs the question under
+    ``solution_shown``; a request refused before release is on the record, naming its
+    route, and costs nothing. Code that gets round the seal (``asked``) counts as shown.
+    ``raised``: the sentence naming the exception a cell of the question raised;
     ``hidden``: a function question's hidden ``(cases, outputs)`` (outputs: the list
     the kernel recorded, or the sentence why there is none)."""
     q = QUESTIONS[qid](seed=variant)
@@ -473,6 +493,9 @@ def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
                      + ", ".join(asked) + ")")
     if shown:
         notes.append("The solution or key of this question was shown in the graded run")
+    if refused and variant is not None:
+        outcome.messages.append("Help asked for before release and refused (on the record, "
+                                "no points lost): " + ", ".join(refused) + ".")
     if notes and variant is not None:
         if solution_shown == "zero" and outcome.points:
             outcome.points = 0.0
