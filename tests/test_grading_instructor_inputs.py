@@ -172,6 +172,43 @@ def test_replace_refuses_a_file_of_yours_inside_the_graders_folders(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["grades"]
 
 
+def test_replace_never_takes_a_folder_of_yours_without_grades_for_the_graders(tmp_path):
+    """An ``--out`` that never held a run but has a ``feedback/`` of the instructor's
+    (drafts written by hand): with no grades.json listing what the grader wrote,
+    ``--replace`` took every file in ``feedback/`` for the grader's and deleted
+    ``feedback/draft.md`` without a word. Nothing says the grader wrote it: refused."""
+    out = tmp_path / "mine"
+    for f in ("feedback/draft.md", "gradescope/notes/results.json", "todo.txt"):
+        (out / f).parent.mkdir(parents=True, exist_ok=True)
+        (out / f).write_text(f"my {f}", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"inside its folders \(feedback/draft.md, "
+                                         r"gradescope/notes/results.json\); nothing was"):
+        output.prepare(out, replace=True)
+    assert (out / "feedback" / "draft.md").read_text() == "my feedback/draft.md"
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+
+
+def test_replace_after_a_stopped_run_swaps_its_feedback_and_keeps_yours(tmp_path):
+    """A run stopped mid-batch leaves no grades.json, only grades.partial.csv and the
+    feedback of the students it finished (ids may hold "_"): those are the grader's
+    (replaced), a file of the instructor's beside them is not (the run is refused,
+    naming it)."""
+    out = tmp_path / "grades"
+    (out / "feedback").mkdir(parents=True)
+    (out / "grades.partial.csv").write_text(
+        "student,variant,question,points,max_points,status,feedback,file\n"
+        f"s_01,s_01,03.1,1.0,1.0,correct,,s_01_{EXERCISE}.ipynb\n", encoding="utf-8")
+    (out / "feedback" / f"s_01_{EXERCISE}.md").write_text("old", encoding="utf-8")
+    _replace(out, ["grades.csv", "grades.json", f"feedback/s0002_{EXERCISE}.md"])
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        f"feedback/s0002_{EXERCISE}.md", "grades.csv", "grades.json"]
+    (out / "grades.json").unlink()
+    (out / "grades.partial.csv").write_text("student,question\ns0002,03.1\n", encoding="utf-8")
+    (out / "feedback" / "s0001_notes.md").write_text("mine", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"inside its folders \(feedback/s0001_notes.md\)"):
+        output.prepare(out, replace=True)
+
+
 def test_replace_through_a_link_swaps_the_links_target(tmp_path):
     real = _run(tmp_path / "real", RUN, [".notes.txt"])
     (tmp_path / "link").symlink_to(real)
