@@ -97,6 +97,32 @@ def test_plain_points_are_read_with_their_line(tmp_path):
         ("s0001", 0.5, 2), ("s0002", 0.25, 3), ("s0003", 1.0, 4)]
 
 
+def test_a_comma_for_the_decimal_point_is_refused_not_read_as_whole_points(tmp_path):
+    """``s0002,03.1,0,5,regrade``: half a point written the European way, unquoted. The
+    row has one field more than the header; it was read as 0 points with the reason
+    "5" (the rest dropped), a silent wrong grade. Refused, naming the line."""
+    path = _overrides(tmp_path, "s0001,03.1,1,ok", "s0002,03.1,0,5,regrade")
+    with pytest.raises(ValueError, match=r"^overrides: line 3: 5 values where the header "
+                                         r"has 4 \(student, question, points, reason\)"):
+        overrides.read_overrides(path)
+    # quoted, the comma is the file's (refused as points); empty trailing cells a
+    # spreadsheet leaves are no values, and a reason over two lines keeps the line count
+    path = _overrides(tmp_path, 's0001,03.1,1,"two\nlines"', "s0002,03.1,0.5,ok,,")
+    assert [(o["student"], o["points"], o["line"]) for o in
+            overrides.read_overrides(path)] == [("s0001", 1.0, 2), ("s0002", 0.5, 4)]
+
+
+def test_a_roster_row_with_a_value_too_many_is_refused(tmp_path):
+    """``s0003,Okafor, Chidi,...``: an unquoted comma in a name moves every column after
+    it: Chidi's Canvas id would be read from the column before. Refused."""
+    path = tmp_path / "class.csv"
+    path.write_text("student,name,canvas_id\ns0002,Bo Chen,3002\n"
+                    "s0003,Okafor, Chidi,4103\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^roster: line 3: 4 values where the header has "
+                                         r"3 \(student, name, canvas_id\)"):
+        uploader.read_people(path)
+
+
 @pytest.mark.parametrize("row, message", [
     ("s0009,03.1,1,typo", "line 3: s0009: no such student"),
     ("s0002,03.9,1,typo", "line 3: s0002: no question '03.9' .the questions are 03.1, 03.2"),

@@ -98,7 +98,11 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
         reader = csv.DictReader(io.StringIO(text), delimiter=max(",;\t", key=head.count))
         if reader.fieldnames:
             reader.fieldnames = [(f or "").strip() for f in reader.fieldnames]
-        rows = list(reader)
+        rows, lines, line = [], [], 2
+        for row in reader:       # a row's own line: a quoted value may hold line breaks
+            rows.append(row)
+            lines.append(line)
+            line = reader.line_num + 1
     except UnicodeDecodeError:
         raise ValueError(f"roster: {display_name(path.name)} is not UTF-8 text (save it as "
                          "CSV UTF-8)") from None
@@ -110,7 +114,15 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
                          + " and ".join(columns) + (f"; its columns are {found}"
                                                     if rows and found else ""))
     found = []
-    for k, row in enumerate(rows, 2):
+    for k, row in zip(lines, rows):
+        extra = row.pop(None, None) or ()
+        if any((v or "").strip() for v in extra):   # an unquoted comma (0,5; Okafor, Chidi)
+            names = reader.fieldnames               # moved the columns after it
+            raise ValueError(f"roster: line {k}: {len(names) + len(extra)} values where the "
+                             f"header has {len(names)} ("
+                             + ", ".join(display_name(f, 40) for f in names[:8])
+                             + "): quote a value that holds the separator (a "
+                             "decimal: 0.5, not 0,5)")
         sid = (row.get("student") or "").strip()
         if not valid_id(sid):
             raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid "
