@@ -390,6 +390,33 @@ def test_replace_keeps_a_hidden_file_and_a_git_folder(graded, course):
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]
 
 
+def test_export_keeps_your_files_in_the_graders_folders_and_never_lists_them(graded,
+                                                                            tmp_path):
+    """``export --format canvas`` removed the whole ``gradescope/`` of an earlier
+    writing, the instructor's ``gradescope/mine.txt`` and ``gradescope/s0001/note.txt``
+    with it; and every export listed whatever lay in ``feedback/`` as the grader's
+    (``settings.files``), so the next ``grade --replace`` deleted ``feedback/mine.md``
+    without a word. Only the grader's stale files go; yours stay, unlisted, and a later
+    ``--replace`` refuses the run naming them."""
+    import shutil
+
+    out = tmp_path / "g"
+    shutil.copytree(graded[1], out)
+    assert _cli("export", out, "--format", "gradescope") == 0
+    assert (out / "gradescope" / "s0001" / "results.json").exists()
+    mine = {"feedback/mine.md": "draft", "gradescope/mine.txt": "upload on Monday",
+            "gradescope/s0001/note.txt": "asked for a regrade"}
+    for rel, text in mine.items():
+        (out / rel).write_text(text, encoding="utf-8")
+    assert _cli("export", out, "--format", "canvas") == 0
+    assert {rel: (out / rel).read_text() for rel in mine} == mine
+    assert not (out / "gradescope" / "s0001" / "results.json").exists()
+    assert not (out / "gradescope_scores.csv").exists()
+    listed = json.loads((out / "grades.json").read_text())["settings"]["files"]
+    assert not set(mine) & set(listed) and "feedback/s0001_03_pair_counting.md" in listed
+    assert sorted(n for n in output.not_written(out) if "/" in n) == sorted(mine)
+
+
 def test_a_dangling_out_link_is_one_line_and_grades_nothing(course, tmp_path, capsys):
     (tmp_path / "grades").symlink_to(tmp_path / "gone")
     for extra in ((), ("--replace",)):
