@@ -41,6 +41,28 @@ def test_a_folder_inside_an_upload_never_names_its_uploader(forged):
         (forged.replace("\\", "/"), "s0003", "s0002", [own])]
 
 
+def test_an_upload_unzipped_in_place_is_no_per_student_folder_beside_canvas_names():
+    """``unzip okaforchidi_4103_901_a.zip`` run in the download folder (unzip's default)
+    spills Chidi's ``s0002/s0002_03_pair_counting.ipynb`` beside the Canvas names: it
+    read as Bo's per-student folder, Bo had two files and the newer (its time is the one
+    Chidi stored in his zip) was graded, Bo's own listed as "also handed in", exit 0.
+    A student with a Canvas name and a per-student folder of another layout is not
+    decided by date: the folder's file is a conflict, the Canvas download stands."""
+    own = f"chenbo_3002_900_s0002_{EXERCISE}.ipynb"
+    spilled = f"s0002/s0002_{EXERCISE}.ipynb"
+    names = [own, "okaforchidi_4103_901_a.zip", spilled,
+             f"okaforchidi_4103_901_s0003_{EXERCISE}.ipynb",
+             f"s0003/okaforchidi_4103_902_s0003_{EXERCISE}-1.ipynb"]  # sorted by Canvas id
+    res = uploader.resolve(names, roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert res.student == {0: "s0002", 1: "s0003", 3: "s0003", 4: "s0003"}
+    assert [(c["file"], c["claims"], c["other"]) for c in res.conflicts] == [
+        (spilled, "s0002", [own])]
+    assert "a per-student folder beside s0002's Canvas download" in res.conflicts[0]["why"]
+    # a folder layout alone is as before
+    alone = uploader.resolve([spilled], roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert alone.student == {0: "s0002"} and alone.conflicts == []
+
+
 def test_the_outermost_layer_is_the_uploader_whatever_lies_inside():
     """Inside Chidi's own upload, a folder naming nobody and his own name: his file."""
     names = [f"okaforchidi_4103_901_hw/work/s0003_{EXERCISE}.ipynb",

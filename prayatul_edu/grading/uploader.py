@@ -18,7 +18,9 @@ Only the LMS's own layer says who uploaded (:func:`lms_layer`): the outermost fo
 the path that is a per-student folder or a Canvas name, else the file's own Canvas
 name. Anything inside it (the folders unzip made of an upload,
 ``chidi_4103_901_a/s002/...``, a name holding backslashes) is the uploader's content: it
-may make the file a conflict, never another student's upload. Canvas's late mark is read
+may make the file a conflict, never another student's upload; so does a per-student
+folder beside a student's Canvas name (an upload unzipped in place spills its folders
+beside the download). Canvas's late mark is read
 there too, in any case (:func:`canvas_late`).
 
 The file's **claim** is the student its name names once the decorations browsers, drives
@@ -254,6 +256,12 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             by_canvas_name.setdefault(key, set()).add(s)
     res = Resolution()
     uploader: dict[int, str] = {}      # entry -> who uploaded it ("s002", "Canvas user 17")
+    own_canvas: dict[int, str] = {}    # entry in a per-student folder -> its name's student
+
+    def canvas_student(canvas) -> str | None:
+        cname, _, user, _ = canvas
+        named = by_canvas_name.get(cname.lower(), set())
+        return by_canvas_id.get(user) or (next(iter(named)) if len(named) == 1 else None)
     for k, name in enumerate(names):
         key = roster_key(name)
         # the folders are those of the path: a backslash in a file's name is no folder
@@ -273,11 +281,10 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             layer, canvas = lms_layer(folders, base, students)
             if layer is not None:
                 up, how = layer, "folder"
+                named = canvas_parts(base)
+                own_canvas[k] = canvas_student(named) if named else None
         if up is None and canvas is not None:
-            cname, _, user, _ = canvas
-            named = by_canvas_name.get(cname.lower(), set())
-            up = by_canvas_id.get(user) or (next(iter(named)) if len(named) == 1 else None)
-            up, how = up or f"Canvas user {user}", "canvas"
+            up, how = canvas_student(canvas) or f"Canvas user {canvas[2]}", "canvas"
         claim = _claim(base, roster, students, exercise)
         if up is not None and students is None and exercise_from_name(
                 PurePosixPath(plain_name(base))) is None:
@@ -298,6 +305,22 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
                 uploader[k] = up
         else:
             res.unmatched.append(display_name(key))
+    # one student by a Canvas name and by a per-student folder of another layout: the
+    # folders of an upload unzipped in place beside the download, never decided by date
+    layers: dict[str, dict[str, list[int]]] = {}
+    for k, s in res.student.items():
+        if uploader.get(k) == s:
+            layers.setdefault(s, {}).setdefault(res.how[k], []).append(k)
+    for s, how in layers.items():
+        for k in how.get("folder", []) if "canvas" in how else []:
+            if own_canvas.get(k) == s:
+                continue          # a Canvas download sorted into per-student folders
+            res.conflicts.append({"file": display_name(roster_key(names[k])),
+                                  "uploader": "unknown", "claims": s,
+                                  "why": f"a per-student folder beside {s}'s Canvas "
+                                         "download (an upload unzipped in place?)",
+                                  "kind": "layout", "other": []})
+            del res.student[k], res.how[k]
     # two uploaders claiming one student; a conflict's other paths: the named student's
     groups: dict[str, list[int]] = {}
     for k, s in res.student.items():
