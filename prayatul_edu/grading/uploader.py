@@ -20,8 +20,8 @@ name. Anything inside it (the folders unzip made of an upload,
 ``chidi_4103_901_a/s002/...``, a name holding backslashes) is the uploader's content: it
 may make the file a conflict, never another student's upload; so does a per-student
 folder beside a student's Canvas name (an upload unzipped in place spills its folders
-beside the download). Canvas's late mark is read
-there too, in any case (:func:`canvas_late`).
+beside the download). Canvas's late mark is read there too, in any case
+(:func:`canvas_late`).
 
 The file's **claim** is the student its name names once the decorations browsers, drives
 and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canvas's prefix
