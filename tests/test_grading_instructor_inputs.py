@@ -38,7 +38,19 @@ def test_a_folder_inside_an_upload_never_names_its_uploader(forged):
     res = uploader.resolve([own, forged], roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
     assert res.student == {0: "s0002"}
     assert [(c["file"], c["uploader"], c["claims"], c["other"]) for c in res.conflicts] == [
-        (forged.replace("\\", "/"), "s0003", "s0002", [own])]
+        (forged, "s0003", "s0002", [own])]
+
+
+def test_a_conflict_names_the_file_as_it_was_collected():
+    """Chidi's file ``okaforchidi_4103_901_a/..\\s0002\\s0002_...``: shown with its
+    backslashes made folders, ``okaforchidi_4103_901_a/../s0002/s0002_...``, the path the
+    instructor is told to look at is another file (``collected/s0002/...``)."""
+    forged = f"okaforchidi_4103_901_a/..\\s0002\\s0002_{EXERCISE}.ipynb"
+    res = uploader.resolve([f"chenbo_3002_900_s0002_{EXERCISE}.ipynb", forged,
+                            "notes\\..\\x.ipynb"], roster=ROSTER, people=PEOPLE,
+                           exercise=EXERCISE)
+    assert [c["file"] for c in res.conflicts] == [forged]
+    assert res.unmatched == ["notes\\..\\x.ipynb"]
 
 
 def test_an_upload_unzipped_in_place_is_no_per_student_folder_beside_canvas_names():

@@ -257,6 +257,9 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
     res = Resolution()
     uploader: dict[int, str] = {}      # entry -> who uploaded it ("s002", "Canvas user 17")
     own_canvas: dict[int, str] = {}    # entry in a per-student folder -> its name's student
+    # each path as it was collected, for the instructor (a backslash in a name stays one)
+    shown = [display_name("/".join(p for p in str(n).split("/") if p not in ("", ".")))
+             for n in names]
 
     def canvas_student(canvas) -> str | None:
         cname, _, user, _ = canvas
@@ -275,7 +278,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         if by_folder and folders:
             up, how = (folders[0] if valid_id(folders[0]) else None), "folder"
             if up is None:
-                res.unmatched.append(display_name(key))
+                res.unmatched.append(shown[k])
                 continue
         else:
             layer, canvas = lms_layer(folders, base, students)
@@ -291,7 +294,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             claim = None   # no roster: only a hand-in name (ID_NN_topic) names a student
         if up is not None and not up.startswith("Canvas user "):
             if claim is not None and claim != up:
-                res.conflicts.append({"file": display_name(key), "uploader": up,
+                res.conflicts.append({"file": shown[k], "uploader": up,
                                       "claims": claim,
                                       "why": f"handed in by {up} (from where it was "
                                              f"collected) but named as {claim}'s",
@@ -304,7 +307,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             if up:
                 uploader[k] = up
         else:
-            res.unmatched.append(display_name(key))
+            res.unmatched.append(shown[k])
     # one student by a Canvas name and by a per-student folder of another layout: the
     # folders of an upload unzipped in place beside the download, never decided by date
     layers: dict[str, dict[str, list[int]]] = {}
@@ -315,7 +318,7 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         for k in how.get("folder", []) if "canvas" in how else []:
             if own_canvas.get(k) == s:
                 continue          # a Canvas download sorted into per-student folders
-            res.conflicts.append({"file": display_name(roster_key(names[k])),
+            res.conflicts.append({"file": shown[k],
                                   "uploader": "unknown", "claims": s,
                                   "why": f"a per-student folder beside {s}'s Canvas "
                                          "download (an upload unzipped in place?)",
@@ -334,8 +337,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             for k in ks:
                 if k in own:
                     continue
-                others = [display_name(roster_key(names[j])) for j in ks if j != k]
-                res.conflicts.append({"file": display_name(roster_key(names[k])),
+                others = [shown[j] for j in ks if j != k]
+                res.conflicts.append({"file": shown[k],
                                       "uploader": uploader.get(k, "unknown"), "claims": s,
                                       "why": f"{len(ups)} uploaders claim {s}",
                                       "kind": "uploaders", "other": others})
@@ -350,18 +353,18 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         if len(named) < 2:
             continue
         for k in ks:
-            res.conflicts.append({"file": display_name(roster_key(names[k])), "uploader": up,
+            res.conflicts.append({"file": shown[k], "uploader": up,
                                   "claims": res.student[k],
                                   "why": f"{up} handed in files named for {len(named)} "
                                          f"students ({', '.join(named)})",
                                   "kind": "one uploader",
-                                  "other": [display_name(roster_key(names[j]))
+                                  "other": [shown[j]
                                             for j in ks if j != k]})
         for k in ks:
             del res.student[k], res.how[k]
     mine = {}
     for k, s in res.student.items():
-        mine.setdefault(s, []).append(display_name(roster_key(names[k])))
+        mine.setdefault(s, []).append(shown[k])
     for c in res.conflicts:
         if not c["other"]:
             c["other"] = mine.get(c["claims"], [])
