@@ -168,6 +168,25 @@ def test_a_correction_is_checked_against_the_exercise_and_the_class(tmp_path, ro
         overrides.check_overrides(fixes, {"03.1": 1.0, "03.2": 1.0}, {"s0001", "s0002"})
 
 
+def test_a_correction_for_an_id_in_another_case_is_refused_naming_the_id(tmp_path):
+    """``S0001,03.1,1,on paper`` for s0001: ``export`` skipped it as "not in these
+    grades" (a student of another part of the class) and exited 0, s0001's correction
+    never applied. An id that differs from a graded one only in case is a typo: refused,
+    naming the id meant; so too against the roster at ``grade``."""
+    fixes = overrides.read_overrides(_overrides(tmp_path, "s0002,03.1,1,ok",
+                                                "S0001,03.1,1,on paper"))
+    students = [{"student": s, "rows": [{"question": "03.1", "points": 0.0,
+                                         "max_points": 1.0, "status": "incorrect",
+                                         "feedback": ""}]} for s in ("s0001", "s0002")]
+    with pytest.raises(ValueError, match=r"^overrides: line 3: S0001 is not in these grades "
+                                         r"but s0001 is \(an id in another case\?\)"):
+        overrides.apply_overrides(students, fixes)
+    assert students[0]["rows"][0]["points"] == 0.0 and "overrides" not in students[1]
+    with pytest.raises(ValueError, match=r"line 3: S0001: no such student \(not on the "
+                                         r"roster; s0001 is\)"):
+        overrides.check_overrides(fixes, {"03.1": 1.0}, {"s0001", "s0002"})
+
+
 def test_submission_times_of_ids_not_on_the_roster_are_named(tmp_path):
     path = tmp_path / "times.csv"
     path.write_text("student,submitted_at\ns0001,2026-12-01T10:00\nS0002,2026-12-01T11:00\n"
