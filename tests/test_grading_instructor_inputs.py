@@ -6,6 +6,7 @@ and ``--replace`` swapping only what the grader wrote."""
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -155,6 +156,20 @@ def test_a_roster_row_with_a_value_too_many_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"^roster: line 3: 4 values where the header has "
                                          r"3 \(student, name, canvas_id\)"):
         uploader.read_people(path)
+
+
+def test_one_canvas_id_on_two_rows_is_refused(tmp_path, capsys):
+    """Bo's row copied from Ana's with her Canvas id: Ana's upload
+    (``limaana_3001_901_notebook.ipynb``) was Bo's, graded as his when newer, and Ana
+    was simply absent, exit 0. The roster is refused at ``assign`` and ``grade``."""
+    path = tmp_path / "class.csv"
+    path.write_text("student,name,canvas_id\ns0001,Ana Lima,3001\ns0002,Bo Chen,3001\n",
+                    encoding="utf-8")
+    message = "roster: line 3: canvas_id 3001 is s0001's too (line 2)"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        uploader.read_people(path)
+    assert _cli("assign", "03", "--roster", path, "--out", tmp_path / "hw") == 2
+    assert message in capsys.readouterr().err and not (tmp_path / "hw").exists()
 
 
 @pytest.mark.parametrize("row, message", [

@@ -90,14 +90,23 @@ def _header(text: str) -> str:
 def read_people(path) -> dict[str, Person]:
     """student id -> :class:`Person`, from a roster CSV with a column ``student`` and any
     of :data:`PERSON_COLUMNS` (``prayatul-edu assign`` copies them from the class roster
-    into its ``roster.csv``); a student listed on several rows keeps the first."""
+    into its ``roster.csv``); a student listed on several rows keeps the first. One
+    Canvas id on the rows of two students is refused (ValueError naming both lines): it
+    would make one student's uploads the other's."""
     people: dict[str, Person] = {}
-    for _, row in roster_rows(path, ("student",)):
-        found = {_header(k): (v or "").strip() for k, v in row.items() if k is not None}
+    canvas_ids: dict[str, tuple[str, int]] = {}
+    for k, row in roster_rows(path, ("student",)):
+        found = {_header(h): (v or "").strip() for h, v in row.items() if h is not None}
         values = {}
         for attr, headers in PERSON_COLUMNS.items():
             values[attr] = next((display_name(found[h], 200) for h in headers
                                  if found.get(h)), "")
+        user = values.get("canvas_id")
+        if user:
+            other, line = canvas_ids.setdefault(user, (row["student"], k))
+            if other != row["student"]:
+                raise ValueError(f"roster: line {k}: canvas_id {user} is {other}'s too "
+                                 f"(line {line}); each student has their own Canvas id")
         people.setdefault(row["student"], Person(row["student"], **values))
     return people
 
