@@ -76,6 +76,24 @@ def test_an_upload_unzipped_in_place_is_no_per_student_folder_beside_canvas_name
     assert alone.student == {0: "s0002"} and alone.conflicts == []
 
 
+def test_a_canvas_name_never_names_a_student_whose_canvas_id_is_another():
+    """Canvas user 5555, not on the roster, whose Canvas name reads ``chenbo`` (renamed
+    "Bo Chen"): the name was taken for Bo although the roster gives Bo's Canvas id, 3002,
+    and the newest of Bo's "three" files was graded as his. Another id is another
+    uploader: its file naming Bo is a conflict, its other file nobody's."""
+    own = f"chenbo_3002_900_s0002_{EXERCISE}.ipynb"
+    names = [own, f"chenbo_5555_901_s0002_{EXERCISE}.ipynb", "chenbo_5555_902_hw.ipynb"]
+    res = uploader.resolve(names, roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert res.student == {0: "s0002"}
+    assert [(c["file"], c["uploader"], c["claims"]) for c in res.conflicts] == [
+        (names[1], "Canvas user 5555", "s0002")]
+    assert res.unmatched == [names[2]]
+    # a student without a Canvas id on the roster is still found by their name
+    people = dict(PEOPLE, s0002=uploader.Person("s0002", name="Bo Chen"))
+    res = uploader.resolve(names[:1], roster=ROSTER, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"} and res.conflicts == []
+
+
 def test_the_outermost_layer_is_the_uploader_whatever_lies_inside():
     """Inside Chidi's own upload, a folder naming nobody and his own name: his file."""
     names = [f"okaforchidi_4103_901_hw/work/s0003_{EXERCISE}.ipynb",

@@ -10,8 +10,8 @@ A file's **uploader** comes from where the instructor's collection put it:
 * Canvas's "Download Submissions" name, ``NAME[_LATE]_USERID_SUBMISSIONID_ORIGINAL``
   (``limaana_LATE_3143_207797_s002_03_pair_counting.ipynb``; :func:`canvas_parts`):
   the roster's ``canvas_id`` column, else its ``name`` written as Canvas writes it
-  (letters only, lower case, last name first), names the student; an id the roster does
-  not know stays an uploader known only by that id;
+  (letters only, lower case, last name first) of a student without a Canvas id, names
+  the student; an id the roster does not know stays an uploader known only by that id;
 * a roster row whose ``file`` is the file's path (the instructor wrote it).
 
 Only the LMS's own layer says who uploaded (:func:`lms_layer`): the outermost folder of
@@ -271,9 +271,15 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
              for n in names]
 
     def canvas_student(canvas) -> str | None:
+        """The student of a Canvas name: by its user id, else by the name when one
+        student has it and the roster gives them no Canvas id (another id is another
+        person, whatever name they gave Canvas)."""
         cname, _, user, _ = canvas
+        if user in by_canvas_id:
+            return by_canvas_id[user]
         named = by_canvas_name.get(cname.lower(), set())
-        return by_canvas_id.get(user) or (next(iter(named)) if len(named) == 1 else None)
+        one = next(iter(named)) if len(named) == 1 else None
+        return one if one is not None and not people[one].canvas_id else None
     for k, name in enumerate(names):
         key = roster_key(name)
         # the folders are those of the path: a backslash in a file's name is no folder
