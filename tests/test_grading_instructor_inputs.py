@@ -6,6 +6,7 @@ and ``--replace`` swapping only what the grader wrote."""
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -38,7 +39,59 @@ def test_a_folder_inside_an_upload_never_names_its_uploader(forged):
     res = uploader.resolve([own, forged], roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
     assert res.student == {0: "s0002"}
     assert [(c["file"], c["uploader"], c["claims"], c["other"]) for c in res.conflicts] == [
-        (forged.replace("\\", "/"), "s0003", "s0002", [own])]
+        (forged, "s0003", "s0002", [own])]
+
+
+def test_a_conflict_names_the_file_as_it_was_collected():
+    """Chidi's file ``okaforchidi_4103_901_a/..\\s0002\\s0002_...``: shown with its
+    backslashes made folders, ``okaforchidi_4103_901_a/../s0002/s0002_...``, the path the
+    instructor is told to look at is another file (``collected/s0002/...``)."""
+    forged = f"okaforchidi_4103_901_a/..\\s0002\\s0002_{EXERCISE}.ipynb"
+    res = uploader.resolve([f"chenbo_3002_900_s0002_{EXERCISE}.ipynb", forged,
+                            "notes\\..\\x.ipynb"], roster=ROSTER, people=PEOPLE,
+                           exercise=EXERCISE)
+    assert [c["file"] for c in res.conflicts] == [forged]
+    assert res.unmatched == ["notes\\..\\x.ipynb"]
+
+
+def test_an_upload_unzipped_in_place_is_no_per_student_folder_beside_canvas_names():
+    """``unzip okaforchidi_4103_901_a.zip`` run in the download folder (unzip's default)
+    spills Chidi's ``s0002/s0002_03_pair_counting.ipynb`` beside the Canvas names: it
+    read as Bo's per-student folder, Bo had two files and the newer (its time is the one
+    Chidi stored in his zip) was graded, Bo's own listed as "also handed in", exit 0.
+    A student with a Canvas name and a per-student folder of another layout is not
+    decided by date: the folder's file is a conflict, the Canvas download stands."""
+    own = f"chenbo_3002_900_s0002_{EXERCISE}.ipynb"
+    spilled = f"s0002/s0002_{EXERCISE}.ipynb"
+    names = [own, "okaforchidi_4103_901_a.zip", spilled,
+             f"okaforchidi_4103_901_s0003_{EXERCISE}.ipynb",
+             f"s0003/okaforchidi_4103_902_s0003_{EXERCISE}-1.ipynb"]  # sorted by Canvas id
+    res = uploader.resolve(names, roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert res.student == {0: "s0002", 1: "s0003", 3: "s0003", 4: "s0003"}
+    assert [(c["file"], c["claims"], c["other"]) for c in res.conflicts] == [
+        (spilled, "s0002", [own])]
+    assert "a per-student folder beside s0002's Canvas download" in res.conflicts[0]["why"]
+    # a folder layout alone is as before
+    alone = uploader.resolve([spilled], roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert alone.student == {0: "s0002"} and alone.conflicts == []
+
+
+def test_a_canvas_name_never_names_a_student_whose_canvas_id_is_another():
+    """Canvas user 5555, not on the roster, whose Canvas name reads ``chenbo`` (renamed
+    "Bo Chen"): the name was taken for Bo although the roster gives Bo's Canvas id, 3002,
+    and the newest of Bo's "three" files was graded as his. Another id is another
+    uploader: its file naming Bo is a conflict, its other file nobody's."""
+    own = f"chenbo_3002_900_s0002_{EXERCISE}.ipynb"
+    names = [own, f"chenbo_5555_901_s0002_{EXERCISE}.ipynb", "chenbo_5555_902_hw.ipynb"]
+    res = uploader.resolve(names, roster=ROSTER, people=PEOPLE, exercise=EXERCISE)
+    assert res.student == {0: "s0002"}
+    assert [(c["file"], c["uploader"], c["claims"]) for c in res.conflicts] == [
+        (names[1], "Canvas user 5555", "s0002")]
+    assert res.unmatched == [names[2]]
+    # a student without a Canvas id on the roster is still found by their name
+    people = dict(PEOPLE, s0002=uploader.Person("s0002", name="Bo Chen"))
+    res = uploader.resolve(names[:1], roster=ROSTER, people=people, exercise=EXERCISE)
+    assert res.student == {0: "s0002"} and res.conflicts == []
 
 
 def test_the_outermost_layer_is_the_uploader_whatever_lies_inside():
@@ -97,6 +150,46 @@ def test_plain_points_are_read_with_their_line(tmp_path):
         ("s0001", 0.5, 2), ("s0002", 0.25, 3), ("s0003", 1.0, 4)]
 
 
+def test_a_comma_for_the_decimal_point_is_refused_not_read_as_whole_points(tmp_path):
+    """``s0002,03.1,0,5,regrade``: half a point written the European way, unquoted. The
+    row has one field more than the header; it was read as 0 points with the reason
+    "5" (the rest dropped), a silent wrong grade. Refused, naming the line."""
+    path = _overrides(tmp_path, "s0001,03.1,1,ok", "s0002,03.1,0,5,regrade")
+    with pytest.raises(ValueError, match=r"^overrides: line 3: 5 values where the header "
+                                         r"has 4 \(student, question, points, reason\)"):
+        overrides.read_overrides(path)
+    # quoted, the comma is the file's (refused as points); empty trailing cells a
+    # spreadsheet leaves are no values, and a reason over two lines keeps the line count
+    path = _overrides(tmp_path, 's0001,03.1,1,"two\nlines"', "s0002,03.1,0.5,ok,,")
+    assert [(o["student"], o["points"], o["line"]) for o in
+            overrides.read_overrides(path)] == [("s0001", 1.0, 2), ("s0002", 0.5, 4)]
+
+
+def test_a_roster_row_with_a_value_too_many_is_refused(tmp_path):
+    """``s0003,Okafor, Chidi,...``: an unquoted comma in a name moves every column after
+    it: Chidi's Canvas id would be read from the column before. Refused."""
+    path = tmp_path / "class.csv"
+    path.write_text("student,name,canvas_id\ns0002,Bo Chen,3002\n"
+                    "s0003,Okafor, Chidi,4103\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^roster: line 3: 4 values where the header has "
+                                         r"3 \(student, name, canvas_id\)"):
+        uploader.read_people(path)
+
+
+def test_one_canvas_id_on_two_rows_is_refused(tmp_path, capsys):
+    """Bo's row copied from Ana's with her Canvas id: Ana's upload
+    (``limaana_3001_901_notebook.ipynb``) was Bo's, graded as his when newer, and Ana
+    was simply absent, exit 0. The roster is refused at ``assign`` and ``grade``."""
+    path = tmp_path / "class.csv"
+    path.write_text("student,name,canvas_id\ns0001,Ana Lima,3001\ns0002,Bo Chen,3001\n",
+                    encoding="utf-8")
+    message = "roster: line 3: canvas_id 3001 is s0001's too (line 2)"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        uploader.read_people(path)
+    assert _cli("assign", "03", "--roster", path, "--out", tmp_path / "hw") == 2
+    assert message in capsys.readouterr().err and not (tmp_path / "hw").exists()
+
+
 @pytest.mark.parametrize("row, message", [
     ("s0009,03.1,1,typo", "line 3: s0009: no such student"),
     ("s0002,03.9,1,typo", "line 3: s0002: no question '03.9' .the questions are 03.1, 03.2"),
@@ -106,6 +199,25 @@ def test_a_correction_is_checked_against_the_exercise_and_the_class(tmp_path, ro
     fixes = overrides.read_overrides(_overrides(tmp_path, "s0001,03.1,1,ok", row))
     with pytest.raises(ValueError, match=message + ".*nothing was graded"):
         overrides.check_overrides(fixes, {"03.1": 1.0, "03.2": 1.0}, {"s0001", "s0002"})
+
+
+def test_a_correction_for_an_id_in_another_case_is_refused_naming_the_id(tmp_path):
+    """``S0001,03.1,1,on paper`` for s0001: ``export`` skipped it as "not in these
+    grades" (a student of another part of the class) and exited 0, s0001's correction
+    never applied. An id that differs from a graded one only in case is a typo: refused,
+    naming the id meant; so too against the roster at ``grade``."""
+    fixes = overrides.read_overrides(_overrides(tmp_path, "s0002,03.1,1,ok",
+                                                "S0001,03.1,1,on paper"))
+    students = [{"student": s, "rows": [{"question": "03.1", "points": 0.0,
+                                         "max_points": 1.0, "status": "incorrect",
+                                         "feedback": ""}]} for s in ("s0001", "s0002")]
+    with pytest.raises(ValueError, match=r"^overrides: line 3: S0001 is not in these grades "
+                                         r"but s0001 is \(an id in another case\?\)"):
+        overrides.apply_overrides(students, fixes)
+    assert students[0]["rows"][0]["points"] == 0.0 and "overrides" not in students[1]
+    with pytest.raises(ValueError, match=r"line 3: S0001: no such student \(not on the "
+                                         r"roster; s0001 is\)"):
+        overrides.check_overrides(fixes, {"03.1": 1.0}, {"s0001", "s0002"})
 
 
 def test_submission_times_of_ids_not_on_the_roster_are_named(tmp_path):
@@ -170,6 +282,43 @@ def test_replace_refuses_a_file_of_yours_inside_the_graders_folders(tmp_path):
                                          "nothing was graded"):
         output.prepare(out, replace=True)
     assert [p.name for p in tmp_path.iterdir()] == ["grades"]
+
+
+def test_replace_never_takes_a_folder_of_yours_without_grades_for_the_graders(tmp_path):
+    """An ``--out`` that never held a run but has a ``feedback/`` of the instructor's
+    (drafts written by hand): with no grades.json listing what the grader wrote,
+    ``--replace`` took every file in ``feedback/`` for the grader's and deleted
+    ``feedback/draft.md`` without a word. Nothing says the grader wrote it: refused."""
+    out = tmp_path / "mine"
+    for f in ("feedback/draft.md", "gradescope/notes/results.json", "todo.txt"):
+        (out / f).parent.mkdir(parents=True, exist_ok=True)
+        (out / f).write_text(f"my {f}", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"inside its folders \(feedback/draft.md, "
+                                         r"gradescope/notes/results.json\); nothing was"):
+        output.prepare(out, replace=True)
+    assert (out / "feedback" / "draft.md").read_text() == "my feedback/draft.md"
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+
+
+def test_replace_after_a_stopped_run_swaps_its_feedback_and_keeps_yours(tmp_path):
+    """A run stopped mid-batch leaves no grades.json, only grades.partial.csv and the
+    feedback of the students it finished (ids may hold "_"): those are the grader's
+    (replaced), a file of the instructor's beside them is not (the run is refused,
+    naming it)."""
+    out = tmp_path / "grades"
+    (out / "feedback").mkdir(parents=True)
+    (out / "grades.partial.csv").write_text(
+        "student,variant,question,points,max_points,status,feedback,file\n"
+        f"s_01,s_01,03.1,1.0,1.0,correct,,s_01_{EXERCISE}.ipynb\n", encoding="utf-8")
+    (out / "feedback" / f"s_01_{EXERCISE}.md").write_text("old", encoding="utf-8")
+    _replace(out, ["grades.csv", "grades.json", f"feedback/s0002_{EXERCISE}.md"])
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        f"feedback/s0002_{EXERCISE}.md", "grades.csv", "grades.json"]
+    (out / "grades.json").unlink()
+    (out / "grades.partial.csv").write_text("student,question\ns0002,03.1\n", encoding="utf-8")
+    (out / "feedback" / "s0001_notes.md").write_text("mine", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"inside its folders \(feedback/s0001_notes.md\)"):
+        output.prepare(out, replace=True)
 
 
 def test_replace_through_a_link_swaps_the_links_target(tmp_path):
@@ -325,6 +474,33 @@ def test_replace_keeps_a_hidden_file_and_a_git_folder(graded, course):
                      and ".git" not in p.parts and p.name != "regrades.txt")
     assert data["settings"]["files"] == on_disk           # the grader's files only
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".grades.")]
+
+
+def test_export_keeps_your_files_in_the_graders_folders_and_never_lists_them(graded,
+                                                                            tmp_path):
+    """``export --format canvas`` removed the whole ``gradescope/`` of an earlier
+    writing, the instructor's ``gradescope/mine.txt`` and ``gradescope/s0001/note.txt``
+    with it; and every export listed whatever lay in ``feedback/`` as the grader's
+    (``settings.files``), so the next ``grade --replace`` deleted ``feedback/mine.md``
+    without a word. Only the grader's stale files go; yours stay, unlisted, and a later
+    ``--replace`` refuses the run naming them."""
+    import shutil
+
+    out = tmp_path / "g"
+    shutil.copytree(graded[1], out)
+    assert _cli("export", out, "--format", "gradescope") == 0
+    assert (out / "gradescope" / "s0001" / "results.json").exists()
+    mine = {"feedback/mine.md": "draft", "gradescope/mine.txt": "upload on Monday",
+            "gradescope/s0001/note.txt": "asked for a regrade"}
+    for rel, text in mine.items():
+        (out / rel).write_text(text, encoding="utf-8")
+    assert _cli("export", out, "--format", "canvas") == 0
+    assert {rel: (out / rel).read_text() for rel in mine} == mine
+    assert not (out / "gradescope" / "s0001" / "results.json").exists()
+    assert not (out / "gradescope_scores.csv").exists()
+    listed = json.loads((out / "grades.json").read_text())["settings"]["files"]
+    assert not set(mine) & set(listed) and "feedback/s0001_03_pair_counting.md" in listed
+    assert sorted(n for n in output.not_written(out) if "/" in n) == sorted(mine)
 
 
 def test_a_dangling_out_link_is_one_line_and_grades_nothing(course, tmp_path, capsys):

@@ -36,7 +36,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 from pathlib import Path
 
 from .report import StudentReport, csv_safe, write_atomic
@@ -182,17 +181,21 @@ def write_exports(reports, out: Path, formats, *, assignment: str | None = None,
 
 
 def _remove_others(out: Path, written: list[Path]) -> None:
-    """Remove the exports in ``out`` that are not among ``written`` (stale)."""
+    """Remove the exports in ``out`` that are not among ``written`` (stale): the grader's
+    files only (``gradescope/STUDENT/results.json``; a folder once it is empty), never a
+    file of the instructor's beside them."""
     for name in ("canvas.csv", "canvas_questions.csv", "gradescope_scores.csv"):
         if out / name not in written:
             (out / name).unlink(missing_ok=True)
     results = out / "gradescope"
-    if results.is_dir():
+    if results.is_dir() and not results.is_symlink():
         for folder in results.iterdir():
-            if folder / "results.json" not in written:
-                if folder.is_dir() and not folder.is_symlink():
-                    shutil.rmtree(folder)
-                else:
-                    folder.unlink()
+            stale = folder / "results.json"
+            if stale in written or not folder.is_dir() or folder.is_symlink():
+                continue
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink()
+            if not any(folder.iterdir()):
+                folder.rmdir()
         if not any(results.iterdir()):
             results.rmdir()

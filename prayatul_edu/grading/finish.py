@@ -27,7 +27,7 @@ from ..exercises.authoring import HAND
 from .batch import feedback_name
 from .class_report import write_class_report
 from .export import missing_cell, write_exports
-from .output import grader_files
+from .output import grader_files, not_written
 from .uploader import Person
 from .late import LATE_ROW, describe, late_verdict, parse_policy, read_due, read_submissions
 from .overrides import apply_overrides, hand_grading_csv, read_overrides
@@ -125,6 +125,11 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
                            "due": due_at.isoformat() if due_at else None,
                            "submitted": {k: v.isoformat() for k, v in times.items()}}
     reports = [StudentReport.from_dict(s) for s in students]
+    # the instructor's files inside the grader's folders: kept, and never listed as the
+    # grader's (a later grade --replace refuses the run naming them, never deletes them)
+    yours = ({n for n in not_written(folder) if "/" in n}
+             if isinstance(data.get("settings", {}).get("files"), list) else set())
+    yours -= {f"feedback/{feedback_name(r)}" for r in reports}
     (folder / "feedback").mkdir(exist_ok=True)
     for s, r in zip(students, reports):
         write_atomic(folder / "feedback" / feedback_name(r), student_feedback(s))
@@ -133,9 +138,9 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
     people = {k: Person(**v) for k, v in (settings.get("people") or {}).items()}
     data["missing"] = _missing(students, settings, people, missing)
     absent = [m["student"] for m in data["missing"]]
-    write_exports(reports, folder, formats, assignment=assignment,
-                  canvas_questions=canvas_questions, people=people or None,
-                  missing=absent, missing_policy=missing)
+    yours -= {p.relative_to(folder).as_posix() for p in write_exports(
+        reports, folder, formats, assignment=assignment, canvas_questions=canvas_questions,
+        people=people or None, missing=absent, missing_policy=missing)}
     title = assignment or " + ".join(sorted({s.get("exercise") or "" for s in students}
                                             - {""})) or "grades"
     write_class_report(students, folder, title, absent)
@@ -144,6 +149,6 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
         write_atomic(waiting, hand_grading_csv(students, HAND))
     else:
         waiting.unlink(missing_ok=True)
-    settings["files"] = sorted(set(grader_files(folder)) | {"grades.json"})   # the grader's
+    settings["files"] = sorted(set(grader_files(folder)) - yours | {"grades.json"})
     write_atomic(folder / "grades.json", json.dumps(data, indent=1))
     return data

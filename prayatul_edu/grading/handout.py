@@ -34,6 +34,7 @@ from ..exercises.authoring import tolerance
 from .identity import display_name, exercise_name, exercise_questions, roster_rows
 from .published import HANDOUT_MARK, default_folder
 from .report import write_atomic
+from .uploader import read_people
 
 __all__ = ["assign", "release", "student_variant", "read_course_key", "read_class_roster",
            "handout_notebook", "handout_name", "key_fingerprint", "recorded_key",
@@ -73,6 +74,7 @@ def read_class_roster(path) -> list[str]:
 
 def _class_rows(path) -> list[dict]:
     """The rows of a class roster, each student once (ValueError naming a repeated one)."""
+    read_people(path)                # one Canvas id on two students' rows is refused
     seen: dict[str, int] = {}
     rows = []
     for k, row in roster_rows(path, ("student",)):

@@ -101,13 +101,17 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
         reader = csv.DictReader(io.StringIO(text), delimiter=max(",;\t", key=head.count))
         if reader.fieldnames:
             reader.fieldnames = [(f or "").strip() for f in reader.fieldnames]
-        rows = list(reader)
+        rows, lines, line = [], [], 2
+        for row in reader:       # a row's own line: a quoted value may hold line breaks
+            rows.append(row)
+            lines.append(line)
+            line = reader.line_num + 1
     except UnicodeDecodeError:
         raise ValueError(f"roster: {display_name(path.name)} is not UTF-8 text (save it as "
                          "CSV UTF-8)") from None
     except (OSError, csv.Error) as exc:
         raise ValueError(f"roster: cannot read {path.name} ({type(exc).__name__})") from None
-    numbered = list(enumerate(rows, 2))
+    numbered = list(zip(lines, rows))   # each row with its own line in the file
     lms = lms_rows(reader.fieldnames, numbered) if columns == ("student",) and rows and \
         "student" not in rows[0] else None
     if lms is not None:       # Canvas's gradebook export, Gradescope's roster (.roster)
@@ -127,6 +131,14 @@ def roster_rows(path, columns: tuple[str, ...]) -> list[tuple[int, dict]]:
                          + (f"; its columns are {found}" if rows and found else ""))
     found = []
     for k, row in numbered:
+        extra = row.pop(None, None) or ()
+        if any((v or "").strip() for v in extra):   # an unquoted comma (0,5; Okafor, Chidi)
+            names = reader.fieldnames               # moved the columns after it
+            raise ValueError(f"roster: line {k}: {len(names) + len(extra)} values where the "
+                             f"header has {len(names)} ("
+                             + ", ".join(display_name(f, 40) for f in names[:8])
+                             + "): quote a value that holds the separator (a "
+                             "decimal: 0.5, not 0,5)")
         sid = (row.get("student") or "").strip()
         if not valid_id(sid):
             raise ValueError(f"roster: line {k}: {display_name(sid)!r} is not a valid "

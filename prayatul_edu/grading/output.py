@@ -13,11 +13,15 @@ notes, a hidden ``.notes.txt``, a ``.git/``) is moved into the new run before th
 so it is kept; a file of yours inside the grader's folders (``feedback/mine.txt``)
 refuses the run, naming it. ``out`` given as a symbolic link is resolved: the run is
 swapped in the link's target (the link stays); a link to nothing is refused in one
-line. A folder that holds no grades but other files is never written into.
+line. A folder that holds no grades but other files is never written into; without a
+grades.json (a run stopped before it), only the feedback of the students its
+``grades.partial.csv`` names is the grader's inside its folders.
 :func:`files_in` lists what a run wrote, for ``grades.json``.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -67,20 +71,43 @@ def not_written(out) -> list[str]:
         listed = json.loads((out / "grades.json").read_text(encoding="utf-8"))
         listed = set(listed["settings"]["files"])
     except (OSError, ValueError, TypeError, KeyError):
-        listed = None    # a run that was stopped: its folders are the grader's
+        listed = _stopped_run(out)
     found = []
     for name in sorted(os.listdir(out)):
         if name not in GRADER_FILES:
             if not _TOP_TEMPORARY.fullmatch(name):
                 found.append(name)
             continue
-        if listed is None or not (out / name).is_dir() or (out / name).is_symlink():
+        if not (out / name).is_dir() or (out / name).is_symlink():
             continue
         for path in files_in(out / name, hidden=True):
             rel = f"{name}/{path}"
             if rel not in listed and not _TEMPORARY.fullmatch(rel.rsplit("/", 1)[-1]):
                 found.append(rel)
     return found
+
+
+class _StoppedRun:
+    """What a run stopped before its grades.json wrote inside the grader's folders: the
+    feedback of the students its ``grades.partial.csv`` names (``feedback/STUDENT_*.md``)
+    and nothing else; with no such file, nothing (a ``feedback/`` of your own is yours)."""
+
+    def __init__(self, students):
+        self.students = students
+
+    def __contains__(self, rel: str) -> bool:
+        folder, _, name = rel.partition("/")
+        return (folder == "feedback" and "/" not in name and name.endswith(".md")
+                and any(name.startswith(f"{s}_") for s in self.students))
+
+
+def _stopped_run(out: Path) -> _StoppedRun:
+    try:
+        text = (out / "grades.partial.csv").read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return _StoppedRun(set())
+    return _StoppedRun({row.get("student") for row in csv.DictReader(io.StringIO(text))}
+                       - {None, ""})
 
 
 def prepare(out, replace: bool = False) -> tuple[Path, Path]:

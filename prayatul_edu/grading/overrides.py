@@ -75,14 +75,23 @@ def check_overrides(overrides: list[dict], maxima: dict, students=None) -> None:
     for o in overrides:
         where = f"overrides: line {o['line']}: {display_name(o['student'], 64)}"
         if students is not None and o["student"] not in students:
-            raise ValueError(f"{where}: no such student (not on the roster); nothing was "
-                             "graded")
+            meant = _in_another_case(o["student"], students)
+            raise ValueError(f"{where}: no such student (not on the roster"
+                             + (f"; {meant} is" if meant else "") + "); nothing was graded")
         if o["question"] not in maxima:
             raise ValueError(f"{where}: no question {display_name(o['question'], 20)!r} "
                              f"(the questions are {', '.join(maxima)}); nothing was graded")
         if o["points"] > maxima[o["question"]]:
             raise ValueError(f"{where} {o['question']}: {o['points']:g} points is more than "
                              f"the question's {maxima[o['question']]:g}; nothing was graded")
+
+
+def _in_another_case(sid: str, known) -> str | None:
+    """The one id of ``known`` that ``sid`` (not among them) differs from only in case."""
+    if sid in known:
+        return None
+    found = [k for k in known if k.casefold() == sid.casefold()]
+    return found[0] if len(found) == 1 else None
 
 
 def hand_grading_csv(students: list[dict], status: str) -> str:
@@ -113,6 +122,13 @@ def apply_overrides(students: list[dict], overrides: list[dict],
     of the class carries the whole file over). ValueError (nothing changed) for a
     question a student does not have, or points above the question's maximum."""
     by_id = {s["student"]: s for s in students}
+    for o in overrides:
+        meant = _in_another_case(o["student"], by_id)
+        if meant:
+            where = f"overrides: line {o['line']}: " if "line" in o else "overrides: "
+            raise ValueError(f"{where}{display_name(o['student'], 64)} is not in these "
+                             f"grades but {meant} is (an id in another case?): write "
+                             f"{meant}")
     skipped = sorted({o["student"] for o in overrides if o["student"] not in by_id})
     overrides = [o for o in overrides if o["student"] in by_id]
     for o in overrides:

@@ -10,16 +10,18 @@ A file's **uploader** comes from where the instructor's collection put it:
 * Canvas's "Download Submissions" name, ``NAME[_LATE]_USERID_SUBMISSIONID_ORIGINAL``
   (``limaana_LATE_3143_207797_s002_03_pair_counting.ipynb``; :func:`canvas_parts`):
   the roster's ``canvas_id`` column, else its ``name`` written as Canvas writes it
-  (letters only, lower case, last name first), names the student; an id the roster does
-  not know stays an uploader known only by that id;
+  (letters only, lower case, last name first) of a student without a Canvas id, names
+  the student; an id the roster does not know stays an uploader known only by that id;
 * a roster row whose ``file`` is the file's path (the instructor wrote it).
 
 Only the LMS's own layer says who uploaded (:func:`lms_layer`): the outermost folder of
 the path that is a per-student folder or a Canvas name, else the file's own Canvas
 name. Anything inside it (the folders unzip made of an upload,
 ``chidi_4103_901_a/s002/...``, a name holding backslashes) is the uploader's content: it
-may make the file a conflict, never another student's upload. Canvas's late mark is read
-there too, in any case (:func:`canvas_late`).
+may make the file a conflict, never another student's upload; so does a per-student
+folder beside a student's Canvas name (an upload unzipped in place spills its folders
+beside the download). Canvas's late mark is read there too, in any case
+(:func:`canvas_late`).
 
 The file's **claim** is the student its name names once the decorations browsers, drives
 and LMSs add are taken off (:func:`plain_name`: ``Copy of ...``, `` (1)``, Canvas's prefix
@@ -88,14 +90,23 @@ def _header(text: str) -> str:
 def read_people(path) -> dict[str, Person]:
     """student id -> :class:`Person`, from a roster CSV with a column ``student`` and any
     of :data:`PERSON_COLUMNS` (``prayatul-edu assign`` copies them from the class roster
-    into its ``roster.csv``); a student listed on several rows keeps the first."""
+    into its ``roster.csv``); a student listed on several rows keeps the first. One
+    Canvas id on the rows of two students is refused (ValueError naming both lines): it
+    would make one student's uploads the other's."""
     people: dict[str, Person] = {}
-    for _, row in roster_rows(path, ("student",)):
-        found = {_header(k): (v or "").strip() for k, v in row.items() if k is not None}
+    canvas_ids: dict[str, tuple[str, int]] = {}
+    for k, row in roster_rows(path, ("student",)):
+        found = {_header(h): (v or "").strip() for h, v in row.items() if h is not None}
         values = {}
         for attr, headers in PERSON_COLUMNS.items():
             values[attr] = next((display_name(found[h], 200) for h in headers
                                  if found.get(h)), "")
+        user = values.get("canvas_id")
+        if user:
+            other, line = canvas_ids.setdefault(user, (row["student"], k))
+            if other != row["student"]:
+                raise ValueError(f"roster: line {k}: canvas_id {user} is {other}'s too "
+                                 f"(line {line}); each student has their own Canvas id")
         people.setdefault(row["student"], Person(row["student"], **values))
     return people
 
@@ -254,6 +265,21 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             by_canvas_name.setdefault(key, set()).add(s)
     res = Resolution()
     uploader: dict[int, str] = {}      # entry -> who uploaded it ("s002", "Canvas user 17")
+    own_canvas: dict[int, str] = {}    # entry in a per-student folder -> its name's student
+    # each path as it was collected, for the instructor (a backslash in a name stays one)
+    shown = [display_name("/".join(p for p in str(n).split("/") if p not in ("", ".")))
+             for n in names]
+
+    def canvas_student(canvas) -> str | None:
+        """The student of a Canvas name: by its user id, else by the name when one
+        student has it and the roster gives them no Canvas id (another id is another
+        person, whatever name they gave Canvas)."""
+        cname, _, user, _ = canvas
+        if user in by_canvas_id:
+            return by_canvas_id[user]
+        named = by_canvas_name.get(cname.lower(), set())
+        one = next(iter(named)) if len(named) == 1 else None
+        return one if one is not None and not people[one].canvas_id else None
     for k, name in enumerate(names):
         key = roster_key(name)
         # the folders are those of the path: a backslash in a file's name is no folder
@@ -267,24 +293,23 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         if by_folder and folders:
             up, how = (folders[0] if valid_id(folders[0]) else None), "folder"
             if up is None:
-                res.unmatched.append(display_name(key))
+                res.unmatched.append(shown[k])
                 continue
         else:
             layer, canvas = lms_layer(folders, base, students)
             if layer is not None:
                 up, how = layer, "folder"
+                named = canvas_parts(base)
+                own_canvas[k] = canvas_student(named) if named else None
         if up is None and canvas is not None:
-            cname, _, user, _ = canvas
-            named = by_canvas_name.get(cname.lower(), set())
-            up = by_canvas_id.get(user) or (next(iter(named)) if len(named) == 1 else None)
-            up, how = up or f"Canvas user {user}", "canvas"
+            up, how = canvas_student(canvas) or f"Canvas user {canvas[2]}", "canvas"
         claim = _claim(base, roster, students, exercise)
         if up is not None and students is None and exercise_from_name(
                 PurePosixPath(plain_name(base))) is None:
             claim = None   # no roster: only a hand-in name (ID_NN_topic) names a student
         if up is not None and not up.startswith("Canvas user "):
             if claim is not None and claim != up:
-                res.conflicts.append({"file": display_name(key), "uploader": up,
+                res.conflicts.append({"file": shown[k], "uploader": up,
                                       "claims": claim,
                                       "why": f"handed in by {up} (from where it was "
                                              f"collected) but named as {claim}'s",
@@ -297,7 +322,23 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             if up:
                 uploader[k] = up
         else:
-            res.unmatched.append(display_name(key))
+            res.unmatched.append(shown[k])
+    # one student by a Canvas name and by a per-student folder of another layout: the
+    # folders of an upload unzipped in place beside the download, never decided by date
+    layers: dict[str, dict[str, list[int]]] = {}
+    for k, s in res.student.items():
+        if uploader.get(k) == s:
+            layers.setdefault(s, {}).setdefault(res.how[k], []).append(k)
+    for s, how in layers.items():
+        for k in how.get("folder", []) if "canvas" in how else []:
+            if own_canvas.get(k) == s:
+                continue          # a Canvas download sorted into per-student folders
+            res.conflicts.append({"file": shown[k],
+                                  "uploader": "unknown", "claims": s,
+                                  "why": f"a per-student folder beside {s}'s Canvas "
+                                         "download (an upload unzipped in place?)",
+                                  "kind": "layout", "other": []})
+            del res.student[k], res.how[k]
     # two uploaders claiming one student; a conflict's other paths: the named student's
     groups: dict[str, list[int]] = {}
     for k, s in res.student.items():
@@ -311,8 +352,8 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
             for k in ks:
                 if k in own:
                     continue
-                others = [display_name(roster_key(names[j])) for j in ks if j != k]
-                res.conflicts.append({"file": display_name(roster_key(names[k])),
+                others = [shown[j] for j in ks if j != k]
+                res.conflicts.append({"file": shown[k],
                                       "uploader": uploader.get(k, "unknown"), "claims": s,
                                       "why": f"{len(ups)} uploaders claim {s}",
                                       "kind": "uploaders", "other": others})
@@ -327,18 +368,18 @@ def resolve(names, *, roster: dict | None = None, people: dict | None = None,
         if len(named) < 2:
             continue
         for k in ks:
-            res.conflicts.append({"file": display_name(roster_key(names[k])), "uploader": up,
+            res.conflicts.append({"file": shown[k], "uploader": up,
                                   "claims": res.student[k],
                                   "why": f"{up} handed in files named for {len(named)} "
                                          f"students ({', '.join(named)})",
                                   "kind": "one uploader",
-                                  "other": [display_name(roster_key(names[j]))
+                                  "other": [shown[j]
                                             for j in ks if j != k]})
         for k in ks:
             del res.student[k], res.how[k]
     mine = {}
     for k, s in res.student.items():
-        mine.setdefault(s, []).append(display_name(roster_key(names[k])))
+        mine.setdefault(s, []).append(shown[k])
     for c in res.conflicts:
         if not c["other"]:
             c["other"] = mine.get(c["claims"], [])
