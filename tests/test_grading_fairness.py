@@ -12,7 +12,6 @@ from dataclasses import asdict
 import nbformat
 import pytest
 
-import prayatul_edu.exercises as ex
 from grading_helpers import FULL, QIDS, answers, notebook, rows
 from prayatul_edu import grading
 from prayatul_edu.grading import notebook as graded_notebook
