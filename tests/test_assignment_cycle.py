@@ -21,7 +21,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from grading_helpers import QIDS, ROOT, answers, notebook
+from grading_helpers import FUNCTIONS, POINTS, QIDS, ROOT, TOTAL, answers, notebook
 from prayatul_edu import cli, grading
 from prayatul_edu.grading import export, handout
 
@@ -164,20 +164,24 @@ def _close(g, k):
     return abs(g - k) <= 1e-4 + 1e-4 * abs(k)
 
 
-def expected_points(given, right):
-    """Points of one answer by the documented rules: 03.1 a table (all or nothing), the
-    others numbers (the share of entries within tolerance, rounded to 0.01); 03.4's third
-    entry is a letter (right or wrong, one share like the numbers')."""
+def expected_points(given, right, qid):
+    """Points of one answer to ``qid`` by the documented rules: 03.1 a table (all or
+    nothing), the function of 03.5 all or nothing (the right function's source, run on
+    the student's own variant, is right on every case), the others numbers (the share of
+    entries within tolerance, rounded to 0.01); 03.4's third entry is a letter (right or
+    wrong, one share like the numbers'). Each share times the question's points."""
     if given is None:
         return 0.0
+    if qid in FUNCTIONS:
+        return POINTS[qid] * (given == right)
     if np.ndim(right) == 2:
         g, k = np.ravel(np.asarray(given, float)), np.ravel(np.asarray(right, float))
-        return float(len(g) == len(k) and all(_close(a, b) for a, b in zip(g, k)))
+        return POINTS[qid] * float(len(g) == len(k) and all(_close(a, b) for a, b in zip(g, k)))
     g, k = list(np.ravel(np.asarray(given, object))), list(np.ravel(np.asarray(right, object)))
     if len(g) != len(k):
         return 0.0
     ok = [a == b if isinstance(b, str) else _close(float(a), float(b)) for a, b in zip(g, k)]
-    return round(sum(ok) / len(ok), 2)
+    return round(POINTS[qid] * sum(ok) / len(ok), 2)
 
 
 STUDENTS = [f"s{k:02d}" for k in range(1, 25)]
@@ -202,8 +206,10 @@ def cycle(tmp_path_factory):
         if sid == "s04":
             mine["03.2"] = [right["03.2"][0] + 1] + right["03.2"][1:3] + [right["03.2"][3] + 1]
         student, after = sid, None
-        if sid == "s09":     # forgot their id: works on the course's data
-            student, mine = None, answers(None)
+        if sid == "s09":     # forgot their id: works on the course's data (a function
+            # checked there is graded on the outputs recorded there: left out)
+            student = None
+            mine = {q: a for q, a in answers(None).items() if q not in FUNCTIONS}
         if sid == "s11":     # an endless loop after the first question
             after = {"q03-1-check": "while True:\n    pass"}
         given[sid] = mine
@@ -251,7 +257,7 @@ def _expected_total(sid, given):
     if sid in ODD:
         return 0.0
     right = answers(sid)
-    return round(sum(expected_points(given[sid].get(q), right[q]) for q in QIDS), 2)
+    return round(sum(expected_points(given[sid].get(q), right[q], q) for q in QIDS), 2)
 
 
 def test_every_students_total_is_the_one_computed_by_hand(cycle):
@@ -275,7 +281,7 @@ def test_duplicate_forgotten_id_hung_cell_and_odd_entries_are_reported(cycle):
     assert students["s07"]["problems"] == [
         "also handed in: section_b/first try/s07_03_pair_counting.ipynb (older, or not a "
         "regular file; not graded: the newest file counts)"]
-    assert len(students["s07"]["rows"]) == 4
+    assert len(students["s07"]["rows"]) == len(QIDS)
     assert students["s09"]["problems"] == [
         "the notebook declared STUDENT_ID = None (the course's own data), but s09 is graded "
         "on their own variant: answers checked on the course's data score as answers to "
@@ -321,13 +327,13 @@ def test_canvas_imports_count_every_point_once(cycle):
     students, given, out, _ = cycle
     total = list(csv.reader(open(out / "canvas.csv", encoding="utf-8")))
     assert total[0] == export.CANVAS_IDENTITY + ["HW3"]
-    assert total[1] == ["Points Possible", "", "", "", "", "4"]
+    assert total[1] == ["Points Possible", "", "", "", "", f"{TOTAL:g}"]
     assert {r[2]: float(r[5]) for r in total[2:]} == {
         sid: _expected_total(sid, given) for sid in STUDENTS}
     assert all(r[:2] == ["", ""] and r[3:5] == ["", ""] for r in total[2:])
     per_q = list(csv.reader(open(out / "canvas_questions.csv", encoding="utf-8")))
     assert per_q[0] == export.CANVAS_IDENTITY + [f"HW3 {q}" for q in QIDS]
-    assert per_q[1] == ["Points Possible", "", "", "", ""] + ["1"] * 4
+    assert per_q[1] == ["Points Possible", "", "", "", ""] + [f"{POINTS[q]:g}" for q in QIDS]
     assert sum(float(x) for x in per_q[1][5:]) == float(total[1][5])
     assert {r[2]: round(sum(float(x) for x in r[5:]), 2) for r in per_q[2:]} == {
         r[2]: float(r[5]) for r in total[2:]}
@@ -343,4 +349,4 @@ def test_gradescope_score_upload_and_results(cycle):
         assert got[sid] == [sid, sid, "", f"{_expected_total(sid, given):g}"]
     assert sorted(p.name for p in (out / "gradescope").iterdir()) == sorted(students)
     res = json.loads((out / "gradescope" / "s07" / "results.json").read_text())
-    assert res["score"] == students["s07"]["total"] and len(res["tests"]) == 4
+    assert res["score"] == students["s07"]["total"] and len(res["tests"]) == len(QIDS)

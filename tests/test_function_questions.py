@@ -174,7 +174,7 @@ def test_the_hidden_cases_decide_a_function_right_only_on_the_public_cases(q):
 def test_built_in_function_questions():
     found = {qid for qid, cls in ex.QUESTIONS.items()
              if issubclass(cls, kinds.FunctionQuestion)}
-    assert found >= {"01.11", "02.5", "04.8"}               # three exercises
+    assert found >= {"01.11", "02.5", "03.5", "04.8"}       # four exercises
 
 
 # ------------------------------------------------------------ graded in the sandbox
@@ -419,7 +419,93 @@ def test_silhouette_of_a_point_names_both_slips(seed):
     assert f"s_i is {brute_silhouette(**case):.4g}" in out.feedback
 
 
-@pytest.mark.parametrize("qid", ["01.11", "02.5", "04.8"])
+def brute_pair_counts(truth, pred, ordered=False, selves=False):
+    """(TP, FP, FN, TN) by visiting the pairs (a, b): a < b (the lecture's), a != b
+    (``ordered``), a <= b (``selves``), or all N^2 (both)."""
+    n, counts = len(truth), Counter()
+    for a in range(n):
+        for b in range(n):
+            if (a < b) or (ordered and a > b) or (selves and a == b):
+                counts[(truth[a] == truth[b], pred[a] == pred[b])] += 1
+    return (counts[True, True], counts[False, True], counts[True, False],
+            counts[False, False])
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "u42"])
+def test_pair_counts_right_and_its_three_ways_of_counting_the_wrong_pairs_named(seed):
+    q = ex.question("03.5", seed=seed)
+    out = q.grade(brute_pair_counts)
+    assert out.status == CORRECT and out.points == q.points == 2.0
+    assert q.check(brute_pair_counts).text.startswith(
+        "03.5 write pair_counts(truth, pred): correct (2/2)")
+    slips = {"ordered pairs": dict(ordered=True), "self-pairs": dict(selves=True),
+             "N^2 pairs": dict(ordered=True, selves=True)}
+    for name, how in slips.items():
+        out = q.grade(lambda t, p: brute_pair_counts(t, p, **how))
+        assert out.status == INCORRECT and out.diagnosed == [name], (name, out.feedback)
+    assert "twice the lecture's" in q.grade(
+        lambda t, p: brute_pair_counts(t, p, ordered=True)).feedback
+    assert "inflate TP by N" in q.grade(
+        lambda t, p: brute_pair_counts(t, p, selves=True)).feedback
+    assert "add up to N^2" in q.grade(
+        lambda t, p: brute_pair_counts(t, p, ordered=True, selves=True)).feedback
+    # the classes and the clusters confused: FP and FN swapped
+    out = q.grade(lambda t, p: brute_pair_counts(p, t))
+    assert out.diagnosed == ["FP and FN swapped"]
+    # the smallest small case where it differs, with its four counts and the right ones
+    case = min((c for _, kind, c in q.public_cases() if kind == "small"
+                and brute_pair_counts(c["pred"], c["truth"])
+                != brute_pair_counts(c["truth"], c["pred"])), key=lambda c: len(c["truth"]))
+    tp, fp, fn, tn = brute_pair_counts(case["truth"], case["pred"])
+    assert (f"truth = {case['truth']}, pred = {case['pred']}, it returns "
+            f"({tp}, {fn}, {fp}, {tn}); (TP, FP, FN, TN) is ({tp}, {fp}, {fn}, {tn})"
+            in out.feedback)
+    assert "range(a + 1" not in out.feedback          # never the right code
+
+
+def test_pair_counts_key_agrees_with_the_pairs_visited_on_the_course_data_and_variants():
+    """The key on every case (the shown data of the course and of variants, the small
+    cases and hidden ones) equals the pairs counted one by one; the counts add up to
+    N (N - 1) / 2."""
+    rng = np.random.default_rng(44)
+    for seed in (None, "s1", "u42", "s4411"):
+        q = ex.question("03.5", seed=seed)
+        shown = q.shown_case()
+        assert (shown["truth"], shown["pred"]) == (q.classes.tolist(), q.clusters.tolist())
+        cases = [c for _, _, c in q.public_cases()] + q.hidden_cases(rng)
+        keys = q.compute_key(cases)
+        for case, key in zip(cases, keys):
+            want = brute_pair_counts(case["truth"], case["pred"])
+            assert key == want
+            n = len(case["truth"])
+            assert sum(want) == n * (n - 1) // 2
+    # the course's data: the ten examples of Exercise 2 (as in 03.4)
+    q = ex.question("03.5", seed=None)
+    assert q.classes.tolist() == ex.question("03.4", seed=None).classes.tolist()
+    assert len(q.classes) == 10
+
+
+def test_pair_counts_a_wrong_shape_and_a_special_case_of_the_shown_data():
+    q = ex.question("03.5", seed=None)
+    out = q.grade(lambda t, p: brute_pair_counts(t, p)[:3])
+    assert "wrong type" in out.diagnosed and "not 4 numbers (TP, FP, FN, TN)" in out.feedback
+    shown = q.shown_case()
+    right_there = brute_pair_counts(shown["truth"], shown["pred"])
+    public = {json.dumps(c): brute_pair_counts(c["truth"], c["pred"])
+              for _, _, c in q.public_cases()}
+
+    def special(truth, pred):
+        return public.get(json.dumps({"truth": list(map(int, truth)),
+                                      "pred": list(map(int, pred))}), right_there)
+
+    assert q.grade(special).status == CORRECT          # at home: the public cases only
+    cases = q.hidden_cases(np.random.default_rng(1))
+    graded = q.grade(q.record(special), hidden=(cases, q._run(special, cases)))
+    assert graded.status == INCORRECT and graded.points == 0
+    assert "right only on the public cases" in graded.diagnosed
+
+
+@pytest.mark.parametrize("qid", ["01.11", "02.5", "03.5", "04.8"])
 def test_a_function_question_renders_its_prompt_hints_and_solution(qid):
     q = ex.question(qid, seed="s7")
     prompt = repr(q)
@@ -473,3 +559,21 @@ def test_graded_a_functions_message_never_names_a_folder():
                           "zero", hidden=(cases, q._run(purity, cases)))
     assert "`FileNotFoundError`: `no <path> here`" in out.feedback
     assert "/srv" not in out.feedback
+
+
+def test_the_grading_fixture_is_exercise_03_as_it_is():
+    """The grading tests read exercise 03's questions and marks from the exercise
+    (grading_helpers): pinned here once, with the fixture's right function, which is right
+    on a variant's public and hidden cases."""
+    from grading_helpers import FULL, FUNCTIONS, PAIR_COUNTS, QIDS, TOTAL, answers
+
+    assert QIDS == ["03.1", "03.2", "03.3", "03.4", "03.5"] and FUNCTIONS == ["03.5"]
+    assert FULL[-1] == ("03.5", 2.0, CORRECT) and TOTAL == 6.0
+    assert answers("s77")["03.5"] == PAIR_COUNTS
+    scope = {}
+    exec(PAIR_COUNTS, scope)
+    fn = scope["pair_counts"]
+    q = ex.question("03.5", seed="s77")
+    cases = q.hidden_cases(np.random.default_rng(77))
+    graded = q.grade(q.record(fn), hidden=(cases, q._run(fn, cases)))
+    assert graded.status == CORRECT and graded.points == 2.0

@@ -16,12 +16,11 @@ import numpy as np
 import pytest
 
 import prayatul_edu.exercises as ex
-from grading_helpers import QIDS, answers, notebook, rows
+from grading_helpers import FULL, POINTS, QIDS, TOTAL, answers, notebook, rows
 from prayatul_edu import cli, grading
 from prayatul_edu.grading import export, identity, report
 
 SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
-FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +66,7 @@ def graded(tmp_path_factory):
 def test_all_correct(graded):
     r = graded[0]["s77"]
     assert (r.student, r.variant, r.exercise) == ("s77", "s77", "03_pair_counting")
-    assert rows(r) == FULL and r.problems == [] and (r.total, r.max_total) == (4, 4)
+    assert rows(r) == FULL and r.problems == [] and (r.total, r.max_total) == (TOTAL, TOTAL)
     assert r.calls == {q: {"check": 1} for q in QIDS}
 
 
@@ -118,7 +117,7 @@ def test_honest_feedback_reads_as_plain_text(graded):
 
 def test_megabytes_of_output_are_cut(graded):
     r = graded[0]["s83"]
-    assert r.problems == ["the output was cut after 20000 characters"] and r.total == 4
+    assert r.problems == ["the output was cut after 20000 characters"] and r.total == TOTAL
 
 
 def test_malformed_file_is_reported(graded):
@@ -131,9 +130,10 @@ def test_csv_json_feedback_and_progress(graded):
     reports, out, err, _ = graded
     table = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
     assert list(table[0]) == grading.CSV_COLUMNS
-    assert len(table) == 8 * 4
+    assert len(table) == 8 * len(QIDS)
     s77 = [x for x in table if x["student"] == "s77"]
-    assert [x["question"] for x in s77] == QIDS and {x["points"] for x in s77} == {"1.0"}
+    assert [x["question"] for x in s77] == QIDS
+    assert [x["points"] for x in s77] == [str(POINTS[q]) for q in QIDS]
     assert {x["variant"] for x in s77} == {"s77"}
     data = json.loads((out / "grades.json").read_text())
     assert data["tolerance"] == {"atol": 1e-4, "rtol": 1e-4}
@@ -151,7 +151,7 @@ def test_csv_json_feedback_and_progress(graded):
     assert len(lines) == 8 and lines[-1].startswith("[8/8] ") and "done in" in lines[-1]
     assert all(f"[{k}/8]" in line for k, line in enumerate(lines, 1))
     assert sum("ETA " in line for line in lines) == 7
-    assert any("s77_03_pair_counting.ipynb: s77 4/4 (" in line for line in lines)
+    assert any(f"s77_03_pair_counting.ipynb: s77 {TOTAL:g}/{TOTAL:g} (" in line for line in lines)
 
 
 def test_canvas_csv_field_by_field(graded):
@@ -160,15 +160,16 @@ def test_canvas_csv_field_by_field(graded):
     # Canvas's gradebook import: identity columns, then one column per assignment;
     # the optional second row gives the points possible
     assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "HW3"]
-    assert table[1] == ["Points Possible", "", "", "", "", "4"]
+    assert table[1] == ["Points Possible", "", "", "", "", f"{TOTAL:g}"]
     got = {row[2]: row for row in table[2:]}
     assert set(got) == set(reports)
-    assert got["s77"] == ["", "", "s77", "", "", "4"]
+    assert got["s77"] == ["", "", "s77", "", "", f"{TOTAL:g}"]
     assert got["s78"][5] == f"{reports['s78'].total:g}"
     # per question: a file of its own, without the total (no point counted twice)
     per_q = export.canvas_csv(list(reports.values()), "HW3", questions=True).splitlines()
     assert per_q[0].split(",")[5:] == [f"HW3 {q}" for q in QIDS]
-    assert per_q[1].split(",") == ["Points Possible", "", "", "", "", "1", "1", "1", "1"]
+    assert per_q[1].split(",") == ["Points Possible", "", "", "", ""] + [
+        f"{POINTS[q]:g}" for q in QIDS]
     assert per_q[2:] == [",,%s,,,%s" % (r.student, ",".join(f"{x['points']:g}" for x in r.rows))
                          for r in reports.values()]
 
@@ -202,7 +203,7 @@ def test_a_roster_names_the_students(graded, tmp_path):
     r = grading.StudentReport.from_dict(grading.grade_isolated(
         "s77_03_pair_counting.ipynb", (src / "s77_03_pair_counting.ipynb").read_bytes(),
         asdict(grading.Options(roster=ids, sandbox=SANDBOX, cell_timeout=30)), str(src)))
-    assert (r.student, r.variant) == ("s78", "s78") and r.total < 4
+    assert (r.student, r.variant) == ("s78", "s78") and r.total < TOTAL
     assert any("declared STUDENT_ID s77, but the file belongs to s78" in p for p in r.problems)
     unlisted = grading.grade_source("s99.ipynb", b"{}", grading.Options(
         roster=ids, exercise="03_pair_counting", sandbox=SANDBOX))
@@ -321,7 +322,7 @@ def test_cli_grade(tmp_path, capsys, graded):
     assert "[2/2] " in err and "graded 2 notebook(s), 1 with problems" in err
     table = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
     assert [(x["student"], x["status"]) for x in table] == (
-        [("s79", ex.NOT_ATTEMPTED)] * 4 + [("s85", grading.NOTEBOOK_ERROR)] * 4)
+        [("s79", ex.NOT_ATTEMPTED)] * len(QIDS) + [("s85", grading.NOTEBOOK_ERROR)] * len(QIDS))
     assert (out / "canvas.csv").is_file() and not (out / "gradescope").exists()
 
 

@@ -5,7 +5,7 @@ from dataclasses import asdict
 import pytest
 
 import prayatul_edu.exercises as ex
-from grading_helpers import QIDS, answers, notebook, rows
+from grading_helpers import POINTS, QIDS, TOTAL, answers, notebook, rows
 from prayatul_edu import grading
 from prayatul_edu.exercises import assignment
 from prayatul_edu.exercises.assignment import CHANNEL_ENV, POLICY_ENV, Policy
@@ -93,7 +93,8 @@ def test_a_solution_shown_in_the_graded_run(tmp_path, rule, points, note):
                            policy=Policy(released=True).to_json())
     r = grading.StudentReport.from_dict(
         grading.grade_isolated(path.name, path.read_bytes(), asdict(opts)))
-    assert rows(r)[0] == ("03.1", points, ex.CORRECT) and r.total == 3 + points
+    assert rows(r)[0] == ("03.1", points, ex.CORRECT)
+    assert r.total == TOTAL - POINTS["03.1"] + points
     assert r.rows[0]["feedback"].endswith(note) or r.rows[0]["feedback"].endswith(note + ".")
     assert r.calls["03.1"] == {"solution": 1, "solution_shown": 1, "check": 1}
     assert all(r.calls[q] == {"check": 1} for q in QIDS[1:])

@@ -4,7 +4,7 @@ import json
 import nbformat
 import pytest
 
-from grading_helpers import answers, notebook
+from grading_helpers import POINTS, TOTAL, answers, notebook
 from prayatul_edu import cli, grading
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
@@ -39,7 +39,7 @@ def test_a_cluster_grades_exactly_like_a_local_run(tmp_path):
     assert _without_times(json.loads((dask / "grades.json").read_text())) == \
         _without_times(json.loads((local / "grades.json").read_text()))
     totals = [s["total"] for s in json.loads((dask / "grades.json").read_text())["students"]]
-    assert totals == [4.0, 3.0, 0.0, 0.0]
+    assert totals == [TOTAL, TOTAL - POINTS["03.3"], 0.0, 0.0]
 
 
 def test_dask_needs_the_extra(tmp_path, capsys, monkeypatch):

@@ -12,15 +12,13 @@ from dataclasses import asdict
 import nbformat
 import pytest
 
-import prayatul_edu.exercises as ex
-from grading_helpers import QIDS, answers, notebook, rows
+from grading_helpers import FULL, QIDS, answers, notebook, rows
 from prayatul_edu import grading
 from prayatul_edu.grading import notebook as graded_notebook
 from prayatul_edu.grading.cgroup import cpu_controller
 
 PROBLEM = grading.sandbox_problem("bwrap")
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
-FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 #: spinning children of the burner, and the seconds it keeps them spinning
 CHILDREN, SPIN = 100, 30
 #: an honest student's own computation (about 0.3 s of CPU on one core)

@@ -21,7 +21,7 @@ import nbformat
 import pytest
 
 import prayatul_edu.exercises as ex
-from grading_helpers import QIDS, ROOT, answers, notebook, rows
+from grading_helpers import FULL, FUNCTIONS, QIDS, ROOT, TOTAL, answers, notebook, rows
 from prayatul_edu import grading
 from prayatul_edu.grading.cgroup import cgroup_problem
 from prayatul_edu.grading.identity import display_name
@@ -35,11 +35,12 @@ CANARY_ENV = "CANARY-environment-51c2aa"
 CANARY_SUBMISSION = "CANARY-submission-a81d04"
 CANARY_KEY = b"CANARY-keyring-3c9e71"
 MARKER = "prayatul-hostile-marker"
-FULL = [(q, 1.0, ex.CORRECT) for q in QIDS]
 OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
 #: a cell of the question raised before any answer of it was checked (issue 43)
 RAISED = [(q, 0.0, grading.report.CELL_ERROR) for q in QIDS]
 ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+#: the owner's answers checked on another variant's data: a function's outputs are not
+OTHER_DATA = [(q, 0.0, ex.INCORRECT) if q in FUNCTIONS else (q, p, s) for q, p, s in FULL]
 #: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
 AT = 'code cell 2 under "03 - Pair counting: similarity matrices,…"'
@@ -98,7 +99,9 @@ def _attacks(env):
                 [AT + " did not finish within 4 s"]),
         "a12": ("import os\nos._exit(3)", FULL, ["the kernel died in " + AT]),
         # -- ids
-        "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
+        # (its values were the file owner's: right; its function ran on the other id's
+        # data, and a function is graded on the outputs recorded in the notebook)
+        "a13": ("ex.setup('x' * 300)", OTHER_DATA, ["the notebook declared STUDENT_ID"]),
         # (an id the library cannot encode only breaks the attacker's own questions)
         "a14": ("ex.setup('\\udcff\\x00\\u202eevil')", RAISED,
                 ["the notebook declared STUDENT_ID", "raised UnicodeEncodeError",
@@ -385,7 +388,7 @@ def test_attack_gets_exactly_its_row(batch, name):
 def test_honest_students_keep_full_marks(batch):
     for h in ("h1", "h2", "h3"):
         r = batch["reports"][f"{h}.ipynb"]
-        assert rows(r) == FULL and r.problems == [] and r.total == 4
+        assert rows(r) == FULL and r.problems == [] and r.total == TOTAL
 
 
 def test_key_and_solution_are_refused_and_reported(batch):
@@ -400,7 +403,7 @@ def test_key_and_solution_are_refused_and_reported(batch):
 
 def test_a_friends_id_is_graded_as_the_file_owner(batch):
     r = batch["reports"]["a26.ipynb"]
-    assert (r.student, r.variant) == ("a26", "a26") and r.total < 4
+    assert (r.student, r.variant) == ("a26", "a26") and r.total < TOTAL
     assert any("declared STUDENT_ID h1, but the file belongs to a26" in p for p in r.problems)
     assert all("Checked in the notebook against variant h1; graded against variant a26"
                in x["feedback"] for x in r.rows)
@@ -408,7 +411,7 @@ def test_a_friends_id_is_graded_as_the_file_owner(batch):
 
 def test_the_question_set_comes_from_the_instructor(batch):
     r = batch["reports"]["a27.ipynb"]
-    assert rows(r) == FULL and r.max_total == 4
+    assert rows(r) == FULL and r.max_total == TOTAL
 
 
 def test_formulas_and_markup_are_neutralised(batch):
@@ -417,7 +420,7 @@ def test_formulas_and_markup_are_neutralised(batch):
     csv_text = (out / "grades.csv").read_text()     # listed in grades.json, not graded
     assert "=1+2" not in csv_text and "invalid-" not in csv_text
     a29 = batch["reports"]["a29.ipynb"]
-    assert rows(a29) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
+    assert rows(a29) == FULL[:2] + [("03.3", 0.0, ex.INVALID)] + FULL[3:]
     md = (out / "feedback" / "a29_03_pair_counting.md").read_text()
     assert "<img" not in md and "<script" not in md and "[x\\](http" in md
     assert re.search(r"(?<!\\)\]\(", md) is None   # no link, no image
@@ -427,7 +430,7 @@ def test_formulas_and_markup_are_neutralised(batch):
 
 def test_a_forged_answer_is_cut_and_cleaned(batch):
     r = batch["reports"]["a45.ipynb"]
-    assert rows(r) == [FULL[0], FULL[1], ("03.3", 0.0, ex.INVALID), FULL[3]]
+    assert rows(r) == FULL[:2] + [("03.3", 0.0, ex.INVALID)] + FULL[3:]
     assert all(len(x["feedback"]) <= FIELD_CAP for x in r.rows)
     assert (batch["env"]["out"] / "grades.csv").stat().st_size < 100_000
 
@@ -460,7 +463,7 @@ def test_help_asked_for_is_one_rule_and_getting_round_the_seal_costs_the_points(
     assert ("The submitted code of this question asks for the answer (__wrapped__)."
             in a47.rows[1]["feedback"])
     assert rows(batch["reports"]["a51.ipynb"]) == (
-        [unanswered["03.1"]] + FULL[1:3] + [refused["03.4"]])
+        [unanswered["03.1"]] + FULL[1:3] + [refused["03.4"]] + FULL[4:])
     a48 = batch["reports"]["a48.ipynb"]
     assert "(the environment changed)" in a48.rows[2]["feedback"]
 
@@ -472,7 +475,7 @@ def test_every_route_to_the_key_is_recorded_and_refused(batch, name, route):
     after ``globals()["__name__"] = "prayatul_edu.x"``: each gave 4/4 with no record;
     now each is refused and on the kernel's record of help, whatever the cell named."""
     r = batch["reports"][f"{name}.ipynb"]
-    assert rows(r) == FULL[:2] + [RAISED[2], FULL[3]]
+    assert rows(r) == FULL[:2] + [RAISED[2]] + FULL[3:]
     assert r.calls["03.3"] == {"key": 1, "key_shown": 0}
     assert len(r.problems) == 1 and f"raised NotReleased: {route}: the answer of 03.3 for " \
         f"variant {name} is not available" in r.problems[0]
@@ -483,14 +486,20 @@ def test_every_route_to_the_key_is_recorded_and_refused(batch, name, route):
 
 
 def test_a_linked_or_piped_channel_gives_nothing(batch):
+    """Nothing read, no row but its own; the grader's hidden cases, whose outputs go to
+    the same channel, wait on the pipe (nobody reads it) until they are cut and said so."""
     for name in ("a30", "a31"):
         r = batch["reports"][f"{name}.ipynb"]
-        assert rows(r) == OPEN and r.problems == []
+        assert rows(r) == OPEN
+    assert batch["reports"]["a30.ipynb"].problems == []
+    assert batch["reports"]["a31.ipynb"].problems == [
+        "the hidden cases of the function questions did not finish within 4 s (or the kernel "
+        "died) and were cut"]
 
 
 def test_deleted_and_altered_cells_are_found_against_the_published_exercise(batch):
     r = batch["reports"]["a32.ipynb"]
-    assert rows(r) == [FULL[0], RAISED[1], FULL[2], FULL[3]]   # q2's prompt cell: gone
+    assert rows(r) == [FULL[0], RAISED[1]] + FULL[2:]   # q2's prompt cell: gone
     assert "1 cell(s) of the exercise are missing (deleted?): q03-2-prompt" in r.problems
     assert "1 cell(s) of the exercise were altered: q03-3-prompt" in r.problems
 
@@ -516,7 +525,7 @@ def test_every_submission_has_its_rows_and_files(batch):
     graded = batch["count"] - len(batch["unmatched"])
     assert len(batch["reports"]) == graded >= 25 + 3 and len(batch["unmatched"]) == 3
     lines = (out / "grades.csv").read_text().splitlines()
-    assert len(lines) == 1 + 4 * graded and "HACKED" not in "\n".join(lines)
+    assert len(lines) == 1 + len(QIDS) * graded and "HACKED" not in "\n".join(lines)
     assert not (out / "grades.partial.csv").exists()
     assert len(list((out / "feedback").glob("*.md"))) == graded
     assert len(list((out / "gradescope").glob("*/results.json"))) == graded

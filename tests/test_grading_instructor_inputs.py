@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from grading_helpers import TOTAL
 from prayatul_edu import grading
 from prayatul_edu.grading import export, late, output, overrides, uploader
 from prayatul_edu.grading.report import StudentReport
@@ -413,7 +414,7 @@ def test_a_blank_file_unzipped_from_a_classmates_upload_leaves_the_honest_total(
     code, out, data, students = graded
     assert code == 3                                         # the conflict needs a look
     assert {s: students[s]["total"] for s in students} == {
-        "s0001": 4.0, "s0002": 4.0, "s0003": 1.8}            # 2 - 10% for Canvas's mark
+        "s0001": TOTAL, "s0002": TOTAL, "s0003": 1.8}        # 2 - 10% for Canvas's mark
     assert students["s0002"]["file"] == f"chenbo_4002_902_s0002_{EXERCISE}.ipynb"
     assert students["s0002"]["problems"] == []
     assert [(c["file"], c["uploader"], c["claims"]) for c in data["settings"]["conflicts"]] \
@@ -468,7 +469,7 @@ def test_replace_keeps_a_hidden_file_and_a_git_folder(graded, course):
     assert (out / "regrades.txt").read_text() == "ask Bo"
     data = json.loads((out / "grades.json").read_text())
     assert {s["student"]: s["total"] for s in data["students"]} == {
-        "s0001": 4.0, "s0002": 4.0, "s0003": 2.25}        # (2 + 0.5) - 10%
+        "s0001": TOTAL, "s0002": TOTAL, "s0003": 2.25}    # (2 + 0.5) - 10%
     on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
                      if p.is_file() and not p.name.startswith(".")
                      and ".git" not in p.parts and p.name != "regrades.txt")

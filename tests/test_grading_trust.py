@@ -24,7 +24,7 @@ import time
 import nbformat
 import pytest
 
-from grading_helpers import QIDS, answers, notebook
+from grading_helpers import POINTS, QIDS, TOTAL, answers, notebook
 from prayatul_edu import cli, grading
 from prayatul_edu.grading import uploader
 
@@ -38,7 +38,8 @@ s0002,Bo Chen,bo@uni.example,1002,A,
 s0003,Cy Dee,cy@uni.example,1003,B,
 s0004,Di Eve,di@uni.example,1004,B,4004
 """
-EXPECTED = {"s0001": 4.0, "s0002": 4.0, "s0003": 4.0, "s0004": 2.0}
+EXPECTED = {"s0001": TOTAL, "s0002": TOTAL, "s0003": TOTAL,
+            "s0004": POINTS["03.1"] + POINTS["03.2"]}        # s0004 answered two
 
 
 def _handout(hw, sid):
@@ -178,7 +179,7 @@ def test_a_pasted_token_refuses_the_batch_naming_the_student(course, tmp_path, c
     assert code == 0
     data = json.loads((tmp_path / "out" / "grades.json").read_text())
     got = {s["student"]: s for s in data["students"]}
-    assert got["s0001"]["total"] == 4.0 and got["s0001"]["problems"] == []
+    assert got["s0001"]["total"] == TOTAL and got["s0001"]["problems"] == []
     assert got["s0004"]["problems"] == [
         f"handed out with variant {_token(hw, 's0001')}, graded against "
         f"{_token(hw, 's0004')} (--grade-mismatched-variants)"]
@@ -204,7 +205,7 @@ def test_a_classmates_copy_is_a_conflict_and_the_honest_grade_stands(graded):
         "file": f"s0003/s0002_{EXERCISE}.ipynb", "uploader": "s0003", "claims": "s0002",
         "why": "handed in by s0003 (from where it was collected) but named as s0002's",
         "kind": "uploader", "other": [f"s0002/s0002_{EXERCISE}.ipynb"]}]
-    assert students["s0002"]["total"] == 4.0
+    assert students["s0002"]["total"] == TOTAL
     assert students["s0002"]["file"] == f"s0002/s0002_{EXERCISE}.ipynb"
     assert (f"conflict: s0003/s0002_{EXERCISE}.ipynb: handed in by s0003" in err
             and f"s0002's own file(s): s0002/s0002_{EXERCISE}.ipynb" in err)
@@ -226,15 +227,16 @@ def test_an_unmatched_file_is_listed_never_graded_nor_exported(graded):
 def test_exports_carry_the_rosters_names_and_only_graded_students(graded):
     _, out, _, _, _ = graded
     canvas = list(csv.reader(open(out / "canvas.csv", encoding="utf-8")))
+    full, two = f"{TOTAL:g}", f"{EXPECTED['s0004']:g}"   # all answered; 03.1 and 03.2
     assert sorted(canvas[2:]) == [
-        ["Ana Lima", "", "1001", "", "A", "4"], ["Bo Chen", "", "1002", "", "A", "4"],
-        ["Cy Dee", "", "1003", "", "B", "4"], ["Di Eve", "4004", "1004", "", "B", "2"]]
+        ["Ana Lima", "", "1001", "", "A", full], ["Bo Chen", "", "1002", "", "A", full],
+        ["Cy Dee", "", "1003", "", "B", full], ["Di Eve", "4004", "1004", "", "B", two]]
     scores = list(csv.reader(open(out / "gradescope_scores.csv", encoding="utf-8")))
     assert scores[:1] + sorted(scores[1:]) == [["Name", "SID", "Email", "Total Score"],
-                      ["Ana Lima", "1001", "ana@uni.example", "4"],
-                      ["Bo Chen", "1002", "bo@uni.example", "4"],
-                      ["Cy Dee", "1003", "cy@uni.example", "4"],
-                      ["Di Eve", "1004", "di@uni.example", "2"]]
+                      ["Ana Lima", "1001", "ana@uni.example", full],
+                      ["Bo Chen", "1002", "bo@uni.example", full],
+                      ["Cy Dee", "1003", "cy@uni.example", full],
+                      ["Di Eve", "1004", "di@uni.example", two]]
 
 
 def test_grades_json_lists_every_file_the_run_wrote(graded):
@@ -426,8 +428,8 @@ def test_a_file_whose_name_says_no_exercise_is_graded_as_the_batchs(course, tmp_
     data = json.loads((tmp_path / "out" / "grades.json").read_text())
     assert code == 0
     assert {s["student"]: (s["exercise"], s["total"], s["max_total"])
-            for s in data["students"]} == {"s0001": (EXERCISE, 4.0, 4.0),
-                                           "s0003": (EXERCISE, 4.0, 4.0)}
+            for s in data["students"]} == {"s0001": (EXERCISE, TOTAL, TOTAL),
+                                           "s0003": (EXERCISE, TOTAL, TOTAL)}
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "s0001.ipynb").write_text("{}", encoding="utf-8")
     assert cli.main(["grade", str(tmp_path / "d"), "--out", str(tmp_path / "o2"),

@@ -12,7 +12,7 @@ from .. import (adjusted_mutual_information, adjusted_rand_index, jaccard_index,
                 rand_index)
 from ..steps import fmt
 from ._base import InvalidAnswer, Mistake
-from .kinds import NumbersQuestion, TableQuestion
+from .kinds import FunctionQuestion, NumbersQuestion, TableQuestion
 from .matching import describe_exercise_2
 
 __all__ = ["IdealClusterMatrix", "PairCounts", "RandJaccard", "RandVsARI"]
@@ -277,3 +277,122 @@ class RandVsARI(NumbersQuestion):
 
 def _code(letter: str) -> float:
     return float(ord(letter) - ord("A"))          # as _base.numeric reads a letter
+
+
+# ------------------------------------------------------- 03.5: the answer is a function
+def _counts(truth, pred) -> tuple:
+    """The library's (TP, FP, FN, TN) as plain numbers (the reference)."""
+    pc = pair_confusion(truth, pred)
+    return (pc.tp, pc.fp, pc.fn, pc.tn)
+
+
+def _ordered_pairs(truth, pred) -> tuple:
+    """The slip: (a, b) and (b, a) counted apart: every count doubled."""
+    return tuple(2 * x for x in _counts(truth, pred))
+
+
+def _self_pairs(truth, pred) -> tuple:
+    """The slip: pairs a <= b, each instance with itself too (same class, same cluster)."""
+    tp, fp, fn, tn = _counts(truth, pred)
+    return (tp + len(truth), fp, fn, tn)
+
+
+def _all_n_squared(truth, pred) -> tuple:
+    """The slip: all N^2 pairs (a, b), ordered and with the self-pairs."""
+    tp, fp, fn, tn = _ordered_pairs(truth, pred)
+    return (tp + len(truth), fp, fn, tn)
+
+
+def _fp_fn_swapped(truth, pred) -> tuple:
+    """The slip: "same class" and "same cluster" confused: FP and FN swapped."""
+    tp, fp, fn, tn = _counts(truth, pred)
+    return (tp, fn, fp, tn)
+
+
+class PairCountsFunction(FunctionQuestion):
+    qid, title, dataset = "03.5", "write pair_counts(truth, pred)", "exercise_2"
+    signature = "pair_counts(truth, pred)"
+    returns = ("TP", "FP", "FN", "TN")
+    asked = "(TP, FP, FN, TN)"
+    points = 2.0
+    hints = ("Go through the unordered pairs {x_a, x_b} with a < b: N (N - 1) / 2 of them, "
+             "each instance never paired with itself.",
+             "For each pair ask: same class (truth)? same cluster (pred)? TP: both; FP: same "
+             "cluster only; FN: same class only; TN: neither.",
+             "The four counts add up to N (N - 1) / 2. The labels can be any values (0, 5, 7 "
+             "as well as 1, 2, 3): compare them, never assume 1..k.")
+
+    def describe(self, d):
+        d.text("Write a function `pair_counts(truth, pred)` (the library's argument order: the "
+               "classes first, then the clusters) that returns the four pair counts "
+               "`(TP, FP, FN, TN)` in this order (the lecture's) over the unordered pairs "
+               "$\\{x_a, x_b\\}$, $a < b$: TP same class and same cluster, FP different "
+               "class but same cluster, FN same class but different cluster, TN different "
+               "class and different cluster. Both arguments are NumPy arrays of labels of "
+               "the same length (any labels: 0, 5, 7 as well as 1, 2, 3). Write it "
+               "yourself, without the library's `pair_confusion`.")
+        d.text(self.ours("`check(pair_counts)` runs it on the ten examples of Exercise 2 "
+                         "below and on a few small cases; when graded it also runs on hidden "
+                         "cases.",
+                         "`check(pair_counts)` runs it on the ten examples of your data (the "
+                         "data of 01.1) below and on a few small cases; when graded it also "
+                         "runs on hidden cases."))
+        describe_exercise_2(self, d)
+
+    def shown_case(self):
+        return {"truth": self.classes.tolist(), "pred": self.clusters.tolist()}
+
+    def small_cases(self):
+        # each tells some slips apart: FP != FN, TP > 0 and TN > 0, labels not 1..k
+        return [{"truth": [1, 1, 2, 2], "pred": [1, 1, 1, 2]},
+                {"truth": [1, 1, 2], "pred": [1, 2, 2]},
+                {"truth": [0, 0, 0, 1, 1], "pred": [5, 5, 7, 7, 7]},
+                {"truth": [1, 2, 3, 4], "pred": [1, 1, 1, 1]},
+                {"truth": [1, 1, 1, 1], "pred": [1, 2, 3, 4]}]
+
+    def hidden_case(self, rng):
+        n = int(rng.integers(6, 16))
+        return {"truth": rng.integers(0, int(rng.integers(2, 5)), n),
+                "pred": rng.integers(1, int(rng.integers(2, 6)), n) * 4}
+
+    def compute_key(self, cases=None):
+        return self.outputs(_counts, cases)
+
+    def mistakes(self, cases=None):
+        return [Mistake("ordered pairs", self.outputs(_ordered_pairs, cases),
+                        "Your function counts ordered pairs: (a, b) and (b, a) apart, so "
+                        "every count is twice the lecture's (scikit-learn's "
+                        "`pair_confusion_matrix` does this). A pair is unordered: take "
+                        "a < b only, N (N - 1) / 2 pairs."),
+                Mistake("self-pairs", self.outputs(_self_pairs, cases),
+                        "Your function pairs each instance with itself (a <= b): those N "
+                        "pairs are all 'same class, same cluster' and inflate TP by N. Only "
+                        "pairs of two different instances count (a < b)."),
+                Mistake("N^2 pairs", self.outputs(_all_n_squared, cases),
+                        "Your function counts all N^2 pairs (a, b): ordered, and each "
+                        "instance with itself, so the counts add up to N^2. The lecture "
+                        "counts unordered pairs of two different instances: a < b, "
+                        "N (N - 1) / 2 of them."),
+                Mistake("FP and FN swapped", self.outputs(_fp_fn_swapped, cases),
+                        "FP and FN are swapped: FP is *different class, same cluster* (the "
+                        "clustering joins what the truth separates), FN *same class, "
+                        "different cluster*. Check which argument is the truth.")]
+
+    def explain(self, d):
+        d.text("One way: every unordered pair a < b once, asked both questions:")
+        d.text("```python\ndef pair_counts(truth, pred):\n"
+               "    tp = fp = fn = tn = 0\n"
+               "    n = len(truth)\n"
+               "    for a in range(n):\n"
+               "        for b in range(a + 1, n):             # unordered, a < b\n"
+               "            same_class = truth[a] == truth[b]\n"
+               "            same_cluster = pred[a] == pred[b]\n"
+               "            if same_class and same_cluster: tp += 1\n"
+               "            elif same_cluster: fp += 1\n"
+               "            elif same_class: fn += 1\n"
+               "            else: tn += 1\n"
+               "    return tp, fp, fn, tn\n```")
+        d.extend(pair_confusion(self.classes, self.clusters).derivation())
+
+
+__all__ += ["PairCountsFunction"]
