@@ -39,6 +39,9 @@ OPEN = [(q, 0.0, ex.NOT_ATTEMPTED) for q in QIDS]
 #: a cell of the question raised before any answer of it was checked (issue 43)
 RAISED = [(q, 0.0, grading.report.CELL_ERROR) for q in QIDS]
 ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
+#: a kernel whose address space an attack used up: the questions before the one that first
+#: loads SciPy (03.4's AMI slip) are right, that one and the next raise (ImportError)
+EXHAUSTED = FULL[:3] + RAISED[3:]
 #: the owner's answers checked on another variant's data: a function's outputs are not
 OTHER_DATA = [(q, 0.0, ex.INCORRECT) if q in FUNCTIONS else (q, p, s) for q, p, s in FULL]
 #: the attack cell, inserted after the setup cell, as the grader names it
@@ -107,7 +110,9 @@ def _attacks(env):
                 ["the notebook declared STUDENT_ID", "raised UnicodeEncodeError",
                  "raised NameError"]),
         # -- resources
-        "a15": ("chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))", FULL,
+        # (the attacker's kernel keeps what it took: a later question that loads a library
+        # then fails in that kernel alone - 03.4 loads SciPy for its AMI slip, 03.5 after it)
+        "a15": ("chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))", EXHAUSTED,
                 [AT + " raised MemoryError"]),
         "a16": ("import os, time\nfor i in range(5000):\n    try:\n        pid = os.fork()\n"
                 "    except OSError:\n        break\n    if pid == 0:\n"
@@ -164,7 +169,8 @@ def _attacks(env):
                 "        t = threading.Thread(target=time.sleep, args=(0.5,))\n"
                 "        t.start()\n        threads.append(t)\nfinally:\n    for t in threads:\n"
                 "        t.join()",
-                FULL, [AT + " raised RuntimeError: can't start new thread"]
+                EXHAUSTED if WHOLE or not ROOTED else FULL,
+                [AT + " raised RuntimeError: can't start new thread"]
                 if WHOLE or not ROOTED else []),
         "a43": ("for k in range(12):\n    open(f'w{k}', 'wb').write(b'x' * (6 * 2**20))",
                 FULL, [AT + " raised OSError: [Errno 28] No space left on device"]
