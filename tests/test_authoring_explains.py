@@ -134,3 +134,47 @@ def test_the_guide_shows_the_whole_example_module_inline():
     assert shown == (root / "examples" / "iris_exercise" / "questions.py").read_text(
         encoding="utf-8")
     assert "literalinclude" not in guide
+
+
+def _lab_notebook():
+    """A graded authored notebook as JupyterLab saves it: random cell ids, the question
+    found by its heading and its ``q2 = ex.question("61.2")`` cell; the check cell of
+    61.2 raised before checking."""
+    import nbformat
+
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    raised = code("answer = undefined_table[0]\nq2.check(answer)")
+    raised.outputs = [nbformat.v4.new_output("error", ename="NameError",
+                                             evalue="name 'undefined_table' is not defined",
+                                             traceback=[])]
+    cells = [code("ex = pa.open_exercise('questions.py')"),
+             md("## 61.1 ARI of KMeans"), code('q1 = ex.question("61.1")\nq1'),
+             code("answer = 0.5\nq1.check(answer)"),
+             md("## 61.2 Contingency table of Ward"), code('q2 = ex.question("61.2")\nq2'),
+             raised, code("q2.key()"),
+             code('q3 = ex.question("61.3")\nq3'), code("answer = q3.solution()")]
+    for cell, cid in zip(cells, ("978825de-5e0f", "36078013", "0a7c9547", "8fa5e037",
+                                 "31b8a30e", "e6bce6a9", "4494932e", "5a5e7cae",
+                                 "02736d44", "1aa72aaa")):
+        cell.id = cid
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_a_raising_cell_is_found_by_heading_whatever_id_jupyterlab_gave_it():
+    """A check cell that raised under ``## 61.2`` is 61.2's error (it was 'not
+    attempted': the grader looked for the ids ``q61-2-...`` only), and the calls asking
+    for answers count for the question of their part of the notebook; a question
+    without a heading starts at the cell binding it (61.3)."""
+    from prayatul_edu.grading.notebook import (asked_for_answers, cut_questions,
+                                               raised_questions)
+
+    nb = _lab_notebook()
+    qids = ("61.1", "61.2", "61.3")
+    raised = raised_questions(nb, qids, {6: "code cell 2 under \"61.2\""})
+    assert list(raised) == ["61.2"]
+    assert raised["61.2"].startswith("Error: code cell 2 under \"61.2\" raised NameError: "
+                                     "name 'undefined_table' is not defined")
+    assert cut_questions(nb, qids, [7], {7: "cell 8"}) == {
+        "61.2": "No answer was recorded: its cell (cell 8) was cut or not run (see the "
+                "problems with the notebook)."}
+    assert asked_for_answers(nb, qids) == {"61.2": ["key()"], "61.3": ["solution()"]}
