@@ -49,9 +49,22 @@ def test_a_reserved_data_name_is_refused_by_name(fresh):
     problems = declared_problems([Q.qid])
     assert len(problems) == 1
     assert problems[0].startswith("96.1 the seed: dataset <lambda>: the data name 'seed' "
-                                  "belong to the question itself (q.seed is its variant, "
+                                  "belongs to the question itself (q.seed is its variant, "
                                   "q.data its data, ...): rename it; reserved: ")
     assert "points" in problems[0].split("reserved: ")[1].split(", ")
+
+
+def test_a_reserved_data_name_is_said_once_for_the_questions_on_its_data_set(fresh):
+    """Its data set's problem, not each question's: said once, with the questions on it
+    (it was the same sentence, with its list of 40 reserved names, once per question)."""
+    ex = pa.Exercise("94_reserved", title="reserved")
+    data = ex.dataset(lambda rng: {"seed": 3, "title": "x", "labels": [1, 2]})
+    Qs = [ex.integer(f"q{k}", key=lambda d: d["seed"], prompt="?", data=data)
+          for k in range(3)]
+    problems = declared_problems([Q.qid for Q in Qs])
+    assert len(problems) == 1
+    assert problems[0].startswith("94.1 q0, 94.2 q1, 94.3 q2: dataset <lambda>: the data "
+                                  "names 'seed', 'title' belong to the question itself")
 
 
 def test_a_raising_mistake_and_a_wrong_shape_are_named(fresh):

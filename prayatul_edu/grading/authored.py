@@ -152,14 +152,16 @@ def declared_problems(qids) -> list[str]:
     the key's shape (a number where the key is a list, 3 numbers for 2 parts, a table
     of other rows and columns), each named with its question and mistake; [] when
     none. No traceback: the instructor's exception is named with its message."""
-    problems = []
+    problems, on_data = [], {}   # a data set's problem: said once, with its questions
     for qid in qids:
         cls = QUESTIONS[qid]
         head = f"{qid} {cls.title}"
         try:
             q = cls(seed=None)
         except Exception as exc:     # its data set's function, or a reserved name
-            problems.append(f"{head}: {exc}")
+            heads, at = on_data.setdefault(str(exc), ([], len(problems)))
+            heads.append(head)
+            problems[at:at + (len(heads) > 1)] = [f"{', '.join(heads)}: {exc}"]
             continue
         try:
             key = q.keys()[0]
