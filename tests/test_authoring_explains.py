@@ -191,3 +191,23 @@ def test_a_raising_cell_is_found_by_heading_whatever_id_jupyterlab_gave_it():
         "61.2": "No answer was recorded: its cell (cell 8) was cut or not run (see the "
                 "problems with the notebook)."}
     assert asked_for_answers(nb, qids) == {"61.2": ["key()"], "61.3": ["solution()"]}
+
+
+def test_a_choice_with_one_true_statement_is_named_as_such_not_as_a_tolerance(fresh):
+    """A choice needs two true statements (one misjudged true statement is then still an
+    answer). A draw where only one is true was blamed on 'a named mistake ... within
+    the question's tolerance of the key', which a choice has none of."""
+    from prayatul_edu.grading.authored import FAIRNESS_DRAWS, fairness_problems
+
+    ex = pa.Exercise("93_choice", title="choice")
+    data = ex.dataset(lambda rng: {"x": 0.3 if rng is None else float(rng.uniform(0.1, 0.9))})
+    Q = ex.choice("true statements", data=data, prompt="Which?",
+                  statements=lambda d: [("x is above 2.", d["x"] > 2, "No.", "above 2"),
+                                        ("x is below 1.", True, "Yes.", "below 1"),
+                                        ("x is negative.", False, "No.", "negative")])
+    assert fairness_problems([Q.qid]) == [
+        f"no fair variant: none of {FAIRNESS_DRAWS} draws of the data set <lambda> is fair "
+        f"for every question on it; 93.1 true statements: only 1 statement is true (a "
+        f"choice needs 2: a student who misjudges one still gives letters) in "
+        f"{FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the "
+        "mistake"]

@@ -199,6 +199,12 @@ def _unfair_reasons(q) -> list[str]:
     if q.acceptable():
         return []
     keys, slips = q.keys(), q.mistakes()
+    if isinstance(keys[0], frozenset):   # a choice: too few true statements to misjudge
+        need = 1 if getattr(q, "single", False) else 2
+        if len(keys[0]) < need:
+            return [f"{head}: only {len(keys[0])} statement{'s' * (len(keys[0]) != 1)} "
+                    f"{'is' if len(keys[0]) == 1 else 'are'} true (a choice needs {need}: "
+                    "a student who misjudges one still gives letters)"]
     reasons = [f"{head}: the key is not a finite number" for key in keys[:1]
                if not isinstance(key, frozenset) and not np.all(np.isfinite(
                    np.asarray(key, dtype=float)))]
