@@ -211,3 +211,19 @@ def test_a_choice_with_one_true_statement_is_named_as_such_not_as_a_tolerance(fr
         f"choice needs 2: a student who misjudges one still gives letters) in "
         f"{FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the "
         "mistake"]
+
+
+def test_a_choice_with_one_true_statement_on_the_own_data_is_named_as_such(fresh):
+    """The exercise's own data are taken as they are: there too, a choice with one true
+    statement is said so (it was 'the key is not a finite number')."""
+    from prayatul_edu.grading.authored import _ambiguous_on_own_data
+
+    ex = pa.Exercise("92_choice", title="choice")
+    data = ex.dataset(lambda rng: {"x": 0.3})
+    Q = ex.choice("true statements", data=data, prompt="Which?",
+                  statements=lambda d: [("x is above 2.", d["x"] > 2, "No.", "above 2"),
+                                        ("x is below 1.", True, "Yes.", "below 1")])
+    assert _ambiguous_on_own_data([Q.qid]) == [
+        "92.1 true statements: on the exercise's own data only 1 statement is true (a "
+        "choice needs 2: a student who misjudges one still gives letters): a student's "
+        "answer would be ambiguous; change the data or the mistake"]
