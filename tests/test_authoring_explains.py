@@ -227,3 +227,28 @@ def test_a_choice_with_one_true_statement_on_the_own_data_is_named_as_such(fresh
         "92.1 true statements: on the exercise's own data only 1 statement is true (a "
         "choice needs 2: a student who misjudges one still gives letters): a student's "
         "answer would be ambiguous; change the data or the mistake"]
+
+
+def test_a_hand_graded_answer_reads_graded_not_still_waiting_after_its_points():
+    """The student read 'Recorded: your instructor reads this answer and gives its points
+    by hand. [Corrected by your instructor: 1 points. ...]' and '1 points (the grader
+    gave 0)': waiting and graded at once, and a plural for one point."""
+    from prayatul_edu.grading.finish import student_feedback
+    from prayatul_edu.grading.overrides import apply_overrides
+
+    row = {"question": "61.4", "points": 0.0, "max_points": 2.0, "status": pa.HAND,
+           "feedback": "Recorded: your instructor reads this answer and gives its points "
+                       "by hand.", "help": {}}
+    other = {"question": "61.1", "points": 2.0, "max_points": 2.0, "status": "correct",
+             "feedback": "Correct.", "help": {}}
+    s = {"student": "cobrien", "variant": "v", "file": "cobrien_61_wine.ipynb",
+         "rows": [dict(other), row], "problems": [], "total": 2.0, "max_total": 4.0}
+    apply_overrides([s], [{"student": "cobrien", "question": "61.4", "points": 1.0,
+                           "reason": "Units, yes."},
+                          {"student": "cobrien", "question": "61.1", "points": 1.0,
+                           "reason": "Regrade."}])
+    assert row["feedback"] == "Graded by your instructor: 1 point of 2. Units, yes."
+    assert s["rows"][0]["feedback"] == ("Correct. [Corrected by your instructor: 1 point. "
+                                        "Regrade.]")
+    text = student_feedback(s)
+    assert "* 61.4: 1 point (the grader gave 0)" in text
