@@ -138,7 +138,9 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
                   missing=absent, missing_policy=missing)
     title = assignment or " + ".join(sorted({s.get("exercise") or "" for s in students}
                                             - {""})) or "grades"
-    write_class_report(students, folder, title, absent)
+    write_class_report(students, folder, title,    # named as the roster names them
+                       [f"{m['student']} ({m['name']})" if m.get("name") else m["student"]
+                        for m in data["missing"]])
     waiting = folder / "to_grade_by_hand.csv"
     if any(r["status"] == HAND for s in students for r in s["rows"]):
         write_atomic(waiting, hand_grading_csv(students, HAND))
