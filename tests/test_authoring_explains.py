@@ -252,3 +252,17 @@ def test_a_hand_graded_answer_reads_graded_not_still_waiting_after_its_points():
                                         "Regrade.]")
     text = student_feedback(s)
     assert "* 61.4: 1 point (the grader gave 0)" in text
+
+
+def test_a_notebook_with_the_section_ids_is_read_by_them_alone():
+    """The course's notebooks name their parts by id (``q61-2-...``): a heading a student
+    adds there moves nothing."""
+    import nbformat
+
+    from prayatul_edu.grading.notebook import raised_questions
+
+    nb = _lab_notebook()
+    nb.cells[4].id = "q61-2-text"
+    nb.cells.insert(6, nbformat.v4.new_markdown_cell("## 61.1 again", id="added"))
+    raised = raised_questions(nb, ("61.1", "61.2", "61.3"), {})
+    assert list(raised) == ["61.2"]

@@ -373,14 +373,20 @@ def _sections(nb, qids) -> list:
     a part starts at a cell whose id is the question's (``q03-1-...``, as the course's
     notebooks name them), else, whatever ids JupyterLab gave the cells, at a Markdown
     heading that starts with the question's number (``## 51.6 ...``) or a code cell
-    that binds it (``q6 = ex.question("51.6")``) when no heading started it."""
+    that binds it (``q6 = ex.question("51.6")``) when no heading started it. A notebook
+    with the ids is read by its ids alone, as before."""
+    by_id = [m and f"{m.group(1)}.{m.group(2)}" for m in
+             (_SECTION.match(str(cell.get("id", ""))) for cell in nb.cells)]
+    by_id = [q if q in qids else None for q in by_id]
+    ids_only = any(by_id)
     out, current = [], None
-    for cell in nb.cells:
-        m = _SECTION.match(str(cell.get("id", "")))
+    for cell, qid in zip(nb.cells, by_id):
         source = cell.get("source", "")
         source = source if isinstance(source, str) else ""
-        if m and f"{m.group(1)}.{m.group(2)}" in qids:
-            current = f"{m.group(1)}.{m.group(2)}"
+        if qid:
+            current = qid
+        elif ids_only:
+            pass
         elif cell.get("cell_type") == "markdown":
             heading = _HEADING.search(source)
             if heading and heading.group(1) in qids:
