@@ -49,9 +49,22 @@ def test_a_reserved_data_name_is_refused_by_name(fresh):
     problems = declared_problems([Q.qid])
     assert len(problems) == 1
     assert problems[0].startswith("96.1 the seed: dataset <lambda>: the data name 'seed' "
-                                  "belong to the question itself (q.seed is its variant, "
+                                  "belongs to the question itself (q.seed is its variant, "
                                   "q.data its data, ...): rename it; reserved: ")
     assert "points" in problems[0].split("reserved: ")[1].split(", ")
+
+
+def test_a_reserved_data_name_is_said_once_for_the_questions_on_its_data_set(fresh):
+    """Its data set's problem, not each question's: said once, with the questions on it
+    (it was the same sentence, with its list of 40 reserved names, once per question)."""
+    ex = pa.Exercise("94_reserved", title="reserved")
+    data = ex.dataset(lambda rng: {"seed": 3, "title": "x", "labels": [1, 2]})
+    Qs = [ex.integer(f"q{k}", key=lambda d: d["seed"], prompt="?", data=data)
+          for k in range(3)]
+    problems = declared_problems([Q.qid for Q in Qs])
+    assert len(problems) == 1
+    assert problems[0].startswith("94.1 q0, 94.2 q1, 94.3 q2: dataset <lambda>: the data "
+                                  "names 'seed', 'title' belong to the question itself")
 
 
 def test_a_raising_mistake_and_a_wrong_shape_are_named(fresh):
@@ -134,3 +147,122 @@ def test_the_guide_shows_the_whole_example_module_inline():
     assert shown == (root / "examples" / "iris_exercise" / "questions.py").read_text(
         encoding="utf-8")
     assert "literalinclude" not in guide
+
+
+def _lab_notebook():
+    """A graded authored notebook as JupyterLab saves it: random cell ids, the question
+    found by its heading and its ``q2 = ex.question("61.2")`` cell; the check cell of
+    61.2 raised before checking."""
+    import nbformat
+
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    raised = code("answer = undefined_table[0]\nq2.check(answer)")
+    raised.outputs = [nbformat.v4.new_output("error", ename="NameError",
+                                             evalue="name 'undefined_table' is not defined",
+                                             traceback=[])]
+    cells = [code("ex = pa.open_exercise('questions.py')"),
+             md("## 61.1 ARI of KMeans"), code('q1 = ex.question("61.1")\nq1'),
+             code("answer = 0.5\nq1.check(answer)"),
+             md("## 61.2 Contingency table of Ward"), code('q2 = ex.question("61.2")\nq2'),
+             raised, code("q2.key()"),
+             code('q3 = ex.question("61.3")\nq3'), code("answer = q3.solution()")]
+    for cell, cid in zip(cells, ("978825de-5e0f", "36078013", "0a7c9547", "8fa5e037",
+                                 "31b8a30e", "e6bce6a9", "4494932e", "5a5e7cae",
+                                 "02736d44", "1aa72aaa")):
+        cell.id = cid
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_a_raising_cell_is_found_by_heading_whatever_id_jupyterlab_gave_it():
+    """A check cell that raised under ``## 61.2`` is 61.2's error (it was 'not
+    attempted': the grader looked for the ids ``q61-2-...`` only), and the calls asking
+    for answers count for the question of their part of the notebook; a question
+    without a heading starts at the cell binding it (61.3)."""
+    from prayatul_edu.grading.notebook import (asked_for_answers, cut_questions,
+                                               raised_questions)
+
+    nb = _lab_notebook()
+    qids = ("61.1", "61.2", "61.3")
+    raised = raised_questions(nb, qids, {6: "code cell 2 under \"61.2\""})
+    assert list(raised) == ["61.2"]
+    assert raised["61.2"].startswith("Error: code cell 2 under \"61.2\" raised NameError: "
+                                     "name 'undefined_table' is not defined")
+    assert cut_questions(nb, qids, [7], {7: "cell 8"}) == {
+        "61.2": "No answer was recorded: its cell (cell 8) was cut or not run (see the "
+                "problems with the notebook)."}
+    assert asked_for_answers(nb, qids) == {"61.2": ["key()"], "61.3": ["solution()"]}
+
+
+def test_a_choice_with_one_true_statement_is_named_as_such_not_as_a_tolerance(fresh):
+    """A choice needs two true statements (one misjudged true statement is then still an
+    answer). A draw where only one is true was blamed on 'a named mistake ... within
+    the question's tolerance of the key', which a choice has none of."""
+    from prayatul_edu.grading.authored import FAIRNESS_DRAWS, fairness_problems
+
+    ex = pa.Exercise("93_choice", title="choice")
+    data = ex.dataset(lambda rng: {"x": 0.3 if rng is None else float(rng.uniform(0.1, 0.9))})
+    Q = ex.choice("true statements", data=data, prompt="Which?",
+                  statements=lambda d: [("x is above 2.", d["x"] > 2, "No.", "above 2"),
+                                        ("x is below 1.", True, "Yes.", "below 1"),
+                                        ("x is negative.", False, "No.", "negative")])
+    assert fairness_problems([Q.qid]) == [
+        f"no fair variant: none of {FAIRNESS_DRAWS} draws of the data set <lambda> is fair "
+        f"for every question on it; 93.1 true statements: only 1 statement is true (a "
+        f"choice needs 2: a student who misjudges one still gives letters) in "
+        f"{FAIRNESS_DRAWS} of {FAIRNESS_DRAWS} draws: change the data's draw or the "
+        "mistake"]
+
+
+def test_a_choice_with_one_true_statement_on_the_own_data_is_named_as_such(fresh):
+    """The exercise's own data are taken as they are: there too, a choice with one true
+    statement is said so (it was 'the key is not a finite number')."""
+    from prayatul_edu.grading.authored import _ambiguous_on_own_data
+
+    ex = pa.Exercise("92_choice", title="choice")
+    data = ex.dataset(lambda rng: {"x": 0.3})
+    Q = ex.choice("true statements", data=data, prompt="Which?",
+                  statements=lambda d: [("x is above 2.", d["x"] > 2, "No.", "above 2"),
+                                        ("x is below 1.", True, "Yes.", "below 1")])
+    assert _ambiguous_on_own_data([Q.qid]) == [
+        "92.1 true statements: on the exercise's own data only 1 statement is true (a "
+        "choice needs 2: a student who misjudges one still gives letters): a student's "
+        "answer would be ambiguous; change the data or the mistake"]
+
+
+def test_a_hand_graded_answer_reads_graded_not_still_waiting_after_its_points():
+    """The student read 'Recorded: your instructor reads this answer and gives its points
+    by hand. [Corrected by your instructor: 1 points. ...]' and '1 points (the grader
+    gave 0)': waiting and graded at once, and a plural for one point."""
+    from prayatul_edu.grading.finish import student_feedback
+    from prayatul_edu.grading.overrides import apply_overrides
+
+    row = {"question": "61.4", "points": 0.0, "max_points": 2.0, "status": pa.HAND,
+           "feedback": "Recorded: your instructor reads this answer and gives its points "
+                       "by hand.", "help": {}}
+    other = {"question": "61.1", "points": 2.0, "max_points": 2.0, "status": "correct",
+             "feedback": "Correct.", "help": {}}
+    s = {"student": "cobrien", "variant": "v", "file": "cobrien_61_wine.ipynb",
+         "rows": [dict(other), row], "problems": [], "total": 2.0, "max_total": 4.0}
+    apply_overrides([s], [{"student": "cobrien", "question": "61.4", "points": 1.0,
+                           "reason": "Units, yes."},
+                          {"student": "cobrien", "question": "61.1", "points": 1.0,
+                           "reason": "Regrade."}])
+    assert row["feedback"] == "Graded by your instructor: 1 point of 2. Units, yes."
+    assert s["rows"][0]["feedback"] == ("Correct. [Corrected by your instructor: 1 point. "
+                                        "Regrade.]")
+    text = student_feedback(s)
+    assert "* 61.4: 1 point (the grader gave 0)" in text
+
+
+def test_a_notebook_with_the_section_ids_is_read_by_them_alone():
+    """The course's notebooks name their parts by id (``q61-2-...``): a heading a student
+    adds there moves nothing."""
+    import nbformat
+
+    from prayatul_edu.grading.notebook import raised_questions
+
+    nb = _lab_notebook()
+    nb.cells[4].id = "q61-2-text"
+    nb.cells.insert(6, nbformat.v4.new_markdown_cell("## 61.1 again", id="added"))
+    raised = raised_questions(nb, ("61.1", "61.2", "61.3"), {})
+    assert list(raised) == ["61.2"]

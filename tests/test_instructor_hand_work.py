@@ -157,7 +157,7 @@ def test_the_student_who_handed_in_nothing_is_said_missing(course):
     assert scores[-1] == ["Tanaka, Yui", "ytanaka", "", ""]
     report = (course / "out" / "report.md").read_text(encoding="utf-8")
     assert "1 student(s) of the roster handed in nothing (missing, not in the statistics): " \
-           "ytanaka." in report
+           "ytanaka (Tanaka, Yui)." in report     # the name the instructor knows them by
 
 
 def test_missing_as_zero_by_policy_in_export(course, tmp_path):

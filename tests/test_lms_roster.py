@@ -119,3 +119,13 @@ def test_gradebook_without_a_roster_keeps_a_student_missing_everywhere(tmp_path)
     a = _grades(tmp_path / "a", {"s001": 2.0}, missing=["s002"])
     _, rows = gradebook([a])
     assert rows == [["s001", "2", "2", "0"], ["s002", "", "0", "1"]]
+
+
+def test_assign_help_says_the_lms_exports_are_read(capsys):
+    """A new instructor reads ``assign --help`` first: it said 'a CSV with a column
+    student' only, and they wrote a converter for the export assign reads as it is."""
+    with pytest.raises(SystemExit):
+        cli.main(["assign", "--help"])
+    roster = " ".join(capsys.readouterr().out.split()).split("--roster FILE", 2)[2]
+    assert "Canvas's gradebook export" in roster.split("--out DIR")[0]
+    assert "Gradescope's roster" in roster.split("--out DIR")[0]

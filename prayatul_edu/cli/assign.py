@@ -23,7 +23,9 @@ def add_arguments(parser) -> None:
                         help="the exercise handed out: 03 or 03_pair_counting, or the folder "
                              "of your own (questions.py and solutions.ipynb)")
     parser.add_argument("--roster", required=True, metavar="FILE",
-                        help="the class: a CSV with a column student (one row per student)")
+                        help="the class: a CSV with a column student (one row per "
+                             "student), or Canvas's gradebook export or Gradescope's "
+                             "roster as the LMS writes it (no converter)")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="a new folder for notebooks/, roster.csv and README.md")
     parser.add_argument("--course-key", metavar="FILE",

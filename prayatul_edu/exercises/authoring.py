@@ -437,7 +437,7 @@ class Exercise:
             if taken:   # q.seed would be the variant, not these data
                 raise ValueError(f"dataset {draw.__name__}: the data name"
                                  f"{'s' * (len(taken) > 1)} {', '.join(map(repr, taken))} "
-                                 "belong to the question itself (q.seed is its variant, "
+                                 f"belong{'s' * (len(taken) == 1)} to the question itself (q.seed is its variant, "
                                  "q.data its data, ...): rename "
                                  f"{'them' if len(taken) > 1 else 'it'}; reserved: "
                                  + ", ".join(sorted(RESERVED)))

@@ -152,14 +152,16 @@ def declared_problems(qids) -> list[str]:
     the key's shape (a number where the key is a list, 3 numbers for 2 parts, a table
     of other rows and columns), each named with its question and mistake; [] when
     none. No traceback: the instructor's exception is named with its message."""
-    problems = []
+    problems, on_data = [], {}   # a data set's problem: said once, with its questions
     for qid in qids:
         cls = QUESTIONS[qid]
         head = f"{qid} {cls.title}"
         try:
             q = cls(seed=None)
         except Exception as exc:     # its data set's function, or a reserved name
-            problems.append(f"{head}: {exc}")
+            heads, at = on_data.setdefault(str(exc), ([], len(problems)))
+            heads.append(head)
+            problems[at:at + (len(heads) > 1)] = [f"{', '.join(heads)}: {exc}"]
             continue
         try:
             key = q.keys()[0]
@@ -197,6 +199,12 @@ def _unfair_reasons(q) -> list[str]:
     if q.acceptable():
         return []
     keys, slips = q.keys(), q.mistakes()
+    if isinstance(keys[0], frozenset):   # a choice: too few true statements to misjudge
+        need = 1 if getattr(q, "single", False) else 2
+        if len(keys[0]) < need:
+            return [f"{head}: only {len(keys[0])} statement{'s' * (len(keys[0]) != 1)} "
+                    f"{'is' if len(keys[0]) == 1 else 'are'} true (a choice needs {need}: "
+                    "a student who misjudges one still gives letters)"]
     reasons = [f"{head}: the key is not a finite number" for key in keys[:1]
                if not isinstance(key, frozenset) and not np.all(np.isfinite(
                    np.asarray(key, dtype=float)))]
@@ -252,21 +260,16 @@ def _ambiguous_on_own_data(qids) -> list[str]:
     for qid in qids:
         q = QUESTIONS[qid](seed=None)
         try:
-            if q.acceptable():
-                continue
-            key, slips = q.keys()[0], q.mistakes()
+            reasons = _unfair_reasons(q)
         except Exception as exc:    # the instructor's own code: say where it failed
             problems.append(f"{qid}: {exc}")
             continue
-        same = [m.name for m in slips if not apart(key, m.value)]
-        twins = [f"{a.name!r} and {b.name!r}" for i, a in enumerate(slips)
-                 for b in slips[i + 1:] if not apart(a.value, b.value)]
-        problems.append(f"{qid} {q.title}: on the exercise's own data "
-                        + ("; ".join([f"the named mistake {n!r} gives the key" for n in same]
-                                     + [f"the mistakes {t} give one value" for t in twins])
-                           or "the key is not a finite number")
-                        + ": a student's answer would be ambiguous; change the data or "
-                          "the mistake")
+        if reasons:
+            head = f"{qid} {q.title}: "
+            problems.append(head + "on the exercise's own data "
+                            + "; ".join(r.removeprefix(head) for r in reasons)
+                            + ": a student's answer would be ambiguous; change the data or "
+                              "the mistake")
     return problems
 
 

@@ -30,7 +30,7 @@ from .export import missing_cell, write_exports
 from .output import grader_files, not_written
 from .uploader import Person
 from .late import LATE_ROW, describe, late_verdict, parse_policy, read_due, read_submissions
-from .overrides import apply_overrides, hand_grading_csv, read_overrides
+from .overrides import apply_overrides, hand_grading_csv, points_text, read_overrides
 from .report import StudentReport, csv_text, feedback_markdown, md_escape, write_atomic
 
 __all__ = ["finish", "read_grades", "student_feedback"]
@@ -55,7 +55,7 @@ def student_feedback(s: dict) -> str:
     extra = []
     if s.get("overrides"):
         extra += ["## Corrected by your instructor", ""]
-        extra += [f"* {md_escape(o['question'])}: {o['points']:g} points (the grader gave "
+        extra += [f"* {md_escape(o['question'])}: {points_text(o['points'])} (the grader gave "
                   f"{o['grader_points']:g}), {md_escape(o['time'])}: {md_escape(o['reason'])}"
                   for o in s["overrides"]]
         extra.append("")
@@ -143,7 +143,9 @@ def finish(folder, *, overrides=None, late: str | None = None, due: str | None =
         people=people or None, missing=absent, missing_policy=missing)}
     title = assignment or " + ".join(sorted({s.get("exercise") or "" for s in students}
                                             - {""})) or "grades"
-    write_class_report(students, folder, title, absent)
+    write_class_report(students, folder, title,    # named as the roster names them
+                       [f"{m['student']} ({m['name']})" if m.get("name") else m["student"]
+                        for m in data["missing"]])
     waiting = folder / "to_grade_by_hand.csv"
     if any(r["status"] == HAND for s in students for r in s["rows"]):
         write_atomic(waiting, hand_grading_csv(students, HAND))

@@ -27,6 +27,7 @@ from ..exercises.assignment import VARIANT_ENV, Policy
 from ..exercises.authoring import HAND, load as load_authored
 from .authored import stage
 from ..exercises.coursekey import variant_token
+from ..exercises.generator import _HEADING
 from ..exercises.kinds import FunctionQuestion, hidden_cell
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
@@ -384,6 +385,37 @@ def _code(cell) -> str:
     return re.sub(r"\\\r?\n", "", unicodedata.normalize("NFKC", source))
 
 
+def _sections(nb, qids) -> list:
+    """The question whose part of the notebook each cell is in (None before the first):
+    a part starts at a cell whose id is the question's (``q03-1-...``, as the course's
+    notebooks name them), else, whatever ids JupyterLab gave the cells, at a Markdown
+    heading that starts with the question's number (``## 51.6 ...``) or a code cell
+    that binds it (``q6 = ex.question("51.6")``) when no heading started it. A notebook
+    with the ids is read by its ids alone, as before."""
+    by_id = [m and f"{m.group(1)}.{m.group(2)}" for m in
+             (_SECTION.match(str(cell.get("id", ""))) for cell in nb.cells)]
+    by_id = [q if q in qids else None for q in by_id]
+    ids_only = any(by_id)
+    out, current = [], None
+    for cell, qid in zip(nb.cells, by_id):
+        source = cell.get("source", "")
+        source = source if isinstance(source, str) else ""
+        if qid:
+            current = qid
+        elif ids_only:
+            pass
+        elif cell.get("cell_type") == "markdown":
+            heading = _HEADING.search(source)
+            if heading and heading.group(1) in qids:
+                current = heading.group(1)
+        elif cell.get("cell_type") == "code":
+            bound = [b.group(2) for b in _BOUND.finditer(source) if b.group(2) in qids]
+            if len(bound) == 1 and bound[0] != current:
+                current = bound[0]
+        out.append(current)
+    return out
+
+
 def asked_for_answers(nb, qids) -> dict:
     """qid -> the calls that ask for its answer (``key(``, ``solution(``,
     ``compute_key(``, ``__wrapped__``, the environment changed), read from the submitted
@@ -395,11 +427,7 @@ def asked_for_answers(nb, qids) -> dict:
     code = [(cell, _code(cell)) for cell in nb.cells if cell.get("cell_type") == "code"]
     names = {m.group(1): m.group(2) for _, source in code for m in _BOUND.finditer(source)
              if m.group(2) in qids}
-    current = None
-    for cell in nb.cells:
-        m = _SECTION.match(str(cell.get("id", "")))
-        if m and f"{m.group(1)}.{m.group(2)}" in qids:
-            current = f"{m.group(1)}.{m.group(2)}"
+    for cell, current in zip(nb.cells, _sections(nb, qids)):
         if cell.get("cell_type") != "code":
             continue
         source = _code(cell)
@@ -416,12 +444,9 @@ def asked_for_answers(nb, qids) -> dict:
 def cut_questions(nb, qids, cut, names: dict) -> dict:
     """qid -> the sentence saying that a cell of its part of the notebook (see
     :func:`asked_for_answers`) was cut, or never run, for the questions with such a cell."""
-    lost, current = {}, None
+    lost = {}
     cut = set(cut)
-    for index, cell in enumerate(nb.cells):
-        m = _SECTION.match(str(cell.get("id", "")))
-        if m and f"{m.group(1)}.{m.group(2)}" in qids:
-            current = f"{m.group(1)}.{m.group(2)}"
+    for index, current in enumerate(_sections(nb, qids)):
         if index in cut and current is not None and current not in lost:
             lost[current] = (f"No answer was recorded: its cell ({names[index]}) was cut "
                              "or not run (see the problems with the notebook).")
@@ -443,11 +468,8 @@ def raised_questions(nb, qids, names: dict) -> dict:
     """qid -> the sentence naming the exception a code cell of its part of the notebook
     (see :func:`asked_for_answers`) raised in the graded run (the first such cell), for
     the questions with such a cell."""
-    raised, current = {}, None
-    for index, cell in enumerate(nb.cells):
-        m = _SECTION.match(str(cell.get("id", "")))
-        if m and f"{m.group(1)}.{m.group(2)}" in qids:
-            current = f"{m.group(1)}.{m.group(2)}"
+    raised = {}
+    for index, (cell, current) in enumerate(zip(nb.cells, _sections(nb, qids))):
         if current is None or current in raised or cell.get("cell_type") != "code":
             continue
         for out in cell.get("outputs", []):

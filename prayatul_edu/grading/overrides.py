@@ -18,6 +18,7 @@ import io
 import re
 
 from ..exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, PARTLY
+from ..exercises.authoring import HAND
 from .identity import csv_rows, display_name
 from .report import clean_text, csv_safe
 
@@ -107,6 +108,11 @@ def hand_grading_csv(students: list[dict], status: str) -> str:
     return buf.getvalue()
 
 
+def points_text(points: float) -> str:
+    """``1 point``, ``1.5 points``, ``0 points``."""
+    return f"{points:g} point{'s' * (points != 1)}"
+
+
 def _status(points: float, maximum: float, before: str) -> str:
     if maximum > 0 and points >= maximum:
         return CORRECT
@@ -159,7 +165,11 @@ def apply_overrides(students: list[dict], overrides: list[dict],
             kept.append(entry)
         row["points"] = o["points"]
         row["status"] = _status(o["points"], row["max_points"], grader[1])
-        row["feedback"] = (row["feedback"].split(" [Corrected by your instructor")[0]
-                           + f" [Corrected by your instructor: {o['points']:g} points. "
-                           f"{o['reason']}]")
+        if grader[1] == HAND:    # read by hand: graded now, no longer waiting
+            row["feedback"] = (f"Graded by your instructor: {points_text(o['points'])} of "
+                               f"{row['max_points']:g}. {o['reason']}")
+        else:
+            row["feedback"] = (row["feedback"].split(" [Corrected by your instructor")[0]
+                               + " [Corrected by your instructor: "
+                               f"{points_text(o['points'])}. {o['reason']}]")
     return skipped

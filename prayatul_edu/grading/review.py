@@ -79,16 +79,27 @@ _STYLE = ("body{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1em}
           "pre{white-space:pre-wrap;margin:0;font-family:inherit}"
           ".prompt,.model{background:#f4f4f4;padding:6px 10px;margin:6px 0}"
           "input[type=number]{width:5em}textarea{width:100%;min-height:3em}"
-          "#download{font-size:1.1em;padding:6px 14px;margin:1em 0}")
+          "#download{font-size:1.1em;padding:6px 14px;margin:1em 0}"
+          "#refused{color:#a00;font-weight:bold}")
 
 #: The page's own script: the overrides CSV from the fields, downloaded.
 _SCRIPT = r"""
 function cell(v) { return '"' + String(v).replace(/"/g, '""') + '"'; }
-function overridesCsv() {
+function overridesCsv(refused) {
   var lines = ["student,question,points,reason"];
   document.querySelectorAll("tr.answer").forEach(function (tr) {
-    var points = tr.querySelector("input[name=points]").value.trim();
+    var field = tr.querySelector("input[name=points]");
+    var points = field.value.trim();
+    var who = tr.dataset.student + " " + tr.dataset.question + ": ";
+    if (field.validity.badInput) { refused.push(who + "the points are not a number"); return; }
     if (points === "") { return; }
+    var value = Number(points), most = Number(field.max);
+    if (!isFinite(value)) { refused.push(who + points + " is not a number"); return; }
+    if (value < 0) { refused.push(who + points + " is below 0"); return; }
+    if (value > most) {
+      refused.push(who + points + " is more than the question's " + field.max + " points");
+      return;
+    }
     var reason = tr.querySelector("textarea[name=comment]").value.replace(/\s+/g, " ").trim();
     lines.push([tr.dataset.student, tr.dataset.question, points,
                 reason || "Graded by hand."].map(cell).join(","));
@@ -96,7 +107,16 @@ function overridesCsv() {
   return lines.join("\n") + "\n";
 }
 document.getElementById("download").addEventListener("click", function () {
-  var text = overridesCsv();
+  var refused = [];
+  var text = overridesCsv(refused);
+  var said = document.getElementById("refused");
+  if (refused.length) {   // export would refuse the whole file: nothing downloaded
+    said.textContent = "Not downloaded: " + refused.join("; ") +
+      ". Correct the points, then download again.";
+    document.getElementById("csv").value = "";
+    return;
+  }
+  said.textContent = "";
   document.getElementById("csv").value = text;
   var a = document.createElement("a");
   a.href = URL.createObjectURL(new Blob([text], {type: "text/csv"}));
@@ -125,7 +145,9 @@ def review_html(data: dict, title: str = "grades", every: bool = False) -> str:
              "and, if you like, a comment (the student reads it; empty: \"Graded by hand.\"). "
              "Then <b>Download overrides.csv</b> and run <code>prayatul-edu export "
              "GRADES_DIR --overrides overrides.csv</code>: the points go into grades.json, "
-             "the feedback and the exports. An answer without points is left out.</p>"]
+             "the feedback and the exports. An answer without points is left out; points "
+             "below 0 or above the question's are refused, named, before any "
+             "download.</p>"]
     for qid, rows in questions.items():
         prompt, model = _question_text(qid)
         maximum = max(r["max_points"] for r in rows)
@@ -156,7 +178,8 @@ def review_html(data: dict, title: str = "grades", every: bool = False) -> str:
         parts.append("</table></section>")
     if not questions:
         parts.append("<p>No answer waits to be graded by hand.</p>")
-    parts += ['<button id="download" type="button">Download overrides.csv</button>',
+    parts += ['<p id="refused" role="alert"></p>',
+              '<button id="download" type="button">Download overrides.csv</button>',
               '<p><label>The file downloaded (also to copy): <textarea id="csv" readonly '
               'rows="6"></textarea></label></p>',
               f"<script>{_SCRIPT}</script></body></html>"]

@@ -71,9 +71,11 @@ def test_review_page_grades_free_text_into_overrides(browser, problems, output_d
         saved = tmp_path / "overrides.csv"
         download.save_as(saved)
         page.close()
-    assert read_overrides(saved) == [
-        {"student": "s1", "question": "51.6", "points": 2.0, "reason": 'Clear, "exact".'},
-        {"student": "s2", "question": "51.6", "points": 0.5, "reason": "Graded by hand."}]
+    assert read_overrides(saved) == [     # the file's line, for export's messages
+        {"student": "s1", "question": "51.6", "points": 2.0, "reason": 'Clear, "exact".',
+         "line": 2},
+        {"student": "s2", "question": "51.6", "points": 0.5, "reason": "Graded by hand.",
+         "line": 3}]
     assert cli.main(["export", str(grades), "--overrides", str(saved)]) == 0
     data = json.loads((grades / "grades.json").read_text(encoding="utf-8"))
     assert [s["total"] for s in data["students"]] == [2.0, 0.5]
@@ -81,3 +83,37 @@ def test_review_page_grades_free_text_into_overrides(browser, problems, output_d
     assert cli.main(["review", str(grades)]) == 0
     again = (grades / "review.html").read_text(encoding="utf-8")
     assert 'value="2"' in again and 'value="0.5"' in again
+
+
+def test_review_page_refuses_points_outside_the_question_before_downloading(
+        browser, problems, tmp_path):
+    """Points above the question's, below 0 or not a number: the page downloaded them
+    (the notebook app refused them), and ``export`` then refused the whole file. The
+    page now names each (student, question, what is wrong) and downloads nothing."""
+    grades = _grades(tmp_path / "g")
+    assert cli.main(["review", str(grades)]) == 0
+    with _served(grades) as address:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems.watch(page)
+        page.goto(f"{address}/review.html")
+        rows = page.locator("tr.answer")
+        rows.nth(0).locator("input[name=points]").fill("3")
+        rows.nth(1).locator("input[name=points]").fill("-1")
+        downloads = []
+        page.on("download", lambda d: downloads.append(d))
+        page.click("#download")
+        page.wait_for_timeout(500)
+        assert downloads == []
+        assert page.locator("#refused").inner_text() == (
+            "Not downloaded: s1 51.6: 3 is more than the question's 2 points; "
+            "s2 51.6: -1 is below 0. Correct the points, then download again.")
+        assert page.locator("#csv").input_value() == ""
+        rows.nth(0).locator("input[name=points]").fill("2")
+        rows.nth(1).locator("input[name=points]").fill("0")
+        with page.expect_download() as info:
+            page.click("#download")
+        saved = tmp_path / "overrides.csv"
+        info.value.save_as(saved)
+        assert page.locator("#refused").inner_text() == ""
+        page.close()
+    assert [o["points"] for o in read_overrides(saved)] == [2.0, 0.0]
