@@ -902,3 +902,28 @@ def test_two_slips_of_one_value_are_both_named():
     out = q.grade(0.7143)
     assert {"ARI without Expected", "purity"} <= set(out.diagnosed)
     assert "without its expected term" in out.feedback and "purity" in out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, "s0001", "s0002", "s0003"])
+def test_09_2_the_ari_normalised_by_the_smaller_or_the_geometric_count_is_named(seed):
+    """(TP - Expected) / (min - Expected) is 1.0 on the course's data, where purity of B
+    against A is 1.0 too: it was told "That is purity" alone. Each normalisation other than
+    the mean gets its own name (both named where two coincide). Computed here from the data."""
+    q = q_("09.2", seed)
+    a, b = dict(zip(q.ids_a.tolist(), q.labels_a.tolist())), dict(zip(q.ids_b.tolist(),
+                                                                      q.labels_b.tolist()))
+    shared = sorted(set(a) & set(b))
+    x, y = [a[i] for i in shared], [b[i] for i in shared]
+    pairs = list(itertools.combinations(range(len(shared)), 2))
+    tp = sum(x[i] == x[j] and y[i] == y[j] for i, j in pairs)
+    in_x, in_y = sum(x[i] == x[j] for i, j in pairs), sum(y[i] == y[j] for i, j in pairs)
+    expected = in_x * in_y / len(pairs)
+    smaller = (tp - expected) / (min(in_x, in_y) - expected)
+    geometric = (tp - expected) / (math.sqrt(in_x * in_y) - expected)
+    if seed is None:
+        assert round(smaller, 4) == 1.0            # the value purity of B against A also has
+    out = q.grade(round(smaller, 4))
+    assert "ARI by the smaller count" in out.diagnosed, out.messages
+    assert "not the smaller of them" in out.feedback
+    out = q.grade(round(geometric, 4))
+    assert "ARI by the geometric mean" in out.diagnosed, out.messages

@@ -177,11 +177,16 @@ class StabilityOnShared(NumberQuestion):
                         "That is Index / Max, the ARI without its expected term: subtract "
                         "Expected, the pairs a random labelling of these sizes shares, above "
                         "and below, (Index - Expected) / (Max - Expected)."),
-                Mistake("ARI by the larger count",
-                        float((tp - ari.expected)
-                              / (max(together_a, together_b) - ari.expected)),
-                        "Max is the mean of the two counts of pairs together, "
-                        "(sum_i C(n_i,2) + sum_j C(m_j,2)) / 2, not the larger of them."),
+                *(Mistake(f"ARI by the {name}",
+                          float((tp - ari.expected) / (top - ari.expected)),
+                          "Max is the mean of the two counts of pairs together, "
+                          f"(sum_i C(n_i,2) + sum_j C(m_j,2)) / 2, not {what}.")
+                  for name, top, what in (
+                      ("larger count", max(together_a, together_b), "the larger of them"),
+                      ("smaller count", min(together_a, together_b), "the smaller of them"),
+                      ("geometric mean", np.sqrt(together_a * together_b),
+                       "their geometric mean"))
+                  if top != ari.expected),
                 Mistake("by position", float(adjusted_rand_index(self.labels_a, self.labels_b)),
                         "You compared the labels position by position; the two subsamples hold "
                         "different instances: line them up by instance id."),
