@@ -473,7 +473,10 @@ def test_diagnosed_mistakes_are_distinct_on_the_course_data_and_50_variants(qid)
 #: Slips that give the key itself on the tutorial's published data (which cannot change):
 #: the student who makes them has the right number there. Every variant keeps them apart.
 COURSE_TIES = {("01.4", "unweighted mean"), ("01.5", "max over clusters instead of classes"),
-               ("01.6", "diagonal"), ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped")}
+               ("01.6", "diagonal"), ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped"),
+               # 09.1's course data: no sampled point is another's nearest neighbour, so w
+               # searched outside the sample is the key there (new course data would tell it)
+               ("09.1", "w outside the sample")}
 VARIANTS_100 = VARIANTS_50 + [f"v{k}" for k in range(50, 100)]
 
 
@@ -871,6 +874,22 @@ def test_an_answer_outside_the_measures_range_is_told_the_range():
     assert out.diagnosed == ["out of range"] and "the p-value lies in that range" in out.feedback
     out = q_("09.3").grade([0.9, 1.3, 0.8])
     assert "1.3 is outside [0, 1]" in out.feedback
+
+
+@pytest.mark.parametrize("seed", ["s0002", "s0011", "s0030"])
+def test_09_1_w_searched_outside_the_sample_is_not_accepted_on_a_variant(seed):
+    """w_i searched among the data without the m sampled points equals the key wherever no
+    sampled point is another's nearest neighbour (s0002 accepted it): variants are screened
+    against it and it is named. Computed here from the data."""
+    q = q_("09.1", seed)
+    X, P, S = np.asarray(q.X, float), np.asarray(q.probes, float), np.asarray(q.sample)
+    rest = np.delete(X, S, axis=0)
+    u = np.linalg.norm(P[:, None] - X[None], axis=-1).min(1)
+    w_rest = np.linalg.norm(X[S][:, None] - rest[None], axis=-1).min(1)
+    slip = (u ** 2).sum() / ((u ** 2).sum() + (w_rest ** 2).sum())
+    out = q.grade(round(float(slip), 4))
+    assert out.status == ex.INCORRECT and "w outside the sample" in out.diagnosed, out.messages
+    assert "other sampled points stay" in out.feedback
 
 
 def test_two_slips_of_one_value_are_both_named():

@@ -99,11 +99,18 @@ class HopkinsByHand(NumberQuestion):
                         "of ALL the data, not only of the sampled ones."),
                 Mistake("probes without the sample", self._h(self._u_without_sample(), w),
                         "u_i is the distance from a probe to the nearest of ALL the data "
-                        "points: the sampled points stay in the data the probes search.")]
+                        "points: the sampled points stay in the data the probes search."),
+                Mistake("w outside the sample", self._h(u, self._w_outside_sample()),
+                        "w_i is the distance from a sampled point to its nearest other data "
+                        "point: the other sampled points stay in the data it searches.")]
 
     def _u_without_sample(self):
         rest = np.delete(np.asarray(self.X), np.asarray(self.sample), axis=0)
         return _distances(self.probes, rest).min(axis=1)
+
+    def _w_outside_sample(self):
+        X, sample = np.asarray(self.X), np.asarray(self.sample)
+        return _distances(X[sample], np.delete(X, sample, axis=0)).min(axis=1)
 
     def _w_in_sample(self):
         X = np.asarray(self.X)[np.asarray(self.sample)]
