@@ -880,6 +880,22 @@ def test_an_answer_outside_the_measures_range_is_told_the_range():
     assert "1.3 is outside [0, 1]" in out.feedback
 
 
+@pytest.mark.parametrize("seed", ["s0002", "s0011", "s0030"])
+def test_09_1_w_searched_outside_the_sample_is_not_accepted_on_a_variant(seed):
+    """w_i searched among the data without the m sampled points equals the key wherever no
+    sampled point is another's nearest neighbour (s0002 accepted it): variants are screened
+    against it and it is named. Computed here from the data."""
+    q = q_("09.1", seed)
+    X, P, S = np.asarray(q.X, float), np.asarray(q.probes, float), np.asarray(q.sample)
+    rest = np.delete(X, S, axis=0)
+    u = np.linalg.norm(P[:, None] - X[None], axis=-1).min(1)
+    w_rest = np.linalg.norm(X[S][:, None] - rest[None], axis=-1).min(1)
+    slip = (u ** 2).sum() / ((u ** 2).sum() + (w_rest ** 2).sum())
+    out = q.grade(round(float(slip), 4))
+    assert out.status == ex.INCORRECT and "w outside the sample" in out.diagnosed, out.messages
+    assert "other sampled points stay" in out.feedback
+
+
 def test_two_slips_of_one_value_are_both_named():
     """08.4's 0.10 is the +1 in the denominator only and the ties left out (one tie on the
     course's data): both named. 09.2's 0.7143 is the ARI without its expected term and purity:
@@ -909,3 +925,28 @@ def test_two_slips_of_one_value_are_both_named():
     out = q.grade(0.7143)
     assert {"ARI without Expected", "purity"} <= set(out.diagnosed)
     assert "without its expected term" in out.feedback and "purity" in out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, "s0001", "s0002", "s0003"])
+def test_09_2_the_ari_normalised_by_the_smaller_or_the_geometric_count_is_named(seed):
+    """(TP - Expected) / (min - Expected) is 1.0 on the course's data, where purity of B
+    against A is 1.0 too: it was told "That is purity" alone. Each normalisation other than
+    the mean gets its own name (both named where two coincide). Computed here from the data."""
+    q = q_("09.2", seed)
+    a, b = dict(zip(q.ids_a.tolist(), q.labels_a.tolist())), dict(zip(q.ids_b.tolist(),
+                                                                      q.labels_b.tolist()))
+    shared = sorted(set(a) & set(b))
+    x, y = [a[i] for i in shared], [b[i] for i in shared]
+    pairs = list(itertools.combinations(range(len(shared)), 2))
+    tp = sum(x[i] == x[j] and y[i] == y[j] for i, j in pairs)
+    in_x, in_y = sum(x[i] == x[j] for i, j in pairs), sum(y[i] == y[j] for i, j in pairs)
+    expected = in_x * in_y / len(pairs)
+    smaller = (tp - expected) / (min(in_x, in_y) - expected)
+    geometric = (tp - expected) / (math.sqrt(in_x * in_y) - expected)
+    if seed is None:
+        assert round(smaller, 4) == 1.0            # the value purity of B against A also has
+    out = q.grade(round(smaller, 4))
+    assert "ARI by the smaller count" in out.diagnosed, out.messages
+    assert "not the smaller of them" in out.feedback
+    out = q.grade(round(geometric, 4))
+    assert "ARI by the geometric mean" in out.diagnosed, out.messages

@@ -133,6 +133,10 @@ def test_08_says_which_mean_normalises_nmi_and_ami():
     flat = " ".join(_markdown("08_trusting_a_score.ipynb").split())
     assert re.search(r"\*\*NMI\*\* here divides .{0,60}\*geometric\* mean", flat)
     assert re.search(r"\*\*AMI\*\* by the \*arithmetic\* mean", flat)
+    # Vinh, Epps & Bailey (2010) advocate the max (the normalized information distance):
+    # the arithmetic mean is scikit-learn's choice, not theirs
+    assert "(Vinh, Epps & Bailey 2010), scikit-learn's default" not in flat
+    assert re.search(r"Vinh, Epps & Bailey \(2010\) advocate the max", flat)
     out = _output("08_trusting_a_score.ipynb", "NMI of the split")
     geometric, arithmetic = (float(v) for v in re.search(
         r"geometric mean \(the table's\) ([0-9.]+), arithmetic mean \(scikit-learn's "
@@ -506,7 +510,12 @@ def test_09_names_the_procedure_where_stability_depends_on_it():
 
 def test_09_says_which_hopkins_convention_it_uses_and_why_the_gap_uses_5_references():
     flat = " ".join(_markdown(NINE).split())
-    assert "Wright's (2022) form, not Hopkins & Skellam's (1954)" in flat
+    # the power d is Cross & Jain's (1982) generalisation of Hopkins & Skellam's squared
+    # distances in the plane, not a departure from them; Wright (2022) derives its Beta null
+    assert "Wright's (2022) form, not Hopkins & Skellam's" not in flat
+    assert re.search(r"The power \$d\$ is Cross & Jain's \(1982\) generalisation of Hopkins & "
+                     r"Skellam's \(1954\) squared distances in the plane", flat)
+    assert re.search(r"Wright \(2022\) shows it gives Beta", flat)
     assert "power 1" in flat and "$1 - H$" in flat
     assert "R's `clusGap` defaults to 100" in flat and "$B = 5$" in flat
     assert "for *optimal* partitions" in flat and "down to 0 for singletons" not in flat

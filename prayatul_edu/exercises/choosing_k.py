@@ -99,11 +99,18 @@ class HopkinsByHand(NumberQuestion):
                         "of ALL the data, not only of the sampled ones."),
                 Mistake("probes without the sample", self._h(self._u_without_sample(), w),
                         "u_i is the distance from a probe to the nearest of ALL the data "
-                        "points: the sampled points stay in the data the probes search.")]
+                        "points: the sampled points stay in the data the probes search."),
+                Mistake("w outside the sample", self._h(u, self._w_outside_sample()),
+                        "w_i is the distance from a sampled point to its nearest other data "
+                        "point: the other sampled points stay in the data it searches.")]
 
     def _u_without_sample(self):
         rest = np.delete(np.asarray(self.X), np.asarray(self.sample), axis=0)
         return _distances(self.probes, rest).min(axis=1)
+
+    def _w_outside_sample(self):
+        X, sample = np.asarray(self.X), np.asarray(self.sample)
+        return _distances(X[sample], np.delete(X, sample, axis=0)).min(axis=1)
 
     def _w_in_sample(self):
         X = np.asarray(self.X)[np.asarray(self.sample)]
@@ -177,11 +184,16 @@ class StabilityOnShared(NumberQuestion):
                         "That is Index / Max, the ARI without its expected term: subtract "
                         "Expected, the pairs a random labelling of these sizes shares, above "
                         "and below, (Index - Expected) / (Max - Expected)."),
-                Mistake("ARI by the larger count",
-                        float((tp - ari.expected)
-                              / (max(together_a, together_b) - ari.expected)),
-                        "Max is the mean of the two counts of pairs together, "
-                        "(sum_i C(n_i,2) + sum_j C(m_j,2)) / 2, not the larger of them."),
+                *(Mistake(f"ARI by the {name}",
+                          float((tp - ari.expected) / (top - ari.expected)),
+                          "Max is the mean of the two counts of pairs together, "
+                          f"(sum_i C(n_i,2) + sum_j C(m_j,2)) / 2, not {what}.")
+                  for name, top, what in (
+                      ("larger count", max(together_a, together_b), "the larger of them"),
+                      ("smaller count", min(together_a, together_b), "the smaller of them"),
+                      ("geometric mean", np.sqrt(together_a * together_b),
+                       "their geometric mean"))
+                  if top != ari.expected),
                 Mistake("by position", float(adjusted_rand_index(self.labels_a, self.labels_b)),
                         "You compared the labels position by position; the two subsamples hold "
                         "different instances: line them up by instance id."),
