@@ -553,7 +553,9 @@ class PurityFunction(FunctionQuestion):
                 {"truth": [1, 1, 2, 2, 3], "pred": [1, 1, 1, 2, 2]},
                 {"truth": [0, 0, 1, 1, 2, 2], "pred": [5, 5, 5, 5, 7, 7]},
                 {"truth": [1, 1, 1, 1, 2], "pred": [1, 1, 1, 1, 1]},
-                {"truth": [1, 2, 3, 4], "pred": [1, 2, 3, 4]}]
+                {"truth": [1, 2, 3, 4], "pred": [1, 2, 3, 4]},
+                # two clusters with the same majority class: not a maximum matching
+                {"truth": [1, 1, 1, 1, 2], "pred": [1, 1, 2, 2, 2]}]
 
     def hidden_case(self, rng):
         n = int(rng.integers(6, 16))

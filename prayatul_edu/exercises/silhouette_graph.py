@@ -368,7 +368,9 @@ class SilhouetteFunction(FunctionQuestion):
                 {"D": _line([0, 4, 5, 6]), "labels": [1, 1, 2, 2], "i": 1},
                 {"D": _line([0, 1, 2, 4, 6]), "labels": [1, 1, 2, 2, 2], "i": 1},
                 {"D": _line([0, 2, 3]), "labels": [1, 2, 2], "i": 0},
-                {"D": _line([0, 1, 2.2, 9, 3, 3.5]), "labels": [1, 1, 2, 2, 3, 3], "i": 1}]
+                {"D": _line([0, 1, 2.2, 9, 3, 3.5]), "labels": [1, 1, 2, 2, 3, 3], "i": 1},
+                # three in its cluster: a_i a mean, not the nearest one nor a sum
+                {"D": _line([0, 1, 5, 9, 10]), "labels": [1, 1, 1, 2, 2], "i": 0}]
 
     def hidden_case(self, rng):
         n = int(rng.integers(5, 10))
