@@ -605,3 +605,14 @@ def test_control_characters_of_a_message_are_not_passed_on(q):
         raise ValueError("\x1b[31mred\x1b[0m\x07")
 
     assert "\x1b" not in q.grade(purity).feedback and "\x07" not in q.grade(purity).feedback
+
+
+def test_a_hidden_record_without_outputs_says_so_not_none():
+    # a kernel's record with neither outputs nor a reason read "... hidden cases (None)."
+    from prayatul_edu.grading.notebook import _hidden_outputs
+
+    assert _hidden_outputs({"outputs": "nope"}) == "no outputs were recorded"
+    assert _hidden_outputs({"missing": 7}) == "no outputs were recorded"
+    assert _hidden_outputs({"missing": "no function\x1b was checked"}) == \
+        "no function\\x1b was checked"
+    assert _hidden_outputs({"outputs": [{"value": 1.0}]}) == [{"value": 1.0}]
