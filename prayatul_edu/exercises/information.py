@@ -255,7 +255,7 @@ class MutualInformationFunction(FunctionQuestion):
         d.text("Write a function `mutual_information(truth, pred)` that returns the mutual "
                "information $I(\\mathcal{C}, \\mathcal{T}) = \\sum_{ij} p_{ij} \\log_2 "
                "\\frac{p_{ij}}{p_i p_j}$ of the clusters `pred` and the classes `truth` "
-               "(NumPy arrays of labels of the same length, any labels), in bits. Write it "
+               "(arrays of labels of the same length, any labels), in bits. Write it "
                "yourself, without the library's `mutual_information`.")
         d.text("`check(mutual_information)` runs it on your data below and on a few small "
                "cases; when graded it also runs on hidden cases.")

@@ -30,6 +30,7 @@ the grader adds hidden cases, run in the sandbox after the student's notebook.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from fractions import Fraction
 from typing import ClassVar
@@ -45,7 +46,8 @@ from .assignment import emit
 
 __all__ = ["NumberQuestion", "IntegerQuestion", "NumbersQuestion", "TableQuestion",
            "ChoiceQuestion", "DefensibleChoice", "NOT_USUAL", "CLOSE", "NEAR", "COARSE",
-           "PERCENT", "CLOSE_WITHIN", "FunctionQuestion", "CALL_LIMIT", "hidden_cell",
+           "PERCENT", "CLOSE_WITHIN", "FunctionQuestion", "CALL_LIMIT", "FIRST_CALL_LIMIT",
+           "hidden_cell",
            "run_hidden", "json_data"]
 
 NOT_USUAL = "This is not one of the usual slips; `hint()` may help."
@@ -635,6 +637,9 @@ class DefensibleChoice(ChoiceQuestion):
 # ---------------------------------------------------------------- functions
 #: Seconds one call of a student's function may take (then it is stopped and said so).
 CALL_LIMIT = 2.0
+#: Seconds the first call of a run may take: it pays the imports in the function's body
+#: (scikit-learn or pandas take seconds on a busy machine, and are no endless loop).
+FIRST_CALL_LIMIT = 10.0
 #: Characters kept of a function's source in the record, and of a message or a repr shown.
 SOURCE_LIMIT, SHOWN_LIMIT = 20_000, 160
 #: The case classes of a function question, in the order the feedback names them.
@@ -696,6 +701,7 @@ def _shown(text, limit: int = SHOWN_LIMIT) -> str:
     """A student's text (a repr, an exception's message) as a Markdown code span: one line,
     at most ``limit`` characters, never read as Markdown or HTML."""
     text = " ".join(str(text).split())
+    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)  # ANSI, bells
     text = text if len(text) <= limit else text[:limit - 1] + "…"
     fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
@@ -799,7 +805,7 @@ class FunctionQuestion(Question):
         """A returned value as a float or a tuple of floats; TypeError naming what it is."""
         def number(x):
             if isinstance(x, (bool, np.bool_)) or not isinstance(
-                    x, (int, float, np.integer, np.floating)) and not (
+                    x, (numbers.Real, np.integer, np.floating)) and not (
                     isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iuf"):
                 raise TypeError(type(x).__name__)
             return float(x)
@@ -816,34 +822,43 @@ class FunctionQuestion(Question):
     def _run(self, fn, cases) -> list[dict]:
         """The student's ``fn`` on ``cases``: per case ``{"value"}``, ``{"error",
         "message"}``, ``{"type", "repr"}`` or ``{"timeout"}``; after a time limit the
-        remaining cases are not run (``{"skipped"}``)."""
+        remaining cases are not run (``{"skipped"}``). The first call may take
+        :data:`FIRST_CALL_LIMIT` seconds (its imports), the others :data:`CALL_LIMIT`."""
         out = []
         for case in cases:
             if out and "timeout" in out[-1] or out and "skipped" in out[-1]:
                 out.append({"skipped": True})
                 continue
             args = [_argument(case[a]) for a in self.arguments()]
+            limit = CALL_LIMIT if out else FIRST_CALL_LIMIT
             try:
-                v = _limited(fn, args, CALL_LIMIT)
+                # the value read, its repr and an exception's message are the student's
+                # code too: under the time limit, and whatever they raise is said
+                out.append(_limited(self._call, (fn, args), limit))
             except _TimeLimit:
-                out.append({"timeout": CALL_LIMIT})
-                continue
-            except (Exception, SystemExit) as exc:   # sys.exit() in it: named too
-                out.append({"error": type(exc).__name__[:80],
-                            "message": str(exc)[:SHOWN_LIMIT + 1]})
-                continue
-            try:
-                value = self._value(v)
-            except TypeError as what:
-                try:
-                    shown = repr(v)[:SHOWN_LIMIT + 1]
-                except Exception:
-                    shown = "?"
-                out.append({"type": str(what)[:80], "repr": shown})
-                continue
-            out.append({"value": [_json_float(x) for x in value] if self.returns
-                        else _json_float(value)})
+                out.append({"timeout": limit})
         return out
+
+    def _call(self, fn, args) -> dict:
+        """One call of ``fn`` and what it gave, as :meth:`_run` records it."""
+        try:
+            v = fn(*args)
+        except _TimeLimit:
+            raise
+        except BaseException as exc:   # sys.exit(), KeyboardInterrupt: named too
+            return {"error": _said(lambda e=exc: type(e).__name__, 80),
+                    "message": _said(lambda e=exc: str(e), SHOWN_LIMIT + 1)}
+        try:
+            value = self._value(v)
+        except _TimeLimit:
+            raise
+        except TypeError as what:
+            return {"type": str(what)[:80], "repr": _said(lambda: repr(v), SHOWN_LIMIT + 1)}
+        except BaseException as exc:    # a float() that raises: its value cannot be read
+            return {"error": _said(lambda e=exc: type(e).__name__, 80),
+                    "message": _said(lambda e=exc: str(e), SHOWN_LIMIT + 1)}
+        return {"value": [_json_float(x) for x in value] if self.returns
+                else _json_float(value)}
 
     def record(self, fn) -> dict:
         """What the grader receives for ``fn``: its name, its source (at most
@@ -1001,7 +1016,7 @@ class FunctionQuestion(Question):
                 diagnosed.append(f"raises {str(o.get('error'))[:40]}")
             elif "timeout" in o and "timeout" not in said:
                 said.add("timeout")
-                out.append(f"On {label} it did not return within {CALL_LIMIT:g} s (the time "
+                out.append(f"On {label} it did not return within {_seconds(o):g} s (the time "
                            "limit of a call) and was stopped: an endless loop? The cases "
                            "after it were not run.")
                 diagnosed.append("time limit")
@@ -1040,6 +1055,24 @@ class FunctionQuestion(Question):
                     f"{self.asked}.")
         return (f"On {label}, {self.describe_case(case)}, it returns {_fmt_value(got[i])}; "
                 f"{self.asked} is {_fmt_value(want[i])}.")
+
+
+def _said(text, limit: int) -> str:
+    """``text()`` (a student's repr or message) cut to ``limit``; '?' where it raises."""
+    try:
+        return str(text())[:limit]
+    except _TimeLimit:
+        raise
+    except BaseException:
+        return "?"
+
+
+def _seconds(o: dict) -> float:
+    """The time limit a recorded ``{"timeout"}`` names (the kernel's record: read safely)."""
+    try:
+        return min(max(float(o.get("timeout")), 0.0), 3600.0)
+    except (TypeError, ValueError, OverflowError):
+        return CALL_LIMIT
 
 
 def _json_float(x: float):
@@ -1082,4 +1115,11 @@ def run_hidden(cases_json: str) -> None:
                    "missing": "no function was checked in the kernel that ran last"})
             continue
         q = cls(None, data={})
-        emit({"event": "hidden", "qid": qid, "outputs": q._run(fn, cases)})
+        try:
+            outputs = q._run(fn, cases)
+        except BaseException as exc:  # noqa: BLE001 - one question's run never ends the rest
+            outputs = f"its run ended with {_said(lambda e=exc: type(e).__name__, 80)}"
+        if isinstance(outputs, list):
+            emit({"event": "hidden", "qid": qid, "outputs": outputs})
+        else:
+            emit({"event": "hidden", "qid": qid, "missing": outputs})

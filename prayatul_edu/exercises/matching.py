@@ -666,7 +666,7 @@ class PurityFunction(FunctionQuestion):
                "`pred` against the classes `truth`, as a number: "
                "$\\text{purity} = \\frac{1}{n} \\sum_i \\max_j n_{ij}$, where $n_{ij}$ "
                "counts the instances in cluster $C_i$ and class $T_j$. Both arguments are "
-               "NumPy arrays of labels of the same length (any labels: 0, 5, 7 as well as "
+               "arrays of labels of the same length (any labels: 0, 5, 7 as well as "
                "1, 2, 3). Write it yourself, without the library's `purity`.")
         d.text("`check(purity)` runs it on your data below and on a few small cases; when "
                "graded it also runs on hidden cases.")
@@ -680,7 +680,9 @@ class PurityFunction(FunctionQuestion):
                 {"truth": [1, 1, 2, 2, 3], "pred": [1, 1, 1, 2, 2]},
                 {"truth": [0, 0, 1, 1, 2, 2], "pred": [5, 5, 5, 5, 7, 7]},
                 {"truth": [1, 1, 1, 1, 2], "pred": [1, 1, 1, 1, 1]},
-                {"truth": [1, 2, 3, 4], "pred": [1, 2, 3, 4]}]
+                {"truth": [1, 2, 3, 4], "pred": [1, 2, 3, 4]},
+                # two clusters with the same majority class: not a maximum matching
+                {"truth": [1, 1, 1, 1, 2], "pred": [1, 1, 2, 2, 2]}]
 
     def hidden_case(self, rng):
         n = int(rng.integers(6, 16))

@@ -328,7 +328,7 @@ class PairCountsFunction(FunctionQuestion):
                "`(TP, FP, FN, TN)` in this order (the lecture's) over the unordered pairs "
                "$\\{x_a, x_b\\}$, $a < b$: TP same class and same cluster, FP different "
                "class but same cluster, FN same class but different cluster, TN different "
-               "class and different cluster. Both arguments are NumPy arrays of labels of "
+               "class and different cluster. Both arguments are arrays of labels of "
                "the same length (any labels: 0, 5, 7 as well as 1, 2, 3). Write it "
                "yourself, without the library's `pair_confusion`.")
         d.text(self.ours("`check(pair_counts)` runs it on the ten examples of Exercise 2 "

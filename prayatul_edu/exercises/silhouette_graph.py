@@ -438,7 +438,7 @@ class SilhouetteFunction(FunctionQuestion):
     def describe(self, d):
         d.text("Write a function `silhouette_of(D, labels, i)` that returns the silhouette "
                "$s_i$ of point `i` (counted from 0: $x_1$ is `i = 0`) from the distance "
-               "matrix `D` (a NumPy array, n x n) and the cluster `labels` (an array of "
+               "matrix `D` (an n x n array) and the cluster `labels` (an array of "
                "length n): $a_i$ the mean distance to the other points of its cluster, "
                "$b_i$ the smallest mean distance to the points of another cluster, "
                "$s_i = (b_i - a_i) / \\max(a_i, b_i)$, and $s_i = 0$ for a point alone in "
@@ -456,7 +456,9 @@ class SilhouetteFunction(FunctionQuestion):
                 {"D": _line([0, 4, 5, 6]), "labels": [1, 1, 2, 2], "i": 1},
                 {"D": _line([0, 1, 2, 4, 6]), "labels": [1, 1, 2, 2, 2], "i": 1},
                 {"D": _line([0, 2, 3]), "labels": [1, 2, 2], "i": 0},
-                {"D": _line([0, 1, 2.2, 9, 3, 3.5]), "labels": [1, 1, 2, 2, 3, 3], "i": 1}]
+                {"D": _line([0, 1, 2.2, 9, 3, 3.5]), "labels": [1, 1, 2, 2, 3, 3], "i": 1},
+                # three in its cluster: a_i a mean, not the nearest one nor a sum
+                {"D": _line([0, 1, 5, 9, 10]), "labels": [1, 1, 1, 2, 2], "i": 0}]
 
     def hidden_case(self, rng):
         n = int(rng.integers(5, 10))

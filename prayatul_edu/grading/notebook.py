@@ -244,8 +244,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
     answers, declared, ran = {}, [], {}
     for rec in records:
         if rec.get("event") == "hidden" and rec.get("qid") in hidden:
-            ran[rec["qid"]] = (rec["outputs"] if isinstance(rec.get("outputs"), list)
-                               else display_name(str(rec.get("missing")), 200))
+            ran[rec["qid"]] = _hidden_outputs(rec)
         elif rec.get("event") == "setup":
             sid = rec.get("student_id")
             declared.append(None if sid is None else display_name(sid, 70))
@@ -294,6 +293,17 @@ def grade_source(name: str, data: bytes | None, options: Options,
             report.rows[-1]["given"] = _scrub(_as_text(got), work, False)
     report.seconds = round(time.perf_counter() - start, 2)
     return report
+
+
+def _hidden_outputs(rec: dict) -> list | str:
+    """A hidden-cases record of the kernel: its outputs, or the sentence why there are
+    none (the kernel's own, made printable; else that none were recorded)."""
+    if isinstance(rec.get("outputs"), list):
+        return rec["outputs"]
+    missing = rec.get("missing")
+    if isinstance(missing, str) and missing.strip():
+        return display_name(missing, 200)
+    return "no outputs were recorded"
 
 
 def hidden_cases(qids, variant) -> dict:
