@@ -550,14 +550,18 @@ def label_columns(columns: dict, exclude=()) -> tuple[list, dict]:
             if np.any(finite != np.round(finite)):
                 reasons[name] = "left out: numbers with decimals (coordinates or measurements?)"
                 continue
-        counts = Counter(col.tolist()) if col.dtype.kind in "OU" else None
-        distinct = len(counts) if counts is not None else np.unique(col).shape[0]
+        missing = missing_mask(col)          # a missing value is no cluster's name
+        present = col[~missing]
+        counts = Counter(present.tolist()) if col.dtype.kind in "OU" else None
+        distinct = len(counts) if counts is not None else np.unique(present).shape[0]
         if distinct > 20 and distinct > MOSTLY_DISTINCT * n:
             reasons[name] = f"left out: {distinct:,} distinct values in {n:,} rows " \
                             "(coordinates or ids?)"
             continue
         taken.append(name)
         reasons[name] = f"taken: {distinct:,} clusters"
+        if missing.any():
+            reasons[name] += f"; {int(missing.sum()):,} missing value(s)"
         if counts is not None:
             for token in MISSING_LOOKALIKES:
                 count = counts.get(token, 0)
