@@ -48,8 +48,8 @@ def read_columns(path, na=None) -> dict:
     CSV columns whose every value is an integer (or a number) become int (float)
     arrays, others stay strings; a field equal to one of ``na`` (default: only the
     empty field; None: the default of the file's origin, which for R's ``write.csv``
-    adds ``NA``, see :func:`origin_of`) is missing (NaN or None). A 2-D .npy array gives columns "0",
-    "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
+    adds ``NA``, see ``origin_of``) is missing (NaN or None). A 2-D .npy array gives
+    columns "0", "1", ...; a .npz gives its arrays by name, and a 2-D array ``X`` gives "X:0",
     "X:1", .... A CSV whose header leaves only its first cell empty was written by
     pandas (``DataFrame.to_csv()`` with its index): that column is left out, and the
     result's ``left_out`` (a ``Columns`` dict) says so. Raises ``ValueError`` (unknown format, ragged rows, different
@@ -550,14 +550,18 @@ def label_columns(columns: dict, exclude=()) -> tuple[list, dict]:
             if np.any(finite != np.round(finite)):
                 reasons[name] = "left out: numbers with decimals (coordinates or measurements?)"
                 continue
-        counts = Counter(col.tolist()) if col.dtype.kind in "OU" else None
-        distinct = len(counts) if counts is not None else np.unique(col).shape[0]
+        missing = missing_mask(col)          # a missing value is no cluster's name
+        present = col[~missing]
+        counts = Counter(present.tolist()) if col.dtype.kind in "OU" else None
+        distinct = len(counts) if counts is not None else np.unique(present).shape[0]
         if distinct > 20 and distinct > MOSTLY_DISTINCT * n:
             reasons[name] = f"left out: {distinct:,} distinct values in {n:,} rows " \
                             "(coordinates or ids?)"
             continue
         taken.append(name)
         reasons[name] = f"taken: {distinct:,} clusters"
+        if missing.any():
+            reasons[name] += f"; {int(missing.sum()):,} missing value(s)"
         if counts is not None:
             for token in MISSING_LOOKALIKES:
                 count = counts.get(token, 0)

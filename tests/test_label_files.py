@@ -81,3 +81,13 @@ def test_a_million_rows_take_the_pandas_path():
     with pytest.raises(ValueError, match=r"^FILE: line 10 of big.csv has 2 fields, but the "
                                          r"header has 3"):
         parse_table("\n".join(lines) + "\n", "big.csv")
+
+
+@pytest.mark.parametrize("col", [np.array([0, 1, 2, np.nan, 2, 1] * 5),
+                                 np.array(["a", "b", None, "c", "a", "b"] * 5, dtype=object)])
+def test_the_column_listing_counts_no_missing_value_as_a_cluster(col):
+    """A label column with missing values (read as NaN or None) has 3 clusters, as Table II
+    counts them, not 4: the listing says how many values are missing instead."""
+    taken, why = label_files.label_columns({"km": col})
+    assert taken == ["km"]
+    assert why["km"].startswith("taken: 3 clusters; 5 missing value(s)"), why["km"]

@@ -183,3 +183,33 @@ def test_a_phone_reads_the_contents_from_a_menu(browser, output_dir, problems,
         page.close()
     for p in [p for p in problems if AJV_STRICT_TYPES in p]:
         problems.remove(p)
+
+
+def test_every_page_fits_a_phone(browser, problems, tmp_path_factory):
+    """Every page of the site (guides, API reference, lectures) on a 390 x 844 phone is
+    no wider than the screen: a long name in inline code, a link or an API signature
+    breaks onto the next line, and a wide table scrolls inside itself."""
+    from docs_site import build
+
+    site, proc = build(tmp_path_factory)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pages = sorted(p.relative_to(site).as_posix()
+                   for folder in ("docs", "notebooks") for p in (site / folder).glob("*.html"))
+    assert len(pages) >= 20, pages
+    wide = {}
+    with _served(site) as address:
+        for path in pages:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            problems.watch(page)
+            page.goto(f"{address}/{path}")
+            try:
+                page.wait_for_function(SETTLED, timeout=120_000)
+            except Exception as error:      # which page, not only that one timed out
+                raise AssertionError(f"{path} did not settle: {error}") from None
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                wide[path] = width
+            page.close()
+    assert wide == {}, f"wider than a 390 px phone: {wide}"
+    for p in [p for p in problems if AJV_STRICT_TYPES in p]:
+        problems.remove(p)
