@@ -23,6 +23,7 @@ import pytest
 
 from grading_helpers import FUNCTIONS, POINTS, QIDS, ROOT, TOTAL, answers, notebook
 from prayatul_edu import cli, grading
+from prayatul_edu.exercises import CORRECT
 from prayatul_edu.grading import export, handout
 
 SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
@@ -206,10 +207,10 @@ def cycle(tmp_path_factory):
         if sid == "s04":
             mine["03.2"] = [right["03.2"][0] + 1] + right["03.2"][1:3] + [right["03.2"][3] + 1]
         student, after = sid, None
-        if sid == "s09":     # forgot their id: works on the course's data (a function
-            # checked there is graded on the outputs recorded there: left out)
+        if sid == "s09":     # forgot their id: works on the course's data (its values
+            # are the course's; its function, run again on s09's cases, is right there)
             student = None
-            mine = {q: a for q, a in answers(None).items() if q not in FUNCTIONS}
+            mine = answers(None)
         if sid == "s11":     # an endless loop after the first question
             after = {"q03-1-check": "while True:\n    pass"}
         given[sid] = mine
@@ -286,6 +287,13 @@ def test_duplicate_forgotten_id_hung_cell_and_odd_entries_are_reported(cycle):
         "the notebook declared STUDENT_ID = None (the course's own data), but s09 is graded "
         "on their own variant: answers checked on the course's data score as answers to "
         "other data (set STUDENT_ID to your id)"]
+    # its function, checked on the course's data, is the same function on s09's cases
+    for row in students["s09"]["rows"]:
+        if row["question"] in FUNCTIONS:
+            assert (row["points"], row["status"]) == (POINTS[row["question"]], CORRECT)
+            assert ("(Checked in the notebook against the course's own data; graded against "
+                    f"variant {row['variant']}: your function was run again on "
+                    "its cases.)") in row["feedback"]
     assert [p for p in students["s11"]["problems"] if "cut" in p] == [
         'code cell 3 under "03.1 The ideal cluster similarity matrix" did not finish '
         "within 4 s (the cell time limit: an endless loop?) and was "

@@ -172,6 +172,33 @@ def test_the_hidden_cases_decide_a_function_right_only_on_the_public_cases(q):
     assert missing.status == INCORRECT and "hidden cases not run" in missing.diagnosed
 
 
+def test_graded_on_the_graded_variants_cases_whatever_variant_it_was_checked_on():
+    """The grader runs the function again on the graded variant's public cases (and the
+    hidden ones) and grades those outputs; a record of another variant's outputs alone
+    is never graded as this variant's."""
+    home, q = ex.question("01.11", seed="s12"), ex.question("01.11", seed=None)
+    public, cases = q.graded_cases(np.random.default_rng(2))
+    def as_json(case):
+        return {a: np.asarray(v).tolist() for a, v in case.items()}
+
+    assert public == [as_json(c) for _, _, c in q.public_cases()]    # the course's
+    assert public[0] == as_json(q.shown_case()) != as_json(home.shown_case())
+    for fn, status, named in ((right, CORRECT, []), (inverse, INCORRECT, ["inverse purity"])):
+        ran = q._run(fn, public + cases)
+        out = q.grade(home.record(fn), hidden=(cases, ran[len(public):]),
+                      public=ran[:len(public)])
+        assert (out.status, out.diagnosed) == (status, named), out.feedback
+    # s12's outputs taken for the course's: the defect (a right function not right)
+    assert q.grade(home.record(right)).status != CORRECT
+    # not run again: s12's outputs are not graded as the course's, and the reason is said
+    out = q.grade(home.record(right), hidden=(cases, "no function was checked"),
+                  public="no function was checked")
+    assert out.status == INCORRECT and out.diagnosed == ["hidden cases not run"]
+    assert ("could not be run on your variant's public cases and the hidden cases (no "
+            "function was checked)" in out.feedback)
+    assert "your data" not in out.feedback.lower()
+
+
 def test_built_in_function_questions():
     found = {qid for qid, cls in ex.QUESTIONS.items()
              if issubclass(cls, kinds.FunctionQuestion)}
@@ -179,11 +206,16 @@ def test_built_in_function_questions():
 
 
 # ------------------------------------------------------------ graded in the sandbox
-def _with_check(source: str) -> nbformat.NotebookNode:
+def _with_check(source: str | None, student_id=None) -> nbformat.NotebookNode:
+    """The solutions notebook of exercise 01 with 01.11's function ``source`` (None: the
+    solution's) and ``STUDENT_ID = student_id``."""
     nb = nbformat.read(ROOT / "solutions" / "01_matching.ipynb", as_version=4)
     for cell in nb.cells:
-        if cell.get("id") == "q01-11-check":
+        if cell.get("id") == "q01-11-check" and source is not None:
             cell.source = source + "\n\nq11.check(purity)"
+        if cell.get("id") == "setup":
+            cell.source = re.sub(r"^STUDENT_ID = [^#\n]*", f"STUDENT_ID = {student_id!r}  ",
+                                 cell.source, count=1, flags=re.M)
     return nb
 
 
@@ -200,6 +232,13 @@ LOUD = '''
 def purity(truth, pred):
     print("x" * 1_000_000)
     return 0.5
+'''
+
+INVERSE = '''
+def purity(truth, pred):
+    truth, pred = np.asarray(truth), np.asarray(pred)
+    return sum(np.unique(pred[truth == t], return_counts=True)[1].max()
+               for t in np.unique(truth)) / len(truth)
 '''
 
 LOOPS = '''
@@ -227,7 +266,9 @@ def graded(tmp_path_factory):
     table = json.dumps({json.dumps(c): right(**c) for _, _, c in q.public_cases()})
     books = {"s1": nbformat.read(ROOT / "solutions" / "01_matching.ipynb", as_version=4),
              "s2": _with_check(SPECIAL.format(table=table)),
-             "s3": _with_check(LOUD), "s4": _with_check(FORKS), "s5": _with_check(LOOPS)}
+             "s3": _with_check(LOUD), "s4": _with_check(FORKS), "s5": _with_check(LOOPS),
+             # checked on another variant's data (another id), graded on the course's
+             "s6": _with_check(None, "s12"), "s7": _with_check(INVERSE, "u9")}
     for sid, nb in books.items():
         nbformat.write(nb, d / f"{sid}_01_matching.ipynb")
     reports = grading.grade_batch(sorted(d.glob("*.ipynb")), d / "out", variant="course",
@@ -274,6 +315,40 @@ def test_graded_a_function_that_never_returns_is_stopped_in_the_kernel(graded):
     assert row["status"] == INCORRECT and "time limit" in row["diagnosed"]
     assert not any("did not finish" in p for p in r.problems), r.problems   # no cell cut
     assert _row(r, "01.10")["status"] == CORRECT
+
+
+def test_graded_a_right_function_checked_on_another_variants_data_keeps_its_points(graded):
+    """A function is the same function on any data: the grader runs it again on the
+    graded variant's public cases (and the hidden ones) and grades those, not the outputs
+    recorded on the data the notebook worked on."""
+    q = ex.question("01.11", seed=None)
+    # on s12's data purity is not the course's: outputs recorded there are no answer here
+    assert right(**ex.question("01.11", seed="s12").shown_case()) != right(**q.shown_case())
+    r = graded["s6"]
+    row = _row(r, "01.11")
+    assert (row["points"], row["status"]) == (2.0, CORRECT), row["feedback"]
+    assert f"Correct on all {len(q.public_cases()) + q.n_hidden} cases" in row["feedback"]
+    assert ("(Checked in the notebook against variant s12; graded against the course's own "
+            "data: your function was run again on its cases.)" in row["feedback"])
+    assert "the notebook declared STUDENT_ID s12, but the file belongs to s6" in r.problems[0]
+    # its value answers were the other variant's: not the course's (no function rescues
+    # them)
+    assert _row(r, "01.1")["status"] != CORRECT
+
+
+def test_graded_a_wrong_function_checked_on_another_variants_data_is_still_named(graded):
+    q = ex.question("01.11", seed=None)
+    assert inverse(**ex.question("01.11", seed="u9").shown_case()) != inverse(**q.shown_case())
+    row = _row(graded["s7"], "01.11")
+    assert (row["points"], row["status"]) == (0.0, INCORRECT)
+    assert "inverse purity" in row["diagnosed"] and "computes the inverse purity" in row[
+        "feedback"]
+    # the smallest case where it differs is one of the graded variant's public cases
+    small = min((c for _, kind, c in q.public_cases() if kind == "small"
+                 and not np.isclose(inverse(**c), right(**c))), key=lambda c: len(c["truth"]))
+    assert f"truth = {small['truth']}, pred = {small['pred']}" in row["feedback"]
+    assert ("(Checked in the notebook against variant u9; graded against the course's own "
+            "data: your function was run again on its cases.)" in row["feedback"])
 
 
 # ------------------------------------------------------------- an instructor's own
@@ -555,9 +630,9 @@ def test_graded_a_functions_message_never_names_a_folder():
     def purity(truth, pred):
         raise FileNotFoundError("no /srv/grader/keys/course.key here")
 
-    cases = q.hidden_cases(np.random.default_rng(5))
+    public, cases = q.graded_cases(np.random.default_rng(5))
     out = _grade_question("01.11", None, {"seed": None, "answer": q.record(purity)}, {},
-                          "zero", hidden=(cases, q._run(purity, cases)))
+                          "zero", hidden=(public, cases, q._run(purity, public + cases)))
     assert "`FileNotFoundError`: `no <path> here`" in out.feedback
     assert "/srv" not in out.feedback
 

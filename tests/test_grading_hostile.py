@@ -21,7 +21,8 @@ import nbformat
 import pytest
 
 import prayatul_edu.exercises as ex
-from grading_helpers import FULL, FUNCTIONS, QIDS, ROOT, TOTAL, answers, notebook, rows
+from grading_helpers import (FULL, FUNCTIONS, POINTS, QIDS, ROOT, TOTAL, answers, notebook,
+                             rows)
 from prayatul_edu import grading
 from prayatul_edu.grading.cgroup import cgroup_problem
 from prayatul_edu.grading.identity import display_name
@@ -42,8 +43,6 @@ ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 #: a kernel whose address space an attack used up: the questions before the one that first
 #: loads SciPy (03.4's AMI slip) are right, that one and the next raise (ImportError)
 EXHAUSTED = FULL[:3] + RAISED[3:]
-#: the owner's answers checked on another variant's data: a function's outputs are not
-OTHER_DATA = [(q, 0.0, ex.INCORRECT) if q in FUNCTIONS else (q, p, s) for q, p, s in FULL]
 #: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
 AT = 'code cell 2 under "03 - Pair counting: similarity matrices,…"'
@@ -102,9 +101,9 @@ def _attacks(env):
                 [AT + " did not finish within 4 s"]),
         "a12": ("import os\nos._exit(3)", FULL, ["the kernel died in " + AT]),
         # -- ids
-        # (its values were the file owner's: right; its function ran on the other id's
-        # data, and a function is graded on the outputs recorded in the notebook)
-        "a13": ("ex.setup('x' * 300)", OTHER_DATA, ["the notebook declared STUDENT_ID"]),
+        # (its values were the file owner's: right; its function, checked on the other
+        # id's data, is run again by the grader on the owner's cases: right too)
+        "a13": ("ex.setup('x' * 300)", FULL, ["the notebook declared STUDENT_ID"]),
         # (an id the library cannot encode only breaks the attacker's own questions)
         "a14": ("ex.setup('\\udcff\\x00\\u202eevil')", RAISED,
                 ["the notebook declared STUDENT_ID", "raised UnicodeEncodeError",
@@ -413,6 +412,24 @@ def test_a_friends_id_is_graded_as_the_file_owner(batch):
     assert any("declared STUDENT_ID h1, but the file belongs to a26" in p for p in r.problems)
     assert all("Checked in the notebook against variant h1; graded against variant a26"
                in x["feedback"] for x in r.rows)
+    # the friend's values are not a26's; a function is the same function on a26's cases
+    assert [x for x in rows(r) if x[0] in FUNCTIONS] == [x for x in FULL if x[0] in FUNCTIONS]
+    assert all("graded against variant a26: your function was run again on its cases"
+               in x["feedback"] for x in r.rows if x["question"] in FUNCTIONS)
+
+
+def test_a_function_checked_on_another_ids_data_is_graded_on_the_owners_cases(batch):
+    """``ex.setup('x' * 300)`` after the setup cell: every answer checked on that
+    variant's data; the function of 03.5, run again by the grader on a13's public and
+    hidden cases, keeps its points, and the feedback says where it was checked."""
+    r = batch["reports"]["a13.ipynb"]
+    for x in r.rows:
+        if x["question"] in FUNCTIONS:
+            assert (x["points"], x["status"]) == (POINTS[x["question"]], ex.CORRECT)
+            assert "hidden ones included" in x["feedback"]
+            assert ("graded against variant a13: your function was run again on its cases"
+                    in x["feedback"]) and "(Checked in the notebook against variant x" in x[
+                "feedback"]
 
 
 def test_the_question_set_comes_from_the_instructor(batch):

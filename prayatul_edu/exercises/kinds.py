@@ -732,9 +732,11 @@ class FunctionQuestion(Question):
     The cases are argument dicts in three classes: ``shown`` (the variant's data, the
     prompt's), ``small`` (a few small public cases) and ``hidden`` (drawn by the grader
     in its own process for each graded notebook, and run in the sandbox after the
-    student's notebook: never present while the student's code runs). Each call has
-    :data:`CALL_LIMIT` seconds; an exception, a wrong type and a time limit are named
-    with their case. A named mistake is a reference implementation of the slip
+    student's notebook: never present while the student's code runs). The grader's last
+    cell runs the function on the graded variant's public cases too, and grades those
+    outputs (a function checked on another variant's data is the same function on this
+    one's). Each call has :data:`CALL_LIMIT` seconds; an exception, a wrong type and a
+    time limit are named with their case. A named mistake is a reference implementation of the slip
     (``mistakes(cases)`` gives its outputs): the feedback names the one the function
     behaves like and shows the smallest case where it differs from the right answer
     (its output against the measure's; on the variant's own data, the output only).
@@ -787,6 +789,14 @@ class FunctionQuestion(Question):
         """The hidden cases of one graded notebook (JSON data)."""
         return [{a: json_data(v) for a, v in self.hidden_case(rng).items()}
                 for _ in range(self.n_hidden)]
+
+    def graded_cases(self, rng) -> tuple[list[dict], list[dict]]:
+        """``(public, hidden)``: the cases the grader runs the function on, in the
+        sandbox after the student's notebook (JSON data): this variant's public cases
+        (whatever data the notebook worked on: a function is the same function on any
+        data) and the hidden cases drawn from ``rng``."""
+        public = [{a: json_data(v) for a, v in c.items()} for _, _, c in self.public_cases()]
+        return public, self.hidden_cases(rng)
 
     def outputs(self, fn, cases=None) -> list:
         """``fn`` (the library's reference or a slip's, trusted code) on ``cases`` (default:
@@ -880,12 +890,14 @@ class FunctionQuestion(Question):
         return (f"Answer: your function `def {self.signature}:` returning {what}; check it "
                 f"with `check({self.function_name()})` (the function, not a call of it).")
 
-    def read(self, answer):
+    def read(self, answer, n: int | None = None):
+        """The record of ``answer`` (a function, or the record of one) whose outputs are
+        ``n`` (default: as many as this variant's public cases), or InvalidAnswer."""
         if callable(answer):
             return self.record(answer)
         _unreadable(answer)
         outputs = answer.get("outputs") if isinstance(answer, dict) else None
-        n = len(self.public_cases())
+        n = len(self.public_cases()) if n is None else n
         if not isinstance(outputs, list) or len(outputs) != n or not all(
                 isinstance(o, dict) for o in outputs):
             raise InvalidAnswer(f"answer: expected your function `{self.function_name()}` "
@@ -923,30 +935,45 @@ class FunctionQuestion(Question):
         return ", ".join(f"{a} = {json_data(case[a])}" for a in self.arguments())
 
     # -- grading -------------------------------------------------------------
-    def grade(self, answer, hidden: tuple | None = None) -> Outcome:
+    def grade(self, answer, hidden: tuple | None = None, public=None) -> Outcome:
         """The verdict on ``answer`` (a function, or the record of one); ``hidden``: the
-        grader's ``(cases, outputs)`` (outputs None or a sentence: they could not be run)."""
+        grader's ``(cases, outputs)`` (outputs None or a sentence: they could not be run).
+        ``public``: the grader's own run of the function on this variant's public cases
+        (their outputs, graded instead of the ones the record holds, which may be another
+        variant's), or the sentence why there is none (the record's outputs are then
+        another variant's and not graded); None: the record's outputs are this
+        variant's."""
         if is_placeholder(answer):
             return Outcome(self.qid, NOT_ATTEMPTED, 0.0, self.points,
                            [f"Not attempted yet: write `{self.function_name()}`, then replace "
                             f"`...` with your answer (the function `{self.function_name()}` "
                             "itself) and run the cell again."])
+        cases = self.public_cases()
+        rerun = _outputs(public, len(cases))
+        # outputs recorded on another variant's cases: as many as that variant has
+        n = None if public is None else len(_record_outputs(answer))
         try:
-            record = self.read(answer)
+            record = self.read(answer, n)
         except InvalidAnswer as exc:
             return Outcome(self.qid, INVALID, 0.0, self.points, [str(exc) + "."])
-        cases = self.public_cases()
-        outputs = list(record["outputs"])
-        missing = None
+        missing = []
+        if public is None:
+            outputs = list(record["outputs"])
+        elif rerun is not None:
+            outputs = rerun
+        else:
+            outputs = [{"skipped": True}] * len(cases)
+            missing.append(("your variant's public cases", public if isinstance(public, str)
+                            else "no outputs were recorded"))
         if hidden is not None:
             hidden_cases, hidden_out = hidden
             cases += [(f"hidden case {k}", "hidden", c) for k, c in enumerate(hidden_cases, 1)]
-            if (isinstance(hidden_out, list) and len(hidden_out) == len(hidden_cases)
-                    and all(isinstance(o, dict) for o in hidden_out)):
-                outputs += hidden_out
+            ran = _outputs(hidden_out, len(hidden_cases))
+            if ran is not None:
+                outputs += ran
             else:
-                missing = hidden_out if isinstance(hidden_out, str) else (
-                    "no outputs were recorded")
+                missing.append(("the hidden cases", hidden_out if isinstance(hidden_out, str)
+                                else "no outputs were recorded"))
                 outputs += [{"skipped": True}] * len(hidden_cases)
         return self._verdict(cases, outputs, missing)
 
@@ -1003,10 +1030,13 @@ class FunctionQuestion(Question):
             return None
 
     def _failures(self, cases, outputs, missing, diagnosed) -> list[str]:
-        """A sentence per kind of failure (the first case of each named)."""
+        """A sentence per kind of failure (the first case of each named); ``missing``:
+        ``(which cases, why)`` of the cases the grader could not run the function on."""
         said, out = set(), []
         if missing:
-            out.append(f"Your function could not be run on the hidden cases ({missing}).")
+            which = " and ".join(w for w, _ in missing)
+            whys = "; ".join(dict.fromkeys(why for _, why in missing))
+            out.append(f"Your function could not be run on {which} ({whys}).")
             diagnosed.append("hidden cases not run")
         for (label, _, _), o in zip(cases, outputs):
             if "error" in o and "error" not in said:
@@ -1075,6 +1105,19 @@ def _seconds(o: dict) -> float:
         return CALL_LIMIT
 
 
+def _outputs(ran, n: int) -> list | None:
+    """``ran`` if it is the outputs of ``n`` cases (a list of dicts), else None."""
+    if isinstance(ran, list) and len(ran) == n and all(isinstance(o, dict) for o in ran):
+        return list(ran)
+    return None
+
+
+def _record_outputs(answer) -> list:
+    """The outputs a record holds (a list; anything else: empty)."""
+    outputs = answer.get("outputs") if isinstance(answer, dict) else None
+    return outputs if isinstance(outputs, list) else []
+
+
 def _json_float(x: float):
     return x if math.isfinite(x) else repr(x)
 
@@ -1094,8 +1137,8 @@ def _fmt_value(v) -> str:
 
 def hidden_cell(cases: dict) -> str:
     """The code of the cell the grader runs last in the sandbox: every function checked
-    (qid -> its hidden cases, JSON data) called on its hidden cases, the outputs written
-    to the channel."""
+    (qid -> the cases it is graded on, JSON data: the graded variant's public cases, then
+    the hidden ones) called on those cases, the outputs written to the channel."""
     import json
 
     return ("from prayatul_edu.exercises.kinds import run_hidden as _run_hidden\n"
@@ -1104,8 +1147,9 @@ def hidden_cell(cases: dict) -> str:
 
 def run_hidden(cases_json: str) -> None:
     """In the kernel, after the student's notebook: each question's last checked function
-    on the grader's hidden cases (``{"event": "hidden", "qid", "outputs"}`` on the
-    channel; ``"missing"`` when no function was checked in this kernel)."""
+    on the grader's cases (the graded variant's public ones and the hidden ones: ``{"event":
+    "hidden", "qid", "outputs"}`` on the channel; ``"missing"`` when no function was
+    checked in this kernel)."""
     import json
 
     for qid, cases in json.loads(cases_json).items():

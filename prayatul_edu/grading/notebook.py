@@ -232,8 +232,9 @@ def grade_source(name: str, data: bytes | None, options: Options,
             env = stage(options.authored, Path(tmp) / "exercise") if options.authored else {}
             cut: list = []
             names = cell_names(nb)   # as saved (the run sets the execution counts)
-            hidden = hidden_cases(qids, ident.variant)
-            epilogue = (hidden_cell(hidden),) if hidden else ()
+            hidden = graded_cases(qids, ident.variant)
+            epilogue = (hidden_cell({q: public + cases for q, (public, cases)
+                                     in hidden.items()}),) if hidden else ()
             found = _run_twice(nb, data, work, channel, options, limits, cut, env, epilogue)
             records = read_channel(channel)
         raised = {q: _scrub(m, work) for q, m in raised_questions(nb, qids, names).items()}
@@ -278,7 +279,7 @@ def grade_source(name: str, data: bytes | None, options: Options,
             outcome = _grade_question(qid, ident.variant, answers.get(qid),
                                       report.calls.get(qid, {}), options.solution_shown,
                                       asked.get(qid, ()), lost.get(qid), raised.get(qid),
-                                      (hidden[qid], ran.get(qid)) if qid in hidden else None,
+                                      (*hidden[qid], ran.get(qid)) if qid in hidden else None,
                                       refused.get(qid, ()))
         except (Exception, RecursionError, MemoryError) as exc:  # this answer's row only
             cls = QUESTIONS[qid]
@@ -306,10 +307,12 @@ def _hidden_outputs(rec: dict) -> list | str:
     return "no outputs were recorded"
 
 
-def hidden_cases(qids, variant) -> dict:
-    """qid -> the hidden cases of each function question among ``qids`` for ``variant``,
-    drawn here, in the grader's process, from fresh randomness (no student can compute
-    them)."""
+def graded_cases(qids, variant) -> dict:
+    """qid -> ``(public, hidden)`` cases of each function question among ``qids`` for
+    ``variant`` (:meth:`~prayatul_edu.exercises.kinds.FunctionQuestion.graded_cases`): the
+    variant's public cases, and hidden ones drawn here, in the grader's process, from fresh
+    randomness (no student can compute them). The function is run on both after the
+    notebook, whatever variant the notebook worked on."""
     import secrets
 
     out = {}
@@ -317,7 +320,7 @@ def hidden_cases(qids, variant) -> dict:
         cls = QUESTIONS.get(qid)
         if isinstance(cls, type) and issubclass(cls, FunctionQuestion):
             rng = np.random.default_rng(secrets.randbits(128))
-            out[qid] = cls(seed=variant).hidden_cases(rng)
+            out[qid] = cls(seed=variant).graded_cases(rng)
     return out
 
 
@@ -500,8 +503,11 @@ def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
     ``solution_shown``; a request refused before release is on the record, naming its
     route, and costs nothing. Code that gets round the seal (``asked``) counts as shown.
     ``raised``: the sentence naming the exception a cell of the question raised;
-    ``hidden``: a function question's hidden ``(cases, outputs)`` (outputs: the list
-    the kernel recorded, or the sentence why there is none)."""
+    ``hidden``: a function question's ``(public, hidden cases, outputs)``, the cases the
+    grader ran the function on after the notebook (:func:`graded_cases`) and the outputs
+    (the list the kernel recorded for both, or the sentence why there is none). Those
+    outputs are graded, not the ones recorded at ``check``: a function checked on another
+    variant's data is the same function on this one's."""
     q = QUESTIONS[qid](seed=variant)
     if got is None:
         outcome = q.grade(...)
@@ -510,14 +516,25 @@ def _grade_question(qid, variant, got, calls, solution_shown, asked=(),
         if raised and not lost:     # the student's cell failed: an error, with its exception
             outcome.status = CELL_ERROR
     else:
-        outcome = (q.grade(got["answer"]) if hidden is None
-                   else q.grade(got["answer"], hidden=hidden))
-        if hidden is not None:   # a function's own messages can name folders: never shown
+        other, rerun = got["seed"] != variant, False
+        if hidden is None:
+            outcome = q.grade(got["answer"])
+        else:
+            public, cases, ran = hidden
+            rerun = isinstance(ran, list) and len(ran) == len(public) + len(cases)
+            if rerun:
+                ran_public, ran_hidden = ran[:len(public)], ran[len(public):]
+            else:   # not run: the outputs recorded at check count if they are this variant's
+                ran_hidden = ran if isinstance(ran, str) else "no outputs were recorded"
+                ran_public = ran_hidden if other else None
+            outcome = q.grade(got["answer"], hidden=(cases, ran_hidden), public=ran_public)
+            # a function's own messages can name folders: never shown
             outcome.messages = [_PATH.sub("<path>", m) for m in outcome.messages]
-        if got["seed"] != variant:
+        if other:
             outcome.messages.append(
                 f"(Checked in the notebook against {variant_name(got['seed'])}; graded "
-                f"against {variant_name(variant)}.)")
+                f"against {variant_name(variant)}"
+                f"{': your function was run again on its cases' if rerun else ''}.)")
     shown = calls.get("solution_shown", 0) + calls.get("key_shown", 0)
     notes = []   # what the grader read in the code, then what the kernel recorded
     if asked:
