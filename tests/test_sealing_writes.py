@@ -66,7 +66,7 @@ def test_a_method_set_on_the_question_is_handed_no_key(handed_out, how):
     with pytest.raises(assignment.NotReleased):
         q.check(0.5)
     assert box == []          # the key was never handed to the cell's function
-    _refused(handed_out, "01.3", "matches")
+    _refused(handed_out, "01.3", "q.matches")
 
 
 def test_a_method_replaced_on_the_class_is_handed_no_key(handed_out):
@@ -79,7 +79,7 @@ def test_a_method_replaced_on_the_class_is_handed_no_key(handed_out):
     finally:
         del cls.matches
     assert box == []
-    _refused(handed_out, "01.3", "changed")
+    _refused(handed_out, "01.3", "its class")
     # put back as it was, the class checks again
     assert "01.3" in ex.question("01.3").check(0.5).text
 
@@ -95,7 +95,7 @@ def test_a_subclass_overriding_what_the_checking_calls_is_handed_no_key(handed_o
     with pytest.raises(assignment.NotReleased):
         Mine(SEED).check(0.5)
     assert box == []
-    _refused(handed_out, "01.3", "not the library's")    # judged as the question it is
+    _refused(handed_out, "01.3", "a cell's class")    # judged as the question it is
 
 
 def test_a_subclass_with_no_qid_is_recorded_as_its_question(handed_out):
@@ -148,7 +148,7 @@ def test_data_of_the_cells_own_objects_see_no_key(handed_out, how):
     with pytest.raises(assignment.NotReleased):
         q.check(0.5)
     assert box == []
-    _refused(handed_out, "01.3", "data")
+    _refused(handed_out, "01.3", "its data")
 
 
 def test_a_question_of_seed_none_on_the_variants_data_is_not_checked(handed_out):
@@ -156,7 +156,7 @@ def test_a_question_of_seed_none_on_the_variants_data_is_not_checked(handed_out)
     course = type(q)(None, data=q.data)
     with pytest.raises(assignment.NotReleased):
         course.check(0.5)
-    _refused(handed_out, "01.3", "data")
+    _refused(handed_out, "01.3", "its data")
 
 
 def test_a_choice_question_changed_shows_no_truth(handed_out):
@@ -168,7 +168,7 @@ def test_a_choice_question_changed_shows_no_truth(handed_out):
     with pytest.raises(assignment.NotReleased):
         q.choices
     assert box == []
-    _refused(handed_out, "01.8", "matches")
+    _refused(handed_out, "01.8", "q.matches")
 
 
 def test_a_function_questions_reference_outputs_stay_hidden(handed_out):

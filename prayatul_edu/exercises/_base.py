@@ -371,7 +371,7 @@ def intact(q) -> None:
     own = q.__dict__
     if what is None and not _data.made_here(type(q).dataset, own.get("seed"),
                                             own.get("data")):
-        what = "data not its variant's"
+        what = "its data"
     if what is not None:
         assignment.refuse_changed(q, what)
 

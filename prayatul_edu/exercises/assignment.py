@@ -334,16 +334,16 @@ def changed(q) -> str | None:
     for klass in cls.__mro__[:-1]:
         made = _AS_SEALED.get(klass)
         if made is None:
-            return f"class {klass.__qualname__} not the library's"
+            return "a cell's class"
         mro, attributes = made
         now = vars(klass)
         if (klass.__mro__ != mro or len(now) - len(_PYTHONS & now.keys()) != len(attributes)
                 or any(now.get(k, _AS_SEALED) is not v for k, v in attributes.items())):
-            return f"class {klass.__qualname__} changed"
+            return "its class"
     own = set(vars(q)) - INSTANCE_NAMES
     names = sorted(n for n in own if any(n in vars(k) for k in cls.__mro__))
     if names:
-        return f"{names[0]} set on the question"
+        return f"q.{names[0][:20]}"
     return None
 
 
