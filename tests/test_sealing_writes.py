@@ -230,3 +230,29 @@ def test_self_study_is_open_to_changes():
     q.matches = _spy(box)
     assert ": correct" not in q.check(0.5).text
     assert box and len(box[0]) == 2       # without an assignment, nothing is sealed
+
+
+def test_the_memo_beside_the_question_is_not_reached_through_its_weak_references(handed_out):
+    """The memo was a WeakKeyDictionary: its weak reference to the question carries a
+    callback whose default is a reference to the memo itself, so
+    ``weakref.getweakrefs(q8)[0].__callback__.__defaults__[0]()[q8]["options"]`` gave
+    01.8's statements with their truths once the prompt had listed them, unrecorded."""
+    import weakref
+
+    q = ex.question("01.8")
+    assert len(q.choices) >= 3            # what showing the prompt does
+    q.check("A")
+    found = []
+    for ref in weakref.getweakrefs(q):
+        callback = ref.__callback__
+        near = [callback, getattr(callback, "__self__", None),
+                *(getattr(callback, "__defaults__", None) or ()),
+                *(c.cell_contents for c in getattr(callback, "__closure__", None) or ())]
+        for obj in near:
+            obj = obj() if isinstance(obj, weakref.ref) else obj
+            try:
+                memo = obj[q]
+            except Exception:
+                continue
+            found.append(sorted(memo))
+    assert found == []

@@ -378,7 +378,15 @@ def intact(q) -> None:
 
 #: question -> what :meth:`Question._once` computed of it (kept out of the question: in
 #: assignment mode nothing reachable from a question holds its key; see assignment.py)
-_MEMO: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: Keyed by a weak reference to the question whose callback (:func:`_forget`) holds
+#: nothing of the memo: a WeakKeyDictionary's reference carries one to the dictionary, and
+#: ``weakref.getweakrefs(q)`` would lead from the question to its memo.
+_MEMO: dict = {}
+
+
+def _forget(ref) -> None:
+    """The question behind ``ref`` is gone: so is its memo."""
+    _MEMO.pop(ref, None)
 
 
 class Question:
@@ -457,7 +465,9 @@ class Question:
         library's own checking uses them (it never changes them): a student's call of
         :meth:`key` or :meth:`mistakes` gets values of its own. The values are kept
         beside the question (:data:`_MEMO`), never in one of its attributes."""
-        memo = _MEMO.setdefault(self, {})
+        memo = _MEMO.get(weakref.ref(self))     # equal to the key: the same question
+        if memo is None:
+            memo = _MEMO[weakref.ref(self, _forget)] = {}
         if method not in memo:
             memo[method] = getattr(self, method)()
         return memo[method]
