@@ -340,6 +340,10 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
      ["_getframe", "f_locals"]),
     ("try:\n    q1.key()\nexcept Exception as e:\n    e.__traceback__.tb_frame.f_back",
      ["f_back", "tb_frame"]),
+    ("import weakref\nweakref.getweakrefs(q1)[0].__callback__", ["__callback__", "getweakrefs"]),
+    ("from prayatul_edu.exercises import assignment as a\na._OWN.add(None)", ["_OWN"]),
+    ("from prayatul_edu.exercises import authoring\nauthoring._spec_of(type(q1))",
+     ["_spec_of"]),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     from prayatul_edu.grading.notebook import asked_for_answers
