@@ -256,3 +256,32 @@ def test_the_memo_beside_the_question_is_not_reached_through_its_weak_references
                 continue
             found.append(sorted(memo))
     assert found == []
+
+
+def test_a_question_given_a_class_of_the_cells_own_is_handed_no_key(handed_out):
+    box = []
+    q = ex.question("01.3")
+
+    class Mine(type(q)):
+        qid = ""
+        matches = _spy(box)
+
+    q.__class__ = Mine
+    with pytest.raises(assignment.NotReleased):
+        q.check(0.5)
+    assert box == []
+    _refused(handed_out, "01.3", "a cell's class")
+
+
+def test_an_instructors_declaration_is_not_one_module_call_away(handed_out):
+    """``authoring._spec_of(type(q))["key"](q.data)`` answered every question of the
+    iris example, unrecorded; from a cell it is a sealed route now."""
+    with package_only():
+        exercise = pa.load(ROOT / "examples" / "iris_exercise")
+        q = ex.question(exercise.qids[0])
+        with pytest.raises(assignment.NotReleased):
+            pa._spec_of(type(q))
+        assert pa.tolerance(type(q)) == [ex.ATOL, ex.RTOL] or len(pa.tolerance(type(q))) == 2
+    keys = [r for r in handed_out() if r.get("event") == "key"]
+    assert [(r["qid"], r["route"], r["shown"]) for r in keys] == [
+        (exercise.qids[0], "_spec_of", False)]

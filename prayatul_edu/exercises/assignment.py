@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 __all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
            "seal_class", "configure", "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV",
            "NotReleased", "OPEN_TO_STUDENTS", "UNKNOWN", "seal", "changed", "refuse_changed",
-           "from_student", "INSTANCE_NAMES"]
+           "judge", "from_student", "INSTANCE_NAMES"]
 
 #: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
 CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
@@ -358,7 +358,15 @@ def from_student() -> bool:
     while (frame is not None and frame.f_code in _OWN
            and frame.f_code.co_name in OPEN_TO_STUDENTS):
         frame = frame.f_back
-    return frame is None or frame.f_code not in _OWN
+    # the library's code: its functions, and the originals behind its sealed methods
+    return frame is None or (frame.f_code not in _OWN and frame.f_code not in _ROUTES)
+
+
+def judge(asked, route: str) -> None:
+    """A cell's use of ``route`` (a function of the library that reads what the seal
+    keeps, asked for ``asked``: a question or its class) judged as a sealed method's
+    call: recorded, refused before release."""
+    _judge(asked, route, asked if isinstance(asked, type) else type(asked))
 
 
 def refuse_changed(q, what: str) -> None:
