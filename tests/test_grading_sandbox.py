@@ -330,6 +330,19 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
     ("q1.check(q1.__wrapped\\\n__)", ["__wrapped__"]),
     ("q1.\uff3f\uff3fclosure\uff3f\uff3f", ["__closure__"]),
     ("import os\nos.environ |= {'PRAYATUL_EDU_ASSIGNMENT': '{}'}", ["the environment changed"]),
+    # what is beside the question: the memo among everything alive, the module's globals,
+    # a function question's caller (its cases, the checking's locals)
+    ("import gc\nmemo = [o for o in gc.get_objects() if isinstance(o, dict) and 'keys' in o]",
+     ["get_objects"]),
+    ("q1.check.__globals__['close'] = lambda a, k: True", ["__globals__"]),
+    ("def purity(truth, pred):\n    import sys\n    return sys._getframe(2).f_locals",
+     ["_getframe", "f_locals"]),
+    ("try:\n    q1.key()\nexcept Exception as e:\n    e.__traceback__.tb_frame.f_back",
+     ["f_back", "tb_frame"]),
+    ("import weakref\nweakref.getweakrefs(q1)[0].__callback__", ["__callback__", "getweakrefs"]),
+    ("from prayatul_edu.exercises import assignment as a\na._OWN.add(None)", ["_OWN"]),
+    ("from prayatul_edu.exercises import authoring\nauthoring._spec_of(type(q1))",
+     ["_spec_of"]),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     from prayatul_edu.grading.notebook import asked_for_answers

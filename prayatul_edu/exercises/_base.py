@@ -46,7 +46,7 @@ __all__ = ["ATOL", "RTOL", "Feedback", "Mistake", "Outcome", "Question", "Invali
            "NOT_ATTEMPTED", "CORRECT", "PARTLY", "INCORRECT", "INVALID", "CHANNEL_ENV",
            "COURSE_ANSWER", "distinctive_entries", "rng_for", "close", "apart",
            "distinguishable", "is_placeholder", "table_rows",
-           "topic_questions", "TOPICS"]
+           "topic_questions", "TOPICS", "intact"]
 
 #: Notebook number -> its name (``solutions/NN_name.ipynb``).
 TOPICS = {"01": "matching", "02": "information", "03": "pair_counting",
@@ -359,9 +359,34 @@ def distinguishable(a, b) -> bool:
 
 
 # --------------------------------------------------------------- question
+def intact(q) -> None:
+    """Before the library's checking runs on ``q`` for a student (``check``, ``prompt``,
+    ``solution``, ``choices``): a question a cell changed - a method set on the object
+    or its class, a subclass or mixin of the cell's own, ``q.__class__``, its seed or its
+    data replaced (see :func:`.assignment.changed`) - would hand the key to the cell's
+    code, so its checking is a sealed route: recorded, and refused before release."""
+    if not assignment.from_student():
+        return
+    what = assignment.changed(q)
+    own = q.__dict__
+    if what is None and not _data.made_here(type(q).dataset, own.get("seed"),
+                                            own.get("data")):
+        what = "its data"
+    if what is not None:
+        assignment.refuse_changed(q, what)
+
+
 #: question -> what :meth:`Question._once` computed of it (kept out of the question: in
 #: assignment mode nothing reachable from a question holds its key; see assignment.py)
-_MEMO: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: Keyed by a weak reference to the question whose callback (:func:`_forget`) holds
+#: nothing of the memo: a WeakKeyDictionary's reference carries one to the dictionary, and
+#: ``weakref.getweakrefs(q)`` would lead from the question to its memo.
+_MEMO: dict = {}
+
+
+def _forget(ref) -> None:
+    """The question behind ``ref`` is gone: so is its memo."""
+    _MEMO.pop(ref, None)
 
 
 class Question:
@@ -440,7 +465,9 @@ class Question:
         library's own checking uses them (it never changes them): a student's call of
         :meth:`key` or :meth:`mistakes` gets values of its own. The values are kept
         beside the question (:data:`_MEMO`), never in one of its attributes."""
-        memo = _MEMO.setdefault(self, {})
+        memo = _MEMO.get(weakref.ref(self))     # equal to the key: the same question
+        if memo is None:
+            memo = _MEMO[weakref.ref(self, _forget)] = {}
         if method not in memo:
             memo[method] = getattr(self, method)()
         return memo[method]
@@ -510,6 +537,7 @@ class Question:
         return f"Question {self.qid}: {title} ({variant})"
 
     def prompt(self) -> Feedback:
+        intact(self)
         d = Derivation(self._heading())
         self.describe(d)
         d.text(f"*{self.answer_format()}* Then run `check(...)`; `hint()` and "
@@ -543,6 +571,7 @@ class Question:
 
     def solution(self) -> Feedback:
         """The derivation, step by step, computed by the library for this variant."""
+        intact(self)
         if (refused := assignment.gate("solution", self)) is not None:
             return Feedback(f"🔒 {refused}", refused.replace("`", ""))
         d = Derivation(f"Solution of {self._heading()}")
@@ -552,6 +581,7 @@ class Question:
 
     def check(self, answer) -> Feedback:
         """Check ``answer``; record it for the grader; say what is right or wrong."""
+        intact(self)
         outcome = self.grade(answer)
         if outcome.status != NOT_ATTEMPTED:
             record = {"qid": self.qid, "seed": self.seed, "answer": self.to_json(answer)}

@@ -388,4 +388,35 @@ def get(name: str, seed, fair: Callable[[dict], bool] = lambda data: True) -> di
             else:  # pragma: no cover - the tests draw many seeds and never get here
                 raise RuntimeError(f"no fair variant of {name!r} for seed {seed!r}")
         _CACHE[cache_key] = _frozen(data)
+        _AS_MADE[cache_key] = _contents(_CACHE[cache_key])
     return _CACHE[cache_key]
+
+
+#: ``(name, seed)`` -> what the cached data set held when it was made (:func:`made_here`).
+_AS_MADE: dict = {}
+
+
+def _contents(value):
+    """The objects ``value`` holds (a data set, its dicts and lists), kept to compare by
+    identity."""
+    if isinstance(value, dict):
+        return [(k, v, _contents(v)) for k, v in value.items()]
+    if isinstance(value, (list, tuple)):
+        return [(k, v, _contents(v)) for k, v in enumerate(value)]
+    return None
+
+
+def _unchanged(value, made) -> bool:
+    if made is None:
+        return True
+    return len(value) == len(made) and all(
+        value[k] is v and _unchanged(v, sub) for k, v, sub in made)
+
+
+def made_here(name: str, seed, data) -> bool:
+    """Whether ``data`` is the data set ``name`` of ``seed`` as :func:`get` made it: the
+    same object, holding the same objects (a question whose data a cell replaced, or
+    filled with objects of its own, is not checked on them: an object of a cell's class
+    in the data would watch the key being computed)."""
+    key = (name, seed)
+    return key in _AS_MADE and _CACHE.get(key) is data and _unchanged(data, _AS_MADE[key])

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 
 __all__ = ["Policy", "policy", "OPEN", "emit", "note_check", "gate", "guard_key",
            "seal_class", "configure", "CHANNEL_ENV", "POLICY_ENV", "COURSE_FILE", "VARIANT_ENV",
-           "NotReleased", "OPEN_TO_STUDENTS", "UNKNOWN", "seal"]
+           "NotReleased", "OPEN_TO_STUDENTS", "UNKNOWN", "seal", "changed", "refuse_changed",
+           "judge", "from_student", "INSTANCE_NAMES"]
 
 #: The grader sets this to a file; every check/hint/solution/key call appends a JSON line.
 CHANNEL_ENV = "PRAYATUL_EDU_SUBMISSIONS"
@@ -225,6 +226,8 @@ def seal(modules) -> None:
     for module in modules:
         for value in list(vars(module).values()):
             _collect(value, _OWN, seen, module.__name__)
+    for klass in _SEALED_CLASSES:     # the library's classes, as its modules left them
+        _AS_SEALED[klass] = _as_is(klass)
     _SEALED.append(True)
 
 
@@ -274,6 +277,7 @@ def seal_class(cls) -> None:
     (:func:`_seals`) but :data:`OPEN_TO_STUDENTS`: each becomes the sealed accessor
     (:func:`_sealed`) in front of its original. A new kind of question is sealed by
     deriving from :class:`~prayatul_edu.exercises.Question`, without being named anywhere."""
+    ours = _SEALED and _made_by_library()
     for klass in reversed(cls.__mro__):
         if klass in _SEALED_CLASSES or not _seals(klass):
             continue
@@ -284,6 +288,93 @@ def seal_class(cls) -> None:
             sealed = _sealed_attribute(value, name, klass)
             if sealed is not None:
                 setattr(klass, name, sealed)
+        if ours:       # made by the library's own code (an instructor's declared question)
+            _AS_SEALED[klass] = _as_is(klass)
+
+
+#: class -> its attributes and bases as the library made and sealed it (:func:`changed`).
+#: A class not here was made by a cell (a student's subclass or mixin).
+_AS_SEALED: dict = {}
+#: The names a question object holds itself (everything else it reaches is its class's).
+INSTANCE_NAMES = frozenset({"seed", "data", "_hint_count"})
+
+
+#: Names Python itself adds to a class (``copy`` and ``pickle`` cache its slots' names;
+#: reading ``__annotations__`` of a class without any makes an empty one).
+_PYTHONS = frozenset({"__slotnames__", "__annotations__"})
+
+
+def _as_is(klass) -> tuple:
+    return klass.__mro__, {k: v for k, v in vars(klass).items() if k not in _PYTHONS}
+
+
+def _made_by_library() -> bool:
+    """Whether the class being sealed now was made by the library's own code (authoring
+    declaring an instructor's question), not by a cell: the first frame above the
+    sealing (and the ``__init_subclass__`` hooks calling it) is the library's."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_name in ("seal_class", "guard_key",
+                                                          "__init_subclass__",
+                                                          "_made_by_library"):
+        if frame.f_code not in _OWN:
+            return False          # a hook of a cell's own class
+        frame = frame.f_back
+    return frame is not None and frame.f_code in _OWN
+
+
+def changed(q) -> str | None:
+    """What a cell changed of the question ``q`` that the library's checking would run
+    (None: nothing): its class or a base made by a cell (a subclass overriding a method
+    the checking calls with the key), a method of a class replaced, added or removed, a
+    method set on the object itself (``q.matches = ...``), or ``q.__class__`` changed. The
+    library's open methods (``check``, ``prompt``, ``solution``, ``choices``) ask this
+    first: the checking hands the key to ``matches``, ``compare`` and the like, so code of
+    a cell in their place would be handed the key."""
+    cls = type(q)
+    for klass in cls.__mro__[:-1]:
+        made = _AS_SEALED.get(klass)
+        if made is None:
+            return "a cell's class"
+        mro, attributes = made
+        now = vars(klass)
+        if (klass.__mro__ != mro or len(now) - len(_PYTHONS & now.keys()) != len(attributes)
+                or any(now.get(k, _AS_SEALED) is not v for k, v in attributes.items())):
+            return "its class"
+    own = set(vars(q)) - INSTANCE_NAMES
+    names = sorted(n for n in own if any(n in vars(k) for k in cls.__mro__))
+    if names:
+        return f"q.{names[0][:20]}"
+    return None
+
+
+def from_student() -> bool:
+    """Whether the student's method running now (``check``, ``prompt``, ``choices``...)
+    was called by a cell, not by the library itself (its checking reads ``choices``, a
+    variant being drawn is judged on data not yet the variant's): the first frame above
+    the student's methods calling each other is not the library's."""
+    if not _SEALED:      # the package importing itself
+        return False
+    frame = sys._getframe(2)
+    while (frame is not None and frame.f_code in _OWN
+           and frame.f_code.co_name in OPEN_TO_STUDENTS):
+        frame = frame.f_back
+    # the library's code: its functions, and the originals behind its sealed methods
+    return frame is None or (frame.f_code not in _OWN and frame.f_code not in _ROUTES)
+
+
+def judge(asked, route: str) -> None:
+    """A cell's use of ``route`` (a function of the library that reads what the seal
+    keeps, asked for ``asked``: a question or its class) judged as a sealed method's
+    call: recorded, refused before release."""
+    _judge(asked, route, asked if isinstance(asked, type) else type(asked))
+
+
+def refuse_changed(q, what: str) -> None:
+    """Record (and refuse before release) the checking of a question a cell changed
+    (``what``, from :func:`changed` or the data's check): judged as a call of a sealed
+    route, its variant unknown (a changed question's seed and data are not the
+    variant's)."""
+    _judge(q, f"changed question: {what}", type(q), seed=UNKNOWN)
 
 
 def guard_key(cls) -> None:
@@ -348,18 +439,30 @@ def configure(base) -> None:
         _CONFIG["base"] = base
 
 
-def _judge(asked, route: str, owner) -> None:
+def _library_qid(cls) -> str:
+    """The qid of the library's own class nearest ``cls`` (a cell's subclass that sets
+    ``qid = ""`` or another qid is judged as the question it derives from)."""
+    if not isinstance(cls, type):
+        return ""
+    return next((k.__dict__["qid"] for k in cls.__mro__ if k in _AS_SEALED
+                 and isinstance(k.__dict__.get("qid"), str) and k.__dict__["qid"]), "")
+
+
+def _judge(asked, route: str, owner, seed=None) -> None:
     """Record a student's call of the sealed ``route`` of ``asked`` (a question, or its
-    class); NotReleased unless its solutions are released."""
+    class); NotReleased unless its solutions are released. ``seed``: the variant to judge
+    by (default: the question's own)."""
     qid = getattr(owner, "qid", "") or ""
     base = _CONFIG.get("base")
     if base is not None and isinstance(asked, base):
-        qid = type(asked).qid or qid
+        qid = _library_qid(type(asked)) or qid
         # (a question given seed None and a variant's data is shown the answer, and the
         # record of it costs the question as any shown answer does)
-        seed = asked.__dict__.get("seed", UNKNOWN)
+        seed = asked.__dict__.get("seed", UNKNOWN) if seed is None else seed
     else:   # a class, or an object made up to look like a question: no variant is known
-        qid, seed = getattr(asked, "qid", qid) if isinstance(asked, type) else qid, UNKNOWN
+        qid = (_library_qid(asked) or getattr(asked, "qid", qid)) if isinstance(
+            asked, type) else qid
+        seed = UNKNOWN
     qid = qid if isinstance(qid, str) else UNKNOWN
     p = policy()
     shown = p.solution_open(str(qid), seed)

@@ -57,7 +57,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _base, _data
+from . import _base, _data, assignment
 from ._base import ATOL, RTOL, TOPICS, Feedback, InvalidAnswer, Mistake, Outcome, Question
 from .kinds import (ChoiceQuestion, FunctionQuestion, IntegerQuestion, NumberQuestion,
                     NumbersQuestion, TableQuestion, json_data)
@@ -140,7 +140,9 @@ _SPECS: dict = {}
 
 def _spec_of(cls) -> dict:
     """The declaration of the authored question class ``cls`` (or of its first base
-    declared)."""
+    declared). Asked from a cell, a sealed route (recorded, refused before release)."""
+    if assignment.from_student():
+        assignment.judge(cls, "_spec_of")
     return next((_SPECS[c] for c in cls.__mro__ if c in _SPECS), {})
 
 

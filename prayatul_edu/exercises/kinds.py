@@ -39,7 +39,7 @@ import numpy as np
 
 from ..steps import Derivation, fmt
 from ._base import (CORRECT, INCORRECT, INVALID, NOT_ATTEMPTED, PARTLY, QUESTIONS, Feedback,
-                    InvalidAnswer, Mistake, Outcome, Question, close, is_placeholder,
+                    InvalidAnswer, Mistake, Outcome, Question, close, intact, is_placeholder,
                     numeric)
 from ._data import rng_for
 from .assignment import emit
@@ -454,6 +454,7 @@ class ChoiceQuestion(Question):
     @property
     def choices(self) -> dict[str, str]:
         """Letter -> statement, in the order shown to this student (what the prompt lists)."""
+        intact(self)
         return {letter: text for letter, text, _, _ in self._once("options")}
 
     def letters_for(self, judged: dict[str, bool]) -> str:
@@ -908,6 +909,7 @@ class FunctionQuestion(Question):
     def check(self, answer) -> Feedback:
         """Run your function on the public cases; record it for the grader; say what is
         right or, where it is wrong, which misconception it behaves like."""
+        intact(self)
         if callable(answer):
             _FUNCTIONS[self.qid] = answer
             answer = self.record(answer)

@@ -148,16 +148,18 @@ class MeasureProperties(ChoiceQuestion):
         self.describe_options(d)
 
     def _table(self) -> dict:
-        """Row name -> the measures' values; computed once for these data."""
-        if "_rows" not in self.__dict__:
-            truth = _labels_of(self.class_sizes)
-            n = len(truth)
-            rows = {"N singletons": [float(f(truth, np.arange(n))) for _, f in _MEASURES],
-                    "one cluster": [float(f(truth, np.zeros(n, int))) for _, f in _MEASURES]}
-            for k in _RANDOM_KS:
-                rows[f"random, k = {k}"] = self._expected(truth, np.arange(n) % k)
-            self._rows = rows
-        return self._rows
+        """Row name -> the measures' values; computed once for these data (kept beside
+        the question, never in it: a name a cell could set)."""
+        return self._once("_table_rows")
+
+    def _table_rows(self) -> dict:
+        truth = _labels_of(self.class_sizes)
+        n = len(truth)
+        rows = {"N singletons": [float(f(truth, np.arange(n))) for _, f in _MEASURES],
+                "one cluster": [float(f(truth, np.zeros(n, int))) for _, f in _MEASURES]}
+        for k in _RANDOM_KS:
+            rows[f"random, k = {k}"] = self._expected(truth, np.arange(n) % k)
+        return rows
 
     def _expected(self, truth, pred) -> list:
         """The measures' expected values over random labellings of ``pred``'s sizes: exact

@@ -369,7 +369,13 @@ def _run_twice(nb, data: bytes, work: Path, channel: Path, options: Options,
 #: and one rule applies to all of them (:func:`_grade_question`).
 _ASKING = re.compile(r"\b__wrapped__\b|"
                      # the checker's memo and what the seal keeps beside the questions
-                     r"\b(_memo|_MEMO|_VAULT|_SPECS|__closure__|cell_contents)\b|"
+                     r"\b(_memo|_MEMO|_VAULT|_SPECS|__closure__|cell_contents|"
+                     # the library's module internals, everything alive, the callers' frames
+                     r"__globals__|get_objects|get_referents|get_referrers|_getframe|f_locals"
+                     r"|f_globals|f_back|tb_frame|getweakrefs|__callback__|"
+                     # the seal's own stores and judges, an instructor's declarations
+                     r"_OWN|_ROUTES|_GUARDS|_AS_SEALED|_AS_MADE|_CONFIG|_SEALED_CLASSES"
+                     r"|_asked_by_outsider|_judge|from_student|_spec_of)\b|"
                      r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
                      r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
