@@ -5,7 +5,6 @@ cell's own objects) is handed nothing. The checking hands the key to ``matches``
 question's ``check``, ``prompt``, ``solution`` or ``choices`` is a sealed route: on the
 record, naming what was changed, and refused before release. Self-study stays open."""
 import json
-import types
 from pathlib import Path
 
 import numpy as np
