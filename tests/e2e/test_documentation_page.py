@@ -1,29 +1,13 @@
 """Pages of the documentation site in the browser (helpers: ``voila_pages.py``)."""
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
+
+from static_pages import served as _served
 
 #: The widget manager's JSON-schema compiler (ajv, bundled in embed.js) warns that its
 #: own schema of the widget state uses union types: said once per page, harmless
 AJV_STRICT_TYPES = "strict mode: use allowUnionTypes to allow union type keyword"
-
-
-@contextlib.contextmanager
-def _served(site):
-    """The built site served from 127.0.0.1 (a free port): its address."""
-    import functools
-    import http.server
-    import threading
-
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
 
 
 def test_a_documentation_page_in_the_browser(browser, output_dir, problems,

@@ -3,11 +3,12 @@ shown as text (a student's markup never runs), points and comments typed, the bu
 download is the overrides CSV that ``export`` reads, and its points reach grades.json."""
 from __future__ import annotations
 
-import contextlib
 import json
 
 from prayatul_edu import cli
 from prayatul_edu.grading.overrides import read_overrides
+
+from static_pages import served as _served
 
 #: A student's answer that would run a script, were it markup.
 HOSTILE = "<img src=x onerror=\"document.title='pwned'\"> & <b>bold</b>"
@@ -29,22 +30,6 @@ def _grades(folder):
             "students": students}
     (folder / "grades.json").write_text(json.dumps(data), encoding="utf-8")
     return folder
-
-
-@contextlib.contextmanager
-def _served(folder):
-    import functools
-    import http.server
-    import threading
-
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
 
 
 def test_review_page_grades_free_text_into_overrides(browser, problems, output_dir, tmp_path):
