@@ -17,6 +17,7 @@ This module knows nothing about questions: it imports no other exercise module.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any, Callable
 
 import numpy as np
@@ -26,7 +27,7 @@ from ..hierarchy import agglomerative
 from ..pair_counting import adjusted_rand_index, rand_index
 from ..significance import permutation_test
 
-__all__ = ["DATASETS", "get", "rng_for", "is_metric"]
+__all__ = ["DATASETS", "get", "rng_for", "is_metric", "greedy_matched"]
 
 #: Attempts before giving up on a fair variant (a few are usually enough).
 MAX_DRAWS = 500
@@ -103,6 +104,31 @@ def _lecture_table(rng):
             return {"table": table}
 
 
+def greedy_matched(counts) -> int:
+    """The examples a *greedy* one-to-one matching pairs (a student's slip): the largest
+    cell first, its row and column struck out, then the largest cell left, and so on. A
+    greedy first choice can block a better pairing: at most the maximum matching's total."""
+    n = np.array(counts, dtype=np.int64)
+    total = 0
+    for _ in range(min(n.shape)):
+        i, j = np.unravel_index(np.argmax(n), n.shape)
+        total += int(n[i, j])
+        n[i, :], n[:, j] = -1, -1
+    return total
+
+
+def _matching_table(rng):
+    """01.6's table: the lecture's kind (one dominant cell), drawn until the greedy
+    matching is not the best one-to-one matching (with one dominant cell it usually is, and
+    the greedy slip would be the key)."""
+    while True:
+        table = _lecture_table(rng)["table"]
+        best = max(int(table[np.arange(3), list(p)].sum())
+                   for p in itertools.permutations(range(3)))
+        if greedy_matched(table) < best:
+            return {"table": table}
+
+
 def _blobs(rng, n_blobs):
     while True:
         centres = rng.uniform(0, 10, (n_blobs, 2))
@@ -143,7 +169,15 @@ def _ratio_error(rng):
     # of most students (2 clusters drawn most: a fair variant needs two clusters that share
     # a majority class, so that 1 - purity is not the clustering error)
     c = int(rng.choice([2, 4, 5], p=[0.8, 0.1, 0.1]))
-    return {"classes": np.sort(_both_present(rng, 12, k)), "clusters": _both_present(rng, 12, c)}
+    while True:   # a greedy matching that is not the best (checked here: cheaper than redrawing)
+        classes, clusters = np.sort(_both_present(rng, 12, k)), _both_present(rng, 12, c)
+        table = np.zeros((c, k), dtype=np.int64)
+        np.add.at(table, (clusters - 1, classes - 1), 1)
+        best = max(int(table[list(rows), np.arange(k)].sum()) if c >= k else
+                   int(table[np.arange(c), list(rows)].sum())
+                   for rows in itertools.permutations(range(max(c, k)), min(c, k)))
+        if greedy_matched(table) < best:
+            return {"classes": classes, "clusters": clusters}
 
 
 def _prayatul_small(rng):
@@ -323,6 +357,9 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_4": (lambda: {"D": tutorial.EXERCISE_4_D.copy()}, _exercise_4),
     "lecture_table": (lambda: {"table": tutorial.LECTURE_MATCHING_TABLE.copy()},
                       _lecture_table),
+    # 01.6's own: the course's is the lecture's; a variant's greedy matching is not the best
+    "matching_table": (lambda: {"table": tutorial.LECTURE_MATCHING_TABLE.copy()},
+                       _matching_table),
     "choose_k": (_choose_k_original, _choose_k),
     # 12 examples, 3 classes, 4 clusters (one class split in two): C != K on purpose.
     "ratio_error": (lambda: {"classes": np.array([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]),

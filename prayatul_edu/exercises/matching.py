@@ -19,6 +19,7 @@ from .. import (cluster_entropy, clustering_error, clustering_ratio, contingency
                 f_measure, labels_from_table, maximum_matching, precision_recall_f, purity)
 from ..steps import fmt, frac
 from ._base import Mistake, apart, table_rows
+from ._data import greedy_matched
 from .kinds import (ChoiceQuestion, FunctionQuestion, NumberQuestion, NumbersQuestion,
                     TableQuestion)
 
@@ -296,6 +297,11 @@ def _labels_of(cells: bytes, shape: tuple):
     return truth, pred
 
 
+_GREEDY = ("You matched greedily: the largest cell first, then the largest cell left, and "
+           "so on. A greedy first choice can block a better pairing; the best one-to-one "
+           "matching compares every matching (or uses the Hungarian algorithm).")
+
+
 def _describe_table(q, d):
     head, rows = table_rows(q.table, ["C1", "C2", "C3"], ["T1", "T2", "T3"])
     d.table(head, rows)
@@ -343,7 +349,7 @@ class LecturePurity(NumberQuestion):
 
 
 class LectureMaximumMatching(NumberQuestion):
-    qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "lecture_table"
+    qid, title, dataset = "01.6", "maximum matching (the lecture's table)", "matching_table"
     asked = "maximum matching"
     ties_named = True
     hints = ("Maximum matching pairs each cluster with a *different* class (one-to-one).",
@@ -369,6 +375,7 @@ class LectureMaximumMatching(NumberQuestion):
                 Mistake("largest cell of each column", n.max(axis=0).sum() / n.sum(),
                         "You gave every class its largest cell (the inverse purity), so two "
                         "classes can take the same cluster. Maximum matching is one-to-one."),
+                Mistake("greedy matching", greedy_matched(n) / n.sum(), _GREEDY),
                 *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
                                 "maximum matching")]
 
@@ -583,6 +590,7 @@ class ClusteringError(NumberQuestion):
                     "their fraction of all n examples."),
             Mistake("accuracy instead of error", matched / n,
                     "That is the matched accuracy; the clustering error is 1 minus it."),
+            Mistake("greedy matching", 1 - greedy_matched(t.counts) / n, _GREEDY),
             Mistake("raw labels compared", float(np.mean(self.clusters != self.classes)),
                     "You compared cluster numbers with class numbers directly. Cluster "
                     "numbers are arbitrary names: map clusters to classes first."),
