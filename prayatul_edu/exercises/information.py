@@ -248,8 +248,8 @@ class MutualInformationFunction(FunctionQuestion):
     asked = "I(C, T)"
     points = 2.0
     hints = MutualInformation.hints + (
-        "The labels can be any values: find them with np.unique rather than assuming "
-        "1..k; skip the cells with n_ij = 0 (0 log 0 = 0).",)
+        "The labels can be any values: list the distinct labels the data hold rather than "
+        "assuming 1..k; skip the cells with n_ij = 0 (0 log 0 = 0).",)
 
     def describe(self, d):
         d.text("Write a function `mutual_information(truth, pred)` that returns the mutual "

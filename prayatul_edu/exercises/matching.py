@@ -665,8 +665,8 @@ class PurityFunction(FunctionQuestion):
              "classes (truth); cell (i, j) counts the instances in cluster i and class j.",
              "Purity = (1/n) sum_i max_j n_ij: for each *cluster* (row) its largest class, "
              "added up, divided by the number of instances n.",
-             "The labels can be any values (0, 5, 7 as well as 1, 2, 3): find them with "
-             "np.unique rather than assuming 1..k.")
+             "The labels can be any values (0, 5, 7 as well as 1, 2, 3): list the distinct "
+             "labels the data hold rather than assuming 1..k.")
 
     def describe(self, d):
         d.text("Write a function `purity(truth, pred)` (the library's argument order: the "
