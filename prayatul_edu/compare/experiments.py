@@ -193,6 +193,8 @@ def compare_labelings(truth, labelings: dict, X=None, *, name: str = "data", pai
     bootstrap); ``notes`` are sentences every table of the data set carries (e.g. how a
     noise label was counted).
 
+    Examples
+    --------
     >>> from prayatul_edu.compare import compare_labelings
     >>> e = compare_labelings([0, 0, 1, 1], {"A": [0, 0, 0, 1], "B": [1, 1, 0, 0]})
     >>> row = e.to_dict()["datasets"][0]["table_1"][0]
