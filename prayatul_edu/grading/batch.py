@@ -483,9 +483,14 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     ...                     exercise="01_matching", sandbox="none", jobs=1, progress=False)
     >>> [(r.student, r.total) for r in batch]
     [('s1001', 0.0)]
-    >>> sorted(pathlib.PurePath(f).as_posix() for f in batch.files)   # doctest: +NORMALIZE_WHITESPACE
-    ['canvas.csv', 'feedback/s1001_01_matching.md', 'grades.csv', 'grades.json',
-     'gradescope/s1001/results.json', 'gradescope_scores.csv']
+    >>> for name in sorted(pathlib.PurePath(f).as_posix() for f in batch.files):
+    ...     print(name)
+    canvas.csv
+    feedback/s1001_01_matching.md
+    grades.csv
+    grades.json
+    gradescope/s1001/results.json
+    gradescope_scores.csv
     """
     options = options or Options(**kw)
     found = collect(paths)
