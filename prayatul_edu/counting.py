@@ -831,6 +831,8 @@ def labels_from_table(counts, clusters=None, classes=None):
     Returns ``(truth, pred)``, ready for any measure of this package - handy
     for the lecture's examples, which are given as tables rather than labels.
 
+    Examples
+    --------
     >>> truth, pred = labels_from_table([[2, 0], [1, 3]])
     >>> truth.tolist(), pred.tolist()
     ([1, 1, 1, 2, 2, 2], [1, 1, 2, 2, 2, 2])

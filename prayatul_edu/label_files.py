@@ -54,6 +54,16 @@ def read_columns(path, na=None) -> dict:
     pandas (``DataFrame.to_csv()`` with its index): that column is left out, and the
     result's ``left_out`` (a ``Columns`` dict) says so. Raises ``ValueError`` (unknown format, ragged rows, different
     lengths, no header) or ``OSError`` (missing or unreadable file).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from prayatul_edu.compare import read_columns
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "labels.csv"
+    >>> _ = path.write_text("truth,KMeans,note\\n0,1,a\\n0,1,b\\n1,0,c\\n")
+    >>> columns = read_columns(path)
+    >>> list(columns), columns["KMeans"].tolist(), columns["note"].tolist()
+    (['truth', 'KMeans', 'note'], [1, 1, 0], ['a', 'b', 'c'])
     """
     path = Path(path)
     suffix = path.suffix.lower()

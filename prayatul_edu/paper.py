@@ -124,6 +124,8 @@ def paper_precision_recall(truth, pred) -> tuple[float, float]:
     With ``zero_division=0`` throughout. The measure, with its derivation, is
     :func:`prayatul_edu.matching.raw_precision_recall` with ``average="paper"``.
 
+    Examples
+    --------
     >>> from prayatul_edu.paper import paper_precision_recall
     >>> paper_precision_recall([0, 0, 1, 1], [0, 1, 1, 1])   # binary: label 1
     (0.6666666666666666, 1.0)

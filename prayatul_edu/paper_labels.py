@@ -53,6 +53,8 @@ def load_labels() -> dict:
 
     Also ``["versions"]``: the library versions that produced them.
 
+    Examples
+    --------
     >>> from prayatul_edu.paper_labels import load_labels
     >>> labels = load_labels()
     >>> labels["aniso"]["X"].shape, sorted(set(labels["aniso"]["DBSCAN"].tolist()))

@@ -21,6 +21,14 @@ except ImportError:          # Windows: each test process builds its own
     fcntl = None
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: The modules whose names a page of the documentation or the README tells a user to call
+#: (docs/api.md documents each one's ``__all__``)
+PUBLIC_MODULES = ["prayatul_edu", "prayatul_edu.compare", "prayatul_edu.exercises",
+                  "prayatul_edu.widgets", "prayatul_edu.grading",
+                  # the modules the lecture notebooks import
+                  "prayatul_edu.toydata", "prayatul_edu.plots", "prayatul_edu.tutorial",
+                  "prayatul_edu.paper"]
 _BUILT: dict[str, object] = {}
 
 

@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import prayatul_edu
-from docs_site import ROOT, build
+from docs_site import PUBLIC_MODULES, ROOT, build
 from test_saved_notebooks import WIDGET_VIEW
 
 pytest.importorskip("sphinx")
@@ -125,14 +125,6 @@ def test_api_reference_documents_every_public_function(site):
         assert f"prayatul_edu.{name}" in page.ids, name
     html = (site / "docs" / "api.html").read_text(encoding="utf-8")
     assert "Parameters" in html and "References" in html and "&gt;&gt;&gt;" in html
-
-
-#: The modules whose names a page of the documentation or the README tells a user to call
-PUBLIC_MODULES = ["prayatul_edu", "prayatul_edu.compare", "prayatul_edu.exercises",
-                  "prayatul_edu.widgets", "prayatul_edu.grading",
-                  # the modules the lecture notebooks import
-                  "prayatul_edu.toydata", "prayatul_edu.plots", "prayatul_edu.tutorial",
-                  "prayatul_edu.paper"]
 
 
 def test_api_reference_is_every_public_name_and_nothing_else(site):

@@ -165,6 +165,14 @@ def run_experiment(source: str = "live", *, datasets=None, n_resamples: int = 0,
     (scikit-learn 1.1.3, shipped with the package). ``progress(data set,
     algorithm)`` is called before each algorithm runs. ``n_resamples > 0`` adds
     bootstrap intervals.
+
+    Examples
+    --------
+    >>> from prayatul_edu.compare import run_experiment
+    >>> e = run_experiment("paper", datasets=["noisy_moons"])   # the shipped labels
+    >>> d = e.to_dict()["datasets"][0]
+    >>> d["name"], len(d["table_1"])      # every ordered pair of the four algorithms
+    ('noisy_moons', 12)
     """
     check_choice(source, "source", ("live", "paper"))
     names = list(datasets) if datasets is not None else list(DATASETS)
@@ -193,6 +201,8 @@ def compare_labelings(truth, labelings: dict, X=None, *, name: str = "data", pai
     bootstrap); ``notes`` are sentences every table of the data set carries (e.g. how a
     noise label was counted).
 
+    Examples
+    --------
     >>> from prayatul_edu.compare import compare_labelings
     >>> e = compare_labelings([0, 0, 1, 1], {"A": [0, 0, 0, 1], "B": [1, 1, 0, 0]})
     >>> row = e.to_dict()["datasets"][0]["table_1"][0]

@@ -31,6 +31,8 @@ def label_scores(truth, labelings: dict, average: str = "macro") -> dict:
     :func:`~prayatul_edu.adjusted_mutual_information`, arithmetic mean as scikit-learn),
     ``n_clusters``.
 
+    Examples
+    --------
     >>> from prayatul_edu.compare import label_scores
     >>> s = label_scores([0, 0, 1, 1], {"swapped": [1, 1, 0, 0]})["swapped"]
     >>> s["accuracy"], s["maximum_matching"], s["ari"]

@@ -171,7 +171,16 @@ class Worker:
 
 def grade_isolated(name: str, data: bytes | None, options: dict, folder: str = "") -> dict:
     """Grade one notebook in a fresh worker process, killed if it overruns; the report as
-    a dict. (The unit of work of a Dask task.)"""
+    a dict. (The unit of work of a Dask task.)
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import Options, grade_isolated
+    >>> options = Options(exercise="01_matching", sandbox="none").to_json()
+    >>> report = grade_isolated("s1001_01_matching.ipynb", b"not a notebook", options)
+    >>> report["student"], report["total"]
+    ('s1001', 0.0)
+    """
     worker = Worker()
     try:
         return worker.grade(name, data, options, folder)
@@ -459,7 +468,30 @@ def grade_batch(paths, out, *, options: Options | None = None, jobs: int | None 
     exercise given or another than the one recorded, when ``out`` holds grades (without
     ``replace``), other files only, or a file of the instructor's inside the grader's
     folders, or (``VariantMismatch``) when a handed-out notebook carries another variant
-    than the one it would be graded against."""
+    than the one it would be graded against.
+
+    Examples
+    --------
+    One file that is not a notebook, graded without a sandbox (a real batch runs the
+    notebooks in ``bwrap``, the default):
+
+    >>> import pathlib, tempfile
+    >>> from prayatul_edu.grading import grade_batch
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "s1001_01_matching.ipynb").write_text("not a notebook")
+    >>> batch = grade_batch([folder / "s1001_01_matching.ipynb"], folder / "out",
+    ...                     exercise="01_matching", sandbox="none", jobs=1, progress=False)
+    >>> [(r.student, r.total) for r in batch]
+    [('s1001', 0.0)]
+    >>> for name in sorted(pathlib.PurePath(f).as_posix() for f in batch.files):
+    ...     print(name)
+    canvas.csv
+    feedback/s1001_01_matching.md
+    grades.csv
+    grades.json
+    gradescope/s1001/results.json
+    gradescope_scores.csv
+    """
     options = options or Options(**kw)
     found = collect(paths)
     named = _exercises_named(found)

@@ -91,7 +91,21 @@ def canvas_csv(reports: list[StudentReport], assignment: str | None = None,
     """The gradebook import CSV: the total (see the module doc); ``questions=True``: the
     questions instead, one column each, and no total (``canvas_questions.csv``);
     ``people``: student -> ``uploader.Person`` (the identity columns); ``missing``: the
-    students who handed in nothing, their points by ``missing_policy``."""
+    students who handed in nothing, their points by ``missing_policy``.
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import StudentReport, canvas_csv
+    >>> r = StudentReport("s1001", "s1001_01_matching.ipynb", None, exercise="01_matching",
+    ...                   rows=[{"question": "01.1", "points": 2, "max_points": 2},
+    ...                         {"question": "01.2", "points": 1, "max_points": 3}])
+    >>> print(canvas_csv([r], missing=["s1002"]))   # s1002 handed in nothing
+    Student,ID,SIS User ID,SIS Login ID,Section,01_matching
+    Points Possible,,,,,5
+    ,,s1001,,,3
+    ,,s1002,,,
+    <BLANKLINE>
+    """
     name = _assignment(reports, assignment)
     cell = missing_cell(missing_policy)
     if questions:
@@ -131,7 +145,20 @@ def gradescope_scores_csv(reports: list[StudentReport], people: dict | None = No
 
 
 def gradescope_results(r: StudentReport) -> dict:
-    """Gradescope's ``results.json`` for one student (see the module doc)."""
+    """Gradescope's ``results.json`` for one student (see the module doc).
+
+    Examples
+    --------
+    >>> from prayatul_edu.grading import StudentReport, gradescope_results
+    >>> r = StudentReport("s1001", "s1001_01_matching.ipynb", None, exercise="01_matching",
+    ...                   rows=[{"question": "01.1", "points": 2, "max_points": 2,
+    ...                          "status": "correct", "feedback": "Right."},
+    ...                         {"question": "01.2", "points": 1, "max_points": 3,
+    ...                          "status": "partly correct", "feedback": "One of three."}])
+    >>> results = gradescope_results(r)
+    >>> results["score"], [(t["number"], t["status"]) for t in results["tests"]]
+    (3, [('01.1', 'passed'), ('01.2', 'failed')])
+    """
     tests = []
     for k, x in enumerate(r.rows, 1):
         full = x["max_points"] > 0 and x["points"] >= x["max_points"]

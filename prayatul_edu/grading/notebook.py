@@ -189,7 +189,28 @@ def _calls(records, qids) -> dict:
 def grade_source(name: str, data: bytes | None, options: Options,
                  folder: str = "") -> StudentReport:
     """Grade the notebook ``data`` submitted as file ``name`` (see the module doc);
-    ``data=None``: the file was too large to be read."""
+    ``data=None``: the file was too large to be read.
+
+    Examples
+    --------
+    A file that is not a notebook gets a report, never an exception:
+
+    >>> from prayatul_edu.grading import Options, grade_source
+    >>> options = Options(exercise="01_matching", sandbox="none")
+    >>> report = grade_source("s1001_01_matching.ipynb", b"not a notebook", options)
+    >>> report.student, report.total
+    ('s1001', 0.0)
+    >>> report.problems   # doctest: +NORMALIZE_WHITESPACE
+    ['not a valid notebook (NotJSONError; not JSON, or not a Jupyter notebook of format 4)']
+
+    A notebook is run (in the sandbox ``options.sandbox`` names, for seconds), so this
+    one is not run here:
+
+    >>> import pathlib
+    >>> data = pathlib.Path("s1001_01_matching.ipynb").read_bytes()   # doctest: +SKIP
+    >>> grade_source("s1001_01_matching.ipynb", data, Options()).total   # doctest: +SKIP
+    8.5
+    """
     import nbformat
 
     start = time.perf_counter()

@@ -14,7 +14,19 @@ __all__ = ["plot_prayatul_grid", "plot_instance_maps", "plot_bootstrap", "save_f
 
 
 def plot_prayatul_grid(tournament, title: str | None = None):
-    """Every computed pair's Prayatul matrix: row = primary, column = alternative. The Figure."""
+    """Every computed pair's Prayatul matrix: row = primary, column = alternative. The Figure.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from prayatul_edu.compare import tournament
+    >>> from prayatul_edu.plots import plot_prayatul_grid
+    >>> t = tournament([0, 0, 1, 1], {"A": [0, 0, 0, 1], "B": [1, 1, 0, 0]})
+    >>> fig = plot_prayatul_grid(t, title="two algorithms")
+    >>> sum(ax.get_visible() for ax in fig.axes)    # A vs B and B vs A; the diagonal blank
+    2
+    >>> plt.close(fig)
+    """
     import matplotlib.pyplot as plt
 
     names = tournament.names
@@ -39,6 +51,18 @@ def plot_instance_maps(X, truth, labelings: dict, pairs=None, title: str | None 
 
     ``pairs`` defaults to each unordered pair once (the reversed pair is the same map
     with the colours swapped).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from prayatul_edu.plots import plot_instance_maps
+    >>> from prayatul_edu.toydata import make_dataset, cluster
+    >>> X, y = make_dataset("noisy_moons", n_samples=80)
+    >>> runs = {a: cluster(X, a) for a in ("KMeans", "DBSCAN", "BIRCH")}
+    >>> fig = plot_instance_maps(X, y, runs)
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.get_title()]
+    ['KMeans vs DBSCAN', 'KMeans vs BIRCH', 'DBSCAN vs BIRCH']
+    >>> plt.close(fig)
     """
     import matplotlib.pyplot as plt
 
@@ -61,7 +85,21 @@ def plot_instance_maps(X, truth, labelings: dict, pairs=None, title: str | None 
 
 def plot_bootstrap(boot, measure: str = "comparative_deviation", ax=None,
                    title: str | None = None):
-    """Each pair's estimate with its bootstrap interval (a horizontal bar). The Axes."""
+    """Each pair's estimate with its bootstrap interval (a horizontal bar). The Axes.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from prayatul_edu.compare import bootstrap
+    >>> from prayatul_edu.plots import plot_bootstrap
+    >>> truth = np.random.default_rng(1).integers(0, 2, 100)
+    >>> b = bootstrap(truth, {"good": truth, "bad": 1 - truth}, n_resamples=20)
+    >>> ax = plot_bootstrap(b)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['good vs bad', 'bad vs good']
+    >>> plt.close(ax.figure)
+    """
     rows = boot.rows()
     ax = new_axes(ax, figsize=(5.5, 0.35 * len(rows) + 1.2))
     y = np.arange(len(rows))[::-1]
@@ -80,7 +118,24 @@ def plot_bootstrap(boot, measure: str = "comparative_deviation", ax=None,
 
 
 def save_figures(experiment, out_dir) -> list[Path]:
-    """Write each data set's figures as PNG into ``out_dir`` (created); the paths written."""
+    """Write each data set's figures as PNG into ``out_dir`` (created); the paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from prayatul_edu.compare import compare_labelings
+    >>> from prayatul_edu.plots import save_figures
+    >>> from prayatul_edu.toydata import make_dataset, cluster
+    >>> X, y = make_dataset("noisy_moons", n_samples=80)
+    >>> e = compare_labelings(y, {a: cluster(X, a) for a in ("KMeans", "DBSCAN")}, X,
+    ...                       name="moons")
+    >>> for path in save_figures(e, tempfile.mkdtemp()):
+    ...     print(path.name)
+    moons_clusterings.png
+    moons_prayatul_matrices.png
+    moons_tournament.png
+    moons_instance_maps.png
+    """
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)

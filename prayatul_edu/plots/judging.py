@@ -80,7 +80,24 @@ def plot_null_distribution(result, ax=None, title: str | None = None, *, bins: i
 
 def plot_choose_k(result, fig=None):
     """One panel per criterion of :func:`prayatul_edu.choose_k`: its value for every k,
-    the preferred k marked (for the gap, with error bars s_k). Returns the Figure."""
+    the preferred k marked (for the gap, with error bars s_k). Returns the Figure.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from sklearn.cluster import KMeans
+    >>> from prayatul_edu import choose_k
+    >>> from prayatul_edu.plots import plot_choose_k
+    >>> X = np.r_[np.zeros((10, 2)), np.full((10, 2), 10.0)]
+    >>> X += np.random.default_rng(0).normal(0, 0.5, X.shape)
+    >>> ck = choose_k(X, KMeans(n_init=2, random_state=0), ks=range(2, 5),
+    ...               criteria=["silhouette", "elbow"], seed=0)
+    >>> fig = plot_choose_k(ck)
+    >>> [ax.get_title() for ax in fig.axes]     # each panel names the k it prefers
+    ['silhouette: k = 2', 'elbow (bend of log2 W): k = 3']
+    >>> plt.close(fig)
+    """
     if not hasattr(result, "table") or not hasattr(result, "preferred"):
         raise TypeError("result: expected the result of prayatul_edu.choose_k, got "
                         f"{type(result).__name__}")

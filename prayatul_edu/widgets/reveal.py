@@ -246,6 +246,8 @@ class RevealToggle:
 def reveal(result) -> RevealWidget:
     """Show ``result``'s derivation one step at a time (last line of a notebook cell).
 
+    Examples
+    --------
     >>> import prayatul_edu as pe
     >>> w = reveal(pe.purity([0, 0, 1, 1], [0, 0, 0, 1]))
     >>> w.press("next").state.counter()
