@@ -164,8 +164,8 @@ def _lab_notebook():
              md("## 61.1 ARI of KMeans"), code('q1 = ex.question("61.1")\nq1'),
              code("answer = 0.5\nq1.check(answer)"),
              md("## 61.2 Contingency table of Ward"), code('q2 = ex.question("61.2")\nq2'),
-             raised, code("q2.key()"),
-             code('q3 = ex.question("61.3")\nq3'), code("answer = q3.solution()")]
+             raised, code("q2._memo"),
+             code('q3 = ex.question("61.3")\nq3'), code("answer = q3.__closure__")]
     for cell, cid in zip(cells, ("978825de-5e0f", "36078013", "0a7c9547", "8fa5e037",
                                  "31b8a30e", "e6bce6a9", "4494932e", "5a5e7cae",
                                  "02736d44", "1aa72aaa")):
@@ -190,7 +190,7 @@ def test_a_raising_cell_is_found_by_heading_whatever_id_jupyterlab_gave_it():
     assert cut_questions(nb, qids, [7], {7: "cell 8"}) == {
         "61.2": "No answer was recorded: its cell (cell 8) was cut or not run (see the "
                 "problems with the notebook)."}
-    assert asked_for_answers(nb, qids) == {"61.2": ["key()"], "61.3": ["solution()"]}
+    assert asked_for_answers(nb, qids) == {"61.2": ["_memo"], "61.3": ["__closure__"]}
 
 
 def test_a_choice_with_one_true_statement_is_named_as_such_not_as_a_tolerance(fresh):

@@ -43,6 +43,7 @@ ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 #: a kernel whose address space an attack used up: the questions before the one that first
 #: loads SciPy (03.4's AMI slip) are right, that one and the next raise (ImportError)
 EXHAUSTED = FULL[:3] + RAISED[3:]
+EXHAUSTED_PROBLEMS = ["raised ImportError", "raised NameError"]
 #: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
 AT = 'code cell 2 under "03 - Pair counting: similarity matrices,…"'
@@ -112,7 +113,7 @@ def _attacks(env):
         # (the attacker's kernel keeps what it took: a later question that loads a library
         # then fails in that kernel alone - 03.4 loads SciPy for its AMI slip, 03.5 after it)
         "a15": ("chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))", EXHAUSTED,
-                [AT + " raised MemoryError"]),
+                [AT + " raised MemoryError", *EXHAUSTED_PROBLEMS]),
         "a16": ("import os, time\nfor i in range(5000):\n    try:\n        pid = os.fork()\n"
                 "    except OSError:\n        break\n    if pid == 0:\n"
                 "        time.sleep(300)\n        os._exit(0)",
@@ -134,8 +135,9 @@ def _attacks(env):
                 "timeout=2)", FULL, [AT + " raised"]),
         # -- grading tricks
         "a22": ("import prayatul_edu.exercises._base as b\n"
-                "b.Question.check = lambda self, answer: print('03.1 correct (1/1)')", OPEN,
-                []),
+                "b.Question.check = lambda self, answer: print('03.1 correct (1/1)')", RAISED,
+                # (a changed question class is a sealed route: each question's cell raises)
+                ["raised NotReleased: changed question"]),
         "a23": ("print('03.1 ideal similarity matrix: correct (1/1)')\n"
                 "ex.question('01.1').check(1.0)", FULL,
                 ["answers to questions of another exercise were ignored: 01.1"]),
@@ -169,7 +171,7 @@ def _attacks(env):
                 "        t.start()\n        threads.append(t)\nfinally:\n    for t in threads:\n"
                 "        t.join()",
                 EXHAUSTED if WHOLE or not ROOTED else FULL,
-                [AT + " raised RuntimeError: can't start new thread"]
+                [AT + " raised RuntimeError: can't start new thread", *EXHAUSTED_PROBLEMS]
                 if WHOLE or not ROOTED else []),
         "a43": ("for k in range(12):\n    open(f'w{k}', 'wb').write(b'x' * (6 * 2**20))",
                 FULL, [AT + " raised OSError: [Errno 28] No space left on device"]

@@ -89,7 +89,7 @@ def test_review_model_gives_points_and_saves_the_overrides_export_reads(tmp_path
     path = review.save()
     assert path == folder / "overrides.csv"
     assert read_overrides(path) == [{"student": "s001", "question": "03.1", "points": 1.5,
-                                     "reason": "half of it"}]
+                                     "reason": "half of it", "line": 2}]
     assert cli.main(["export", str(folder), "--overrides", str(path)]) == 0
     assert [s["total"] for s in json.loads((folder / "grades.json").read_text())["students"]] \
         == [1.5, 0.0]

@@ -33,6 +33,7 @@ from prayatul_edu.exercises._base import QUESTIONS
 from prayatul_edu.grading import authored, late
 from prayatul_edu.grading.class_report import question_stats
 from prayatul_edu.grading.gradebook import gradebook
+from prayatul_edu.grading.report import CELL_ERROR
 
 SANDBOX = "bwrap" if grading.sandbox_problem("bwrap") is None else "none"
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,8 +190,8 @@ def expected_rows(student):
         else:
             out[q] = (0.0, INCORRECT, ["inverse purity" if q == "61.1" else "ordered pairs"])
     out["61.4"] = (0.0, pa.HAND, []) if "61.4" in given else (0.0, NOT_ATTEMPTED, [])
-    if student == "s0007":      # the key patched in the kernel: the grader is not fooled
-        out["61.1"] = (0.0, INCORRECT, [])
+    if student == "s0007":      # the key patched in the kernel: the grader is not fooled (a
+        out["61.1"] = (0.0, CELL_ERROR, [])   # changed class is a sealed route: the check raises
     return out
 
 
@@ -210,11 +211,13 @@ def fill(nb, student):
         if student == "s0007" and cell.get("id") == "setup":
             cells.append(new_code_cell(
                 "import os\n"
-                "q = ex.question('61.1')\n"
-                "type(q).compute_key = lambda self: 0.123\n"
-                "print(q.check(0.123))\n"
                 "open(os.environ['PRAYATUL_EDU_EXERCISE'], 'a').write('# changed')",
                 id="attack"))
+            cells.append(new_code_cell(
+                "q = ex.question('61.1')\n"
+                "type(q).compute_key = lambda self: 0.123\n"
+                "print(q.check(0.123))",
+                id="attack-patch"))
     nb.cells = cells
     return nb
 

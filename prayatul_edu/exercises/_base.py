@@ -255,7 +255,7 @@ def topic_questions(topic) -> list[str]:
     --------
     >>> from prayatul_edu.exercises import topic_questions
     >>> topic_questions("01")[-3:]
-    ['01.8', '01.9', '01.10']
+    ['01.9', '01.10', '01.11']
     """
     return sorted((q for q in QUESTIONS if q.split(".")[0] == str(topic)),
                   key=lambda q: int(q.split(".")[1]))
@@ -271,7 +271,7 @@ def progress(topic: str | None = None) -> Feedback:
     --------
     >>> import prayatul_edu.exercises as ex
     >>> ex.progress("01")                # doctest: +ELLIPSIS
-    Progress: ... of 10 questions correct (.../10 points)
+    Progress: ... of 11 questions correct (.../12 points)
     ...
     """
     if topic is None:

@@ -33,7 +33,7 @@ import re
 from . import _base
 from ._base import topic_questions
 
-__all__ = ["strip_source", "make_exercise", "literal_answers", "run_solutions", "PLACEHOLDER",
+__all__ = ["HEADING", "strip_source", "make_exercise", "literal_answers", "run_solutions", "PLACEHOLDER",
            "checked_questions"]
 
 _ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w\[\]\"', .]*?)\s*=(?!=)\s*(.+?)\s*"
@@ -158,7 +158,7 @@ _CHECK_ID = re.compile(r"^q(\d+)-(\d+)-check$")
 _BOUND = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*[\w.]*question\(\s*['\"](\d+\.\d+)['\"]")
 _DIRECT = re.compile(r"question\(\s*['\"](\d+\.\d+)['\"]\s*\)\s*\.\s*check\s*\(")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*check\s*\(")
-_HEADING = re.compile(r"^#+\s*(?:Question\s+)?(\d+\.\d+)\b", re.M)
+HEADING = re.compile(r"^#+\s*(?:Question\s+)?(\d+\.\d+)\b", re.M)
 
 
 def checked_questions(nb) -> dict[int, str]:
@@ -173,7 +173,7 @@ def checked_questions(nb) -> dict[int, str]:
     out, current = {}, None
     for k, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
-            heading = _HEADING.search(cell.source)
+            heading = HEADING.search(cell.source)
             current = heading.group(1) if heading else current
             continue
         if cell.cell_type != "code":

@@ -407,8 +407,8 @@ def questions_changed(folder, exercise: str, key: bytes | None) -> dict | None:
     except OSError:
         return None
     except (ValueError, KeyError, TypeError):
-        raise ValueError(f"questions: {display_name(path)} is not what assign wrote "
-                         "(not JSON, or no questions)") from None
+        raise ValueError(f"questions: {path.name} is not what assign wrote (not JSON, or no "
+                         f"questions; in {display_name(path.parent)})") from None
     changed: dict = {}
     now = exercise_questions(exercise)
     for qid in sorted(set(recorded) | set(now)):

@@ -27,7 +27,7 @@ from ..exercises.assignment import VARIANT_ENV, Policy
 from ..exercises.authoring import HAND, load as load_authored
 from .authored import stage
 from ..exercises.coursekey import variant_token
-from ..exercises.generator import _HEADING
+from ..exercises.generator import HEADING
 from ..exercises.kinds import FunctionQuestion, hidden_cell
 from .identity import display_name, exercise_questions, identify, valid_id
 from .limits import Limits
@@ -445,7 +445,7 @@ def _sections(nb, qids) -> list:
         elif ids_only:
             pass
         elif cell.get("cell_type") == "markdown":
-            heading = _HEADING.search(source)
+            heading = HEADING.search(source)
             if heading and heading.group(1) in qids:
                 current = heading.group(1)
         elif cell.get("cell_type") == "code":
