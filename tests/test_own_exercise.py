@@ -403,7 +403,7 @@ def _expected_report(students_points):
              else float(np.corrcoef(item, rest)[0, 1]))
         statuses = [students_points[s][q][1] for s in STUDENTS]
         bucket = {CORRECT: "correct", PARTLY: "partly", INCORRECT: "incorrect",
-                  NOT_ATTEMPTED: "not attempted"}
+                  NOT_ATTEMPTED: "not attempted", CELL_ERROR: "error"}
         counts = {k: sum(bucket.get(x, "not graded") == k for x in statuses)
                   for k in ("correct", "partly", "incorrect", "not attempted", "error",
                             "not graded")}
