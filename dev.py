@@ -32,8 +32,14 @@ STAMP = VENV / ".prayatul-edu-installed"
 # files, the longest first (FIRST in tests/conftest.py): a notebook's cells run in order in
 # one kernel (nbval), a module's fixtures (the graded batch, the Dask cluster) are made
 # once, and each browser test starts its own server on a free port.
+# A test that hangs is stopped after TEST_LIMIT seconds (pytest-timeout; its stack and
+# every thread's are printed, its worker replaced), so a run always ends with a report
+# naming it; the slowest tests are listed at the end (--durations), since a run's time
+# is what a clean machine's CI allows (the longest test here: about 110 s).
+TEST_LIMIT = 1200
 TEST_ARGS = ["-m", "pytest", "-n", "WORKERS", "--dist", "loadfile",
              "--nbval", "--nbval-current-env", "--doctest-modules",
+             f"--timeout={TEST_LIMIT}", "--durations=25",
              "-p", "no:cacheprovider", "prayatul_edu", "tests", "notebooks", "solutions"]
 TEST_PATHS = {"prayatul_edu", "tests", "notebooks", "solutions"}
 
