@@ -21,10 +21,11 @@ __all__ = ["HopkinsByHand", "StabilityOnShared", "PerClusterStability", "WhichK"
 
 
 # ---------------------------------------------------------------- tendency
-def _distances(points, to) -> np.ndarray:
-    """Euclidean distances, a row per point of ``points``, a column per row of ``to``."""
-    return np.sqrt(((np.asarray(points, float)[:, None, :]
-                     - np.asarray(to, float)[None, :, :]) ** 2).sum(-1))
+def _distances(points, to, manhattan=False) -> np.ndarray:
+    """Euclidean distances (``manhattan``: city-block ones), a row per point of ``points``, a
+    column per row of ``to``."""
+    diff = np.asarray(points, float)[:, None, :] - np.asarray(to, float)[None, :, :]
+    return np.abs(diff).sum(-1) if manhattan else np.sqrt((diff ** 2).sum(-1))
 
 
 class HopkinsByHand(NumberQuestion):
@@ -48,12 +49,12 @@ class HopkinsByHand(NumberQuestion):
         d.text("What is the Hopkins statistic H, as `pe.hopkins_statistic` defines it (Euclidean "
                "distances, power d = 2, H near 1 for clustered data)?")
 
-    def _u(self):
-        return _distances(self.probes, self.X).min(axis=1)
+    def _u(self, manhattan=False):
+        return _distances(self.probes, self.X, manhattan).min(axis=1)
 
-    def _w(self, skip_self=True):
+    def _w(self, skip_self=True, manhattan=False):
         sample = np.asarray(self.sample)
-        D = _distances(np.asarray(self.X)[sample], self.X)
+        D = _distances(np.asarray(self.X)[sample], self.X, manhattan)
         if skip_self:                          # the point's own row, not another at 0
             D[np.arange(len(sample)), sample] = np.inf
         return D.min(axis=1)
@@ -102,7 +103,19 @@ class HopkinsByHand(NumberQuestion):
                         "points: the sampled points stay in the data the probes search."),
                 Mistake("w outside the sample", self._h(u, self._w_outside_sample()),
                         "w_i is the distance from a sampled point to its nearest other data "
-                        "point: the other sampled points stay in the data it searches.")]
+                        "point: the other sampled points stay in the data it searches."),
+                Mistake("power 3", self._h(u, w, power=3),
+                        "You raised the distances to the power 3: the power is d, the number "
+                        "of features (here d = 2), not the number of probes or sampled points "
+                        "(m = 3)."),
+                Mistake("power 4", self._h(u, w, power=4),
+                        "You raised the distances to the power 4, squared twice: square each "
+                        "Euclidean distance once (the power d = 2, the number of features)."),
+                Mistake("Manhattan distance",
+                        self._h(self._u(manhattan=True), self._w(manhattan=True)),
+                        "You measured city-block (Manhattan) distances, |dx| + |dy|: the "
+                        "course's H uses Euclidean ones, sqrt(dx^2 + dy^2), then raises them "
+                        "to the power d = 2.")]
 
     def _u_without_sample(self):
         rest = np.delete(np.asarray(self.X), np.asarray(self.sample), axis=0)
@@ -205,6 +218,14 @@ class StabilityOnShared(NumberQuestion):
                         f"That is the pair-counting Jaccard index; {other}"),
                 Mistake("NMI", float(normalized_mutual_information(a, b)),
                         f"That is the NMI; {other}"),
+                Mistake("NMI (arithmetic mean)",
+                        float(normalized_mutual_information(a, b, average="arithmetic")),
+                        "That is the NMI normalised by the arithmetic mean of the two "
+                        f"entropies (scikit-learn's default); {other}"),
+                Mistake("ARI with its sign flipped", -float(ari),
+                        "That is minus the ARI: subtract Expected from the Index, not the "
+                        "Index from Expected, (Index - Expected) / (Max - Expected): above 0 "
+                        "for more agreement than chance."),
                 Mistake("Fowlkes-Mallows", float(fowlkes_mallows_index(a, b)),
                         f"That is the Fowlkes-Mallows index; {other}"),
                 Mistake("AMI", float(adjusted_mutual_information(a, b)),
@@ -316,6 +337,10 @@ class PerClusterStability(NumbersQuestion):
                 Mistake("reverse order", self._per_run().mean(axis=1)[::-1],
                         "Those are the clusters' stabilities in reverse order: give cluster 1 "
                         "first."),
+                Mistake("first subsample only", self._per_run()[:, 0],
+                        "Those are the best Jaccards in subsample A alone: the stability of a "
+                        "cluster is the mean of its best Jaccards over all the subsamples (here "
+                        "A and B)."),
                 Mistake("pooled", self._pooled(),
                         "You added the intersections and the unions over the subsamples, then "
                         "divided once; take each subsample's best Jaccard first, then their "
