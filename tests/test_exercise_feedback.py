@@ -403,13 +403,19 @@ def _typical(seed):
     db = {kk: davies_bouldin_score(q.X, q.candidates[kk]) for kk in ks}
     told = {q._best()[0], q._best()[1], min(ks, key=db.get)}
     out += [("09.4", _letter(q, f"k = {max(ks, key=db.get)}"), "DB read upwards")]
+    seen = len(np.unique(q.groups))
+    if q._best()[1] != seen:                # CH misled: its k splits a group of the plot
+        out += [("09.4", _letter(q, f"k = {q._best()[1]}"), "CH's k, a group split")]
     out += [("09.4", _letter(q, f"k = {kk}"), f"k = {kk}, no criterion's best")
             for kk in ks if kk not in told and kk != max(ks, key=db.get)]
     q = q_("09.5", seed)
+    why = ("The majority merges because" if any("The majority merges because" in t
+                                                for t in q.choices.values())
+           else "splits the long group because")
     out += [("09.5", _flip(q, phrase), f"misjudged: {phrase}") for phrase in (
         "disagrees: it prefers", "disagrees with the other two", "Davies-Bouldin prefers",
-        "merges two of the groups", "The majority merges because", "Two of three criteria",
-        "always grows with k")]
+        "merges two of the groups", "splits one of the groups", why,
+        "two of the three criteria prefer", "always grows with k")]
     return out
 
 
@@ -445,7 +451,7 @@ def _verdict(out):
     return "named"
 
 
-@pytest.mark.parametrize("seed", [None, "s1", "alice"])
+@pytest.mark.parametrize("seed", [None, "s1", "alice", "v5"])     # v5: 09.4 misleads CH
 def test_typical_wrong_answers_of_08_and_09_are_named_never_accepted(seed):
     cases = _typical(seed)
     for qid in ("08.1", "08.2", "08.3", "08.4", "08.5", "09.1", "09.2", "09.3", "09.5"):
@@ -458,14 +464,16 @@ def test_typical_wrong_answers_of_08_and_09_are_named_never_accepted(seed):
                        for m in out.messages) and len(out.messages) >= 2
 
 
-@pytest.mark.parametrize("seed", [None, "s1", "alice"])
+@pytest.mark.parametrize("seed", [None, "s1", "alice", "v5"])
 def test_defensible_judgements_are_accepted_with_their_reason(seed):
     q = q_("09.4", seed)
     accepted = [ltr for ltr in q.choices if q.grade(ltr).status == ex.CORRECT]
-    assert len(accepted) == 2                    # the structure seen and the majority
     reasons = {q.grade(ltr).messages[1] for ltr in accepted}
-    assert len(reasons) == 2 and any("majority" in r for r in reasons)
     assert any("structure you can see" in r for r in reasons)
+    if q._best()[1] == len(np.unique(q.groups)):     # CH finds the groups the majority merges
+        assert len(accepted) == 2 and len(reasons) == 2 and any("majority" in r for r in reasons)
+    else:                                   # CH misled: the groups seen, which the majority has
+        assert len(accepted) == 1 and "prefer it" in reasons.pop()
 
 
 @pytest.mark.parametrize("seed", [None, "s1", "s1234", "alice"])

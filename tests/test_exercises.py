@@ -779,22 +779,55 @@ def test_per_cluster_stability_is_clusterboots_mean_jaccard(seed):
     assert np.allclose(q.key(), np.mean(lib, axis=0), atol=1e-12)
 
 
-@pytest.mark.parametrize("seed", [None, "s1", "s2", "s3", "s7", "s11"])
-def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
+def _cut_against_groups(groups, cut):
+    """'recovers', 'merges two', 'splits one' or 'other': a cut read against the groups the
+    points were drawn in (computed here, not by the package)."""
+    groups, cut = np.asarray(groups), np.asarray(cut)
+    per_cluster = [len(np.unique(groups[cut == c])) for c in np.unique(cut)]
+    per_group = [len(np.unique(cut[groups == g])) for g in np.unique(groups)]
+    if max(per_cluster) == 1 and max(per_group) == 1:
+        return "recovers"
+    if max(per_group) == 1 and sorted(per_cluster)[-2:] == [1, 2]:
+        return "merges two"
+    if max(per_cluster) == 1 and sorted(per_group)[-2:] == [1, 2]:
+        return "splits one"
+    return "other"
+
+
+def _sklearn_best(q):
     from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
 
+    ks = list(q.candidates)
+    return {"silhouette": max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
+            "Calinski-Harabasz": max(ks, key=lambda k: calinski_harabasz_score(
+                q.X, q.candidates[k])),
+            "Davies-Bouldin": min(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k])),
+            "DB worst": max(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k]))}
+
+
+@pytest.mark.parametrize("seed", [None, "s1", "s2", "s3", "s7", "s11"])
+def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
     q = q_("09.4", seed)
     ks = list(q.candidates)
-    best = [max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
-            max(ks, key=lambda k: calinski_harabasz_score(q.X, q.candidates[k])),
-            min(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k]))]
-    db_worst = max(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k]))
+    b = _sklearn_best(q)
+    best, db_worst = [b["silhouette"], b["Calinski-Harabasz"], b["Davies-Bouldin"]], b["DB worst"]
     majority = max(set(best), key=best.count)
     seen = len(np.unique(q.groups))          # the groups the points were drawn in
-    assert best.count(majority) == 2 and best[1] == seen != majority
+    ch = best[1]
+    assert best.count(majority) == 2 and ch != majority
+    assert _cut_against_groups(q.groups, q.candidates[seen]) == "recovers"
     letter = {text: ltr for ltr, text, _, _ in q.options()}
-    for text, why in [(f"k = {seen}", "structure you can see"),
-                      (f"k = {majority}", "follows the majority")]:
+    if ch == seen:                           # CH finds the groups, the majority merges two
+        assert _cut_against_groups(q.groups, q.candidates[majority]) == "merges two"
+        accepted = [(f"k = {seen}", "structure you can see"),
+                    (f"k = {majority}", "follows the majority")]
+    else:                                    # CH misled: it splits a group the others keep
+        assert majority == seen
+        assert _cut_against_groups(q.groups, q.candidates[ch]) == "splits one"
+        accepted = [(f"k = {seen}", "structure you can see")]
+        out = q.grade(letter[f"k = {ch}"])
+        assert out.status == ex.INCORRECT and "splits one of the" in out.feedback
+    for text, why in accepted:
         out = q.grade(letter[text])
         assert out.status == ex.CORRECT and why in out.messages[1], (seed, text, out.messages)
     # the prompt asks for the plot, and the plot shows the groups: "they disagree" is no answer
@@ -810,24 +843,50 @@ def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
 
 @pytest.mark.parametrize("seed", [None, "s1", "s2", "s3"])
 def test_which_criterion_disagrees_follows_scikit_learns_criteria(seed):
-    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
-
     q = q_("09.5", seed)
-    ks = list(q.candidates)
-    best = {"silhouette": max(ks, key=lambda k: silhouette_score(q.X, q.candidates[k])),
-            "Calinski-Harabasz": max(ks, key=lambda k: calinski_harabasz_score(
-                q.X, q.candidates[k])),
-            "Davies-Bouldin": min(ks, key=lambda k: davies_bouldin_score(q.X, q.candidates[k]))}
+    best = _sklearn_best(q)
+    del best["DB worst"]
     (odd,) = [n for n, k in best.items() if list(best.values()).count(k) == 1]
     truths = {text: ok for text, ok, _ in q.statements()}
     assert truths[f"{odd} is the criterion that disagrees: it prefers k = {best[odd]}, the "
                   f"other two k = {best['silhouette']}."]
     db = next(t for t in truths if t.startswith("Davies-Bouldin prefers"))
     assert not truths[db] and f"k = {best['Davies-Bouldin']}." not in db
-    # the majority's cut holds two of the groups in one cluster
+    # the cuts read against the groups: the majority's merges two, or CH's splits one
     k_maj = best["silhouette"]
-    cut, groups = np.asarray(q.candidates[k_maj]), np.asarray(q.groups)
-    assert sorted(len(np.unique(groups[cut == c])) for c in np.unique(cut))[-1] == 2
+    merges = next(ok for t, ok in truths.items() if f"The {k_maj}-cluster cut" in t)
+    splits = next(ok for t, ok in truths.items() if f"The {best[odd]}-cluster cut" in t)
+    assert merges == (_cut_against_groups(q.groups, q.candidates[k_maj]) == "merges two")
+    assert splits == (_cut_against_groups(q.groups, q.candidates[best[odd]]) == "splits one")
+    assert merges != splits
+
+
+def test_some_variants_mislead_calinski_harabasz():
+    """09.4 and 09.5 on the course's data and 20 variants: on some, Calinski-Harabasz is the
+    criterion misled (its cut splits a long group the plot and the other two criteria keep
+    whole); on the others it is the one that finds the groups the majority merges. Every
+    statement of 09.5 is as its key says on both kinds (computed here with scikit-learn)."""
+    kinds = []
+    for seed in [None] + [f"v{k}" for k in range(20)]:
+        q, why = q_("09.4", seed), q_("09.5", seed)
+        best = _sklearn_best(q)
+        seen, ch, k_maj = len(np.unique(q.groups)), best["Calinski-Harabasz"], best["silhouette"]
+        misled = ch != seen
+        kinds.append(misled)
+        truths = {text: ok for text, ok, _ in why.statements()}
+        assert truths[next(t for t in truths if t.startswith("The majority merges because")
+                           or t.startswith("Calinski-Harabasz splits the long group"))]
+        assert any(t.startswith("Calinski-Harabasz splits the long group") for t in truths) \
+            == misled
+        assert not truths["Whichever k two of the three criteria prefer is the right number "
+                          "of clusters, whatever the plot shows."]
+        assert not truths[f"Calinski-Harabasz prefers k = {ch} only because it always grows "
+                          "with k."] and ch < max(q.candidates)
+        full = [text for letter, text, _, _ in q.options() if q.grade(letter).points == q.points]
+        assert sorted(full) == sorted({f"k = {seen}"} if misled
+                                      else {f"k = {seen}", f"k = {k_maj}"}), (seed, full)
+    assert not kinds[0]                          # the course's data: CH finds the groups
+    assert 5 <= sum(kinds) <= 15, kinds          # some variants of each kind
 
 
 def test_which_k_computes_its_criteria_once_for_its_data():

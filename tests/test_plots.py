@@ -99,6 +99,7 @@ def test_silhouette_plot_has_one_block_per_cluster_and_the_mean_line():
     # the key names the mean and the point, index 3 as the lecture's x4
     assert [t.get_text() for t in ax.texts] == [f"mean s = {pe.steps.fmt(float(s))}",
                                                f"x4: s = {pe.steps.fmt(s.samples[3])}"]
+    assert min(t.get_fontsize() for t in ax.texts) >= 11        # legible on a projector
 
 
 def test_silhouette_point_moves_in_place():

@@ -267,17 +267,32 @@ def _criteria_k_original():
 
 
 def _criteria_k(rng):
-    """3 or 4 groups of points, two of them close (so the criteria may disagree)."""
+    """3 or 4 groups of points: two of them close (so the criteria may disagree on merging
+    them) or, about as often, far apart with one of them long (Calinski-Harabasz may split
+    it while the other criteria find the groups)."""
     n_blobs = int(rng.integers(3, 5))
+    long_group = bool(rng.random() < 0.6)
     while True:
-        centres = rng.uniform(0, 14, (n_blobs, 2))
+        centres = rng.uniform(0, 16 if long_group else 14, (n_blobs, 2))
         gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
-        if gaps[np.triu_indices(n_blobs, 1)].min() > 7:
+        if gaps[np.triu_indices(n_blobs, 1)].min() > (9 if long_group else 7):
             break
-    angle = rng.uniform(0, 2 * np.pi)
-    centres[1] = centres[0] + rng.uniform(2.5, 3.5) * np.array([np.cos(angle), np.sin(angle)])
     groups = np.arange(24) % n_blobs
-    X = np.round(centres[groups] + rng.normal(0, rng.uniform(0.4, 0.7), (24, 2)), 1)
+    noise = rng.normal(0, rng.uniform(0.4, 0.7), (24, 2))
+    if long_group:                      # group 0 drawn along a random direction
+        angle = rng.uniform(0, np.pi)
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        first = groups == 0
+        m = int(first.sum())            # evenly along a segment: no gap a student might
+        along = (np.linspace(-1, 1, m) * rng.uniform(2.5, 3.5)    # read as two groups
+                 + rng.normal(0, 0.1, m))
+        across = rng.normal(0, rng.uniform(0.2, 0.4), m)
+        noise[first] = np.c_[along, across] @ turn.T
+    else:
+        angle = rng.uniform(0, 2 * np.pi)
+        centres[1] = centres[0] + rng.uniform(2.5, 3.5) * np.array([np.cos(angle),
+                                                                    np.sin(angle)])
+    X = np.round(centres[groups] + noise, 1)
     return _criteria_k_of(X, groups)
 
 

@@ -21,10 +21,11 @@ __all__ = ["HopkinsByHand", "StabilityOnShared", "PerClusterStability", "WhichK"
 
 
 # ---------------------------------------------------------------- tendency
-def _distances(points, to) -> np.ndarray:
-    """Euclidean distances, a row per point of ``points``, a column per row of ``to``."""
-    return np.sqrt(((np.asarray(points, float)[:, None, :]
-                     - np.asarray(to, float)[None, :, :]) ** 2).sum(-1))
+def _distances(points, to, manhattan=False) -> np.ndarray:
+    """Euclidean distances (``manhattan``: city-block ones), a row per point of ``points``, a
+    column per row of ``to``."""
+    diff = np.asarray(points, float)[:, None, :] - np.asarray(to, float)[None, :, :]
+    return np.abs(diff).sum(-1) if manhattan else np.sqrt((diff ** 2).sum(-1))
 
 
 class HopkinsByHand(NumberQuestion):
@@ -48,12 +49,12 @@ class HopkinsByHand(NumberQuestion):
         d.text("What is the Hopkins statistic H, as `pe.hopkins_statistic` defines it (Euclidean "
                "distances, power d = 2, H near 1 for clustered data)?")
 
-    def _u(self):
-        return _distances(self.probes, self.X).min(axis=1)
+    def _u(self, manhattan=False):
+        return _distances(self.probes, self.X, manhattan).min(axis=1)
 
-    def _w(self, skip_self=True):
+    def _w(self, skip_self=True, manhattan=False):
         sample = np.asarray(self.sample)
-        D = _distances(np.asarray(self.X)[sample], self.X)
+        D = _distances(np.asarray(self.X)[sample], self.X, manhattan)
         if skip_self:                          # the point's own row, not another at 0
             D[np.arange(len(sample)), sample] = np.inf
         return D.min(axis=1)
@@ -102,7 +103,19 @@ class HopkinsByHand(NumberQuestion):
                         "points: the sampled points stay in the data the probes search."),
                 Mistake("w outside the sample", self._h(u, self._w_outside_sample()),
                         "w_i is the distance from a sampled point to its nearest other data "
-                        "point: the other sampled points stay in the data it searches.")]
+                        "point: the other sampled points stay in the data it searches."),
+                Mistake("power 3", self._h(u, w, power=3),
+                        "You raised the distances to the power 3: the power is d, the number "
+                        "of features (here d = 2), not the number of probes or sampled points "
+                        "(m = 3)."),
+                Mistake("power 4", self._h(u, w, power=4),
+                        "You raised the distances to the power 4, squared twice: square each "
+                        "Euclidean distance once (the power d = 2, the number of features)."),
+                Mistake("Manhattan distance",
+                        self._h(self._u(manhattan=True), self._w(manhattan=True)),
+                        "You measured city-block (Manhattan) distances, |dx| + |dy|: the "
+                        "course's H uses Euclidean ones, sqrt(dx^2 + dy^2), then raises them "
+                        "to the power d = 2.")]
 
     def _u_without_sample(self):
         rest = np.delete(np.asarray(self.X), np.asarray(self.sample), axis=0)
@@ -205,6 +218,14 @@ class StabilityOnShared(NumberQuestion):
                         f"That is the pair-counting Jaccard index; {other}"),
                 Mistake("NMI", float(normalized_mutual_information(a, b)),
                         f"That is the NMI; {other}"),
+                Mistake("NMI (arithmetic mean)",
+                        float(normalized_mutual_information(a, b, average="arithmetic")),
+                        "That is the NMI normalised by the arithmetic mean of the two "
+                        f"entropies (scikit-learn's default); {other}"),
+                Mistake("ARI with its sign flipped", -float(ari),
+                        "That is minus the ARI: subtract Expected from the Index, not the "
+                        "Index from Expected, (Index - Expected) / (Max - Expected): above 0 "
+                        "for more agreement than chance."),
                 Mistake("Fowlkes-Mallows", float(fowlkes_mallows_index(a, b)),
                         f"That is the Fowlkes-Mallows index; {other}"),
                 Mistake("AMI", float(adjusted_mutual_information(a, b)),
@@ -316,6 +337,10 @@ class PerClusterStability(NumbersQuestion):
                 Mistake("reverse order", self._per_run().mean(axis=1)[::-1],
                         "Those are the clusters' stabilities in reverse order: give cluster 1 "
                         "first."),
+                Mistake("first subsample only", self._per_run()[:, 0],
+                        "Those are the best Jaccards in subsample A alone: the stability of a "
+                        "cluster is the mean of its best Jaccards over all the subsamples (here "
+                        "A and B)."),
                 Mistake("pooled", self._pooled(),
                         "You added the intersections and the unions over the subsamples, then "
                         "divided once; take each subsample's best Jaccard first, then their "
@@ -418,8 +443,20 @@ class _Criteria:
         pure = all(len(np.unique(cut[groups == g])) == 1 for g in np.unique(groups))
         return pure and len(np.unique(cut)) == self._visible() - 1
 
+    def _splits_one_group(self, k) -> bool:
+        """Whether the k-cut is the groups with exactly one of them split in two."""
+        groups, cut = np.asarray(self.groups), np.asarray(self.candidates[k])
+        pure = all(len(np.unique(groups[cut == c])) == 1 for c in np.unique(cut))
+        return pure and len(np.unique(cut)) == self._visible() + 1
+
+    def _ch_misled(self) -> bool:
+        """Whether Calinski-Harabasz, the odd criterion, prefers a k other than the groups'
+        (it splits a long group; the other two find the groups)."""
+        return self._split()[3] != self._visible()
+
     def acceptable(self):
-        """Only data on which the case study holds (:meth:`_clear`) are handed out."""
+        """Only data on which one of the two case studies holds (:meth:`_clear`) are
+        handed out."""
         return self._clear() and super().acceptable()
 
     def _each_best(self, d):
@@ -429,8 +466,15 @@ class _Criteria:
         return self._split()
 
     def _clear(self) -> bool:
-        """Each criterion has a clear best, the visible groups are the odd criterion's k and
-        the cut there recovers them, and the majority merges two of them: the case study."""
+        """Each criterion has a clear best, two of them agree, Calinski-Harabasz is the odd
+        one, the cut into the visible groups' number recovers them, and either
+
+        * Calinski-Harabasz finds the groups and the majority merges two of them (the
+          course's case: two close groups), or
+        * the majority finds the groups and Calinski-Harabasz splits one of them in two
+          (a long group: CH misled);
+
+        Davies-Bouldin's worst k is neither, and Calinski-Harabasz falls after its best."""
         sc = self._scores()
         for c in range(len(CRITERIA)):
             values = sorted(v[c] for v in sc.values())
@@ -442,12 +486,13 @@ class _Criteria:
             return False
         k_maj, _, odd, k_odd = split
         vis = self._visible()
-        ch = {k: v[1] for k, v in sc.items()}
-        return (odd == "Calinski-Harabasz" and k_odd == vis and vis in self.candidates
-                and float(adjusted_rand_index(self.groups, self.candidates[vis])) == 1.0
-                and self._merges_two_groups(k_maj)
-                and all(ch[k] < ch[vis] for k in ch if k > vis)
-                and self._worst()[2] not in (k_maj, k_odd))
+        if (odd != "Calinski-Harabasz" or vis not in self.candidates
+                or float(adjusted_rand_index(self.groups, self.candidates[vis])) != 1.0
+                or k_odd >= max(self.candidates) or self._worst()[2] in (k_maj, k_odd)):
+            return False
+        if k_odd == vis:
+            return self._merges_two_groups(k_maj)
+        return k_maj == vis and self._splits_one_group(k_odd)
 
     def _table(self, d):
         d.table(["k", *(name for name, _, _ in CRITERIA)],
@@ -459,7 +504,8 @@ class WhichK(_Criteria, DefensibleChoice):
     hints = ("Silhouette and Calinski-Harabasz: higher is better. Davies-Bouldin: lower is "
              "better.",
              "Find each criterion's best k, and look at the points (`q.X`): how many groups do "
-             "you see, and does the cut into that many recover them?",
+             "you see, and does the cut into that many recover them? Colour the points by "
+             "each preferred cut: does it merge two groups you see, or split one?",
              "Where they disagree, no single number settles it, but the plot can: choose a k "
              "some criterion supports and say why (the groups you see, or the majority), "
              "never a k none of them prefers.")
@@ -479,16 +525,26 @@ class WhichK(_Criteria, DefensibleChoice):
     def _why_not_disagree(self) -> str:
         """Why "the criteria disagree" is not the answer once the points are plotted."""
         k_maj, names, odd, k_odd = self._split()
+        vis = self._visible()
+        agree = (f", and {names[0]} and {names[1]} prefer it" if self._ch_misled() else "")
         return (f"The criteria do disagree ({odd} against {names[0]} and {names[1]}), but "
-                f"the prompt asks you to plot the points too: the plot shows {k_odd} groups, "
-                f"and the {k_odd}-cluster cut recovers them exactly. A disagreement is where "
-                "the plot decides, not where the question ends.")
+                f"the prompt asks you to plot the points too: the plot shows {vis} groups, "
+                f"and the {vis}-cluster cut recovers them exactly{agree}. A disagreement is "
+                "where the plot decides, not where the question ends.")
 
     def _why_not(self, k) -> str:
-        """Why k is not a defensible answer ('' for a k some criterion prefers)."""
+        """Why k is not a defensible answer ('' for a k accepted)."""
         best, worst = self._best(), self._worst()
-        if k in best:
+        k_maj, names, odd, k_odd = self._split()
+        vis = self._visible()
+        if k == vis or (k == k_maj and not self._ch_misled()):
             return ""
+        if k == k_odd:                      # Calinski-Harabasz misled: it splits a group
+            return (f"{_cap(odd)} is highest at k = {k}, but its {k}-cluster cut splits one "
+                    f"of the {vis} groups you see in the plot (the long one) in two: it "
+                    "weighs the spread within the clusters against the spread between them, "
+                    "and cutting a long group in two lowers the spread within a lot. The plot, "
+                    f"{names[0]} and {names[1]} show {vis} groups.")
         said = ", ".join(f"{name} at k = {b}" for (name, _, _), b in zip(CRITERIA, best))
         wrong_way = [(name, higher) for (name, _, higher), w in zip(CRITERIA, worst) if w == k]
         if wrong_way:                       # Davies-Bouldin's direction first: the usual slip
@@ -502,6 +558,12 @@ class WhichK(_Criteria, DefensibleChoice):
     def defensible(self):
         letter = {text: letter for letter, text, _, _ in self.options()}
         k_maj, names, odd, k_odd = self._split()
+        vis = self._visible()
+        if self._ch_misled():
+            return {letter[f"k = {vis}"]:
+                    f"k = {vis} follows the structure you can see: {vis} groups in the plot, "
+                    f"recovered exactly by the {vis}-cluster cut, and {names[0]} and "
+                    f"{names[1]} prefer it; {odd}'s k = {k_odd} splits one of them."}
         return {letter[f"k = {k_odd}"]:
                 f"k = {k_odd} follows the structure you can see: {k_odd} groups in the plot, "
                 f"recovered exactly by the {k_odd}-cluster cut, and {odd} prefers it.",
@@ -512,6 +574,13 @@ class WhichK(_Criteria, DefensibleChoice):
 
     def explain_choice(self, d):
         k_maj, names, odd, k_odd = self._each_best(d)
+        if self._ch_misled():
+            d.text(f"They disagree: {names[0]} and {names[1]} prefer k = {k_maj}, the "
+                   f"{k_maj} groups of the plot; {odd} prefers k = {k_odd}, a cut that splits "
+                   "the long group in two. Calinski-Harabasz of the two cuts:")
+            for k in (k_maj, k_odd):
+                d.extend(calinski_harabasz(self.X, self.candidates[k]).derivation())
+            return
         d.text(f"They disagree: {names[0]} and {names[1]} prefer k = {k_maj}, {odd} k = "
                f"{k_odd}, the {k_odd} groups of the plot.")
         d.extend(calinski_harabasz(self.X, self.candidates[k_odd]).derivation())
@@ -521,8 +590,8 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
     qid, title, dataset = "09.5", "which criterion disagrees, and why?", "criteria_k"
     hints = ("Find each criterion's best k (Davies-Bouldin: lower is better) and the one that "
              "stands alone.",
-             "Compare the cut the majority prefers with the groups of the plot: what happens "
-             "to the two closest groups?",
+             "Colour the points by each preferred cut and compare it with the groups of the "
+             "plot: does the cut merge two groups you see, or split one?",
              "The silhouette compares a point's own cluster with the nearest other cluster; "
              "Davies-Bouldin each cluster with its most similar one. Calinski-Harabasz weighs "
              "the spread between all clusters against the spread within them.")
@@ -530,13 +599,16 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
     def describe(self, d):
         d.text(f"The same {len(self.X)} points (`q.X`) and average-linkage cuts as in 09.4:")
         self._table(d)
-        d.text("Which statements are true?")
+        d.text("Which statements are true? Plot the points too.")
         self.describe_options(d)
 
     def statements(self):
         k_maj, names, odd, k_odd = self._split()
         db_worst = self._worst()[2]
         sc = self._scores()
+        misled = self._ch_misled()
+        merges, splits = self._merges_two_groups(k_maj), self._splits_one_group(k_odd)
+        cut_maj, cut_odd = f"q.candidates[{k_maj}]", f"q.candidates[{k_odd}]"
         return [
             (f"{_cap(odd)} is the criterion that disagrees: it prefers k = {k_odd}, the other two "
              f"k = {k_maj}.", True,
@@ -547,28 +619,48 @@ class WhyTheyDisagree(_Criteria, ChoiceQuestion):
              f"Davies-Bouldin is highest at k = {db_worst}, and for it lower is better (the "
              "mean over clusters of the worst ratio of spread to separation): that k is its "
              "worst."),
-            (f"The {k_maj}-cluster cut merges two of the groups you see in the plot into one "
-             "cluster.", True,
-             f"Colour the points by q.candidates[{k_maj}]: the two closest groups share a "
-             "cluster."),
-            ("The majority merges because two close groups make a pair of clusters that is "
+            (f"The {k_maj}-cluster cut, the one {names[0]} and {names[1]} prefer, merges two of "
+             "the groups you see in the plot into one cluster.", merges,
+             f"Colour the points by {cut_maj}: "
+             + ("the two closest groups share a cluster." if merges else
+                "it recovers the groups of the plot exactly, none merged.")),
+            (f"The {k_odd}-cluster cut, the one {odd} prefers, splits one of the groups you see "
+             "in the plot into two clusters.", splits,
+             f"Colour the points by {cut_odd}: "
+             + ("the long group is cut in two." if splits else
+                "it recovers the groups of the plot exactly, none split.")),
+            (self._reason() if misled else
+             "The majority merges because two close groups make a pair of clusters that is "
              "hard to tell apart: a criterion that scores each cluster against its nearest or "
-             "most similar other cluster improves when they become one.",
-             set(names) == {"silhouette", "Davies-Bouldin"},
-             "The silhouette's b(x) is the distance to the nearest other cluster, "
+             "most similar other cluster improves when they become one.", True,
+             "Calinski-Harabasz weighs the spread within the clusters against the spread "
+             "between them: halving a long group lowers the spread within a lot." if misled
+             else "The silhouette's b(x) is the distance to the nearest other cluster, "
              "Davies-Bouldin takes each cluster's most similar one: both are ruled by the "
              "closest pair."),
-            (f"Two of three criteria agree, so k = {k_maj} is the right number of clusters.",
-             False,
+            ("Whichever k two of the three criteria prefer is the right number of clusters, "
+             "whatever the plot shows.", False,
              "A vote of criteria proves nothing: each has its own idea of a good cluster, and "
-             "here the majority merges two groups you can see."),
+             "a majority can merge groups you can see (or a lone criterion split one); the "
+             "plot decides."),
             (f"Calinski-Harabasz prefers k = {k_odd} only because it always grows with k.",
              False,
              f"Read its column: it is {fmt(sc[k_odd][1])} at k = {k_odd} and lower at every "
              "larger k; it is not monotone here."),
         ]
 
+    @staticmethod
+    def _reason() -> str:
+        return ("Calinski-Harabasz splits the long group because it weighs the spread within "
+                "the clusters against the spread between them: cutting a long group in two "
+                "lowers the spread within by more than the extra cluster costs.")
+
     def explain_choice(self, d):
         k_maj, names, odd, k_odd = self._each_best(d)
+        if self._ch_misled():
+            d.text(f"{_cap(odd)} stands alone at k = {k_odd}, a cut that splits the long group "
+                   f"in two; the {k_maj}-cluster cut the other two prefer recovers the groups "
+                   "of the plot.")
+            return
         d.text(f"{_cap(odd)} stands alone at k = {k_odd}; the {k_maj}-cluster cut merges two close "
                "groups, which helps the criteria ruled by the closest pair of clusters.")

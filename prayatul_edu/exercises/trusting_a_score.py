@@ -7,6 +7,7 @@ whether a score is significant.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -394,9 +395,29 @@ class PermutationPValue(NumberQuestion):
                         "You counted the shufflings whose ARI is as large in absolute value; "
                         "an ARI below 0 is less agreement than chance, not more: count the "
                         "shufflings with an ARI >= the observed one (one-sided)."),
+                Mistake("ties left out and no +1", self._at_least(strict=True) / n,
+                        "You counted only the shufflings that score above the observed value "
+                        "and left out the +1: count >=, not > (a tie is as good), and add 1 "
+                        "to the count and to the number of shufflings, (1 + count) / (1 + n)."),
+                *(Mistake(name, self._normal_tail(ddof),
+                          "That is a normal approximation, the upper tail beyond z = (observed "
+                          "- mean of the null) / its standard deviation: a permutation p-value "
+                          "counts the shufflings instead, (1 + #{null >= observed}) / (1 + n), "
+                          "and assumes nothing about the null's shape.")
+                  for name, ddof in (("normal approximation", 1),
+                                     ("normal approximation (population sd)", 0))),
                 Mistake("percent", 100 * p,
                         "That is the p-value in percent: give it as a probability between 0 "
                         "and 1.")]
+
+    def _normal_tail(self, ddof: int) -> float:
+        """P(Z >= z), z the observed value standardised by the null's mean and standard
+        deviation (``ddof`` 1: the sample's, 0: the population's)."""
+        null = np.asarray(self.null, dtype=float)
+        spread = float(null.std(ddof=ddof))
+        if spread == 0:
+            return float("nan")
+        return 0.5 * math.erfc((self.observed - float(null.mean())) / spread / math.sqrt(2))
 
     def explain(self, d):
         n, k = len(self.null), self._at_least()

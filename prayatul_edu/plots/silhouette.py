@@ -47,6 +47,8 @@ def _bars(result) -> _Bars:
 
 #: Where the key stands, in axes coordinates: two rows below the axis and its label.
 KEY_Y, KEY_STEP = -0.24, 0.09
+#: The key's text size in points: legible on a projector, as the other figures' labels.
+KEY_SIZE = 11
 
 
 def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | None = None):
@@ -88,8 +90,8 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     # each line or marker with its text to its right (plain texts at fixed places, not a
     # legend: an update changes two texts, and drawing a legend lays it out anew every time)
     for name, y in (("mean", KEY_Y), ("point", KEY_Y - KEY_STEP)):
-        ax.text(0.12, y, "", transform=ax.transAxes, ha="left", va="center", fontsize=8,
-                gid=f"silhouette {name} label", clip_on=False)
+        ax.text(0.12, y, "", transform=ax.transAxes, ha="left", va="center",
+                fontsize=KEY_SIZE, gid=f"silhouette {name} label", clip_on=False)
     ax.add_line(Line2D([0.0, 0.09], [KEY_Y, KEY_Y], transform=ax.transAxes, color="black",
                        linestyle="--", linewidth=1, gid="silhouette mean key", clip_on=False))
     ax.add_line(Line2D([0.045], [KEY_Y - KEY_STEP], transform=ax.transAxes, color="black",
