@@ -115,6 +115,37 @@ def test_the_time_limit_holds_outside_the_main_thread_too(q):
     assert not worker.is_alive() and "time limit" in got["outcome"].diagnosed
 
 
+def test_a_time_limit_outside_the_main_thread_leaves_the_interpreter_as_it_was():
+    """The limit in another thread used to clear its last exception with
+    ``PyThreadState_SetAsyncExc(id, NULL)``: CPython 3.11 then keeps its eval breaker set
+    for good, and the next call made under ``sys.setprofile`` (tests/walk.py) looped
+    forever; the test run hung there. Run in a process of its own, with a time limit."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, threading, time\n"
+        "from prayatul_edu.exercises.kinds import _limited, _TimeLimit\n"
+        "def spin(): \n    while True: pass\n"
+        "def nap(): time.sleep(0.05)\n"
+        "said = []\n"
+        "def run():\n"
+        "    for fn in [spin] + [nap] * 8:\n"
+        "        try: _limited(fn, (), 0.05)\n"
+        "        except _TimeLimit: said.append(fn.__name__)\n"
+        "t = threading.Thread(target=run); t.start(); t.join()\n"
+        "calls = []\n"
+        "sys.setprofile(lambda f, e, a: calls.append(e))\n"
+        "sum(x for x in range(3))\n"
+        "sys.setprofile(None)\n"
+        "time.sleep(0.3)\n"        # no late exception surfaces here either
+        "print(said[0], len(calls) > 0)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["spin", "True"]
+
+
 def test_a_wrong_type_is_named(q):
     outcome = q.grade(lambda truth, pred: f"{right(truth, pred):.2f}")
     assert "it returned a `str` (`'0.50'`), not a number" in outcome.feedback

@@ -673,29 +673,55 @@ def _limited(fn, args, seconds: float):
             try:
                 return fn(*args)
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                # the timer off, whatever arrives meanwhile (one left running after the
+                # old handler is back would end the process: SIGALRM's default action)
+                while True:
+                    try:
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                        _deliver()
+                        break
+                    except _TimeLimit:
+                        pass
         finally:
             signal.signal(signal.SIGALRM, old)
     import ctypes
 
-    done = threading.Event()
+    done, lock = threading.Event(), threading.Lock()
     target = threading.get_ident()
 
     def watch():
         wait = seconds
         while not done.wait(wait):      # again every 0.1 s after the first
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
-                                                       ctypes.py_object(_TimeLimit))
+            with lock:                  # never after the call's end below
+                if done.is_set():
+                    return
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                           ctypes.py_object(_TimeLimit))
             wait = 0.1
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
         return fn(*args)
     finally:
-        done.set()
-        watcher.join()
-        # one raised just as the call returned must not surface later, elsewhere
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+        # End the watch, then take one raised just as the call returned here, not later
+        # elsewhere. Never by clearing it (SetAsyncExc with NULL): CPython 3.11 then
+        # leaves its eval breaker set for good, and the next call made under
+        # sys.setprofile loops forever (a test suite hung on it).
+        while True:
+            try:
+                with lock:
+                    done.set()
+                watcher.join()
+                _deliver()
+                break
+            except _TimeLimit:
+                pass
+
+
+def _deliver() -> None:
+    """Nothing: entering a Python function is where the interpreter runs a signal's
+    handler and raises an exception another thread has sent to this one
+    (``PyThreadState_SetAsyncExc``), so one still pending is raised here."""
 
 
 def _shown(text, limit: int = SHOWN_LIMIT) -> str:
