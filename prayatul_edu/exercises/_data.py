@@ -167,7 +167,7 @@ def _uneven_groups(rng):
     i, j = rng.choice(np.flatnonzero(which != which[0]), 1)[0], 0
     X = np.round(X - (X[j] - (X[i] - X[j]) * rng.uniform(0.3, 1.0)), 1)
     X[(X == 0).all(axis=1)] = 0.1          # no point at the origin (its angle is undefined)
-    return X
+    return X[rng.permutation(12)]           # a group's points not listed one after another
 
 
 def _choose_k(rng):
