@@ -287,7 +287,13 @@ class SilhouetteSummary(NumbersQuestion):
                 Mistake("b_i as the nearest point", np.array(
                             [near[lab == 1].mean(), near[lab == 2].mean(), near.mean()]),
                         "Your b_i is the distance to the nearest point of the other cluster; "
-                        "b_i averages over all the points of the other cluster (see 04.2).")]
+                        "b_i averages over all the points of the other cluster (see 04.2)."),
+                Mistake("distances as coordinates", np.array(
+                            [key[0], key[1], float(silhouette(self.D, lab))]),
+                        "Your s_C treats the rows of the distance matrix as the points' "
+                        "coordinates (a silhouette function given D without "
+                        "`metric=\"precomputed\"`); D already holds the distances d(x_i, "
+                        "x_j).")]
 
     def explain(self, d):
         s = _sil(self)
@@ -446,8 +452,9 @@ class ChooseK(IntegerQuestion):
     #: variants' kind they differ on 24%, 15% and 8% of the fair ones): screening for
     #: them would redraw a variant dozens of times. They are named where they differ.
     #: Squared distances differ on 2% and are not listed (no variant would name them).
-    SCREENED = ("smallest silhouette", "largest k", "position, not k", "Calinski-Harabasz",
-                "Davies-Bouldin", "cosine distance")
+    SCREENED = ("smallest silhouette", "largest k", "position, not k",
+                "second largest silhouette", "Calinski-Harabasz", "Davies-Bouldin",
+                "cosine distance")
 
     _SAID = {
         "Calinski-Harabasz": "You picked the k with the largest Calinski-Harabasz index (the "
@@ -477,6 +484,9 @@ class ChooseK(IntegerQuestion):
                         "That is the position of the best silhouette in the list of "
                         "candidates (counted from 0); the answer is its number of clusters "
                         "k."),
+                Mistake("second largest silhouette", sorted(sc, key=sc.get)[-2],
+                        "That k has the second largest silhouette; the silhouette recommends "
+                        "the k of the largest."),
                 *[Mistake(name, k, self._SAID[name]) for name, k in self._picks().items()]]
 
     def acceptable(self):
@@ -484,8 +494,9 @@ class ChooseK(IntegerQuestion):
         best, second = sorted(sc.values())[-2:][::-1]
         if best - second <= 0.02:                                  # no clear winner
             return False
-        # the screened slips, the cheap ones first: the smallest silhouette and the
-        # position (from 0) never give k; the largest k, CH, DB and the cosine must not
+        # the screened slips, the cheap ones first: the smallest and the second largest
+        # silhouette and the position (from 0) never give k; the largest k, CH, DB and the
+        # cosine must not
         X, key = np.asarray(self.X, dtype=float), max(sc, key=sc.get)
         return (key != max(self.candidates)
                 and self._by(lambda lab: calinski_harabasz(X, lab)) != key
