@@ -274,3 +274,19 @@ def test_shape_messages_name_what_the_table_looks_like():
                                         ("05.3", "P_ij is the height")])
 def test_hints_help_a_student_who_is_stuck(qid, words):
     assert any(words in h for h in q_(qid).hints)
+
+
+def test_04_8_nearest_point_is_named_when_a_point_alone_gives_nan():
+    # b_i as the nearest point, written without the rule for a point alone in its cluster
+    # (a_i the mean of no distance: NaN): two slips; the nearest point is still named
+    def s_nearest(D, labels, i):
+        D, labels = np.asarray(D, dtype=float), np.asarray(labels)
+        own = labels == labels[i]
+        mates = own & (np.arange(len(labels)) != i)
+        a = D[i, mates].mean() if mates.any() else float("nan")
+        b = D[i, ~own].min()
+        return (b - a) / max(a, b) if mates.any() else float("nan")
+
+    out = q_("04.8").grade(s_nearest)
+    assert out.status != ex.CORRECT and "b_i as the nearest point" in out.diagnosed
+    assert "returns nan" in out.feedback                   # the other slip is shown too
