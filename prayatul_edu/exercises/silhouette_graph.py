@@ -419,8 +419,24 @@ class ChooseK(IntegerQuestion):
                  for i in range(len(self.X))])
         d.text("Which number of clusters k does the silhouette recommend?")
 
+    def _distances(self, metric: str = "euclidean") -> np.ndarray:
+        """The points' distance matrix (computed once per silhouette, not once per
+        candidate: a variant is screened on a few hundred silhouettes)."""
+        from scipy.spatial.distance import cdist
+
+        D = cdist(np.asarray(self.X, dtype=float), np.asarray(self.X, dtype=float), metric)
+        D = np.maximum((D + D.T) / 2, 0.0)
+        np.fill_diagonal(D, 0.0)
+        return D
+
+    def _silhouettes(self, metric: str = "euclidean") -> dict:
+        """k -> the silhouette of candidate k with ``metric``."""
+        D = self._distances(metric)
+        return {k: silhouette(D, lab, metric="precomputed")
+                for k, lab in self.candidates.items()}
+
     def _scores(self):
-        return {k: float(silhouette(self.X, lab)) for k, lab in self.candidates.items()}
+        return {k: float(s) for k, s in self._silhouettes().items()}
 
     def compute_key(self):
         sc = self._scores()
@@ -434,17 +450,19 @@ class ChooseK(IntegerQuestion):
     def _picks(self) -> dict:
         """The k each slip picks: another criterion, another distance, another average."""
         X = np.asarray(self.X, dtype=float)
-        D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
-        sil = {id(lab): silhouette(D, lab, metric="precomputed")
-               for lab in self.candidates.values()}
+        sil = self._silhouettes()
+
+        def best(values, pick=max):
+            return pick(values, key=values.get)
+
         return {"Calinski-Harabasz": self._by(lambda lab: calinski_harabasz(X, lab)),
                 "Davies-Bouldin": self._by(lambda lab: davies_bouldin(X, lab), min),
-                "median s_i": self._by(lambda lab: np.median(sil[id(lab)].samples)),
-                "mean of the cluster silhouettes": self._by(
-                    lambda lab: np.mean(sil[id(lab)].per_cluster)),
-                "Manhattan distance": self._by(
-                    lambda lab: silhouette(X, lab, metric="cityblock")),
-                "cosine distance": self._by(lambda lab: silhouette(X, lab, metric="cosine"))}
+                "median s_i": best({k: np.median(s.samples) for k, s in sil.items()}),
+                "mean of the cluster silhouettes": best(
+                    {k: np.mean(s.per_cluster) for k, s in sil.items()}),
+                "Manhattan distance": best({k: float(s) for k, s in
+                                            self._silhouettes("cityblock").items()}),
+                "cosine distance": self._picks_cosine()}
 
     #: Slips every variant keeps apart from the key (:meth:`acceptable`). The others (the
     #: median or the clusters' mean of the s_i, the Manhattan distance) pick the
@@ -501,7 +519,11 @@ class ChooseK(IntegerQuestion):
         return (key != max(self.candidates)
                 and self._by(lambda lab: calinski_harabasz(X, lab)) != key
                 and self._by(lambda lab: davies_bouldin(X, lab), min) != key
-                and self._by(lambda lab: silhouette(X, lab, metric="cosine")) != key)
+                and self._picks_cosine() != key)
+
+    def _picks_cosine(self) -> int:
+        sc = {k: float(s) for k, s in self._silhouettes("cosine").items()}
+        return max(sc, key=sc.get)
 
     def explain(self, d):
         sc = self._scores()
