@@ -76,8 +76,9 @@ def _exercise_1(rng):
 
 def _silhouette_sizes(rng):
     """Five points in two clusters of different sizes (3 and 2, in either order): the mean of
-    the two cluster silhouettes then differs from the mean of the five points' (the course's
-    data are the tutorial's Exercise 1, two clusters of two)."""
+    the two cluster silhouettes then differs from the mean of the five points' (04.4), and
+    in the cluster of three a sum or the nearest point differs from the mean of the others
+    (04.1-04.3). The course's data are the tutorial's Exercise 1, two clusters of two."""
     first = int(rng.choice([2, 3]))
     return {"D": _distances_of_points(rng, 5, 0.05, 1.0),
             "labels": np.repeat([1, 2], [first, 5 - first])}
@@ -144,12 +145,13 @@ def _choose_k_original():
 
 
 def _uneven_groups(rng):
-    """12 points (1 decimal) in 3 to 5 groups of uneven size (2 or more each), spread and
-    shape (an elongated group turned at random), around the origin. With groups alike
-    (the course's blobs) the silhouette, the Calinski-Harabasz index, the Davies-Bouldin
-    index and the silhouette's common slips all pick one k: a student's slip there is the
-    key. Groups that differ make them disagree (:class:`ChooseK` keeps the variants where
-    the slips it screens pick another k)."""
+    """12 points (1 decimal, in a random order) in 3 to 5 groups of uneven size (2 or more
+    each), spread and shape (an elongated group turned at random), the origin in line with
+    points of two groups. With groups alike (blobs of one spread and size) the silhouette,
+    the Calinski-Harabasz index, the Davies-Bouldin index and the silhouette's common slips
+    all pick one k: a student's slip there is the key. Groups that differ make them
+    disagree (04.7's ``ChooseK`` keeps the variants where the slips it screens pick
+    another k)."""
     n_groups = int(rng.integers(3, 6))
     centres = rng.uniform(-5, 5, (n_groups, 2))
     sizes = rng.multinomial(12 - 2 * n_groups, rng.dirichlet(np.full(n_groups, 0.7))) + 2
@@ -365,7 +367,7 @@ def _scenario(rng):
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                             "labels": tutorial.EXERCISE_1_LABELS.copy()}, _exercise_1),
-    # 04.4's own: the course's are Exercise 1's; a variant's clusters differ in size
+    # 04.1-04.4's: the course's are Exercise 1's; a variant's clusters differ in size (3 and 2)
     "silhouette_sizes": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                                   "labels": tutorial.EXERCISE_1_LABELS.copy()},
                          _silhouette_sizes),
