@@ -76,8 +76,9 @@ def _exercise_1(rng):
 
 def _silhouette_sizes(rng):
     """Five points in two clusters of different sizes (3 and 2, in either order): the mean of
-    the two cluster silhouettes then differs from the mean of the five points' (the course's
-    data are the tutorial's Exercise 1, two clusters of two)."""
+    the two cluster silhouettes then differs from the mean of the five points' (04.4), and
+    in the cluster of three a sum or the nearest point differs from the mean of the others
+    (04.1-04.3). The course's data are the tutorial's Exercise 1, two clusters of two."""
     first = int(rng.choice([2, 3]))
     return {"D": _distances_of_points(rng, 5, 0.05, 1.0),
             "labels": np.repeat([1, 2], [first, 5 - first])}
@@ -129,17 +130,6 @@ def _matching_table(rng):
             return {"table": table}
 
 
-def _blobs(rng, n_blobs):
-    while True:
-        centres = rng.uniform(0, 10, (n_blobs, 2))
-        gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
-        if n_blobs == 1 or gaps[np.triu_indices(n_blobs, 1)].min() > 4:
-            break
-    which = np.arange(12) % n_blobs
-    X = np.round(centres[which] + rng.normal(0, 0.6, (12, 2)), 1)
-    return X
-
-
 def _choose_k_from(X):
     D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     tree = agglomerative(D, linkage="average")
@@ -148,11 +138,42 @@ def _choose_k_from(X):
 
 
 def _choose_k_original():
-    return _choose_k_from(_blobs(np.random.default_rng(2023), 3))
+    """The course's 04.7: uneven groups (seed 212), where the silhouette's k (3) is picked
+    by no screened slip, nor by the median or the clusters' mean of the s_i, nor by the
+    Manhattan distance (of 4,000 seeds none kept squared distances apart too)."""
+    return _choose_k_from(_uneven_groups(np.random.default_rng(212)))
+
+
+def _uneven_groups(rng):
+    """12 points (1 decimal, in a random order) in 3 to 5 groups of uneven size (2 or more
+    each), spread and shape (an elongated group turned at random), the origin in line with
+    points of two groups. With groups alike (blobs of one spread and size) the silhouette,
+    the Calinski-Harabasz index, the Davies-Bouldin index and the silhouette's common slips
+    all pick one k: a student's slip there is the key. Groups that differ make them
+    disagree (04.7's ``ChooseK`` keeps the variants where the slips it screens pick
+    another k)."""
+    n_groups = int(rng.integers(3, 6))
+    centres = rng.uniform(-5, 5, (n_groups, 2))
+    sizes = rng.multinomial(12 - 2 * n_groups, rng.dirichlet(np.full(n_groups, 0.7))) + 2
+    which = np.repeat(np.arange(n_groups), sizes)
+    spread = rng.uniform(0.2, 1.8, n_groups)
+    angle = rng.uniform(0, np.pi, n_groups)
+    z = rng.normal(0, 1, (12, 2)) * np.stack([np.ones(n_groups),
+                                              rng.uniform(0.25, 1.0, n_groups)], 1)[which]
+    c, s = np.cos(angle)[which], np.sin(angle)[which]
+    turned = np.stack([c * z[:, 0] - s * z[:, 1], s * z[:, 0] + c * z[:, 1]], 1)
+    X = centres[which] + turned * spread[which, None]
+    # the origin on the line through points of two groups, beyond one: seen from the
+    # origin the two are at one angle (a cosine distance of 0), so the cosine slip splits
+    # the data otherwise than the Euclidean distance does
+    i, j = rng.choice(np.flatnonzero(which != which[0]), 1)[0], 0
+    X = np.round(X - (X[j] - (X[i] - X[j]) * rng.uniform(0.3, 1.0)), 1)
+    X[(X == 0).all(axis=1)] = 0.1          # no point at the origin (its angle is undefined)
+    return X[rng.permutation(12)]           # a group's points not listed one after another
 
 
 def _choose_k(rng):
-    return _choose_k_from(_blobs(rng, int(rng.integers(2, 5))))
+    return _choose_k_from(_uneven_groups(rng))
 
 
 def _permutation(rng):
@@ -361,7 +382,7 @@ def _scenario(rng):
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                             "labels": tutorial.EXERCISE_1_LABELS.copy()}, _exercise_1),
-    # 04.4's own: the course's are Exercise 1's; a variant's clusters differ in size
+    # 04.1-04.4's: the course's are Exercise 1's; a variant's clusters differ in size (3 and 2)
     "silhouette_sizes": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                                   "labels": tutorial.EXERCISE_1_LABELS.copy()},
                          _silhouette_sizes),

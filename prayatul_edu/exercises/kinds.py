@@ -1089,9 +1089,12 @@ class FunctionQuestion(Question):
 
     def _behaves_like(self, args, got, want, right):
         """The named mistake whose outputs the function's equal on every case where both
-        are defined, and that differs from the key where the function does."""
+        are defined (an output of NaN is undefined: a slip that also misses an edge case,
+        such as a point alone in its cluster, is still named), and that differs from the
+        key where the function does."""
         for m in self.mistakes(args):
-            pairs = [(g, v, w) for g, v, w in zip(got, m.value, want) if g is not None]
+            pairs = [(g, v, w) for g, v, w in zip(got, m.value, want)
+                     if g is not None and not _undefined(g)]
             if not pairs or any(v is None or not _same(g, v) for g, v, _ in pairs):
                 continue
             if any(not _same(g, w) for g, _, w in pairs if w is not None):
@@ -1148,6 +1151,14 @@ def _record_outputs(answer) -> list:
 
 def _json_float(x: float):
     return x if math.isfinite(x) else repr(x)
+
+
+def _undefined(a) -> bool:
+    """Whether an output is NaN (every number of it)."""
+    try:
+        return bool(np.all(np.isnan(np.asarray(a, dtype=float))))
+    except (TypeError, ValueError):
+        return False
 
 
 def _same(a, b) -> bool:
