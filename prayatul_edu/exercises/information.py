@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import (contingency_table, entropy, mutual_information,
+from .. import (adjusted_mutual_information, contingency_table, entropy, mutual_information,
                 normalized_mutual_information, purity)
 from ..steps import fmt
 from ._base import Mistake, table_rows
@@ -59,6 +59,7 @@ class Entropies(NumbersQuestion):
 
     def mistakes(self):
         hc, ht = self.compute_key()
+        mi = float(mutual_information(self.classes, self.clusters, base=2))
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
                 Mistake("log10", np.array([float(entropy(self.clusters, base=10)),
@@ -74,7 +75,15 @@ class Entropies(NumbersQuestion):
                         "normalised entropy; H is asked in bits, not normalised."),
                 Mistake("sign", np.array([-hc, -ht]),
                         "An entropy is never negative: mind the minus sign in front of the "
-                        "sum.")]
+                        "sum."),
+                Mistake("conditional entropies", np.array([hc - mi, ht - mi]),
+                        "Those are the conditional entropies H(C | T) and H(T | C) (what is "
+                        "left of one once the other is known); H(C) and H(T) come from the "
+                        "cluster sizes and the class sizes alone."),
+                Mistake("joint entropy", np.array([hc + ht - mi, ht]),
+                        "Your H(C) is the joint entropy H(C, T) = -sum_ij p_ij log2 p_ij of "
+                        "the cells; H(C) uses the cluster sizes p_i = n_i / n (the rows' "
+                        "sums).")]
 
     def explain(self, d):
         for name, labels, sizes in (("H(C)", self.clusters, "cluster sizes"),
@@ -127,7 +136,16 @@ class MutualInformation(NumberQuestion):
                         "= H(C) - H(C | T)."),
                 Mistake("H(C) + H(T)", hc + ht,
                         "That is H(C) + H(T); the mutual information subtracts the joint "
-                        "entropy: I = H(C) + H(T) - H(C, T).")]
+                        "entropy: I = H(C) + H(T) - H(C, T)."),
+                Mistake("counts for p_ij", self.compute_key() * len(self.classes),
+                        "You weighted each log by the count n_ij; the weight is the share "
+                        "p_ij = n_ij / n."),
+                Mistake("NMI", self.compute_key() / math.sqrt(hc * ht),
+                        "That is the NMI, I / sqrt(H(C) H(T)); the question asks for the "
+                        "mutual information I(C, T) itself, in bits."),
+                Mistake("variation of information", hc + ht - 2 * self.compute_key(),
+                        "That is the variation of information H(C) + H(T) - 2 I, a distance; "
+                        "the mutual information is H(C) + H(T) - H(C, T).")]
 
     def explain(self, d):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
@@ -179,7 +197,24 @@ class LectureNMI(NumberQuestion):
                 Mistake("nats over bits", float(r.mi) * math.log(2) / math.sqrt(
                             float(r.h_clusters) * float(r.h_classes)),
                         "Your I is in nats and your entropies in bits: use one base for all "
-                        "three (then it cancels).")]
+                        "three (then it cancels)."),
+                *[Mistake(f"AMI ({average})", value,
+                          "That is the adjusted mutual information (AMI), which subtracts "
+                          "the I expected by chance; the lecture's NMI divides I itself by "
+                          "sqrt(H(C) H(T)).") for average, value in self._amis().items()],
+                Mistake("no p_ij weight", _unweighted_mi(*lecture_labels(self)) / math.sqrt(
+                            float(r.h_clusters) * float(r.h_classes)),
+                        "Your I adds up the logs log(p_ij / (p_i p_j)) alone, as the lecture "
+                        "writes it; each log must be weighted by p_ij before dividing by "
+                        "sqrt(H(C) H(T)).")]
+
+    def _amis(self) -> dict:
+        """The AMI normalised by the geometric and the arithmetic mean of the entropies
+        (one expected MI for both: it is the costly part, a sum over 1550 instances)."""
+        a = adjusted_mutual_information(*lecture_labels(self), average="arithmetic")
+        mi, emi = float(a.mi), float(a.emi)
+        geometric = math.sqrt(float(a.h_clusters) * float(a.h_classes))
+        return {"geometric": (mi - emi) / (geometric - emi), "arithmetic": float(a)}
 
     def explain(self, d):
         r = self._nmi()
@@ -228,6 +263,12 @@ class SingletonsNMI(NumbersQuestion):
                         "for the geometric NMI, I / sqrt(H(C) H(T))."),
                 Mistake("I not normalised", np.array([p, float(entropy(self.classes))]),
                         "That is I(C, T) = H(T) itself; NMI divides it by sqrt(H(C) H(T))."),
+                Mistake("purity as maximum matching", np.array(
+                            [len(np.unique(self.classes)) / len(self.classes),
+                             self.compute_key()[1]]),
+                        "You matched each class to one cluster only (maximum matching); "
+                        "purity lets every cluster take its own majority class, and every "
+                        "singleton is pure."),
                 Mistake("purity 1/n", np.array([1 / len(self.classes),
                                                 self.compute_key()[1]]),
                         "Each cluster has one member, and that member is its majority class: "
