@@ -99,6 +99,10 @@ class MergeHeights(NumbersQuestion):
                 Mistake("weighted linkage", np.asarray(_tree(self, "weighted").heights),
                         "Those are weighted-average-linkage (WPGMA) heights; single linkage "
                         "uses the smallest distance between members."),
+                Mistake("half heights", np.asarray(_tree(self).heights) / 2,
+                        "You halved the heights (as a tree drawn with its leaves at half the "
+                        "distance); a merge's height is the single-linkage distance between "
+                        "the two clusters itself."),
                 Mistake("cumulative heights", np.cumsum(_tree(self).heights),
                         "You added up the heights as you went; each merge's height is the "
                         "single-linkage distance between the two clusters it joins, not the "
@@ -142,6 +146,9 @@ class CopheneticMatrix(TableQuestion):
                         "Some P_ij are the height where x_i or x_j first merged with another "
                         "example. P_ij is the height of the merge that puts x_i and x_j "
                         "*together*: when they sit in two groups, the merge of those groups."),
+                Mistake("upper triangle only", np.triu(_coph(self)),
+                        "The cophenetic matrix is symmetric: P_ji = P_ij, fill in the lower "
+                        "triangle too."),
                 Mistake("merge numbers", _by_merges(self, lambda step, i, j: step.number),
                         "You wrote which merge (1st, 2nd, ...) joins x_i and x_j; P_ij is the "
                         "*height* of that merge, read on the dendrogram's axis.")]
@@ -204,6 +211,10 @@ class CPCC(NumbersQuestion):
                             D.ravel(), P.ravel())[0, 1])]),
                         "You used all 25 entries (the diagonal and both halves); d, p and the "
                         "CPCC use the 10 pairs i < j."),
+                Mistake("covariance", np.array([d, p, float(np.mean(
+                            (D[iu] - d) * (P[iu] - p)))]),
+                        "That is the covariance of D_ij and P_ij; the CPCC divides it by both "
+                        "standard deviations (Pearson's correlation)."),
                 Mistake("Kendall", np.array([d, p, float(kendalltau(D[iu], P[iu])[0])]),
                         "That is Kendall's tau, a rank correlation; the CPCC is Pearson's "
                         "correlation of the values D_ij and P_ij."),

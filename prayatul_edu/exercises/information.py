@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from .. import (adjusted_mutual_information, contingency_table, entropy, mutual_information,
-                normalized_mutual_information, purity)
+from .. import (adjusted_mutual_information, cluster_entropy, contingency_table, entropy,
+                mutual_information, normalized_mutual_information, purity)
 from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import FunctionQuestion, NumberQuestion, NumbersQuestion
@@ -76,6 +76,12 @@ class Entropies(NumbersQuestion):
                 Mistake("sign", np.array([-hc, -ht]),
                         "An entropy is never negative: mind the minus sign in front of the "
                         "sum."),
+                Mistake("uniform shares", np.array(
+                            [math.log2(len(np.unique(self.clusters))),
+                             math.log2(len(np.unique(self.classes)))]),
+                        "log2 of the number of clusters (classes) is the entropy of clusters "
+                        "of equal size, its largest value; H uses the actual shares "
+                        "n_i / n of the sizes."),
                 Mistake("conditional entropies", np.array([hc - mi, ht - mi]),
                         "Those are the conditional entropies H(C | T) and H(T | C) (what is "
                         "left of one once the other is known); H(C) and H(T) come from the "
@@ -137,6 +143,13 @@ class MutualInformation(NumberQuestion):
                 Mistake("H(C) + H(T)", hc + ht,
                         "That is H(C) + H(T); the mutual information subtracts the joint "
                         "entropy: I = H(C) + H(T) - H(C, T)."),
+                Mistake("sign", -self.compute_key(),
+                        "The mutual information is never negative: I = H(C) + H(T) - "
+                        "H(C, T), mind the order of the terms."),
+                Mistake("unweighted conditional entropy", ht - float(np.mean(
+                            cluster_entropy(self.classes, self.clusters).per_cluster)),
+                        "You took H(T) minus the plain mean of the clusters' entropies e_i; "
+                        "H(T | C) weights each e_i by its cluster's share n_i / n."),
                 Mistake("counts for p_ij", self.compute_key() * len(self.classes),
                         "You weighted each log by the count n_ij; the weight is the share "
                         "p_ij = n_ij / n."),
@@ -194,6 +207,10 @@ class LectureNMI(NumberQuestion):
                 Mistake("product, no square root", float(r.mi) / (float(r.h_clusters)
                                                                    * float(r.h_classes)),
                         "You divided by H(C) H(T); NMI divides by its square root."),
+                Mistake("joint normalisation", float(r.mi) / (float(r.h_clusters) + float(
+                            r.h_classes) - float(r.mi)),
+                        "You divided by the joint entropy H(C, T); the lecture's NMI divides "
+                        "by sqrt(H(C) H(T))."),
                 Mistake("nats over bits", float(r.mi) * math.log(2) / math.sqrt(
                             float(r.h_clusters) * float(r.h_classes)),
                         "Your I is in nats and your entropies in bits: use one base for all "
@@ -263,6 +280,10 @@ class SingletonsNMI(NumbersQuestion):
                         "for the geometric NMI, I / sqrt(H(C) H(T))."),
                 Mistake("I not normalised", np.array([p, float(entropy(self.classes))]),
                         "That is I(C, T) = H(T) itself; NMI divides it by sqrt(H(C) H(T))."),
+                Mistake("H(C) in nats", np.array([p, float(entropy(self.classes)) / math.sqrt(
+                            float(entropy(self.classes)) * math.log(len(self.classes)))]),
+                        "Your H(C) = ln n is in nats while I and H(T) are in bits: use log2 "
+                        "for all (H(C) = log2 n)."),
                 Mistake("purity as maximum matching", np.array(
                             [len(np.unique(self.classes)) / len(self.classes),
                              self.compute_key()[1]]),

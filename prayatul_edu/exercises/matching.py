@@ -133,6 +133,7 @@ class PrecisionRecallF(NumbersQuestion):
 
     def mistakes(self):
         p, r, _ = self.compute_key()
+        n13 = int(_ex2_table(self).counts[0, 2])
         return [
             Mistake("indices swapped", self._prf(2, 0),
                     "You used cluster 3 and class 1: in precision(i, j) the first index is "
@@ -143,6 +144,12 @@ class PrecisionRecallF(NumbersQuestion):
                     "of the cluster, recall by the size of the class."),
             Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
                     "F is the harmonic mean 2 p r / (p + r), not (p + r) / 2."),
+            Mistake("recall over n", self._with_recall(n13 / len(self.classes)),
+                    "Your recall divides n_13 by all n examples; recall(1, 3) divides by "
+                    "the size of class 3, m_3."),
+            Mistake("geometric mean", np.array([p, r, math.sqrt(p * r)]),
+                    "Your F is the geometric mean sqrt(p r); F is the harmonic mean "
+                    "2 p r / (p + r)."),
             Mistake("F = p r", np.array([p, r, p * r]),
                     "Your F is the product p r; F is the harmonic mean 2 p r / (p + r)."),
             Mistake("swapped, arithmetic mean", np.array([r, p, (p + r) / 2]),
@@ -163,6 +170,11 @@ class PrecisionRecallF(NumbersQuestion):
 
     def _n1(self):
         return int(np.sum(np.asarray(self.clusters) == 1))
+
+    def _with_recall(self, r):
+        """The three numbers for a wrong recall ``r`` (precision right, F from both)."""
+        p = self.compute_key()[0]
+        return np.array([p, r, 2 * p * r / (p + r) if p + r else 0.0])
 
     def _with_precision(self, p):
         """The three numbers for a wrong precision ``p`` (recall right, F from both)."""
@@ -248,6 +260,13 @@ class ClusterEntropy(NumberQuestion):
                         "That is the entropy of the clustering, H(C), from the cluster sizes "
                         "n_i / n; e_2 is the entropy of the class mix inside cluster 2 "
                         "(row 2 of the table)."),
+                Mistake("entropy of the class sizes", _bits(n.sum(axis=0)),
+                        "That is the entropy of the classes, H(T), from the class sizes; e_2 "
+                        "is the entropy of the class mix inside cluster 2 (row 2 of the "
+                        "table)."),
+                Mistake("Gini impurity", 1 - float(((n[1] / n[1].sum()) ** 2).sum()),
+                        "That is the Gini impurity 1 - sum_j p_2j^2 (of decision trees); the "
+                        "entropy is - sum_j p_2j log2 p_2j."),
                 Mistake("shares of n", -sum(x / n.sum() * math.log2(x / n.sum())
                                             for x in n[1] if x > 0),
                         "You divided the counts of row 2 by all n examples; the shares "
@@ -302,6 +321,13 @@ class ClusterPurity(NumbersQuestion):
                                                                 / n.sum()]),
                         "Your overall p takes the largest cell of each column (class), the "
                         "inverse purity; purity takes the largest cell of each row (cluster)."),
+                Mistake("impurity", np.array([1 - p2, 1 - p]),
+                        "Those are 1 - purity (the share *outside* the majority class); "
+                        "purity is the share of the majority class itself."),
+                Mistake("smallest class share", np.array(
+                            [n[1].min() / n[1].sum(), p]),
+                        "Your p_2 is the share of the *smallest* class in cluster 2; purity "
+                        "takes the largest, max_j precision(2, j)."),
                 Mistake("overall: maximum matching", np.array(
                             [p2, float(maximum_matching(self.classes, self.clusters))]),
                         "Your overall p is the maximum matching (each class matched to one "
@@ -397,6 +423,12 @@ class LecturePurity(NumberQuestion):
                 Mistake("unweighted mean over classes", (n.max(axis=0) / n.sum(axis=0)).mean(),
                         "That is the plain mean, over the classes (columns), of their largest "
                         "share; purity goes by the rows (clusters) and weights them by size."),
+                Mistake("1 - purity", 1 - self.compute_key(),
+                        "That is 1 - purity, the share outside the majority classes; purity "
+                        "is the share of the majority cells themselves."),
+                Mistake("the purest cluster only", float((n.max(axis=1) / n.sum(axis=1)).max()),
+                        "That is the purity of the purest cluster alone; the overall purity "
+                        "adds the largest cell of *every* row, then divides by n."),
                 Mistake("largest cell only", n.max() / n.sum(),
                         "You took the single largest cell of the table; purity adds the "
                         "largest cell of *every* row (cluster), then divides by n."),
@@ -439,6 +471,13 @@ class LectureMaximumMatching(NumberQuestion):
                         "You went cluster by cluster, each taking its largest class not "
                         "taken yet: an early row can take the class a later row needs "
                         "more. The best one-to-one matching compares every matching."),
+                Mistake("1 - matching", 1 - self.compute_key(),
+                        "That is 1 minus the maximum matching (the share left unmatched); the "
+                        "measure is the matched share itself."),
+                Mistake("unweighted shares", float(np.mean(
+                            [n[i, j] / n[i].sum() for i, j in enumerate(_one_to_one(n))])),
+                        "You averaged the matched shares n_ij / n_i of the clusters plainly; "
+                        "maximum matching adds the matched counts and divides by n."),
                 Mistake("smallest total", min(sum(n[i, c] for i, c in enumerate(cols))
                                               for cols in itertools.permutations(
                                                   range(n.shape[1]), len(n))) / n.sum(),
@@ -515,6 +554,10 @@ class LectureF(NumberQuestion):
                             / (f.precision + n.max(axis=1) / n.sum()))),
                         "Your recall_i divides n_ij* by all n examples; it divides by the "
                         "size of the matched class, m_j* (its column's sum)."),
+                Mistake("F of purity and inverse purity", _harmonic(
+                            n.max(axis=1).sum() / n.sum(), n.max(axis=0).sum() / n.sum()),
+                        "That is the harmonic mean of purity and inverse purity; the "
+                        "lecture's F is the mean over clusters of each cluster's own F_i."),
                 Mistake("best F of each cluster", float(F.max(axis=1).mean()),
                         "You matched each cluster to the class of its largest F_ij; the "
                         "lecture matches it to its majority class (largest n_ij)."),
@@ -673,6 +716,9 @@ class ClusteringError(NumberQuestion):
                     "You gave every class its largest cluster (1 - the inverse purity), so "
                     "two classes can take one cluster. The clustering error maps clusters "
                     "to classes one-to-one."),
+            Mistake("divided by the matched", (n - matched) / matched,
+                    "You divided the misclassified examples by the matched ones; the "
+                    "clustering error divides them by all n examples."),
             Mistake("count instead of fraction", n - matched,
                     "That is the number of misclassified examples; the clustering error is "
                     "their fraction of all n examples."),
@@ -713,6 +759,10 @@ class ClusteringError(NumberQuestion):
         d.note(f"Letting each cluster take its majority class would give 1 - purity = "
                f"{fmt(1 - pu)}: several clusters could then share one class, which the "
                "one-to-one mapping forbids (a class has one correct cluster).")
+
+
+def _harmonic(a: float, b: float) -> float:
+    return 2 * a * b / (a + b) if a + b else 0.0
 
 
 def _kept(counts, rows, cols) -> int:

@@ -101,6 +101,11 @@ class PairCounts(NumbersQuestion):
                 Mistake("f01 and f10 swapped", k[[0, 2, 1, 3]],
                         "f01 and f10 are swapped: the first index is the class, the second the "
                         "cluster (f01 = different class, same cluster)."),
+                Mistake("f00 and f01 swapped", k[[1, 0, 2, 3]],
+                        "f00 and f01 are swapped: f00 counts the pairs apart in both, f01 "
+                        "those in different classes but the same cluster."),
+                Mistake("fractions of the pairs", k / k.sum(),
+                        "Those are fractions of all pairs; f00 ... f11 are counts of pairs."),
                 Mistake("f00 and f11 swapped", k[[3, 1, 2, 0]],
                         "f00 and f11 are swapped: f11 counts the pairs together in both "
                         "(same class and same cluster), f00 those apart in both."),
@@ -155,6 +160,10 @@ class RandJaccard(NumbersQuestion):
                         "Your counts come from all n x n ordered pairs, each example with "
                         "itself included; count the n (n - 1) / 2 pairs of two different "
                         "examples."),
+                *([Mistake("Jaccard without f11 below", np.array(
+                      [rand, pc.tp / (pc.fp + pc.fn)]),
+                      "Your Jaccard leaves f11 out of its denominator; Jaccard = f11 / (f01 "
+                      "+ f10 + f11).")] if pc.fp + pc.fn else []),
                 Mistake("Jaccard = Rand", np.array([rand, rand]),
                         "Your Jaccard is the Rand statistic; Jaccard leaves the pairs apart "
                         "in both (f00) out: f11 / (f01 + f10 + f11)."),
@@ -278,6 +287,10 @@ class RandVsARI(NumbersQuestion):
                             self.classes, self.clusters)), letter],
                         "That is the adjusted *mutual information* (AMI); the ARI adjusts the "
                         "pair counts of the Rand index for chance."),
+                Mistake("Jaccard for ARI", [rand, float(jaccard_index(self.classes,
+                                                                      self.clusters)), letter],
+                        "Your ARI is the Jaccard coefficient; the ARI adjusts the Rand index "
+                        "for chance: (Rand - E[Rand]) / (1 - E[Rand])."),
                 Mistake("Jaccard for Rand", [float(jaccard_index(self.classes, self.clusters)),
                                              ari, letter],
                         "Your first number is the Jaccard coefficient f11 / (f01 + f10 + f11); "

@@ -83,6 +83,8 @@ class PrayatulCounts(NumbersQuestion):
                         "You counted all N x N ordered pairs, each instance with itself "
                         "included; count the N (N - 1) / 2 pairs of two different instances "
                         "once each."),
+                Mistake("fractions of the pairs", k / k.sum(),
+                        "Those are fractions of the T pairs; BR, RW, WR and BW count pairs."),
                 Mistake("together for right", _together_counts(self),
                         "You counted the pairs each clustering puts *together*. A pair is "
                         "Right for an algorithm when it agrees with the truth: together in "
@@ -137,6 +139,14 @@ class PrayatulMeasures(NumbersQuestion):
                     [key[0], (m.br + m.rw) / m.n_pairs, *key[2:]]),
                     "The polarization subtracts the pairs both get wrong: alpha = (BR + RW - "
                     "BW) / T."),
+                Mistake("sigma_c without BW", np.array(
+                    [(m.rw - m.wr) / (m.br + m.rw + m.wr), *key[1:]]),
+                    "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR "
+                    "(BR left out too)."),
+                Mistake("phi_e without BR", np.array(
+                    [*key[:4], (m.rw - m.wr) / m.n_pairs]),
+                    "phi_e counts A's right pairs, BR + RW, less B's wins WR: (BR + RW - WR) "
+                    "/ T."),
                 Mistake("self-pairs", _five(m.br + len(self.truth), m.rw, m.wr, m.bw),
                         "Your counts include each instance paired with itself (N more pairs "
                         "both right); only pairs of two different instances count, "
