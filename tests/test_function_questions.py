@@ -207,7 +207,7 @@ def test_graded_on_the_graded_variants_cases_whatever_variant_it_was_checked_on(
     """The grader runs the function again on the graded variant's public cases (and the
     hidden ones) and grades those outputs; a record of another variant's outputs alone
     is never graded as this variant's."""
-    home, q = ex.question("01.11", seed="s12"), ex.question("01.11", seed=None)
+    home, q = ex.question("01.11", seed="s14"), ex.question("01.11", seed=None)
     public, cases = q.graded_cases(np.random.default_rng(2))
     def as_json(case):
         return {a: np.asarray(v).tolist() for a, v in case.items()}
@@ -219,9 +219,9 @@ def test_graded_on_the_graded_variants_cases_whatever_variant_it_was_checked_on(
         out = q.grade(home.record(fn), hidden=(cases, ran[len(public):]),
                       public=ran[:len(public)])
         assert (out.status, out.diagnosed) == (status, named), out.feedback
-    # s12's outputs taken for the course's: the defect (a right function not right)
+    # s14's outputs taken for the course's: the defect (a right function not right)
     assert q.grade(home.record(right)).status != CORRECT
-    # not run again: s12's outputs are not graded as the course's, and the reason is said
+    # not run again: s14's outputs are not graded as the course's, and the reason is said
     out = q.grade(home.record(right), hidden=(cases, "no function was checked"),
                   public="no function was checked")
     assert out.status == INCORRECT and out.diagnosed == ["hidden cases not run"]
@@ -299,7 +299,7 @@ def graded(tmp_path_factory):
              "s2": _with_check(SPECIAL.format(table=table)),
              "s3": _with_check(LOUD), "s4": _with_check(FORKS), "s5": _with_check(LOOPS),
              # checked on another variant's data (another id), graded on the course's
-             "s6": _with_check(None, "s12"), "s7": _with_check(INVERSE, "u9")}
+             "s6": _with_check(None, "s14"), "s7": _with_check(INVERSE, "u7")}
     for sid, nb in books.items():
         nbformat.write(nb, d / f"{sid}_01_matching.ipynb")
     reports = grading.grade_batch(sorted(d.glob("*.ipynb")), d / "out", variant="course",
@@ -353,15 +353,15 @@ def test_graded_a_right_function_checked_on_another_variants_data_keeps_its_poin
     graded variant's public cases (and the hidden ones) and grades those, not the outputs
     recorded on the data the notebook worked on."""
     q = ex.question("01.11", seed=None)
-    # on s12's data purity is not the course's: outputs recorded there are no answer here
-    assert right(**ex.question("01.11", seed="s12").shown_case()) != right(**q.shown_case())
+    # on s14's data purity is not the course's: outputs recorded there are no answer here
+    assert right(**ex.question("01.11", seed="s14").shown_case()) != right(**q.shown_case())
     r = graded["s6"]
     row = _row(r, "01.11")
     assert (row["points"], row["status"]) == (2.0, CORRECT), row["feedback"]
     assert f"Correct on all {len(q.public_cases()) + q.n_hidden} cases" in row["feedback"]
-    assert ("(Checked in the notebook against variant s12; graded against the course's own "
+    assert ("(Checked in the notebook against variant s14; graded against the course's own "
             "data: your function was run again on its cases.)" in row["feedback"])
-    assert "the notebook declared STUDENT_ID s12, but the file belongs to s6" in r.problems[0]
+    assert "the notebook declared STUDENT_ID s14, but the file belongs to s6" in r.problems[0]
     # its value answers were the other variant's: not the course's (no function rescues
     # them)
     assert _row(r, "01.1")["status"] != CORRECT
@@ -369,7 +369,7 @@ def test_graded_a_right_function_checked_on_another_variants_data_keeps_its_poin
 
 def test_graded_a_wrong_function_checked_on_another_variants_data_is_still_named(graded):
     q = ex.question("01.11", seed=None)
-    assert inverse(**ex.question("01.11", seed="u9").shown_case()) != inverse(**q.shown_case())
+    assert inverse(**ex.question("01.11", seed="u7").shown_case()) != inverse(**q.shown_case())
     row = _row(graded["s7"], "01.11")
     assert (row["points"], row["status"]) == (0.0, INCORRECT)
     assert "inverse purity" in row["diagnosed"] and "computes the inverse purity" in row[
@@ -378,7 +378,7 @@ def test_graded_a_wrong_function_checked_on_another_variants_data_is_still_named
     small = min((c for _, kind, c in q.public_cases() if kind == "small"
                  and not np.isclose(inverse(**c), right(**c))), key=lambda c: len(c["truth"]))
     assert f"truth = {small['truth']}, pred = {small['pred']}" in row["feedback"]
-    assert ("(Checked in the notebook against variant u9; graded against the course's own "
+    assert ("(Checked in the notebook against variant u7; graded against the course's own "
             "data: your function was run again on its cases.)" in row["feedback"])
 
 

@@ -16,6 +16,7 @@ This module knows nothing about questions: it imports no other exercise module.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from typing import Any, Callable
@@ -84,24 +85,121 @@ def _silhouette_sizes(rng):
             "labels": np.repeat([1, 2], [first, 5 - first])}
 
 
+def _counts(clusters, classes, shape) -> np.ndarray:
+    """n_ij of labels 1..r (rows, clusters) and 1..k (columns, classes)."""
+    n = np.zeros(shape, dtype=np.int64)
+    np.add.at(n, (np.asarray(clusters) - 1, np.asarray(classes) - 1), 1)
+    return n
+
+
+@functools.lru_cache(maxsize=None)
+def _row_choices(rows: int, cols: int) -> np.ndarray:
+    """Every choice of a distinct row for each column (one matching per line)."""
+    return np.array(list(itertools.permutations(range(rows), cols)), dtype=np.intp)
+
+
+def _best_matched(n) -> int:
+    """The examples the best one-to-one matching of rows and columns pairs."""
+    n = n if n.shape[0] >= n.shape[1] else n.T
+    return int(n[_row_choices(*n.shape), np.arange(n.shape[1])].sum(axis=1).max())
+
+
+def _pairs_together(sizes) -> int:
+    return int(sum(s * (s - 1) // 2 for s in sizes))
+
+
 def _exercise_2(rng):
-    return {"classes": _both_present(rng, 10, 3), "clusters": _both_present(rng, 10, 3)}
+    """Ten examples, 3 classes, 3 clusters, drawn until the common slips differ from the
+    keys (checked here: cheaper than redrawing through every question's fairness): two
+    clusters share a majority class (maximum matching below purity), the largest cells of
+    the columns add up to another number than those of the rows, cluster 2's purity differs
+    from its neighbours', cluster 2 is mixed but not half and half (e_2 is neither 0 nor 1
+    bit), n_13 > 0 and cluster 1's size differs from class 3's (precision(1, 3) is not
+    recall(1, 3)), and as many pairs are together in a class as in a cluster (Hubert's
+    statistic would be the ARI)."""
+    while True:
+        classes, clusters = _both_present(rng, 10, 3), _both_present(rng, 10, 3)
+        n = _counts(clusters, classes, (3, 3))
+        top = n.max(axis=1)
+        share = top / n.sum(axis=1)
+        row2 = np.sort(n[1][n[1] > 0])
+        if (_best_matched(n) < top.sum() != n.max(axis=0).sum()
+                and share[1] not in (share[0], share[2])
+                and len(row2) > 1 and not (len(row2) == 2 and row2[0] == row2[1])
+                and n[0, 2] > 0 and n[0].sum() != n[:, 2].sum()
+                and _pairs_together(n.sum(axis=0)) != _pairs_together(n.sum(axis=1))):
+            return {"classes": classes, "clusters": clusters}
 
 
 def _exercise_3(rng):
     return {"classes": rng.integers(1, 4, 5), "clusters": rng.integers(1, 4, 5)}
 
 
+def _single_linkage_shape(D) -> tuple[bool, bool]:
+    """Of the single-linkage tree of ``D`` (distinct distances), by Kruskal's algorithm:
+    whether the n - 1 smallest distances are *not* its merge heights (two of them within
+    one cluster already), and whether a merge joins two groups of two or more."""
+    n = len(D)
+    iu = np.triu_indices(n, 1)
+    group, size = list(range(n)), [1] * n
+
+    def root(x):
+        while group[x] != x:
+            x = group[x]
+        return x
+
+    cycle = two_groups = False
+    merges = 0
+    for rank, e in enumerate(np.argsort(D[iu], kind="stable")):
+        a, b = root(int(iu[0][e])), root(int(iu[1][e]))
+        if a == b:
+            cycle |= rank < n - 1
+            continue
+        two_groups |= size[a] > 1 and size[b] > 1
+        group[a], size[b] = b, size[a] + size[b]
+        merges += 1
+        if merges == n - 1:
+            return cycle, two_groups
+    return cycle, two_groups
+
+
 def _exercise_4(rng):
-    return {"D": _distances_of_points(rng, 5, 0.3, 1.3, distinct=True)}
+    """Five points' distances, drawn until the 4 smallest distances are not the merge
+    heights and a merge joins two groups (else the cophenetic matrix read off the first
+    merge of each example would be right): checked here, cheaper than redrawing."""
+    while True:
+        D = _distances_of_points(rng, 5, 0.3, 1.3, distinct=True)
+        if all(_single_linkage_shape(D)):
+            return {"D": D}
 
 
-def _lecture_table(rng):
+def _bits(counts) -> float:
+    p = np.asarray(counts, dtype=float)
+    p = p[p > 0] / p.sum()
+    return float(-(p * np.log2(p)).sum())
+
+
+def _one_dominant_cell(rng):
+    """A 3 x 3 table of tens with one dominant cell (as in the lecture), no empty row or
+    column."""
     while True:
         table = rng.integers(0, 17, (3, 3)) * 10
         i, j = rng.integers(0, 3, 2)
-        table[i, j] = rng.integers(60, 121) * 10      # one dominant cell, as in the lecture
-        if table.sum(axis=0).all() and table.sum(axis=1).all():   # no empty cluster or class
+        table[i, j] = rng.integers(60, 121) * 10
+        if table.sum(axis=0).all() and table.sum(axis=1).all():
+            return table
+
+
+def _lecture_table(rng):
+    """The lecture's kind of table (one dominant cell), drawn until the NMI normalised by
+    the arithmetic mean of the entropies is told apart from the geometric one (checked
+    here: with H(C) close to H(T) they agree to 1e-3, and most draws would be refused
+    after every question on the table computed its slips)."""
+    while True:
+        table = _one_dominant_cell(rng)
+        hc, ht = _bits(table.sum(axis=1)), _bits(table.sum(axis=0))
+        mi = hc + ht - _bits(table.ravel())
+        if mi / np.sqrt(hc * ht) - 2 * mi / (hc + ht) > 2e-3:
             return {"table": table}
 
 
@@ -123,10 +221,8 @@ def _matching_table(rng):
     matching is not the best one-to-one matching (with one dominant cell it usually is, and
     the greedy slip would be the key)."""
     while True:
-        table = _lecture_table(rng)["table"]
-        best = max(int(table[np.arange(3), list(p)].sum())
-                   for p in itertools.permutations(range(3)))
-        if greedy_matched(table) < best:
+        table = _one_dominant_cell(rng)
+        if greedy_matched(table) < _best_matched(table):
             return {"table": table}
 
 
@@ -185,19 +281,21 @@ def _permutation(rng):
 
 
 def _ratio_error(rng):
-    k = 3
-    # never as many clusters as classes; three choices, so that no ratio C / K is the key
-    # of most students (2 clusters drawn most: a fair variant needs two clusters that share
-    # a majority class, so that 1 - purity is not the clustering error)
-    c = int(rng.choice([2, 4, 5], p=[0.8, 0.1, 0.1]))
-    while True:   # a greedy matching that is not the best (checked here: cheaper than redrawing)
+    """12 examples, K = 2 or 3 classes and C = K + 1 or K + 2 clusters: four ratios C / K,
+    so that no key is most students'. Always more clusters than classes: with fewer, every
+    cluster is matched, and leaving the unmatched examples out of n would be no slip (the
+    examples of an unmatched class sit in matched clusters). The greedy matching is not the
+    best one, two classes share their largest cluster and the error is not 1/2 (checked
+    here: cheaper than redrawing)."""
+    k = int(rng.choice([2, 3]))
+    c = k + int(rng.choice([1, 2]))
+    while True:
         classes, clusters = np.sort(_both_present(rng, 12, k)), _both_present(rng, 12, c)
-        table = np.zeros((c, k), dtype=np.int64)
-        np.add.at(table, (clusters - 1, classes - 1), 1)
-        best = max(int(table[list(rows), np.arange(k)].sum()) if c >= k else
-                   int(table[np.arange(c), list(rows)].sum())
-                   for rows in itertools.permutations(range(max(c, k)), min(c, k)))
-        if greedy_matched(table) < best:
+        table = _counts(clusters, classes, (c, k))
+        best = _best_matched(table)
+        # two classes share their largest cluster (1 - inverse purity is no error either),
+        # and the error is not 1/2 (the accuracy would be the error)
+        if greedy_matched(table) < best < table.max(axis=0).sum() and 2 * best != 12:
             return {"classes": classes, "clusters": clusters}
 
 

@@ -95,7 +95,18 @@ class MergeHeights(NumbersQuestion):
                         "Those are the 4 smallest distances of the table. A distance between "
                         "two examples already in one cluster is no merge: after each merge, "
                         "the distance between two *clusters* is the smallest distance between "
-                        "their members.")]
+                        "their members."),
+                Mistake("weighted linkage", np.asarray(_tree(self, "weighted").heights),
+                        "Those are weighted-average-linkage (WPGMA) heights; single linkage "
+                        "uses the smallest distance between members."),
+                Mistake("half heights", np.asarray(_tree(self).heights) / 2,
+                        "You halved the heights (as a tree drawn with its leaves at half the "
+                        "distance); a merge's height is the single-linkage distance between "
+                        "the two clusters itself."),
+                Mistake("cumulative heights", np.cumsum(_tree(self).heights),
+                        "You added up the heights as you went; each merge's height is the "
+                        "single-linkage distance between the two clusters it joins, not the "
+                        "sum of the heights so far.")]
 
     def explain(self, d):
         d.extend(_tree(self).derivation())
@@ -128,10 +139,16 @@ class CopheneticMatrix(TableQuestion):
                 Mistake("average linkage", _coph(self, "average"),
                         "That is the cophenetic matrix of the average-linkage tree; use "
                         "single linkage."),
+                Mistake("weighted linkage", _coph(self, "weighted"),
+                        "That is the cophenetic matrix of the weighted-average-linkage (WPGMA) "
+                        "tree; use single linkage."),
                 Mistake("the wrong merge", _first_merges(self),
                         "Some P_ij are the height where x_i or x_j first merged with another "
                         "example. P_ij is the height of the merge that puts x_i and x_j "
                         "*together*: when they sit in two groups, the merge of those groups."),
+                Mistake("upper triangle only", np.triu(_coph(self)),
+                        "The cophenetic matrix is symmetric: P_ji = P_ij, fill in the lower "
+                        "triangle too."),
                 Mistake("merge numbers", _by_merges(self, lambda step, i, j: step.number),
                         "You wrote which merge (1st, 2nd, ...) joins x_i and x_j; P_ij is the "
                         "*height* of that merge, read on the dendrogram's axis.")]
@@ -171,7 +188,9 @@ class CPCC(NumbersQuestion):
         a = cophenetic_correlation(self.D, _tree(self, "average"))
         d, p = D[iu].mean(), P[iu].mean()
         d2, p2 = round(d, 2), round(p, 2)
-        from scipy.stats import spearmanr
+        from scipy.stats import kendalltau, spearmanr
+        r = _pearson(D[iu], P[iu], d, p)
+        p1 = np.round(P[iu], 1)
         return [Mistake("means with the diagonal", np.array([d_all, p_all, cpcc_all]),
                         "Your means include the zeros of the diagonal; d and p average the "
                         "entries i < j (the non-zero ones)."),
@@ -191,7 +210,22 @@ class CPCC(NumbersQuestion):
                 Mistake("all 25 entries", np.array([d_all, p_all, float(np.corrcoef(
                             D.ravel(), P.ravel())[0, 1])]),
                         "You used all 25 entries (the diagonal and both halves); d, p and the "
-                        "CPCC use the 10 pairs i < j.")]
+                        "CPCC use the 10 pairs i < j."),
+                Mistake("covariance", np.array([d, p, float(np.mean(
+                            (D[iu] - d) * (P[iu] - p)))]),
+                        "That is the covariance of D_ij and P_ij; the CPCC divides it by both "
+                        "standard deviations (Pearson's correlation)."),
+                Mistake("Kendall", np.array([d, p, float(kendalltau(D[iu], P[iu])[0])]),
+                        "That is Kendall's tau, a rank correlation; the CPCC is Pearson's "
+                        "correlation of the values D_ij and P_ij."),
+                Mistake("r squared", np.array([d, p, r * r]),
+                        "That is r^2 (the share of variance explained); the CPCC is "
+                        "Pearson's r itself."),
+                Mistake("P rounded early", np.array([d, p1.mean(), _pearson(
+                            D[iu], p1, D[iu].mean(), p1.mean())]),
+                        "You rounded the cophenetic distances P_ij (to 1 decimal) before "
+                        "using them; keep them as the merge heights are (round only the "
+                        "answers, to 4 decimals).")]
 
     def explain(self, d):
         d.extend(cophenetic_correlation(self.D, _tree(self)).derivation())

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from .. import (contingency_table, entropy, mutual_information,
-                normalized_mutual_information, purity)
+from .. import (adjusted_mutual_information, cluster_entropy, contingency_table, entropy,
+                mutual_information, normalized_mutual_information, purity)
 from ..steps import fmt
 from ._base import Mistake, table_rows
 from .kinds import FunctionQuestion, NumberQuestion, NumbersQuestion
@@ -59,6 +59,7 @@ class Entropies(NumbersQuestion):
 
     def mistakes(self):
         hc, ht = self.compute_key()
+        mi = float(mutual_information(self.classes, self.clusters, base=2))
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
                 Mistake("log10", np.array([float(entropy(self.clusters, base=10)),
@@ -74,7 +75,21 @@ class Entropies(NumbersQuestion):
                         "normalised entropy; H is asked in bits, not normalised."),
                 Mistake("sign", np.array([-hc, -ht]),
                         "An entropy is never negative: mind the minus sign in front of the "
-                        "sum.")]
+                        "sum."),
+                Mistake("uniform shares", np.array(
+                            [math.log2(len(np.unique(self.clusters))),
+                             math.log2(len(np.unique(self.classes)))]),
+                        "log2 of the number of clusters (classes) is the entropy of clusters "
+                        "of equal size, its largest value; H uses the actual shares "
+                        "n_i / n of the sizes."),
+                Mistake("conditional entropies", np.array([hc - mi, ht - mi]),
+                        "Those are the conditional entropies H(C | T) and H(T | C) (what is "
+                        "left of one once the other is known); H(C) and H(T) come from the "
+                        "cluster sizes and the class sizes alone."),
+                Mistake("joint entropy", np.array([hc + ht - mi, ht]),
+                        "Your H(C) is the joint entropy H(C, T) = -sum_ij p_ij log2 p_ij of "
+                        "the cells; H(C) uses the cluster sizes p_i = n_i / n (the rows' "
+                        "sums).")]
 
     def explain(self, d):
         for name, labels, sizes in (("H(C)", self.clusters, "cluster sizes"),
@@ -127,7 +142,23 @@ class MutualInformation(NumberQuestion):
                         "= H(C) - H(C | T)."),
                 Mistake("H(C) + H(T)", hc + ht,
                         "That is H(C) + H(T); the mutual information subtracts the joint "
-                        "entropy: I = H(C) + H(T) - H(C, T).")]
+                        "entropy: I = H(C) + H(T) - H(C, T)."),
+                Mistake("sign", -self.compute_key(),
+                        "The mutual information is never negative: I = H(C) + H(T) - "
+                        "H(C, T), mind the order of the terms."),
+                Mistake("unweighted conditional entropy", ht - float(np.mean(
+                            cluster_entropy(self.classes, self.clusters).per_cluster)),
+                        "You took H(T) minus the plain mean of the clusters' entropies e_i; "
+                        "H(T | C) weights each e_i by its cluster's share n_i / n."),
+                Mistake("counts for p_ij", self.compute_key() * len(self.classes),
+                        "You weighted each log by the count n_ij; the weight is the share "
+                        "p_ij = n_ij / n."),
+                Mistake("NMI", self.compute_key() / math.sqrt(hc * ht),
+                        "That is the NMI, I / sqrt(H(C) H(T)); the question asks for the "
+                        "mutual information I(C, T) itself, in bits."),
+                Mistake("variation of information", hc + ht - 2 * self.compute_key(),
+                        "That is the variation of information H(C) + H(T) - 2 I, a distance; "
+                        "the mutual information is H(C) + H(T) - H(C, T).")]
 
     def explain(self, d):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
@@ -176,10 +207,31 @@ class LectureNMI(NumberQuestion):
                 Mistake("product, no square root", float(r.mi) / (float(r.h_clusters)
                                                                    * float(r.h_classes)),
                         "You divided by H(C) H(T); NMI divides by its square root."),
+                Mistake("joint normalisation", float(r.mi) / (float(r.h_clusters) + float(
+                            r.h_classes) - float(r.mi)),
+                        "You divided by the joint entropy H(C, T); the lecture's NMI divides "
+                        "by sqrt(H(C) H(T))."),
                 Mistake("nats over bits", float(r.mi) * math.log(2) / math.sqrt(
                             float(r.h_clusters) * float(r.h_classes)),
                         "Your I is in nats and your entropies in bits: use one base for all "
-                        "three (then it cancels).")]
+                        "three (then it cancels)."),
+                *[Mistake(f"AMI ({average})", value,
+                          "That is the adjusted mutual information (AMI), which subtracts "
+                          "the I expected by chance; the lecture's NMI divides I itself by "
+                          "sqrt(H(C) H(T)).") for average, value in self._amis().items()],
+                Mistake("no p_ij weight", _unweighted_mi(*lecture_labels(self)) / math.sqrt(
+                            float(r.h_clusters) * float(r.h_classes)),
+                        "Your I adds up the logs log(p_ij / (p_i p_j)) alone, as the lecture "
+                        "writes it; each log must be weighted by p_ij before dividing by "
+                        "sqrt(H(C) H(T)).")]
+
+    def _amis(self) -> dict:
+        """The AMI normalised by the geometric and the arithmetic mean of the entropies
+        (one expected MI for both: it is the costly part, a sum over 1550 instances)."""
+        a = adjusted_mutual_information(*lecture_labels(self), average="arithmetic")
+        mi, emi = float(a.mi), float(a.emi)
+        geometric = math.sqrt(float(a.h_clusters) * float(a.h_classes))
+        return {"geometric": (mi - emi) / (geometric - emi), "arithmetic": float(a)}
 
     def explain(self, d):
         r = self._nmi()
@@ -228,6 +280,16 @@ class SingletonsNMI(NumbersQuestion):
                         "for the geometric NMI, I / sqrt(H(C) H(T))."),
                 Mistake("I not normalised", np.array([p, float(entropy(self.classes))]),
                         "That is I(C, T) = H(T) itself; NMI divides it by sqrt(H(C) H(T))."),
+                Mistake("H(C) in nats", np.array([p, float(entropy(self.classes)) / math.sqrt(
+                            float(entropy(self.classes)) * math.log(len(self.classes)))]),
+                        "Your H(C) = ln n is in nats while I and H(T) are in bits: use log2 "
+                        "for all (H(C) = log2 n)."),
+                Mistake("purity as maximum matching", np.array(
+                            [len(np.unique(self.classes)) / len(self.classes),
+                             self.compute_key()[1]]),
+                        "You matched each class to one cluster only (maximum matching); "
+                        "purity lets every cluster take its own majority class, and every "
+                        "singleton is pure."),
                 Mistake("purity 1/n", np.array([1 / len(self.classes),
                                                 self.compute_key()[1]]),
                         "Each cluster has one member, and that member is its majority class: "

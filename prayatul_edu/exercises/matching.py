@@ -53,6 +53,19 @@ def describe_exercise_2(q, d):
             [[f"x{i + 1}", int(t), int(c)] for i, (t, c) in enumerate(zip(q.classes, q.clusters))])
 
 
+def _reordered(n) -> list[Mistake]:
+    """The table with its rows (or columns) in another order: one slip per order."""
+    out = []
+    for what, axis, names in (("rows", 0, "clusters"), ("columns", 1, "classes")):
+        for order in itertools.permutations(range(n.shape[axis])):
+            if order != tuple(sorted(order)):
+                out.append(Mistake(
+                    f"{what} in another order {order}", np.take(n, order, axis=axis),
+                    f"Your {what} hold the right counts in another order: the {what} are the "
+                    f"{names} in the order of their numbers (the names the data give them)."))
+    return out
+
+
 class ConfusionMatrix(TableQuestion):
     qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
     asked = "contingency table (rows clusters, columns classes)"
@@ -83,7 +96,12 @@ class ConfusionMatrix(TableQuestion):
                 Mistake("row shares", self.compute_key() / self.compute_key().sum(
                             axis=1, keepdims=True),
                         "Your rows are shares (the precisions n_ij / n_i); the contingency "
-                        "table holds the counts n_ij themselves.")]
+                        "table holds the counts n_ij themselves."),
+                Mistake("column shares", self.compute_key() / self.compute_key().sum(
+                            axis=0, keepdims=True),
+                        "Your columns are shares (the recalls n_ij / m_j); the contingency "
+                        "table holds the counts n_ij themselves."),
+                *_reordered(self.compute_key())]
 
     def explain(self, d):
         d.extend(_ex2_table(self).derivation())
@@ -115,6 +133,7 @@ class PrecisionRecallF(NumbersQuestion):
 
     def mistakes(self):
         p, r, _ = self.compute_key()
+        n13 = int(_ex2_table(self).counts[0, 2])
         return [
             Mistake("indices swapped", self._prf(2, 0),
                     "You used cluster 3 and class 1: in precision(i, j) the first index is "
@@ -125,6 +144,18 @@ class PrecisionRecallF(NumbersQuestion):
                     "of the cluster, recall by the size of the class."),
             Mistake("arithmetic mean", np.array([p, r, (p + r) / 2]),
                     "F is the harmonic mean 2 p r / (p + r), not (p + r) / 2."),
+            Mistake("recall over n", self._with_recall(n13 / len(self.classes)),
+                    "Your recall divides n_13 by all n examples; recall(1, 3) divides by "
+                    "the size of class 3, m_3."),
+            Mistake("geometric mean", np.array([p, r, math.sqrt(p * r)]),
+                    "Your F is the geometric mean sqrt(p r); F is the harmonic mean "
+                    "2 p r / (p + r)."),
+            Mistake("F = p r", np.array([p, r, p * r]),
+                    "Your F is the product p r; F is the harmonic mean 2 p r / (p + r)."),
+            Mistake("swapped, arithmetic mean", np.array([r, p, (p + r) / 2]),
+                    "Precision and recall are swapped (precision divides n_ij by the size "
+                    "of the cluster, recall by the size of the class), and F is the "
+                    "harmonic mean 2 p r / (p + r), not (p + r) / 2."),
             Mistake("neighbouring cluster", self._prf(1, 2),
                     "You used cluster 2 (the next row of the table); the question asks for "
                     "cluster 1 against class 3."),
@@ -139,6 +170,11 @@ class PrecisionRecallF(NumbersQuestion):
 
     def _n1(self):
         return int(np.sum(np.asarray(self.clusters) == 1))
+
+    def _with_recall(self, r):
+        """The three numbers for a wrong recall ``r`` (precision right, F from both)."""
+        p = self.compute_key()[0]
+        return np.array([p, r, 2 * p * r / (p + r) if p + r else 0.0])
 
     def _with_precision(self, p):
         """The three numbers for a wrong precision ``p`` (recall right, F from both)."""
@@ -219,7 +255,28 @@ class ClusterEntropy(NumberQuestion):
                         "You used log10 (decimal digits); the course measures entropy in bits "
                         "with log2."),
                 Mistake("sign", -e, "Entropy is never negative: mind the minus sign in front "
-                        "of the sum.")]
+                        "of the sum."),
+                Mistake("entropy of the cluster sizes", _bits(rows),
+                        "That is the entropy of the clustering, H(C), from the cluster sizes "
+                        "n_i / n; e_2 is the entropy of the class mix inside cluster 2 "
+                        "(row 2 of the table)."),
+                Mistake("entropy of the class sizes", _bits(n.sum(axis=0)),
+                        "That is the entropy of the classes, H(T), from the class sizes; e_2 "
+                        "is the entropy of the class mix inside cluster 2 (row 2 of the "
+                        "table)."),
+                Mistake("Gini impurity", 1 - float(((n[1] / n[1].sum()) ** 2).sum()),
+                        "That is the Gini impurity 1 - sum_j p_2j^2 (of decision trees); the "
+                        "entropy is - sum_j p_2j log2 p_2j."),
+                Mistake("shares of n", -sum(x / n.sum() * math.log2(x / n.sum())
+                                            for x in n[1] if x > 0),
+                        "You divided the counts of row 2 by all n examples; the shares "
+                        "precision(2, j) = n_2j / n_2 divide by the size of cluster 2, so "
+                        "that they add up to 1.")]
+
+    def acceptable(self):
+        # not 1 bit (a cluster split half and half): the course's own e_2, and a value an
+        # honest guess reaches
+        return super().acceptable() and apart(self.compute_key(), 1.0)
 
     def explain(self, d):
         e = cluster_entropy(self.classes, self.clusters)
@@ -264,6 +321,18 @@ class ClusterPurity(NumbersQuestion):
                                                                 / n.sum()]),
                         "Your overall p takes the largest cell of each column (class), the "
                         "inverse purity; purity takes the largest cell of each row (cluster)."),
+                Mistake("impurity", np.array([1 - p2, 1 - p]),
+                        "Those are 1 - purity (the share *outside* the majority class); "
+                        "purity is the share of the majority class itself."),
+                Mistake("smallest class share", np.array(
+                            [n[1].min() / n[1].sum(), p]),
+                        "Your p_2 is the share of the *smallest* class in cluster 2; purity "
+                        "takes the largest, max_j precision(2, j)."),
+                Mistake("overall: maximum matching", np.array(
+                            [p2, float(maximum_matching(self.classes, self.clusters))]),
+                        "Your overall p is the maximum matching (each class matched to one "
+                        "cluster only); purity lets every cluster take its own majority "
+                        "class, even when two clusters share one."),
                 Mistake("counts not shares", np.array([n[1].max(), n.max(axis=1).sum()]),
                         "Those are counts of examples; purity divides them: p_2 by the size of "
                         "cluster 2, p by n.")]
@@ -295,6 +364,19 @@ def _labels_of(cells: bytes, shape: tuple):
     for labels in (truth, pred):
         labels.setflags(write=False)
     return truth, pred
+
+
+def _row_by_row(counts) -> int:
+    """The examples matched cluster by cluster (a student's slip): row 1 takes its largest
+    class, row 2 its largest class not taken yet, and so on."""
+    taken, total = set(), 0
+    for row in np.asarray(counts):
+        j = max((j for j in range(len(row)) if j not in taken), key=lambda j: row[j],
+                default=None)
+        if j is not None:
+            taken.add(j)
+            total += int(row[j])
+    return total
 
 
 _GREEDY = ("You matched greedily: the largest cell first, then the largest cell left, and "
@@ -341,6 +423,15 @@ class LecturePurity(NumberQuestion):
                 Mistake("unweighted mean over classes", (n.max(axis=0) / n.sum(axis=0)).mean(),
                         "That is the plain mean, over the classes (columns), of their largest "
                         "share; purity goes by the rows (clusters) and weights them by size."),
+                Mistake("1 - purity", 1 - self.compute_key(),
+                        "That is 1 - purity, the share outside the majority classes; purity "
+                        "is the share of the majority cells themselves."),
+                Mistake("the purest cluster only", float((n.max(axis=1) / n.sum(axis=1)).max()),
+                        "That is the purity of the purest cluster alone; the overall purity "
+                        "adds the largest cell of *every* row, then divides by n."),
+                Mistake("largest cell only", n.max() / n.sum(),
+                        "You took the single largest cell of the table; purity adds the "
+                        "largest cell of *every* row (cluster), then divides by n."),
                 *fraction_slips(self.compute_key(), n.sum(), "the majority cells",
                                 "purity")]
 
@@ -376,6 +467,22 @@ class LectureMaximumMatching(NumberQuestion):
                         "You gave every class its largest cell (the inverse purity), so two "
                         "classes can take the same cluster. Maximum matching is one-to-one."),
                 Mistake("greedy matching", greedy_matched(n) / n.sum(), _GREEDY),
+                Mistake("cluster by cluster", _row_by_row(n) / n.sum(),
+                        "You went cluster by cluster, each taking its largest class not "
+                        "taken yet: an early row can take the class a later row needs "
+                        "more. The best one-to-one matching compares every matching."),
+                Mistake("1 - matching", 1 - self.compute_key(),
+                        "That is 1 minus the maximum matching (the share left unmatched); the "
+                        "measure is the matched share itself."),
+                Mistake("unweighted shares", float(np.mean(
+                            [n[i, j] / n[i].sum() for i, j in enumerate(_one_to_one(n))])),
+                        "You averaged the matched shares n_ij / n_i of the clusters plainly; "
+                        "maximum matching adds the matched counts and divides by n."),
+                Mistake("smallest total", min(sum(n[i, c] for i, c in enumerate(cols))
+                                              for cols in itertools.permutations(
+                                                  range(n.shape[1]), len(n))) / n.sum(),
+                        "That is the one-to-one matching with the *smallest* total (a "
+                        "minimum-cost assignment); maximum matching keeps the largest."),
                 *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
                                 "maximum matching")]
 
@@ -442,6 +549,15 @@ class LectureF(NumberQuestion):
                             (f.precision + f.recall) / 2)),
                         "Each F_i is the harmonic mean 2 prec_i recall_i / (prec_i + "
                         "recall_i), not (prec_i + recall_i) / 2."),
+                Mistake("recall over n", float(np.mean(
+                            2 * f.precision * (n.max(axis=1) / n.sum())
+                            / (f.precision + n.max(axis=1) / n.sum()))),
+                        "Your recall_i divides n_ij* by all n examples; it divides by the "
+                        "size of the matched class, m_j* (its column's sum)."),
+                Mistake("F of purity and inverse purity", _harmonic(
+                            n.max(axis=1).sum() / n.sum(), n.max(axis=0).sum() / n.sum()),
+                        "That is the harmonic mean of purity and inverse purity; the "
+                        "lecture's F is the mean over clusters of each cluster's own F_i."),
                 Mistake("best F of each cluster", float(F.max(axis=1).mean()),
                         "You matched each cluster to the class of its largest F_ij; the "
                         "lecture matches it to its majority class (largest n_ij)."),
@@ -535,7 +651,17 @@ class ClusteringRatio(NumberQuestion):
         r = clustering_ratio(self.classes, self.clusters)
         return [Mistake("K/C instead of C/K", r.n_classes / r.n_clusters,
                         "That is K / C, the ratio upside down: eta counts clusters per class, "
-                        "so the number of clusters C is on top.")]
+                        "so the number of clusters C is on top."),
+                Mistake("C / n", r.n_clusters / len(self.classes),
+                        "You divided the number of clusters by the number of examples n; eta "
+                        "divides it by the number of classes K."),
+                Mistake("C as the largest label + 1", (max(map(int, self.clusters)) + 1)
+                        / r.n_classes,
+                        "You took C as the largest cluster label plus 1 (as for labels "
+                        "counted from 0); C is the number of *distinct* cluster labels."),
+                Mistake("(C - K) / K", (r.n_clusters - r.n_classes) / r.n_classes,
+                        "That is (C - K) / K, how many clusters too many per class; eta is "
+                        "C / K itself (1 when C = K).")]
 
     def explain(self, d):
         r = clustering_ratio(self.classes, self.clusters)
@@ -585,6 +711,14 @@ class ClusteringError(NumberQuestion):
                     "You left the examples of the unmatched cluster (or class) out. When "
                     "C != K only min(C, K) pairs are matched, and every example of what is "
                     "left over is misclassified: divide by all n examples."),
+            Mistake("largest cluster of each class",
+                    1 - float(t.counts.max(axis=0).sum()) / n,
+                    "You gave every class its largest cluster (1 - the inverse purity), so "
+                    "two classes can take one cluster. The clustering error maps clusters "
+                    "to classes one-to-one."),
+            Mistake("divided by the matched", (n - matched) / matched,
+                    "You divided the misclassified examples by the matched ones; the "
+                    "clustering error divides them by all n examples."),
             Mistake("count instead of fraction", n - matched,
                     "That is the number of misclassified examples; the clustering error is "
                     "their fraction of all n examples."),
@@ -625,6 +759,10 @@ class ClusteringError(NumberQuestion):
         d.note(f"Letting each cluster take its majority class would give 1 - purity = "
                f"{fmt(1 - pu)}: several clusters could then share one class, which the "
                "one-to-one mapping forbids (a class has one correct cluster).")
+
+
+def _harmonic(a: float, b: float) -> float:
+    return 2 * a * b / (a + b) if a + b else 0.0
 
 
 def _kept(counts, rows, cols) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import (adjusted_mutual_information, adjusted_rand_index, jaccard_index, pair_confusion,
-                rand_index)
+from .. import (adjusted_mutual_information, adjusted_rand_index, jaccard_index,
+                normalized_mutual_information, pair_confusion, rand_index)
 from ..steps import fmt
 from ._base import InvalidAnswer, Mistake
 from .kinds import FunctionQuestion, NumbersQuestion, TableQuestion
@@ -101,6 +101,11 @@ class PairCounts(NumbersQuestion):
                 Mistake("f01 and f10 swapped", k[[0, 2, 1, 3]],
                         "f01 and f10 are swapped: the first index is the class, the second the "
                         "cluster (f01 = different class, same cluster)."),
+                Mistake("f00 and f01 swapped", k[[1, 0, 2, 3]],
+                        "f00 and f01 are swapped: f00 counts the pairs apart in both, f01 "
+                        "those in different classes but the same cluster."),
+                Mistake("fractions of the pairs", k / k.sum(),
+                        "Those are fractions of all pairs; f00 ... f11 are counts of pairs."),
                 Mistake("f00 and f11 swapped", k[[3, 1, 2, 0]],
                         "f00 and f11 are swapped: f11 counts the pairs together in both "
                         "(same class and same cluster), f00 those apart in both."),
@@ -154,7 +159,27 @@ class RandJaccard(NumbersQuestion):
                              (2 * pc.tp + n) / (2 * (pc.fp + pc.fn + pc.tp) + n)]),
                         "Your counts come from all n x n ordered pairs, each example with "
                         "itself included; count the n (n - 1) / 2 pairs of two different "
-                        "examples.")]
+                        "examples."),
+                *([Mistake("Jaccard without f11 below", np.array(
+                      [rand, pc.tp / (pc.fp + pc.fn)]),
+                      "Your Jaccard leaves f11 out of its denominator; Jaccard = f11 / (f01 "
+                      "+ f10 + f11).")] if pc.fp + pc.fn else []),
+                Mistake("Jaccard = Rand", np.array([rand, rand]),
+                        "Your Jaccard is the Rand statistic; Jaccard leaves the pairs apart "
+                        "in both (f00) out: f11 / (f01 + f10 + f11)."),
+                Mistake("Jaccard without f10", np.array([rand, pc.tp / (pc.tp + pc.fp)]),
+                        "Your Jaccard leaves f10 out of the denominator (it is the pairs' "
+                        "precision); Jaccard = f11 / (f01 + f10 + f11)."),
+                Mistake("Jaccard without f01", np.array([rand, pc.tp / (pc.tp + pc.fn)]),
+                        "Your Jaccard leaves f01 out of the denominator (it is the pairs' "
+                        "recall); Jaccard = f11 / (f01 + f10 + f11)."),
+                Mistake("Fowlkes-Mallows", np.array([rand, pc.tp / np.sqrt(
+                            (pc.tp + pc.fp) * (pc.tp + pc.fn))]),
+                        "That is the Fowlkes-Mallows index f11 / sqrt((f11 + f01)(f11 + f10)); "
+                        "Jaccard = f11 / (f01 + f10 + f11)."),
+                Mistake("Rand over n^2", np.array([(pc.tn + pc.tp) / n ** 2, jac]),
+                        "Your Rand divides by n^2; the number of pairs is n (n - 1) / 2 (the "
+                        "four counts added up).")]
 
     def explain(self, d):
         d.extend(rand_index(self.classes, self.clusters).derivation())
@@ -244,6 +269,13 @@ class RandVsARI(NumbersQuestion):
     def mistakes(self):
         rand, ari = self._numbers()
         letter = self._true_letter()
+        pc, n = pair_confusion(self.classes, self.clusters), len(self.classes)
+        agree, pairs = pc.tn + pc.tp, pc.tn + pc.fp + pc.fn + pc.tp
+        self_rand = (agree + n) / (pairs + n)
+        all_rand = (2 * agree + n) / n ** 2
+        m1, m2 = pc.tp + pc.fn, pc.tp + pc.fp          # pairs together in a class, a cluster
+        hubert = (pairs * pc.tp - m1 * m2) / np.sqrt(m1 * m2 * (pairs - m1) * (pairs - m2)) \
+            if 0 < m1 < pairs and 0 < m2 < pairs else 0.0
         return [Mistake("ARI = Rand", [rand, rand, letter],
                         "The ARI subtracts the Rand index expected by chance and rescales; "
                         "it is not the Rand index."),
@@ -255,11 +287,31 @@ class RandVsARI(NumbersQuestion):
                             self.classes, self.clusters)), letter],
                         "That is the adjusted *mutual information* (AMI); the ARI adjusts the "
                         "pair counts of the Rand index for chance."),
+                Mistake("Jaccard for ARI", [rand, float(jaccard_index(self.classes,
+                                                                      self.clusters)), letter],
+                        "Your ARI is the Jaccard coefficient; the ARI adjusts the Rand index "
+                        "for chance: (Rand - E[Rand]) / (1 - E[Rand])."),
                 Mistake("Jaccard for Rand", [float(jaccard_index(self.classes, self.clusters)),
                                              ari, letter],
                         "Your first number is the Jaccard coefficient f11 / (f01 + f10 + f11); "
                         "the Rand index also counts the pairs apart in both: (f00 + f11) / "
                         "all pairs."),
+                *[Mistake(f"NMI ({average}) for ARI", [rand, float(
+                      normalized_mutual_information(self.classes, self.clusters,
+                                                    average=average)), letter],
+                          "That is the normalised *mutual information* (NMI); the ARI adjusts "
+                          "the pair counts of the Rand index for chance.")
+                  for average in ("geometric", "arithmetic")],
+                Mistake("Hubert's statistic for ARI", [rand, hubert, letter],
+                        "That is Hubert's statistic (the correlation of the two pair "
+                        "indicators); the ARI is (Rand - E[Rand]) / (1 - E[Rand]) with "
+                        "E[Rand] the Rand index expected by chance."),
+                Mistake("Rand with self-pairs", [self_rand, ari, letter],
+                        "Your Rand counts each example paired with itself (together in both); "
+                        "only pairs of two different examples count, n (n - 1) / 2 of them."),
+                Mistake("Rand of all n x n pairs", [all_rand, ari, letter],
+                        "Your Rand counts all n x n ordered pairs, each example with itself "
+                        "included; count the n (n - 1) / 2 pairs of two different examples."),
                 *[Mistake(f"which: {letter}", [rand, ari, letter], why)
                   for letter, (_, true, why) in WHICH.items() if not true]]
 

@@ -28,6 +28,23 @@ def _m(q, swap=False):
     return prayatul_matrix(q.truth, a, b)
 
 
+def _together_counts(q) -> np.ndarray:
+    """The slip: BR, RW, WR, BW with "right" read as "together" (the truth left out)."""
+    a, b = np.asarray(q.primary), np.asarray(q.alternative)
+    iu = np.triu_indices(len(a), 1)
+    ta, tb = (a[:, None] == a[None, :])[iu], (b[:, None] == b[None, :])[iu]
+    return np.array([np.sum(ta & tb), np.sum(ta & ~tb), np.sum(~ta & tb), np.sum(~ta & ~tb)],
+                    dtype=float)
+
+
+def _five(br, rw, wr, bw) -> np.ndarray:
+    """The five measures (sigma_c, alpha, xi_c, xi_e, phi_e) of a matrix's four counts."""
+    t = br + rw + wr + bw
+    return np.array([(rw - wr) / (rw + wr) if rw + wr else 0.0, (br + rw - bw) / t,
+                     (br + rw) / (br + rw + wr), (br + rw - wr) / (br + rw + wr),
+                     (br + rw - wr) / t])
+
+
 class PrayatulCounts(NumbersQuestion):
     qid, title, dataset = "06.1", "the Prayatul matrix by hand", "prayatul_small"
     parts = ("BR", "RW", "WR", "BW")
@@ -65,7 +82,13 @@ class PrayatulCounts(NumbersQuestion):
                 Mistake("all N x N pairs", 2 * k + np.array([n, 0, 0, 0]),
                         "You counted all N x N ordered pairs, each instance with itself "
                         "included; count the N (N - 1) / 2 pairs of two different instances "
-                        "once each.")]
+                        "once each."),
+                Mistake("fractions of the pairs", k / k.sum(),
+                        "Those are fractions of the T pairs; BR, RW, WR and BW count pairs."),
+                Mistake("together for right", _together_counts(self),
+                        "You counted the pairs each clustering puts *together*. A pair is "
+                        "Right for an algorithm when it agrees with the truth: together in "
+                        "both, or apart in both.")]
 
     def acceptable(self):
         k = self.compute_key()
@@ -115,7 +138,19 @@ class PrayatulMeasures(NumbersQuestion):
                 Mistake("alpha without BW", np.array(
                     [key[0], (m.br + m.rw) / m.n_pairs, *key[2:]]),
                     "The polarization subtracts the pairs both get wrong: alpha = (BR + RW - "
-                    "BW) / T.")]
+                    "BW) / T."),
+                Mistake("sigma_c without BW", np.array(
+                    [(m.rw - m.wr) / (m.br + m.rw + m.wr), *key[1:]]),
+                    "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR "
+                    "(BR left out too)."),
+                Mistake("phi_e without BR", np.array(
+                    [*key[:4], (m.rw - m.wr) / m.n_pairs]),
+                    "phi_e counts A's right pairs, BR + RW, less B's wins WR: (BR + RW - WR) "
+                    "/ T."),
+                Mistake("self-pairs", _five(m.br + len(self.truth), m.rw, m.wr, m.bw),
+                        "Your counts include each instance paired with itself (N more pairs "
+                        "both right); only pairs of two different instances count, "
+                        "T = N (N - 1) / 2.")]
 
     def acceptable(self):
         m = _m(self)
