@@ -337,10 +337,11 @@ class PerClusterStability(NumbersQuestion):
                 Mistake("reverse order", self._per_run().mean(axis=1)[::-1],
                         "Those are the clusters' stabilities in reverse order: give cluster 1 "
                         "first."),
-                Mistake("first subsample only", self._per_run()[:, 0],
-                        "Those are the best Jaccards in subsample A alone: the stability of a "
-                        "cluster is the mean of its best Jaccards over all the subsamples (here "
-                        "A and B)."),
+                *(Mistake(f"{which} subsample only", self._per_run()[:, r],
+                          f"Those are the best Jaccards in subsample {name} alone: the "
+                          "stability of a cluster is the mean of its best Jaccards over all "
+                          "the subsamples (here A and B).")
+                  for r, (which, name) in enumerate([("first", "A"), ("second", "B")])),
                 Mistake("pooled", self._pooled(),
                         "You added the intersections and the unions over the subsamples, then "
                         "divided once; take each subsample's best Jaccard first, then their "
