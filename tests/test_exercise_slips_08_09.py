@@ -101,3 +101,20 @@ def test_the_course_answers_of_issue_45_read_as_typed():
     assert out.diagnosed == ["power 3"] and "not the number of probes" in out.feedback
     out = q_("09.3").grade([0.6, 0.3333, 1.0])              # subsample A's best Jaccards
     assert out.diagnosed == ["first subsample only"]
+
+
+def test_a_wrong_k_on_09_4_is_not_told_the_groups_the_plot_shows():
+    # a failed check names what was wrong, never the answer: the count of the groups in the
+    # plot is the key (the accepted k), so the feedback on a wrong option asks the student
+    # to count them and never counts them itself
+    import re
+    for seed in [None] + VARIANTS:
+        q = q_("09.4", seed)
+        keyed = {letter for key in q.keys() for letter in key}
+        answers = {int(t[4:]) for letter, t in q.choices.items()
+                   if letter in keyed and t.startswith("k = ")}
+        for letter in set(q.choices) - keyed:
+            out = q.grade(letter)
+            told = {int(a or b) for a, b in re.findall(
+                r"(\d+) groups|(\d+)-cluster cut recovers", out.feedback)}
+            assert out.status != ex.CORRECT and not told & answers, (seed, out.feedback)
