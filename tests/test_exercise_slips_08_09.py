@@ -66,8 +66,18 @@ def _one_subsample(q, run="a"):
     return out
 
 
+def _expected_over_ordered_total(q):
+    """08.1 with the sizes' pairs counted right but divided by N (N - 1), not C(N, 2)."""
+    pairs = lambda sizes: sum(int(n) * (int(n) - 1) / 2 for n in sizes)  # noqa: E731
+    a, b, n = pairs(q.cluster_sizes), pairs(q.class_sizes), int(np.sum(q.class_sizes))
+    total = n * (n - 1) / 2
+    expected = a * b / total
+    return [a * b / (n * (n - 1)), (total - a - b + 2 * expected) / total]
+
+
 #: (question, the slip as a student computes it, the name the feedback gives it)
 SLIPS = [
+    ("08.1", _expected_over_ordered_total, "total pairs not halved"),
     ("08.4", lambda q: int((np.asarray(q.null) > q.observed).sum()) / len(q.null),
      "ties left out and no +1"),                           # the course's 1/19
     ("08.4", lambda q: _normal_p(q, 1), "normal approximation"),
