@@ -55,8 +55,9 @@ def _minus_ari(x, y):
     return -adjusted_rand_score(x, y)
 
 
-def _first_subsample(q):
-    ref, ids, lab = np.asarray(q.reference), np.asarray(q.ids_a), np.asarray(q.labels_a)
+def _one_subsample(q, run="a"):
+    ref = np.asarray(q.reference)
+    ids, lab = np.asarray(q.data[f"ids_{run}"]), np.asarray(q.data[f"labels_{run}"])
     clusters = [set(ids[lab == v].tolist()) for v in np.unique(lab)]
     out = []
     for c in (1, 2, 3):
@@ -65,8 +66,18 @@ def _first_subsample(q):
     return out
 
 
+def _expected_over_ordered_total(q):
+    """08.1 with the sizes' pairs counted right but divided by N (N - 1), not C(N, 2)."""
+    pairs = lambda sizes: sum(int(n) * (int(n) - 1) / 2 for n in sizes)  # noqa: E731
+    a, b, n = pairs(q.cluster_sizes), pairs(q.class_sizes), int(np.sum(q.class_sizes))
+    total = n * (n - 1) / 2
+    expected = a * b / total
+    return [a * b / (n * (n - 1)), (total - a - b + 2 * expected) / total]
+
+
 #: (question, the slip as a student computes it, the name the feedback gives it)
 SLIPS = [
+    ("08.1", _expected_over_ordered_total, "total pairs not halved"),
     ("08.4", lambda q: int((np.asarray(q.null) > q.observed).sum()) / len(q.null),
      "ties left out and no +1"),                           # the course's 1/19
     ("08.4", lambda q: _normal_p(q, 1), "normal approximation"),
@@ -76,7 +87,8 @@ SLIPS = [
     ("09.1", lambda q: _hopkins(q, manhattan=True), "Manhattan distance"),
     ("09.2", lambda q: _nmi_arithmetic(*_shared(q)), "NMI (arithmetic mean)"),
     ("09.2", lambda q: _minus_ari(*_shared(q)), "ARI with its sign flipped"),
-    ("09.3", _first_subsample, "first subsample only"),
+    ("09.3", _one_subsample, "first subsample only"),
+    ("09.3", lambda q: _one_subsample(q, "b"), "second subsample only"),
 ]
 
 
@@ -99,3 +111,20 @@ def test_the_course_answers_of_issue_45_read_as_typed():
     assert out.diagnosed == ["power 3"] and "not the number of probes" in out.feedback
     out = q_("09.3").grade([0.6, 0.3333, 1.0])              # subsample A's best Jaccards
     assert out.diagnosed == ["first subsample only"]
+
+
+def test_a_wrong_k_on_09_4_is_not_told_the_groups_the_plot_shows():
+    # a failed check names what was wrong, never the answer: the count of the groups in the
+    # plot is the key (the accepted k), so the feedback on a wrong option asks the student
+    # to count them and never counts them itself
+    import re
+    for seed in [None] + VARIANTS:
+        q = q_("09.4", seed)
+        keyed = {letter for key in q.keys() for letter in key}
+        answers = {int(t[4:]) for letter, t in q.choices.items()
+                   if letter in keyed and t.startswith("k = ")}
+        for letter in set(q.choices) - keyed:
+            out = q.grade(letter)
+            told = {int(a or b) for a, b in re.findall(
+                r"(\d+) groups|(\d+)-cluster cut recovers", out.feedback)}
+            assert out.status != ex.CORRECT and not told & answers, (seed, out.feedback)

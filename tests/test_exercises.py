@@ -845,13 +845,16 @@ def test_which_k_accepts_every_defensible_answer_with_its_reason(seed):
         assert _cut_against_groups(q.groups, q.candidates[ch]) == "splits one"
         accepted = [(f"k = {seen}", "structure you can see")]
         out = q.grade(letter[f"k = {ch}"])
-        assert out.status == ex.INCORRECT and "splits one of the" in out.feedback
+        assert out.status == ex.INCORRECT and "splits a group you see" in out.feedback
+        assert f"{seen} groups" not in out.feedback          # names the slip, not the key
     for text, why in accepted:
         out = q.grade(letter[text])
         assert out.status == ex.CORRECT and why in out.messages[1], (seed, text, out.messages)
-    # the prompt asks for the plot, and the plot shows the groups: "they disagree" is no answer
+    # the prompt asks for the plot, and the plot shows the groups: "they disagree" is no
+    # answer; the feedback sends the student to the plot and does not count the groups
     out = q.grade(letter["the criteria disagree: no k is clearly supported"])
-    assert out.status == ex.INCORRECT and f"the plot shows {seen} groups" in out.feedback
+    assert out.status == ex.INCORRECT and "count the groups you see" in out.feedback
+    assert f"{seen} groups" not in out.feedback
     out = q.grade(letter[f"k = {db_worst}"])                     # DB read the wrong way
     assert out.status == ex.INCORRECT and "lower is better" in out.feedback
     for k in set(ks) - set(best) - {db_worst}:                   # named, never generic

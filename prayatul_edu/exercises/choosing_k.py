@@ -337,10 +337,11 @@ class PerClusterStability(NumbersQuestion):
                 Mistake("reverse order", self._per_run().mean(axis=1)[::-1],
                         "Those are the clusters' stabilities in reverse order: give cluster 1 "
                         "first."),
-                Mistake("first subsample only", self._per_run()[:, 0],
-                        "Those are the best Jaccards in subsample A alone: the stability of a "
-                        "cluster is the mean of its best Jaccards over all the subsamples (here "
-                        "A and B)."),
+                *(Mistake(f"{which} subsample only", self._per_run()[:, r],
+                          f"Those are the best Jaccards in subsample {name} alone: the "
+                          "stability of a cluster is the mean of its best Jaccards over all "
+                          "the subsamples (here A and B).")
+                  for r, (which, name) in enumerate([("first", "A"), ("second", "B")])),
                 Mistake("pooled", self._pooled(),
                         "You added the intersections and the unions over the subsamples, then "
                         "divided once; take each subsample's best Jaccard first, then their "
@@ -525,12 +526,10 @@ class WhichK(_Criteria, DefensibleChoice):
     def _why_not_disagree(self) -> str:
         """Why "the criteria disagree" is not the answer once the points are plotted."""
         k_maj, names, odd, k_odd = self._split()
-        vis = self._visible()
-        agree = (f", and {names[0]} and {names[1]} prefer it" if self._ch_misled() else "")
         return (f"The criteria do disagree ({odd} against {names[0]} and {names[1]}), but "
-                f"the prompt asks you to plot the points too: the plot shows {vis} groups, "
-                f"and the {vis}-cluster cut recovers them exactly{agree}. A disagreement is "
-                "where the plot decides, not where the question ends.")
+                "the prompt asks you to plot the points too: count the groups you see, and "
+                "colour the points by each preferred cut (does it recover them?). A "
+                "disagreement is where the plot decides, not where the question ends.")
 
     def _why_not(self, k) -> str:
         """Why k is not a defensible answer ('' for a k accepted)."""
@@ -540,11 +539,11 @@ class WhichK(_Criteria, DefensibleChoice):
         if k == vis or (k == k_maj and not self._ch_misled()):
             return ""
         if k == k_odd:                      # Calinski-Harabasz misled: it splits a group
-            return (f"{_cap(odd)} is highest at k = {k}, but its {k}-cluster cut splits one "
-                    f"of the {vis} groups you see in the plot (the long one) in two: it "
-                    "weighs the spread within the clusters against the spread between them, "
-                    "and cutting a long group in two lowers the spread within a lot. The plot, "
-                    f"{names[0]} and {names[1]} show {vis} groups.")
+            return (f"{_cap(odd)} is highest at k = {k}, but colour the points by its "
+                    f"{k}-cluster cut: it splits a group you see in the plot (the long one) "
+                    "in two. It weighs the spread within the clusters against the spread "
+                    "between them, and cutting a long group in two lowers the spread within "
+                    "a lot.")
         said = ", ".join(f"{name} at k = {b}" for (name, _, _), b in zip(CRITERIA, best))
         wrong_way = [(name, higher) for (name, _, higher), w in zip(CRITERIA, worst) if w == k]
         if wrong_way:                       # Davies-Bouldin's direction first: the usual slip

@@ -81,6 +81,9 @@ class ExpectedAgreement(NumbersQuestion):
                 Mistake("ordered pairs", np.array([2 * expected, rand]),
                         "You counted ordered pairs, n (n - 1) instead of C(n, 2) = n (n - 1) / "
                         "2: Expected counts each pair once."),
+                Mistake("total pairs not halved", np.array([expected / 2, rand]),
+                        "You divided by N (N - 1), the ordered pairs, while the sizes' pairs "
+                        "are unordered: the total is C(N, 2) = N (N - 1) / 2."),
                 Mistake("E[Rand] = 0.5", np.array([expected, 0.5]),
                         "A random labelling does not score 0.5 on the Rand index: the pairs "
                         "apart in both (TN) count as agreement, so its chance level depends on "

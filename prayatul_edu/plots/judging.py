@@ -12,13 +12,16 @@ __all__ = ["plot_null_distribution", "plot_choose_k"]
 
 _TITLES = {"silhouette": "silhouette", "calinski_harabasz": "Calinski-Harabasz",
            "davies_bouldin": "Davies-Bouldin (lowest)", "dunn": "Dunn",
-           "stability": "stability", "elbow": "elbow (bend of log2 W)", "gap": "gap statistic"}
-#: The y-axis of each criterion's panel: what is plotted, and which way is better.
+           "stability": "stability", "elbow": r"elbow (bend of $\log_2 W_k$)",
+           "gap": "gap statistic"}
+#: The y-axis of each criterion's panel: what is plotted, and which way is better (symbols in
+#: mathtext, as the lectures write them).
 _YLABELS = {"silhouette": "mean silhouette (higher better)",
             "calinski_harabasz": "CH (higher better)",
             "davies_bouldin": "DB (lower better)", "dunn": "Dunn (higher better)",
             "stability": "mean ARI of pairs (higher better)",
-            "elbow": "bend: second difference of log2 W", "gap": "Gap(k), bars: its error"}
+            "elbow": r"bend: second difference of $\log_2 W_k$",
+            "gap": r"$\mathrm{Gap}(k)$, bars: $s_k$"}
 #: Measures' function names in words, for axis labels (a projector shows words, not code).
 _WORDS = {"adjusted_rand_index": "adjusted Rand index (ARI)", "rand_index": "Rand index",
           "adjusted_mutual_information": "adjusted mutual information (AMI)",
@@ -95,7 +98,7 @@ def plot_choose_k(result, fig=None):
     ...               criteria=["silhouette", "elbow"], seed=0)
     >>> fig = plot_choose_k(ck)
     >>> [ax.get_title() for ax in fig.axes]     # each panel names the k it prefers
-    ['silhouette: k = 2', 'elbow (bend of log2 W): k = 3']
+    ['silhouette: k = 2', 'elbow (bend of $\\\\log_2 W_k$): k = 3']
     >>> plt.close(fig)
     """
     if not hasattr(result, "table") or not hasattr(result, "preferred"):
@@ -124,7 +127,7 @@ def plot_choose_k(result, fig=None):
                     markeredgecolor=NEGATIVE_COLOR, markeredgewidth=2)
             ax.axvline(best, color=NEGATIVE_COLOR, linewidth=0.8, linestyle=":")
         ax.set_xticks(ks)
-        ax.set_xlabel("k", fontsize=LABEL_SIZE)
+        ax.set_xlabel("$k$", fontsize=LABEL_SIZE)
         ax.set_ylabel(_YLABELS.get(name, name), fontsize=LABEL_SIZE - 1)
         style_axes(ax, f"{_TITLES[name]}: k = {best}")
     for ax in axes[len(names):]:

@@ -69,7 +69,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
     >>> s = pe.silhouette(EXERCISE_1_D, EXERCISE_1_LABELS, metric="precomputed")
     >>> ax = plot_silhouette(s)
     >>> ax.get_xlabel()
-    'silhouette s_i'
+    'silhouette $s_i$'
     """
     if not hasattr(result, "samples"):
         raise TypeError("result: expected the result of prayatul_edu.silhouette, got "
@@ -98,7 +98,7 @@ def plot_silhouette(result, ax=None, title: str | None = None, *, point: int | N
                        linestyle="none", marker="<", markersize=60 ** 0.5, clip_on=False,
                        gid="silhouette point key"))      # as the marker (s = 60 pt^2)
     ax.set_ylabel("cluster")
-    ax.set_xlabel("silhouette s_i")
+    ax.set_xlabel("silhouette $s_i$")
     update_silhouette(ax, result, point=point)
     return style_axes(ax, title)
 
