@@ -20,6 +20,9 @@ QIDS = sorted(ex.QUESTIONS)
 #: tests/test_function_questions.py checks those).
 VALUE_QIDS = [q for q in QIDS if not issubclass(ex.QUESTIONS[q], ex.kinds.FunctionQuestion)]
 SEEDS = [None, "s1", "s2", "s3", "s1234", "alice", "bob", "u42"]
+#: Variants where a slip that picks the key on most data differs (04.7: the squared
+#: distances differ from the silhouette's k on about 2% of variants; v72 is one).
+EXTRA_SEEDS = {"04.7": ["v72"]}
 
 
 def q_(qid, seed=None):
@@ -115,7 +118,7 @@ def test_own_solution_passes_and_renders(qid):
 def test_every_diagnosed_mistake_is_recognised_without_the_answer(qid):
     recognised = set()
     names = set()
-    for seed in SEEDS:
+    for seed in SEEDS + EXTRA_SEEDS.get(qid, []):
         q = q_(qid, seed)
         key = q.key()
         for m in q.mistakes():
