@@ -941,6 +941,20 @@ def test_the_order_of_09_4s_points_says_nothing_of_their_groups():
     assert np.mean(told) < 0.6, told
 
 
+def test_09_4s_groups_are_kept_beside_its_data_never_in_it():
+    """The groups the points were drawn in are the library's alone: not in the data (so
+    not ``q.groups``); a question on data the library did not hand out (a copy, another
+    seed's question on them) has none, and says so instead of judging without them."""
+    q = q_("09.4", "s5")
+    assert set(q.data) == {"X", "candidates"}
+    with pytest.raises(AttributeError, match="groups"):
+        q.groups
+    assert len(np.unique(q._groups())) in (3, 4)
+    for other in (type(q)("s6", data=q.data), type(q)("s5", data=dict(q.data))):
+        with pytest.raises(ValueError, match=r"^data: not the data set 'criteria_k'"):
+            other._groups()
+
+
 def test_which_k_computes_its_criteria_once_for_its_data():
     """Every statement, option and mistake asks for the criteria: computed once, and again
     when the clusterings are other ones."""

@@ -13,9 +13,10 @@ Distance matrices of variants are the Euclidean distances of points in the
 plane (rounded to two decimals, as on the sheet, and checked to stay a metric).
 
 A data set may hold a part for the library alone (what made the data, which a student
-must find out: the groups the points of 09.4 were drawn in), under names beginning with
-``_``: the question judging a candidate variant reads them in the data, and :func:`get`
-moves them out of the data set it hands out, beside it (:func:`private`).
+must find out: the groups the points of 09.4 were drawn in), under the names
+:data:`PRIVATE` lists for it: the question judging a candidate variant reads them in the
+data, and :func:`get` moves them out of the data set it hands out, beside it
+(:func:`private`).
 
 This module knows nothing about questions: it imports no other exercise module.
 """
@@ -571,13 +572,16 @@ def get(name: str, seed, fair: Callable[[dict], bool] = lambda data: True) -> di
                     break
             else:  # pragma: no cover - the tests draw many seeds and never get here
                 raise RuntimeError(f"no fair variant of {name!r} for seed {seed!r}")
-        own = {k: data.pop(k) for k in [k for k in data if k.startswith("_")]}
+        own = {k: data.pop(k) for k in PRIVATE.get(name, ()) if k in data}
         _PRIVATE[cache_key] = _frozen(own)
         _CACHE[cache_key] = _frozen(data)
         _AS_MADE[cache_key] = _contents(_CACHE[cache_key])
     return _CACHE[cache_key]
 
 
+#: data set -> the names of its part for the library alone, never handed out (each begins
+#: with ``_``; see :func:`private`).
+PRIVATE = {"criteria_k": ("_groups",)}
 #: ``(name, seed)`` -> the part of the data set for the library alone (:func:`private`).
 _PRIVATE: dict = {}
 
@@ -590,7 +594,7 @@ def private(name: str, seed, data: dict) -> dict:
     has it beside it, for that very data set only (data a cell made or replaced have
     none).
     """
-    own = {k[1:]: v for k, v in data.items() if k.startswith("_")}
+    own = {k[1:]: data[k] for k in PRIVATE.get(name, ()) if k in data}
     if own:
         return own
     key = (name, seed)
