@@ -329,3 +329,80 @@ def test_the_walk_finds_what_is_planted(handed_out, plant):
         q.__dict__.update(planted)
         found, _ = walk(q, secret)
         assert found, plant
+
+
+def _groups_in(value, secret) -> bool:
+    """Whether ``value`` gives the points' groups: a labelling of the points that is the
+    groups' partition (whatever its names) other than one of the question's public cuts
+    (the cut into the groups' number is one of them: which one is the key), or a text
+    with their labels written out."""
+    groups = secret["groups"]
+    if isinstance(value, str):
+        forms = {sep.join(map(str, groups.tolist())) for sep in (" ", ", ", "")}
+        return any(form in value for form in forms | {str(groups)})
+    if id(value) in secret["public"] or not isinstance(value, (list, tuple, np.ndarray)):
+        return False
+    try:
+        labels = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    if labels.shape != groups.shape or labels.dtype.kind not in "iuf":
+        return False
+    same = labels[:, None] == labels[None, :]
+    return bool(np.array_equal(same, groups[:, None] == groups[None, :]))
+
+
+def _walk_for_groups(q, groups):
+    """The paths from ``q`` to the groups' labels (the sealed accessor's calls refused)."""
+    secret = {"keys": [], "truths": [], "texts": set(), "functions": [], "groups": groups,
+              "public": {id(c) for c in q.data["candidates"].values()}}
+    found, stack, seen, keep = [], [(q, 0, "q")], set(), []
+    while stack:
+        obj, depth, path = stack.pop()
+        if id(obj) in seen or obj is object or obj is type or depth > DEPTH:
+            continue
+        seen.add(id(obj))
+        keep.append(obj)
+        if _groups_in(obj, secret):
+            found.append(path)
+        if isinstance(obj, _LEAVES) or (isinstance(obj, type) and not _ours(obj)):
+            continue
+        if _zero_arg(obj):
+            try:
+                stack.append((obj(), depth + 1, f"{path}()"))
+            except Exception:        # assignment.NotReleased: the sealed accessor refused
+                pass
+        stack.extend((child, depth + 1, path + name) for name, child in _children(obj))
+    return found
+
+
+@pytest.mark.parametrize("plant", [None, "renamed", "text"])
+def test_no_route_gives_the_groups_of_09_4_and_09_5(handed_out, plant):
+    """09.4's key is the number of groups the points were drawn in, and with the cuts the
+    groups decide 09.5's merge and split statements: a student finds them by plotting
+    ``q.X``, never by reading them. Nothing reachable from the question (its attributes,
+    its data dict, its repr and prompt, whatever a call without arguments returns) gives
+    their labels; the library's own accessor is sealed (its call is on the record). The
+    walk finds them where they are planted (renamed, or written out in a text)."""
+    seed = variant_token(COURSE_KEY, STUDENT)
+    groups = {qid: np.asarray(ex.QUESTIONS[qid](seed)._groups()) for qid in ("09.4", "09.5")}
+    turn_on, channel = handed_out
+    turn_on()
+    for qid in ("09.4", "09.5"):
+        q = ex.question(qid)
+        assert q.seed == seed and len(np.unique(groups[qid])) in (3, 4)
+        assert "groups" not in q.data and not any(k.startswith("_") for k in q.data)
+        with pytest.raises(AttributeError, match="groups"):
+            q.groups
+        if plant == "renamed":
+            q.__dict__["mine"] = [(g % 4) + 7 for g in groups[qid].tolist()]
+        elif plant == "text":
+            q.__dict__["mine"] = {"notes": "drawn in " + ", ".join(map(str, groups[qid]))}
+        found = _walk_for_groups(q, groups[qid])
+        if plant is None:
+            assert found == [], (qid, found)
+        else:
+            assert found and all("mine" in path for path in found), (qid, plant, found)
+        q.__dict__.pop("mine", None)
+    assert any(r.get("event") == "key" and "_groups" in r["route"]
+               for r in _records(channel))

@@ -12,6 +12,12 @@ Exercise 2 feeds five questions), as on the tutorial sheet.
 Distance matrices of variants are the Euclidean distances of points in the
 plane (rounded to two decimals, as on the sheet, and checked to stay a metric).
 
+A data set may hold a part for the library alone (what made the data, which a student
+must find out: the groups the points of 09.4 were drawn in), under the names
+:data:`PRIVATE` lists for it: the question judging a candidate variant reads them in the
+data, and :func:`get` moves them out of the data set it hands out, beside it
+(:func:`private`).
+
 This module knows nothing about questions: it imports no other exercise module.
 """
 from __future__ import annotations
@@ -28,7 +34,7 @@ from ..hierarchy import agglomerative
 from ..pair_counting import adjusted_rand_index, rand_index
 from ..significance import permutation_test
 
-__all__ = ["DATASETS", "get", "rng_for", "is_metric", "greedy_matched"]
+__all__ = ["DATASETS", "get", "private", "rng_for", "is_metric", "greedy_matched"]
 
 #: Attempts before giving up on a fair variant (a few are usually enough).
 MAX_DRAWS = 500
@@ -368,10 +374,18 @@ def _significance_original():
 
 
 def _criteria_k_of(X, groups):
-    """The points, the groups that made them, and average-linkage cuts into k = 2 ... 6."""
+    """The points in an order of their own, the groups that made them (the library's
+    alone: ``_groups``, see :func:`private`) and average-linkage cuts into k = 2 ... 6.
+
+    The points are drawn group by group in turn (point i in group i mod n); they are
+    shuffled by a permutation fixed by the points themselves (so by the seed), and their
+    order says nothing of the groups."""
+    digest = hashlib.sha256(np.ascontiguousarray(X, dtype=float).tobytes()).digest()
+    order = np.random.default_rng(int.from_bytes(digest[:8], "little")).permutation(len(X))
+    X, groups = X[order], groups[order]
     D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     tree = agglomerative(D, linkage="average")
-    return {"X": X, "groups": groups + 1,
+    return {"X": X, "_groups": groups + 1,
             "candidates": {k: tree.cut(n_clusters=k) + 1 for k in range(2, 7)}}
 
 
@@ -558,9 +572,36 @@ def get(name: str, seed, fair: Callable[[dict], bool] = lambda data: True) -> di
                     break
             else:  # pragma: no cover - the tests draw many seeds and never get here
                 raise RuntimeError(f"no fair variant of {name!r} for seed {seed!r}")
+        own = {k: data.pop(k) for k in PRIVATE.get(name, ()) if k in data}
+        _PRIVATE[cache_key] = _frozen(own)
         _CACHE[cache_key] = _frozen(data)
         _AS_MADE[cache_key] = _contents(_CACHE[cache_key])
     return _CACHE[cache_key]
+
+
+#: data set -> the names of its part for the library alone, never handed out (each begins
+#: with ``_``; see :func:`private`).
+PRIVATE = {"criteria_k": ("_groups",)}
+#: ``(name, seed)`` -> the part of the data set for the library alone (:func:`private`).
+_PRIVATE: dict = {}
+
+
+def private(name: str, seed, data: dict) -> dict:
+    """The part of the data set ``data`` for the library alone (what made the data, not
+    part of what a student reads), its names without their leading ``_``.
+
+    A candidate variant being judged holds it itself; a data set :func:`get` handed out
+    has it beside it, for that very data set only (data a cell made or replaced have
+    none).
+    """
+    own = {k[1:]: data[k] for k in PRIVATE.get(name, ()) if k in data}
+    if own:
+        return own
+    key = (name, seed)
+    if key in _PRIVATE and _CACHE.get(key) is data:
+        return {k[1:]: v for k, v in _PRIVATE[key].items()}
+    raise ValueError(f"data: not the data set {name!r} the library made for seed "
+                     f"{seed!r}; what made it is unknown")
 
 
 #: ``(name, seed)`` -> what the cached data set held when it was made (:func:`made_here`).
