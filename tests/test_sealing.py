@@ -127,6 +127,11 @@ def _ours(cls) -> bool:
                                       or issubclass(cls, ex.Question))
 
 
+#: What :func:`_children` yields for an attribute whose reading was refused (a sealed
+#: property, such as 04.1-04.3's ``parts``, which follow the variant's number of points).
+REFUSED = object()
+
+
 def _children(obj):
     if isinstance(obj, dict):
         for k, v in list(obj.items()):
@@ -169,7 +174,9 @@ def _children(obj):
             continue
         try:
             value = getattr(obj, name)
-        except Exception:   # a sealed property refused: the refusal is counted below
+        except assignment.NotReleased:   # a sealed property refused: counted by walk()
+            value = REFUSED
+        except Exception:
             continue
         yield f".{name}", value
 
@@ -198,6 +205,9 @@ def walk(q, secret):
             except Exception:
                 pass
         for name, child in _children(obj):
+            if child is REFUSED:
+                refused[0] += 1
+                continue
             stack.append((child, depth + 1, path + name))
     return found, refused[0]
 
