@@ -343,6 +343,15 @@ def test_a_cgroup_v2_group_is_made_below_the_graders(tmp_path, monkeypatch):
     ("from prayatul_edu.exercises import assignment as a\na._OWN.add(None)", ["_OWN"]),
     ("from prayatul_edu.exercises import authoring\nauthoring._spec_of(type(q1))",
      ["_spec_of"]),
+    # the data sets' module: the part of a data set kept for the library alone (09.4's
+    # groups), its store, and the generators that redraw a variant with its seed
+    ("from prayatul_edu.exercises import _data\n_data.private('criteria_k', q1.seed, q1.data)",
+     ["_data"]),
+    ("import prayatul_edu.exercises as ex\nex._data._PRIVATE", ["_PRIVATE", "_data"]),
+    ("from prayatul_edu.exercises import (assignment,\n    _data as d)\nd.DATASETS", ["_data"]),
+    ("import importlib\nm = importlib.import_module('prayatul_edu.exercises._data')", ["_data"]),
+    # a name of the student's own that merely ends so is no route
+    ("import numpy as np\n_data = my_data = q1.data\nq1.check(len(my_data))", []),
 ])
 def test_the_grader_reads_the_code_for_answers_asked_for(source, asked):
     from prayatul_edu.grading.notebook import asked_for_answers

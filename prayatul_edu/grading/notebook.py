@@ -395,8 +395,11 @@ _ASKING = re.compile(r"\b__wrapped__\b|"
                      r"__globals__|get_objects|get_referents|get_referrers|_getframe|f_locals"
                      r"|f_globals|f_back|tb_frame|getweakrefs|__callback__|"
                      # the seal's own stores and judges, an instructor's declarations
-                     r"_OWN|_ROUTES|_GUARDS|_AS_SEALED|_AS_MADE|_CONFIG|_SEALED_CLASSES"
-                     r"|_asked_by_outsider|_judge|from_student|_spec_of)\b|"
+                     r"_OWN|_ROUTES|_GUARDS|_AS_SEALED|_AS_MADE|_PRIVATE|_CONFIG"
+                     r"|_SEALED_CLASSES|_asked_by_outsider|_judge|from_student|_spec_of)\b|"
+                     # the data sets' module: what made a variant (09.4's groups), kept
+                     # beside it, and the generators that redraw it from its seed
+                     r"(?:\.\s*|\bimport[ \t]+(?:\([\w\s,.]*?|[\w \t,.]*?)\b)(?P<module>_data)\b|"
                      r"environ\s*\.\s*(pop|popitem|clear|update|__delitem__|__setitem__"
                      r"|__ior__)\b|environ\s*\|=|"
                      r"\bdel\s+[\w.]*environ\b|\b(putenv|unsetenv)\b|"
@@ -412,6 +415,8 @@ _QID = re.compile(r"['\"](\d+\.\d+)['\"]")
 def _asking_label(m) -> str:
     if m.group(1):
         return m.group(1)
+    if m.group("module"):
+        return m.group("module")
     return "__wrapped__" if "__wrapped__" in m.group(0) else "the environment changed"
 
 
