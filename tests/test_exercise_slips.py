@@ -4,6 +4,7 @@ Every slip a question lists is rejected and named on the course's data and on ev
 variant of a class of 40; keys differ between students; an answer equal to the course's
 is recorded for the instructor (only when distinctive), never said to the student.
 """
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -505,3 +506,61 @@ def test_01_10_variants_have_more_clusters_than_classes():
         assert c > k, seed
         ratios[c, k] += 1
     assert len(ratios) == 4 and max(ratios.values()) <= len(CLASS) // 2, ratios
+
+
+# ---------------------------------------------------------------- a slip fits the whole answer
+def _slip_names(q, answer):
+    out = q.grade(answer)
+    assert out.status != ex.CORRECT
+    return set(out.diagnosed), out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, "s0001", "s0002"])
+def test_a_slip_is_not_named_when_the_answer_is_right_where_the_slip_would_change_it(seed):
+    # A slip was named when the wrong entries alone fitted it, even where the answer was
+    # right on entries the slip changes: one miscounted cell of 01.1 was told "transposed"
+    # (or six orders of rows and columns), a similarity matrix with its lower triangle left
+    # at 0 was told its 0s and 1s are exchanged, sigma_c alone with its sign flipped was
+    # told "you took B's point of view" (which flips every measure), F = p r / (p + r) was
+    # told its recall divides by n (which changes the recall, given right). Computed here.
+    q = q_("01.1", seed)
+    key = np.asarray(q.key())
+    transposed_cells = [(i, j) for i in range(key.shape[0]) for j in range(key.shape[1])
+                        if key.shape[0] == key.shape[1] and key[i, j] != key[j, i]]
+    for i, j in transposed_cells:
+        one_off = key.copy()
+        one_off[i, j] = key[j, i]                    # the transposed value in one cell only
+        names, text = _slip_names(q, one_off.tolist())
+        assert "transposed" not in names and "transposed" not in text, (seed, i, j, text)
+        assert not any(n.startswith(("rows in another", "columns in another")) for n in names)
+    q = q_("03.1", seed)
+    upper = np.triu(np.asarray(q.key()))
+    names, text = _slip_names(q, upper.tolist())
+    assert "0 and 1 exchanged" not in names, (seed, text)
+    q = q_("06.2", seed)
+    sig, al, xc, xe, pe = (float(v) for v in q.key())
+    if abs(sig) > 1e-3:
+        names, text = _slip_names(q, [-sig, al, xc, xe, pe])
+        assert "roles swapped" not in names and "B's point of view" not in text, (seed, text)
+    q = q_("01.2", seed)
+    p, r, f = (float(v) for v in q.key())
+    names, text = _slip_names(q, [p, r, p * r / (p + r)])
+    assert not any("over n" in n for n in names), (seed, text)
+
+
+def test_a_slip_that_fits_every_entry_is_still_named():
+    q = q_("01.1")
+    out = q.grade(np.asarray(q.key()).T.tolist())
+    assert "transposed" in out.diagnosed
+    q = q_("06.2")
+    t, a, b = q.truth, q.primary, q.alternative
+    cells = np.zeros(4)
+    for i, j in itertools.combinations(range(len(t)), 2):
+        ra = (a[i] == a[j]) == (t[i] == t[j])
+        rb = (b[i] == b[j]) == (t[i] == t[j])
+        cells[[[3, 2], [1, 0]][int(ra)][int(rb)]] += 1
+    br, wr, rw, bw = cells                           # the matrix from B's point of view
+    r = br + rw
+    swapped = [(rw - wr) / (rw + wr), (r - bw) / cells.sum(), r / (r + wr),
+               (r - wr) / (r + wr), (r - wr) / cells.sum()]
+    assert "roles swapped" in q.grade(swapped).diagnosed

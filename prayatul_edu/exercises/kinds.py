@@ -238,8 +238,11 @@ class _NumericQuestion(Question):
             mv = self.entries(m.value)
             if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
                 continue
+            # the slip explains every wrong entry, and changes no entry the answer has
+            # right (one miscounted cell is not a transposed table)
             if all(close(g, x) and not close(x, k)
-                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])):
+                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])) and all(
+                    close(g, x) for g, x in zip(got[ok], mv[ok])):
                 diagnosed += m.names
                 messages.append(m.message)
         if not diagnosed and (order := self.order_slip(got, want)):
