@@ -195,6 +195,9 @@ class _NumericQuestion(Question):
     """
 
     bounds: ClassVar[tuple | None] = None
+    #: Whether a slip is named when the answer makes it in some parts only (as many right
+    #: parts that it would change as wrong parts it explains, at most); a table: never.
+    partial_slips: ClassVar[bool] = True
 
     def range_slip(self, got: np.ndarray) -> str | None:
         """What to say of entries outside :attr:`bounds`."""
@@ -238,11 +241,14 @@ class _NumericQuestion(Question):
             mv = self.entries(m.value)
             if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
                 continue
-            # the slip explains every wrong entry, and changes no entry the answer has
-            # right (one miscounted cell is not a transposed table)
+            # the slip explains every wrong entry, and the answer does not contradict it:
+            # the right entries it would change are at most as many as those it explains
+            # (one part of a slip made in one part only), none in a table, which is one
+            # object (one miscounted cell is not a transposed table)
+            against = sum(not close(g, x) for g, x in zip(got[ok], mv[ok]))
             if all(close(g, x) and not close(x, k)
-                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])) and all(
-                    close(g, x) for g, x in zip(got[ok], mv[ok])):
+                   for g, x, k in zip(got[wrong], mv[wrong], want[wrong])) and (
+                    against <= self.partial_slips * int(wrong.sum())):
                 diagnosed += m.names
                 messages.append(m.message)
         if not diagnosed and (order := self.order_slip(got, want)):
@@ -377,6 +383,7 @@ class TableQuestion(_NumericQuestion):
 
     kind = "matrix"
     asked: ClassVar[str] = "table"
+    partial_slips = False
 
     def answer_format(self) -> str:
         r, c = np.shape(self.compute_key())
