@@ -582,3 +582,14 @@ def _table_counts(q):
     out = np.zeros((c.max() + 1, t.max() + 1))
     np.add.at(out, (c, t), 1)
     return out
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_06_2_sigma_c_alone_with_its_sign_flipped_is_named(seed):
+    # WR - RW on top (the lecture's quick question: swapping the two flips sigma_c's sign),
+    # the other four measures right: it was "not one of the usual slips"
+    q = q_("06.2", seed)
+    sig, *rest = (float(v) for v in q.key())
+    out = q.grade([-sig, *rest])
+    assert out.status != ex.CORRECT and "sigma_c sign" in out.diagnosed, (seed, out.feedback)
+    assert "RW - WR" in out.feedback and "B's point of view" not in out.feedback
