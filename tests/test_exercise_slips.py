@@ -593,3 +593,24 @@ def test_06_2_sigma_c_alone_with_its_sign_flipped_is_named(seed):
     out = q.grade([-sig, *rest])
     assert out.status != ex.CORRECT and "sigma_c sign" in out.diagnosed, (seed, out.feedback)
     assert "RW - WR" in out.feedback and "B's point of view" not in out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_04_4_sums_and_the_best_cluster_for_s_C_are_named(seed):
+    # the s_i added up instead of averaged; s_C as the better cluster's silhouette
+    q = q_("04.4", seed)
+    D, lab = np.asarray(q.D), np.asarray(q.labels)
+    s = []
+    for i in range(len(lab)):
+        own = [D[i, j] for j in range(len(lab)) if lab[j] == lab[i] and j != i]
+        other = [D[i, j] for j in range(len(lab)) if lab[j] != lab[i]]
+        a, b = np.mean(own), np.mean(other)
+        s.append((b - a) / max(a, b))
+    s = np.array(s)
+    c1, c2 = s[lab == lab[0]], s[lab != lab[0]]
+    assert np.allclose(q.key(), [c1.mean(), c2.mean(), s.mean()])
+    for name, slip in [("sums, not means", [c1.sum(), c2.sum(), s.sum()]),
+                       ("s_C as the best cluster", [c1.mean(), c2.mean(),
+                                                    max(c1.mean(), c2.mean())])]:
+        out = q.grade(slip)
+        assert out.status != ex.CORRECT and name in out.diagnosed, (seed, name, out.feedback)
