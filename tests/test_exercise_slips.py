@@ -614,3 +614,17 @@ def test_04_4_sums_and_the_best_cluster_for_s_C_are_named(seed):
                                                     max(c1.mean(), c2.mean())])]:
         out = q.grade(slip)
         assert out.status != ex.CORRECT and name in out.diagnosed, (seed, name, out.feedback)
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_03_4_ari_with_its_sign_flipped_and_01_9_c_alone_are_named(seed):
+    from sklearn.metrics import adjusted_rand_score
+    q = q_("03.4", seed)
+    rand, ari, letter = q.key()
+    assert abs(ari - adjusted_rand_score(q.classes, q.clusters)) < 1e-12
+    out = q.grade([rand, -ari, letter])                  # (E[index] - index) on top
+    assert out.status != ex.CORRECT and "ARI sign flipped" in out.diagnosed, (seed, out.feedback)
+    q = q_("01.9", seed)
+    c = len(np.unique(q.clusters))
+    out = q.grade(c)                                     # C, not divided by K
+    assert out.status != ex.CORRECT and "C not divided by K" in out.diagnosed, (seed, out.feedback)

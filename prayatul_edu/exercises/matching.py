@@ -659,6 +659,9 @@ class ClusteringRatio(NumberQuestion):
                         / r.n_classes,
                         "You took C as the largest cluster label plus 1 (as for labels "
                         "counted from 0); C is the number of *distinct* cluster labels."),
+                Mistake("C not divided by K", float(r.n_clusters),
+                        "That is C, the number of clusters alone; eta divides it by the "
+                        "number of classes K."),
                 Mistake("(C - K) / K", (r.n_clusters - r.n_classes) / r.n_classes,
                         "That is (C - K) / K, how many clusters too many per class; eta is "
                         "C / K itself (1 when C = K).")]
