@@ -623,8 +623,33 @@ def test_03_4_ari_with_its_sign_flipped_and_01_9_c_alone_are_named(seed):
     rand, ari, letter = q.key()
     assert abs(ari - adjusted_rand_score(q.classes, q.clusters)) < 1e-12
     out = q.grade([rand, -ari, letter])                  # (E[index] - index) on top
-    assert out.status != ex.CORRECT and "ARI sign flipped" in out.diagnosed, (seed, out.feedback)
+    assert out.status != ex.CORRECT and "ARI sign flipped" in out.diagnosed, seed
     q = q_("01.9", seed)
     c = len(np.unique(q.clusters))
     out = q.grade(c)                                     # C, not divided by K
-    assert out.status != ex.CORRECT and "C not divided by K" in out.diagnosed, (seed, out.feedback)
+    assert out.status != ex.CORRECT and "C not divided by K" in out.diagnosed, seed
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_05_2_lower_triangle_02_4_given_clustering_01_7_sum_are_named(seed):
+    from sklearn.metrics import normalized_mutual_info_score
+    q = q_("05.2", seed)
+    out = q.grade(np.tril(np.asarray(q.key())).tolist())
+    assert out.status != ex.CORRECT and "lower triangle only" in out.diagnosed, seed
+    q = q_("02.4", seed)
+    counts = _table_counts(q)                            # the question's own clustering
+    given = [counts.max(axis=1).sum() / counts.sum(), normalized_mutual_info_score(
+        q.classes, q.clusters, average_method="geometric")]
+    out = q.grade(given)
+    assert out.status != ex.CORRECT and "the given clustering" in out.diagnosed, seed
+    q = q_("01.7", seed)
+    n = np.asarray(q.table, float)
+    f = []
+    for row in n:
+        j = row.argmax()
+        p, r = row[j] / row.sum(), row[j] / n[:, j].sum()
+        f.append(2 * p * r / (p + r))
+    if all(sum(row == row.max()) == 1 for row in n):     # one majority class per cluster
+        assert abs(np.mean(f) - float(q.key())) < 1e-9
+        out = q.grade(sum(f))
+        assert out.status != ex.CORRECT and "sum, not mean" in out.diagnosed, seed

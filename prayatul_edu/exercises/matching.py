@@ -532,6 +532,9 @@ class LectureF(NumberQuestion):
         return [Mistake("weighted by cluster size", weighted,
                         "The lecture's F is the plain mean over clusters (macro), not "
                         "weighted by cluster size."),
+                Mistake("sum, not mean", float(np.sum(f.per_cluster)),
+                        "You added up the F_i; the lecture's F is their mean, (1/r) sum_i "
+                        "F_i over the r clusters."),
                 Mistake("class-weighted F", float(f_measure(*lecture_labels(self),
                                                            average="classes")),
                         "That is the full-reference notes' class-weighted F (each class takes "
