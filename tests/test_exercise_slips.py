@@ -562,7 +562,8 @@ def test_a_slip_that_fits_every_entry_is_still_named():
 
 
 def test_a_slip_made_in_one_part_only_is_still_named():
-    # xi_c alone over all the pairs (xi_e right), p_2 alone as a count (p right)
+    # xi_c alone over all the pairs (xi_e right), d alone rounded by hand, p_2 alone as a
+    # count (p right): the slip in one part, when no slip fits the whole answer
     q = q_("06.2")
     sig, al, xc, xe, pe = (float(v) for v in q.key())
     t, a, b = q.truth, q.primary, q.alternative
@@ -570,6 +571,9 @@ def test_a_slip_made_in_one_part_only_is_still_named():
              for i, j in itertools.combinations(range(len(t)), 2)]
     r = sum(ra for ra, _ in right)
     assert "BW in the denominator" in q.grade([sig, al, r / len(right), xe, pe]).diagnosed
+    q = q_("05.3")                                       # the 0.745 -> 0.75
+    d, p, c = (float(v) for v in q.key())
+    assert "means rounded early" in q.grade([0.75, p, c]).diagnosed
     q = q_("01.4")
     p2, p = (float(v) for v in q.key())
     counts = _table_counts(q)
