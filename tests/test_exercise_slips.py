@@ -657,3 +657,13 @@ def test_05_2_lower_triangle_02_4_given_clustering_01_7_sum_are_named(seed):
         assert abs(np.mean(f) - float(q.key())) < 1e-9
         out = q.grade(sum(f))
         assert out.status != ex.CORRECT and "sum, not mean" in out.diagnosed, seed
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_01_2_f_without_the_2_is_named_for_itself(seed):
+    # F = p r / (p + r): on the course's data it equals the F of "recall over n", and was
+    # told that its recall divides by n although the recall given is right
+    q = q_("01.2", seed)
+    p, r, f = (float(v) for v in q.key())
+    out = q.grade([p, r, p * r / (p + r)])
+    assert out.diagnosed == ["F without the 2"], (seed, out.feedback)

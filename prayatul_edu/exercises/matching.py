@@ -147,6 +147,9 @@ class PrecisionRecallF(NumbersQuestion):
             Mistake("recall over n", self._with_recall(n13 / len(self.classes)),
                     "Your recall divides n_13 by all n examples; recall(1, 3) divides by "
                     "the size of class 3, m_3."),
+            Mistake("F without the 2", np.array([p, r, p * r / (p + r) if p + r else 0.0]),
+                    "Your F lacks the factor 2: F = 2 p r / (p + r), the harmonic mean of p "
+                    "and r."),
             Mistake("geometric mean", np.array([p, r, math.sqrt(p * r)]),
                     "Your F is the geometric mean sqrt(p r); F is the harmonic mean "
                     "2 p r / (p + r)."),
