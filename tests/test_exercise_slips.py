@@ -4,6 +4,7 @@ Every slip a question lists is rejected and named on the course's data and on ev
 variant of a class of 40; keys differ between students; an answer equal to the course's
 is recorded for the instructor (only when distinctive), never said to the student.
 """
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -542,3 +543,163 @@ def test_04_7_vectorised_silhouettes_equal_the_library_and_scikit_learn():
     D = _distance_matrix([[0, 0], [3, 4]], "squared")
     assert D[0, 1] == pytest.approx(25.0)
 
+
+# ---------------------------------------------------------------- a slip fits the whole answer
+def _slip_names(q, answer):
+    out = q.grade(answer)
+    assert out.status != ex.CORRECT
+    return set(out.diagnosed), out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, "s0001", "s0002"])
+def test_a_slip_is_not_named_when_the_answer_is_right_where_the_slip_would_change_it(seed):
+    # A slip was named when the wrong entries alone fitted it, even where the answer was
+    # right on entries the slip changes: one miscounted cell of 01.1 was told "transposed"
+    # (or six orders of rows and columns), a similarity matrix with its lower triangle left
+    # at 0 was told its 0s and 1s are exchanged, sigma_c alone with its sign flipped was
+    # told "you took B's point of view" (which flips all five measures). Computed here.
+    q = q_("01.1", seed)
+    key = np.asarray(q.key())
+    transposed_cells = [(i, j) for i in range(key.shape[0]) for j in range(key.shape[1])
+                        if key.shape[0] == key.shape[1] and key[i, j] != key[j, i]]
+    for i, j in transposed_cells:
+        one_off = key.copy()
+        one_off[i, j] = key[j, i]                    # the transposed value in one cell only
+        names, text = _slip_names(q, one_off.tolist())
+        assert "transposed" not in names and "transposed" not in text, (seed, i, j, text)
+        assert not any(n.startswith(("rows in another", "columns in another")) for n in names)
+    q = q_("03.1", seed)
+    upper = np.triu(np.asarray(q.key()))
+    names, text = _slip_names(q, upper.tolist())
+    assert "0 and 1 exchanged" not in names, (seed, text)
+    q = q_("06.2", seed)
+    sig, al, xc, xe, pe = (float(v) for v in q.key())
+    if abs(sig) > 1e-3:
+        names, text = _slip_names(q, [-sig, al, xc, xe, pe])
+        assert "roles swapped" not in names and "B's point of view" not in text, (seed, text)
+
+
+def test_a_slip_that_fits_every_entry_is_still_named():
+    q = q_("01.1")
+    out = q.grade(np.asarray(q.key()).T.tolist())
+    assert "transposed" in out.diagnosed
+    q = q_("06.2")
+    t, a, b = q.truth, q.primary, q.alternative
+    cells = np.zeros(4)
+    for i, j in itertools.combinations(range(len(t)), 2):
+        ra = (a[i] == a[j]) == (t[i] == t[j])
+        rb = (b[i] == b[j]) == (t[i] == t[j])
+        cells[[[3, 2], [1, 0]][int(ra)][int(rb)]] += 1
+    br, wr, rw, bw = cells                           # the matrix from B's point of view
+    r = br + rw
+    swapped = [(rw - wr) / (rw + wr), (r - bw) / cells.sum(), r / (r + wr),
+               (r - wr) / (r + wr), (r - wr) / cells.sum()]
+    assert "roles swapped" in q.grade(swapped).diagnosed
+
+
+def test_a_slip_made_in_one_part_only_is_still_named():
+    # xi_c alone over all the pairs (xi_e right), d alone rounded by hand, p_2 alone as a
+    # count (p right): the slip in one part, when no slip fits the whole answer
+    q = q_("06.2")
+    sig, al, xc, xe, pe = (float(v) for v in q.key())
+    t, a, b = q.truth, q.primary, q.alternative
+    right = [((a[i] == a[j]) == (t[i] == t[j]), (b[i] == b[j]) == (t[i] == t[j]))
+             for i, j in itertools.combinations(range(len(t)), 2)]
+    r = sum(ra for ra, _ in right)
+    assert "BW in the denominator" in q.grade([sig, al, r / len(right), xe, pe]).diagnosed
+    q = q_("05.3")                                       # the issue's 0.745 -> 0.75
+    d, p, c = (float(v) for v in q.key())
+    assert "means rounded early" in q.grade([0.75, p, c]).diagnosed
+    q = q_("01.4")
+    p2, p = (float(v) for v in q.key())
+    counts = _table_counts(q)
+    assert "counts not shares" in q.grade([counts[1].max(), p]).diagnosed
+
+
+def _table_counts(q):
+    _, c = np.unique(q.clusters, return_inverse=True)
+    _, t = np.unique(q.classes, return_inverse=True)
+    out = np.zeros((c.max() + 1, t.max() + 1))
+    np.add.at(out, (c, t), 1)
+    return out
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_06_2_sigma_c_alone_with_its_sign_flipped_is_named(seed):
+    # WR - RW on top (the lecture's quick question: swapping the two flips sigma_c's sign),
+    # the other four measures right: it was "not one of the usual slips"
+    q = q_("06.2", seed)
+    sig, *rest = (float(v) for v in q.key())
+    out = q.grade([-sig, *rest])
+    assert out.status != ex.CORRECT and "sigma_c sign" in out.diagnosed, (seed, out.feedback)
+    assert "RW - WR" in out.feedback and "B's point of view" not in out.feedback
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_04_4_sums_and_the_best_cluster_for_s_C_are_named(seed):
+    # the s_i added up instead of averaged; s_C as the better cluster's silhouette
+    q = q_("04.4", seed)
+    D, lab = np.asarray(q.D), np.asarray(q.labels)
+    s = []
+    for i in range(len(lab)):
+        own = [D[i, j] for j in range(len(lab)) if lab[j] == lab[i] and j != i]
+        other = [D[i, j] for j in range(len(lab)) if lab[j] != lab[i]]
+        a, b = np.mean(own), np.mean(other)
+        s.append((b - a) / max(a, b))
+    s = np.array(s)
+    c1, c2 = s[lab == lab[0]], s[lab != lab[0]]
+    assert np.allclose(q.key(), [c1.mean(), c2.mean(), s.mean()])
+    for name, slip in [("sums, not means", [c1.sum(), c2.sum(), s.sum()]),
+                       ("s_C as the best cluster", [c1.mean(), c2.mean(),
+                                                    max(c1.mean(), c2.mean())])]:
+        out = q.grade(slip)
+        assert out.status != ex.CORRECT and name in out.diagnosed, (seed, name, out.feedback)
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_03_4_ari_with_its_sign_flipped_and_01_9_c_alone_are_named(seed):
+    from sklearn.metrics import adjusted_rand_score
+    q = q_("03.4", seed)
+    rand, ari, letter = q.key()
+    assert abs(ari - adjusted_rand_score(q.classes, q.clusters)) < 1e-12
+    out = q.grade([rand, -ari, letter])                  # (E[index] - index) on top
+    assert out.status != ex.CORRECT and "ARI sign flipped" in out.diagnosed, seed
+    q = q_("01.9", seed)
+    c = len(np.unique(q.clusters))
+    out = q.grade(c)                                     # C, not divided by K
+    assert out.status != ex.CORRECT and "C not divided by K" in out.diagnosed, seed
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_05_2_lower_triangle_02_4_given_clustering_01_7_sum_are_named(seed):
+    from sklearn.metrics import normalized_mutual_info_score
+    q = q_("05.2", seed)
+    out = q.grade(np.tril(np.asarray(q.key())).tolist())
+    assert out.status != ex.CORRECT and "lower triangle only" in out.diagnosed, seed
+    q = q_("02.4", seed)
+    counts = _table_counts(q)                            # the question's own clustering
+    given = [counts.max(axis=1).sum() / counts.sum(), normalized_mutual_info_score(
+        q.classes, q.clusters, average_method="geometric")]
+    out = q.grade(given)
+    assert out.status != ex.CORRECT and "the given clustering" in out.diagnosed, seed
+    q = q_("01.7", seed)
+    n = np.asarray(q.table, float)
+    f = []
+    for row in n:
+        j = row.argmax()
+        p, r = row[j] / row.sum(), row[j] / n[:, j].sum()
+        f.append(2 * p * r / (p + r))
+    if all(sum(row == row.max()) == 1 for row in n):     # one majority class per cluster
+        assert abs(np.mean(f) - float(q.key())) < 1e-9
+        out = q.grade(sum(f))
+        assert out.status != ex.CORRECT and "sum, not mean" in out.diagnosed, seed
+
+
+@pytest.mark.parametrize("seed", [None, *CLASS[:5]])
+def test_01_2_f_without_the_2_is_named_for_itself(seed):
+    # F = p r / (p + r): on the course's data it equals the F of "recall over n", and was
+    # told that its recall divides by n although the recall given is right
+    q = q_("01.2", seed)
+    p, r, f = (float(v) for v in q.key())
+    out = q.grade([p, r, p * r / (p + r)])
+    assert out.diagnosed == ["F without the 2"], (seed, out.feedback)

@@ -149,6 +149,9 @@ class CopheneticMatrix(TableQuestion):
                 Mistake("upper triangle only", np.triu(_coph(self)),
                         "The cophenetic matrix is symmetric: P_ji = P_ij, fill in the lower "
                         "triangle too."),
+                Mistake("lower triangle only", np.tril(_coph(self)),
+                        "The cophenetic matrix is symmetric: P_ij = P_ji, fill in the upper "
+                        "triangle too."),
                 Mistake("merge numbers", _by_merges(self, lambda step, i, j: step.number),
                         "You wrote which merge (1st, 2nd, ...) joins x_i and x_j; P_ij is the "
                         "*height* of that merge, read on the dendrogram's axis.")]

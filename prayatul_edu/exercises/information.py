@@ -290,6 +290,13 @@ class SingletonsNMI(NumbersQuestion):
                         "You matched each class to one cluster only (maximum matching); "
                         "purity lets every cluster take its own majority class, and every "
                         "singleton is pure."),
+                Mistake("the given clustering", np.array(
+                            [float(purity(self.classes, self.clusters)),
+                             float(normalized_mutual_information(self.classes,
+                                                                 self.clusters))]),
+                        "Those are the purity and NMI of the ten examples' own clustering; "
+                        "the question asks about a clustering that puts every example in a "
+                        "cluster of its own."),
                 Mistake("purity 1/n", np.array([1 / len(self.classes),
                                                 self.compute_key()[1]]),
                         "Each cluster has one member, and that member is its majority class: "

@@ -195,6 +195,9 @@ class _NumericQuestion(Question):
     """
 
     bounds: ClassVar[tuple | None] = None
+    #: Whether a slip is named when the answer makes it in some parts only (and no slip
+    #: fits the whole answer); a table: never.
+    partial_slips: ClassVar[bool] = True
 
     def range_slip(self, got: np.ndarray) -> str | None:
         """What to say of entries outside :attr:`bounds`."""
@@ -233,15 +236,22 @@ class _NumericQuestion(Question):
         got, want = self.entries(value), self.entries(self._once("keys")[0])
         ok = np.array([close(g, k) for g, k in zip(got, want)])
         wrong = ~ok
-        diagnosed, messages = [], []
+        whole, partial = [], []
         for m in self._once("diagnosable"):
             mv = self.entries(m.value)
             if mv.shape != want.shape or not np.all(np.isfinite(mv[wrong])):
                 continue
             if all(close(g, x) and not close(x, k)
                    for g, x, k in zip(got[wrong], mv[wrong], want[wrong])):
-                diagnosed += m.names
-                messages.append(m.message)
+                # the slip explains every wrong entry; does it fit the right ones too?
+                fits = all(close(g, x) for g, x in zip(got[ok], mv[ok]))
+                (whole if fits else partial).append(m)
+        # A slip that fits the whole answer is named alone; one made in some parts only
+        # (d rounded early, p not) when none fits the whole, but never in a table, which
+        # is one object (one miscounted cell is not a transposed table).
+        named = whole or (partial if self.partial_slips else [])
+        diagnosed = [name for m in named for name in m.names]
+        messages = [m.message for m in named]
         if not diagnosed and (order := self.order_slip(got, want)):
             diagnosed.append("wrong order")
             messages.append(order)
@@ -374,6 +384,7 @@ class TableQuestion(_NumericQuestion):
 
     kind = "matrix"
     asked: ClassVar[str] = "table"
+    partial_slips = False
 
     def answer_format(self) -> str:
         r, c = np.shape(self.compute_key())

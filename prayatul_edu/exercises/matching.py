@@ -147,6 +147,9 @@ class PrecisionRecallF(NumbersQuestion):
             Mistake("recall over n", self._with_recall(n13 / len(self.classes)),
                     "Your recall divides n_13 by all n examples; recall(1, 3) divides by "
                     "the size of class 3, m_3."),
+            Mistake("F without the 2", np.array([p, r, p * r / (p + r) if p + r else 0.0]),
+                    "Your F lacks the factor 2: F = 2 p r / (p + r), the harmonic mean of p "
+                    "and r."),
             Mistake("geometric mean", np.array([p, r, math.sqrt(p * r)]),
                     "Your F is the geometric mean sqrt(p r); F is the harmonic mean "
                     "2 p r / (p + r)."),
@@ -532,6 +535,9 @@ class LectureF(NumberQuestion):
         return [Mistake("weighted by cluster size", weighted,
                         "The lecture's F is the plain mean over clusters (macro), not "
                         "weighted by cluster size."),
+                Mistake("sum, not mean", float(np.sum(f.per_cluster)),
+                        "You added up the F_i; the lecture's F is their mean, (1/r) sum_i "
+                        "F_i over the r clusters."),
                 Mistake("class-weighted F", float(f_measure(*lecture_labels(self),
                                                            average="classes")),
                         "That is the full-reference notes' class-weighted F (each class takes "
@@ -659,6 +665,9 @@ class ClusteringRatio(NumberQuestion):
                         / r.n_classes,
                         "You took C as the largest cluster label plus 1 (as for labels "
                         "counted from 0); C is the number of *distinct* cluster labels."),
+                Mistake("C not divided by K", float(r.n_clusters),
+                        "That is C, the number of clusters alone; eta divides it by the "
+                        "number of classes K."),
                 Mistake("(C - K) / K", (r.n_clusters - r.n_classes) / r.n_classes,
                         "That is (C - K) / K, how many clusters too many per class; eta is "
                         "C / K itself (1 when C = K).")]

@@ -283,6 +283,10 @@ class RandVsARI(NumbersQuestion):
                         "2 Rand - 1 only stretches the Rand index to [-1, 1]; the ARI "
                         "subtracts the Rand index *expected by chance* for these cluster and "
                         "class sizes: ARI = (Rand - E[Rand]) / (1 - E[Rand])."),
+                Mistake("ARI sign flipped", [rand, -ari, letter],
+                        "Your ARI has its sign flipped: it is (index - expected index) / "
+                        "(max index - expected index), the index found *minus* the one "
+                        "expected by chance, so a clustering better than chance scores above 0."),
                 Mistake("AMI for ARI", [rand, float(adjusted_mutual_information(
                             self.classes, self.clusters)), letter],
                         "That is the adjusted *mutual information* (AMI); the ARI adjusts the "

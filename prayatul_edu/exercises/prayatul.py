@@ -128,6 +128,10 @@ class PrayatulMeasures(NumbersQuestion):
                     m.effective_superiority]),
                     "xi_c and xi_e leave the pairs both get wrong (BW) out of the "
                     "denominator: BR + RW + WR."),
+                Mistake("sigma_c sign", np.array([-key[0], *key[1:]]),
+                        "sigma_c has its sign flipped: it is (RW - WR) / (RW + WR), RW (A "
+                        "right, B wrong) first, so it is positive when A wins the pairs where "
+                        "they disagree."),
                 Mistake("sigma_c over all pairs", np.array(
                     [(m.rw - m.wr) / m.n_pairs, *key[1:]]),
                     "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR, "

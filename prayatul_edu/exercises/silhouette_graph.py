@@ -281,6 +281,14 @@ class SilhouetteSummary(NumbersQuestion):
                 Mistake("divided by b_i", np.array(
                             [by_b[lab == 1].mean(), by_b[lab == 2].mean(), by_b.mean()]),
                         "Your s_i divide by b_i; s_i = (b_i - a_i) / max(a_i, b_i)."),
+                Mistake("sums, not means", np.array(
+                            [v[lab == 1].sum(), v[lab == 2].sum(), v.sum()]),
+                        "You added up the s_i; the silhouette of a cluster (and of the "
+                        "clustering) is their *mean*: divide by the number of points."),
+                Mistake("s_C as the best cluster", np.array(
+                            [key[0], key[1], max(key[0], key[1])]),
+                        "Your s_C is the silhouette of the better cluster; the overall "
+                        "silhouette averages all N points' s_i, of both clusters."),
                 Mistake("median, not mean", np.array(
                             [np.median(v[lab == 1]), np.median(v[lab == 2]), np.median(v)]),
                         "You took the median of the s_i; s_C is their mean."),
