@@ -181,9 +181,11 @@ def _children(obj):
         yield f".{name}", value
 
 
-def walk(q, secret):
+def walk(q, secret, finds=None):
     """Every object reachable from ``q``: (what it yields, the path) for each secret
-    found, and the number of calls the sealed accessor refused."""
+    found, and the number of calls the sealed accessor refused. ``finds(obj, secret)``
+    says what an object yields (by default :func:`_yields`)."""
+    finds = finds or _yields
     found, refused, seen, keep = [], [0], set(), []
     stack = [(q, 0, "q")]
     while stack:
@@ -192,7 +194,7 @@ def walk(q, secret):
             continue
         seen.add(id(obj))
         keep.append(obj)
-        what = _yields(obj, secret)
+        what = finds(obj, secret)
         if what:
             found.append((what, path))
         if isinstance(obj, _LEAVES) or (isinstance(obj, type) and not _ours(obj)):
@@ -366,24 +368,8 @@ def _walk_for_groups(q, groups):
     """The paths from ``q`` to the groups' labels (the sealed accessor's calls refused)."""
     secret = {"keys": [], "truths": [], "texts": set(), "functions": [], "groups": groups,
               "public": {id(c) for c in q.data["candidates"].values()}}
-    found, stack, seen, keep = [], [(q, 0, "q")], set(), []
-    while stack:
-        obj, depth, path = stack.pop()
-        if id(obj) in seen or obj is object or obj is type or depth > DEPTH:
-            continue
-        seen.add(id(obj))
-        keep.append(obj)
-        if _groups_in(obj, secret):
-            found.append(path)
-        if isinstance(obj, _LEAVES) or (isinstance(obj, type) and not _ours(obj)):
-            continue
-        if _zero_arg(obj):
-            try:
-                stack.append((obj(), depth + 1, f"{path}()"))
-            except Exception:        # assignment.NotReleased: the sealed accessor refused
-                pass
-        stack.extend((child, depth + 1, path + name) for name, child in _children(obj))
-    return found
+    found, _ = walk(q, secret, finds=_groups_in)
+    return [path for _, path in found]
 
 
 @pytest.mark.parametrize("plant", [None, "renamed", "text"])
