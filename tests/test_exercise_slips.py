@@ -30,29 +30,20 @@ COURSE_TIES = {
     ("01.10", "largest cluster of each class"),
     ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped"),
     ("03.3", "all n x n pairs"), ("03.3", "self-pairs"),
-    ("04.1", "sum instead of mean"),
+    ("04.1", "sum instead of mean"), ("04.1", "farthest other point of the cluster"),
+    # the tutorial's Exercise 1 has two clusters: one other cluster, one mean
+    ("04.2", "other clusters pooled"), ("04.2", "largest mean"),
+    ("04.3", "b_i over the other clusters pooled"), ("04.3", "b_i as the largest mean"),
     # the first five examples have no pair split by one labelling only: Rand = Jaccard = 1
     ("03.3", "Jaccard = Rand"), ("03.3", "Jaccard without f10"),
     ("03.3", "Jaccard without f01"), ("03.3", "Fowlkes-Mallows"),
     # the ten examples: 12 pairs together in a class, 13 in a cluster; Hubert is 8e-5 off
     ("03.4", "Hubert's statistic for ARI"),
-    ("04.4", "s_C as the mean of the clusters"),
-    # 04.7's course data (seed 212) keep every other slip apart; of 4,000 seeds none kept
-    # the squared distances apart too
-    ("04.7", "squared distances"),
+    ("04.4", "s_C as the mean of the clusters"), ("04.4", "a and b averaged per cluster"),
     # 09.1's course data: no sampled point is another's nearest neighbour, so w searched
     # outside the sample is the key there (new course data would tell it apart)
     ("09.1", "w outside the sample"),
 }
-
-
-#: Slips a variant is not screened for (04.7: on twelve points in the plane another distance
-#: or the clusters' mean of the s_i picks the silhouette's k on most data where the
-#: silhouette has a clear winner and the screened slips pick another k: of 1,500 draws of
-#: the variants' kind 80 keep the screened slips apart, 12 of them the clusters' mean too,
-#: none all four). Named wherever they differ.
-UNSCREENED = {"04.7": ("mean of the cluster silhouettes", "Manhattan distance",
-                       "squared distances")}
 
 
 def q_(qid, seed=None):
@@ -87,8 +78,6 @@ def test_every_listed_slip_is_rejected_and_named_on_a_class_of_40(qid, classroom
             if seed is None and not all(_base.distinguishable(m.value, k) for k in keys):
                 ties.add((qid, m.name))                # the tutorial's numbers tie: not a slip
                 continue
-            if m.name in UNSCREENED.get(qid, ()) and not _base.apart(m.value, keys[0]):
-                continue                               # named where it differs (below)
             assert all(_base.apart(m.value, k) for k in keys) or seed is None, (
                 qid, seed, m.name)
             assert _told(q, m), (qid, seed, m.name, q.grade(m.value).feedback)
@@ -122,38 +111,53 @@ def test_keys_differ_between_students():
         assert keys.most_common(1)[0][1] <= len(CLASS) // 2, (qid, keys)
 
 
-def test_04_7_slips_not_screened_are_named_where_they_differ():
-    # the variants keep CH, DB and the cosine apart from the silhouette's k (uneven
-    # groups, the origin in line with two of them); another distance or average differs
-    # on some variants only, and is named there
-    differ = Counter()
-    for seed in CLASS:
-        q = q_("04.7", seed)
-        for m in q.diagnosable():                       # the slips that differ, ties merged
-            names = set(m.names) & set(UNSCREENED["04.7"])
-            if names:
-                differ.update(names)
+def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom):
+    # another distance or average often picks the silhouette's k on twelve points (of
+    # 1,500 draws none kept them all apart): asked for k *and* s, a student who made one of
+    # these slips gives the right k with another s, and is told which slip it was
+    same_k = Counter()
+    unscreened = {m.name for m in q_("04.7").mistakes()} - set(ex.QUESTIONS["04.7"].SCREENED)
+    assert unscreened == {"mean of the cluster silhouettes", "Manhattan distance",
+                          "squared distances", "point itself in a_i"}
+    for seed in [None] + CLASS:
+        q = classroom("04.7", seed)
+        k, s = q.key()
+        for m in q.mistakes():
+            if m.name in unscreened and m.value[0] == k:
+                same_k[m.name] += 1
+                assert abs(m.value[1] - s) > 1e-3, (seed, m.name)
                 out = q.grade(m.value)
-                assert out.status != ex.CORRECT and names <= set(out.diagnosed), (seed, names)
-    assert set(UNSCREENED["04.7"]) == {m.name for m in q_("04.7").mistakes()} - set(
-        ex.QUESTIONS["04.7"].SCREENED)
-    assert all(differ[name] >= 1 for name in UNSCREENED["04.7"]), differ
+                assert out.status == ex.PARTLY and m.name in out.diagnosed, (seed, m.name)
+                assert "s is off" in out.feedback
+    # each of them picks the key's k somewhere in the class, so k alone would pass them
+    assert all(same_k[name] >= 2 for name in unscreened), same_k
 
 
 @pytest.mark.parametrize("qid", ["04.1", "04.2", "04.3"])
-def test_04_1_to_3_variants_have_a_cluster_of_three(qid):
+def test_04_1_to_3_variants_have_three_clusters_one_of_three(qid):
     # with two points in each cluster, the sum of the distances to the others of the
-    # cluster is their mean (04.1 accepted it on every variant)
+    # cluster is their mean (04.1 accepted it on every variant); with two clusters b_i is
+    # the one other cluster's mean, and pooling or the largest mean gave the key (04.2)
     for seed in CLASS[:10]:
         q = q_(qid, seed)
-        assert sorted(np.unique(q.labels, return_counts=True)[1].tolist()) == [2, 3], seed
-        assert q.parts == tuple(f"{'abs'[int(qid[-1]) - 1]}_{i}" for i in range(1, 6))
-        assert "Five examples" in repr(q) and "x_5" in repr(q), seed
+        assert sorted(np.unique(q.labels, return_counts=True)[1].tolist()) == [2, 2, 3], seed
+        assert q.parts == tuple(f"{'abs'[int(qid[-1]) - 1]}_{i}" for i in range(1, 8))
+        assert "Seven examples" in repr(q) and "x_7" in repr(q), seed
     q = q_("04.1", CLASS[0])
     D, lab = np.asarray(q.D), np.asarray(q.labels)
-    summed = [D[i, (lab == lab[i]) & (np.arange(5) != i)].sum() for i in range(5)]
+    summed = [D[i, (lab == lab[i]) & (np.arange(7) != i)].sum() for i in range(7)]
     out = q.grade(summed)
     assert out.status != ex.CORRECT and "sum instead of mean" in out.diagnosed
+    # 04.2: the other clusters' points pooled into one mean, and the farther cluster's mean
+    q = q_("04.2", CLASS[0])
+    D, lab = np.asarray(q.D), np.asarray(q.labels)
+    means = np.array([[D[i, lab == c].mean() for c in (1, 2, 3)] for i in range(7)])
+    mine = lab[:, None] == np.array([1, 2, 3])[None, :]
+    np.testing.assert_allclose(q.key(), np.where(mine, np.inf, means).min(1))
+    pooled = [D[i, lab != lab[i]].mean() for i in range(7)]
+    farther = np.where(mine, -np.inf, means).max(1)
+    assert q.grade(pooled).diagnosed == ["other clusters pooled"]
+    assert q.grade(farther).diagnosed == ["largest mean"]
 
 
 def test_04_4_variants_have_clusters_of_different_sizes():

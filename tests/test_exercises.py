@@ -316,9 +316,9 @@ def test_variants_keep_the_shape_and_keys_agree_with_other_tools(seed):
     from scipy.spatial.distance import squareform
     from sklearn.metrics import adjusted_rand_score, silhouette_samples
 
-    q1 = q_("04.3", seed)               # 04.4's data: clusters of three and two
-    assert q1.D.shape == (5, 5) and np.allclose(q1.D, q1.D.T)
-    assert sorted(np.unique(q1.labels, return_counts=True)[1].tolist()) == [2, 3]
+    q1 = q_("04.3", seed)               # three clusters: of three, two and two
+    assert q1.D.shape == (7, 7) and np.allclose(q1.D, q1.D.T)
+    assert sorted(np.unique(q1.labels, return_counts=True)[1].tolist()) == [2, 2, 3]
     np.testing.assert_allclose(q1.key(), silhouette_samples(q1.D, q1.labels,
                                                             metric="precomputed"))
     q2 = q_("03.4", seed)
@@ -394,7 +394,8 @@ def test_partial_credit_and_choice_feedback():
                               "column)"),
     ("01.3", "one", "could not read 'one' as a number"),
     ("01.3", float("nan"), "expected a finite number"),
-    ("04.7", 2.5, "expected a whole number"),
+    ("04.7", [2.5, 0.74], "k: expected a whole number"),
+    ("04.7", 3, "expected 2 numbers (k, s)"),
     ("05.4", "AZ", "Z is not an option"),
     ("05.5", "AB", "exactly one letter"),
     ("01.3", {"unreadable": "<object>"}, "could not be read"),

@@ -91,6 +91,15 @@ def _silhouette_sizes(rng):
             "labels": np.repeat([1, 2], [first, 5 - first])}
 
 
+def _silhouette_three(rng):
+    """Seven points in three clusters of three, two and two (in a random order of the
+    clusters): 04.1-04.3's variants. With three clusters b_i, the smallest of two means,
+    differs from the mean over both other clusters and from the larger mean; the cluster
+    of three tells a sum from a mean. The course's data are the tutorial's Exercise 1."""
+    return {"D": _distances_of_points(rng, 7, 0.05, 1.0),
+            "labels": np.repeat([1, 2, 3], rng.permutation([3, 2, 2]))}
+
+
 def _counts(clusters, classes, shape) -> np.ndarray:
     """n_ij of labels 1..r (rows, clusters) and 1..k (columns, classes)."""
     n = np.zeros(shape, dtype=np.int64)
@@ -494,7 +503,11 @@ def _scenario(rng):
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                             "labels": tutorial.EXERCISE_1_LABELS.copy()}, _exercise_1),
-    # 04.1-04.4's: the course's are Exercise 1's; a variant's clusters differ in size (3 and 2)
+    # 04.1-04.3's: the course's are Exercise 1's; a variant has three clusters (3, 2, 2)
+    "silhouette_three": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
+                                  "labels": tutorial.EXERCISE_1_LABELS.copy()},
+                         _silhouette_three),
+    # 04.4's: the course's are Exercise 1's; a variant's clusters differ in size (3 and 2)
     "silhouette_sizes": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                                   "labels": tutorial.EXERCISE_1_LABELS.copy()},
                          _silhouette_sizes),
