@@ -34,6 +34,9 @@ COURSE_TIES = {
     # the tutorial's Exercise 1 has two clusters: one other cluster, one mean
     ("04.2", "other clusters pooled"), ("04.2", "largest mean"),
     ("04.3", "b_i over the other clusters pooled"), ("04.3", "b_i as the largest mean"),
+    ("04.2", "the nearest point's cluster"), ("04.3", "b_i from the nearest point's cluster"),
+    # ... and two points in a cluster: the median of one or two distances is their mean
+    ("04.1", "median, not mean"), ("04.2", "median, not mean"),
     # the first five examples have no pair split by one labelling only: Rand = Jaccard = 1
     ("03.3", "Jaccard = Rand"), ("03.3", "Jaccard without f10"),
     ("03.3", "Jaccard without f01"), ("03.3", "Fowlkes-Mallows"),
@@ -134,30 +137,39 @@ def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom
 
 
 @pytest.mark.parametrize("qid", ["04.1", "04.2", "04.3"])
-def test_04_1_to_3_variants_have_three_clusters_one_of_three(qid):
+def test_04_1_to_3_variants_have_three_clusters_one_of_four(qid):
     # with two points in each cluster, the sum of the distances to the others of the
     # cluster is their mean (04.1 accepted it on every variant); with two clusters b_i is
-    # the one other cluster's mean, and pooling or the largest mean gave the key (04.2)
+    # the one other cluster's mean, and pooling or the largest mean gave the key (04.2); with
+    # a cluster of three the median of a point's two distances to the others is their mean
     for seed in CLASS[:10]:
         q = q_(qid, seed)
-        assert sorted(np.unique(q.labels, return_counts=True)[1].tolist()) == [2, 2, 3], seed
-        assert q.parts == tuple(f"{'abs'[int(qid[-1]) - 1]}_{i}" for i in range(1, 8))
-        assert "Seven examples" in repr(q) and "x_7" in repr(q), seed
+        assert sorted(np.unique(q.labels, return_counts=True)[1].tolist()) == [2, 2, 4], seed
+        assert q.parts == tuple(f"{'abs'[int(qid[-1]) - 1]}_{i}" for i in range(1, 9))
+        assert "Eight examples" in repr(q) and "x_8" in repr(q), seed
     q = q_("04.1", CLASS[0])
     D, lab = np.asarray(q.D), np.asarray(q.labels)
-    summed = [D[i, (lab == lab[i]) & (np.arange(7) != i)].sum() for i in range(7)]
+    summed = [D[i, (lab == lab[i]) & (np.arange(8) != i)].sum() for i in range(8)]
     out = q.grade(summed)
     assert out.status != ex.CORRECT and "sum instead of mean" in out.diagnosed
     # 04.2: the other clusters' points pooled into one mean, and the farther cluster's mean
     q = q_("04.2", CLASS[0])
     D, lab = np.asarray(q.D), np.asarray(q.labels)
-    means = np.array([[D[i, lab == c].mean() for c in (1, 2, 3)] for i in range(7)])
+    means = np.array([[D[i, lab == c].mean() for c in (1, 2, 3)] for i in range(8)])
     mine = lab[:, None] == np.array([1, 2, 3])[None, :]
     np.testing.assert_allclose(q.key(), np.where(mine, np.inf, means).min(1))
-    pooled = [D[i, lab != lab[i]].mean() for i in range(7)]
+    pooled = [D[i, lab != lab[i]].mean() for i in range(8)]
     farther = np.where(mine, -np.inf, means).max(1)
     assert q.grade(pooled).diagnosed == ["other clusters pooled"]
     assert q.grade(farther).diagnosed == ["largest mean"]
+    near = np.where(lab[:, None] == lab[None, :], np.inf, D).argmin(1)
+    of_nearest = [D[i, lab == lab[near[i]]].mean() for i in range(8)]
+    if not np.allclose(of_nearest, q.key(), atol=1e-3):
+        assert "the nearest point's cluster" in q.grade(of_nearest).diagnosed
+    q = q_("04.1", CLASS[1])
+    D, lab = np.asarray(q.D), np.asarray(q.labels)
+    median = [np.median(D[i, (lab == lab[i]) & (np.arange(8) != i)]) for i in range(8)]
+    assert "median, not mean" in q.grade(median).diagnosed
 
 
 def test_04_4_variants_have_clusters_of_different_sizes():

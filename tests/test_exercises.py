@@ -316,9 +316,9 @@ def test_variants_keep_the_shape_and_keys_agree_with_other_tools(seed):
     from scipy.spatial.distance import squareform
     from sklearn.metrics import adjusted_rand_score, silhouette_samples
 
-    q1 = q_("04.3", seed)               # three clusters: of three, two and two
-    assert q1.D.shape == (7, 7) and np.allclose(q1.D, q1.D.T)
-    assert sorted(np.unique(q1.labels, return_counts=True)[1].tolist()) == [2, 2, 3]
+    q1 = q_("04.3", seed)               # three clusters: of four, two and two
+    assert q1.D.shape == (8, 8) and np.allclose(q1.D, q1.D.T)
+    assert sorted(np.unique(q1.labels, return_counts=True)[1].tolist()) == [2, 2, 4]
     np.testing.assert_allclose(q1.key(), silhouette_samples(q1.D, q1.labels,
                                                             metric="precomputed"))
     q2 = q_("03.4", seed)

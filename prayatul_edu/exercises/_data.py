@@ -92,12 +92,14 @@ def _silhouette_sizes(rng):
 
 
 def _silhouette_three(rng):
-    """Seven points in three clusters of three, two and two (in a random order of the
+    """Eight points in three clusters of four, two and two (in a random order of the
     clusters): 04.1-04.3's variants. With three clusters b_i, the smallest of two means,
-    differs from the mean over both other clusters and from the larger mean; the cluster
-    of three tells a sum from a mean. The course's data are the tutorial's Exercise 1."""
-    return {"D": _distances_of_points(rng, 7, 0.05, 1.0),
-            "labels": np.repeat([1, 2, 3], rng.permutation([3, 2, 2]))}
+    differs from the mean over both other clusters, from the larger mean and from the mean
+    of the cluster that holds x_i's nearest point; the cluster of four tells a sum, a
+    median (of three distances) and the nearest member from the mean of the others. The
+    course's data are the tutorial's Exercise 1."""
+    return {"D": _distances_of_points(rng, 8, 0.05, 1.0),
+            "labels": np.repeat([1, 2, 3], rng.permutation([4, 2, 2]))}
 
 
 def _counts(clusters, classes, shape) -> np.ndarray:
@@ -503,7 +505,7 @@ def _scenario(rng):
 DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_1": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                             "labels": tutorial.EXERCISE_1_LABELS.copy()}, _exercise_1),
-    # 04.1-04.3's: the course's are Exercise 1's; a variant has three clusters (3, 2, 2)
+    # 04.1-04.3's: the course's are Exercise 1's; a variant has three clusters (4, 2, 2)
     "silhouette_three": (lambda: {"D": tutorial.EXERCISE_1_D.copy(),
                                   "labels": tutorial.EXERCISE_1_LABELS.copy()},
                          _silhouette_three),

@@ -17,7 +17,7 @@ from .kinds import (ChoiceQuestion, FunctionQuestion, InvalidAnswer, NumberQuest
 __all__ = ["SilhouetteA", "SilhouetteB", "SilhouetteS", "SilhouetteSummary",
            "SuitabilityC1", "NormalizedCut", "ChooseK"]
 
-_COUNT = {4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
+_COUNT = {4: "Four", 5: "Five", 8: "Eight"}
 
 
 def _sil(q):
@@ -39,7 +39,9 @@ def _parts(q, *, self_included=False, b_rule="mean"):
     distance to another cluster (``"mean"``, the lecture's), the smallest sum
     (``"sum"``), the distance to the nearest point of another cluster (``"nearest"``),
     the smallest over the other clusters of the distance to their farthest point
-    (``"farthest"``), the largest mean instead of the smallest (``"largest mean"``), the
+    (``"farthest"``), the median instead of the mean (``"median"``), the mean of the
+    cluster that holds x_i's nearest point (``"nearest point's cluster"``), the largest
+    mean instead of the smallest (``"largest mean"``), the
     mean over the points of all the other clusters pooled (``"pooled"``), or the mean
     over all the other points, x_i's own cluster included (``"all"``)."""
     D, lab = np.asarray(q.D, dtype=float), np.asarray(q.labels)
@@ -53,10 +55,14 @@ def _parts(q, *, self_included=False, b_rule="mean"):
         return a, (D * other).sum(1) / other.sum(1)
     if b_rule == "nearest":
         return a, np.where(other, D, np.inf).min(1)
+    if b_rule == "nearest point's cluster":
+        j = np.where(other, D, np.inf).argmin(1)
+        return a, np.array([D[i, lab == lab[j[i]]].mean() for i in range(len(lab))])
     # one column per cluster: the rule applied to x_i's distances to that cluster
     per = np.stack([{"mean": lambda m: D[:, m].mean(1), "sum": lambda m: D[:, m].sum(1),
                      "largest mean": lambda m: D[:, m].mean(1),
-                     "farthest": lambda m: D[:, m].max(1)}[b_rule](lab == c)
+                     "farthest": lambda m: D[:, m].max(1),
+                     "median": lambda m: np.median(D[:, m], 1)}[b_rule](lab == c)
                     for c in np.unique(lab)], 1)
     mine = lab[:, None] == np.unique(lab)[None, :]
     if b_rule == "largest mean":
@@ -76,11 +82,12 @@ def _own_other(q):
 
 
 class _EachPoint(NumbersQuestion):
-    """A number per point (04.1-04.3). On a variant seven points in three clusters (of
-    three, two and two): a cluster of three tells a sum from a mean and the nearest member
-    from the mean of the others, and a second other cluster tells b_i (the *nearest*
-    cluster's mean) from the mean over both other clusters or the farther cluster's mean.
-    The course's data are the tutorial's Exercise 1, two clusters of two."""
+    """A number per point (04.1-04.3). On a variant eight points in three clusters (of
+    four, two and two): a cluster of four tells a sum, a median or the nearest member from
+    the mean of the others, and a second other cluster tells b_i (the *nearest* cluster's
+    mean) from the mean over both other clusters, the farther cluster's mean or the mean of
+    the cluster of x_i's nearest point. The course's data are the tutorial's Exercise 1,
+    two clusters of two."""
     dataset = "silhouette_three"
     symbol = ""
 
@@ -134,6 +141,10 @@ class SilhouetteA(_EachPoint):
                         np.where(own, D, -np.inf).max(1),
                         "You took the distance to the farthest other member of x_i's "
                         "cluster; a_i averages the distances to all of them."),
+                Mistake("median, not mean", np.array(
+                            [np.median(D[i, own[i]]) for i in range(n)]),
+                        "You took the median of the distances to the other members of x_i's "
+                        "cluster; a_i is their mean."),
                 Mistake("row sum over n", D.sum(1) / n,
                         "You averaged x_i's whole row of distances over n (itself and the "
                         "other clusters included); a_i averages over the other members of "
@@ -199,6 +210,14 @@ class SilhouetteB(_EachPoint):
                 Mistake("other clusters pooled", _parts(self, b_rule="pooled")[1],
                         "You averaged over the points of all the other clusters at once; "
                         "b_i takes one mean per other cluster and keeps the smallest."),
+                Mistake("median, not mean", _parts(self, b_rule="median")[1],
+                        "You took the median of x_i's distances to a cluster; b_i takes "
+                        "their mean (then the smallest over the other clusters)."),
+                Mistake("the nearest point's cluster",
+                        _parts(self, b_rule="nearest point's cluster")[1],
+                        "You took the mean distance to the cluster that holds x_i's nearest "
+                        "point; b_i compares the *means* of all the other clusters and "
+                        "keeps the smallest, which can be another cluster's."),
                 Mistake("largest mean", _parts(self, b_rule="largest mean")[1],
                         "You kept the *largest* of the other clusters' means; b_i is the "
                         "smallest, the mean distance to the nearest other cluster."),
@@ -295,6 +314,10 @@ class SilhouetteS(_EachPoint):
                 Mistake("b_i over the other clusters pooled", _s(*_parts(self, b_rule="pooled")),
                         "Your b_i averages over the points of all the other clusters at "
                         "once; b_i is the smallest of the other clusters' means (see 04.2)."),
+                Mistake("b_i from the nearest point's cluster",
+                        _s(*_parts(self, b_rule="nearest point's cluster")),
+                        "Your b_i is the mean distance to the cluster of x_i's nearest point; "
+                        "b_i is the smallest of the other clusters' means (see 04.2)."),
                 Mistake("b_i as the largest mean", _s(*_parts(self, b_rule="largest mean")),
                         "Your b_i is the mean distance to the *farthest* other cluster; b_i "
                         "is the smallest of the other clusters' means (see 04.2).")]
