@@ -121,7 +121,8 @@ def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom
     same_k = Counter()
     unscreened = {m.name for m in q_("04.7").mistakes()} - set(ex.QUESTIONS["04.7"].SCREENED)
     assert unscreened == {"mean of the cluster silhouettes", "Manhattan distance",
-                          "squared distances", "point itself in a_i"}
+                          "squared distances", "point itself in a_i",
+                          "b_i as the nearest point"}
     for seed in [None] + CLASS:
         q = classroom("04.7", seed)
         k, s = q.key()
@@ -551,6 +552,16 @@ def test_04_7_vectorised_silhouettes_equal_the_library_and_scikit_learn():
             lib = silhouette(D, labels, metric="precomputed")
             sk = silhouette_samples(D, labels, metric="precomputed")
             mean, median, clusters = _silhouette_summaries(D, labels)
+            # the slips: x_i itself in a_i; b_i as the nearest point of another cluster
+            same = labels[:, None] == labels[None, :]
+            alone = same.sum(1) == 1
+            a_self = (D * same).sum(1) / same.sum(1)
+            b_near = np.where(same, np.inf, D).min(1)
+            for slip, a, b in (("self_in_a", a_self, np.asarray(lib.b, dtype=float)),
+                               ("nearest_b", np.asarray(lib.a, dtype=float), b_near)):
+                s = np.where(alone, 0.0, (b - a) / np.maximum(a, b))
+                assert _silhouette_summaries(D, labels, **{slip: True})[0] == pytest.approx(
+                    s.mean(), abs=1e-12), (trial, metric, slip)
             assert np.allclose(np.asarray(lib.samples, dtype=float), sk, atol=1e-12)
             assert mean == pytest.approx(float(lib), abs=1e-12), (trial, metric)
             assert median == pytest.approx(float(np.median(sk)), abs=1e-12)

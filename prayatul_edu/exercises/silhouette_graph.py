@@ -537,21 +537,26 @@ def _nc(W, lab) -> float:
     return float(sum(W[m][:, ~m].sum() / W[m].sum() for m in (lab == c for c in np.unique(lab))))
 
 
-def _silhouette_summaries(D, labels, *, self_in_a: bool = False) -> tuple:
+def _silhouette_summaries(D, labels, *, self_in_a: bool = False,
+                          nearest_b: bool = False) -> tuple:
     """The mean, the median and the clusters' mean of the s_i of one clustering on the
     distance matrix ``D``, vectorised: a_i and b_i of every point from its sums of
     distances to each cluster (``D`` times the clusters' indicator matrix). The
     library's ``silhouette`` computes the same s_i with all that a
     derivation needs (about 2.5 ms a call at n = 12); 04.7 screens a variant on a few
     dozen silhouettes, and draws many variants. ``self_in_a``: the slip that counts x_i
-    itself (distance 0) in a_i's average."""
+    itself (distance 0) in a_i's average; ``nearest_b``: the slip that takes b_i as the
+    distance to the nearest point of another cluster."""
     codes = np.unique(labels, return_inverse=True)[1].ravel()
     member = codes[:, None] == np.arange(codes.max() + 1)[None, :]      # n x c
     sizes = member.sum(0)
     sums = D @ member                                                    # sum to each C
     own = np.arange(len(codes)), codes
     a = sums[own] / (sizes[codes] if self_in_a else np.maximum(sizes[codes] - 1, 1))
-    b = np.where(member, np.inf, sums / sizes).min(1)
+    if nearest_b:
+        b = np.where(codes[:, None] == codes[None, :], np.inf, D).min(1)
+    else:
+        b = np.where(member, np.inf, sums / sizes).min(1)
     top = np.maximum(a, b)
     s = np.where((sizes[codes] > 1) & (top > 0), (b - a) / np.where(top > 0, top, 1), 0.0)
     return float(s.mean()), float(np.median(s)), float(((s @ member) / sizes).mean())
@@ -616,11 +621,11 @@ class ChooseK(NumbersQuestion):
         k = best(values, key=values.get)
         return k, values[k]
 
-    def _summaries(self, metric: str, self_in_a: bool = False) -> dict:
-        """k -> (mean, median, clusters' mean) of candidate k's s_i with ``metric``."""
+    def _summaries(self, metric: str, **slip) -> dict:
+        """k -> (mean, median, clusters' mean) of candidate k's s_i with ``metric`` (and a
+        slip of :func:`_silhouette_summaries`)."""
         D = _distance_matrix(self.X, metric)
-        return {k: _silhouette_summaries(D, lab, self_in_a=self_in_a)
-                for k, lab in self.candidates.items()}
+        return {k: _silhouette_summaries(D, lab, **slip) for k, lab in self.candidates.items()}
 
     def _silhouette_picks(self) -> dict:
         """The (k, value) each silhouette slip gives (another distance, another average,
@@ -636,7 +641,9 @@ class ChooseK(NumbersQuestion):
                 "Manhattan distance": best(self._summaries("cityblock")),
                 "squared distances": best(self._summaries("squared")),
                 "cosine distance": best(self._summaries("cosine")),
-                "point itself in a_i": best(self._summaries("euclidean", self_in_a=True))}
+                "point itself in a_i": best(self._summaries("euclidean", self_in_a=True)),
+                "b_i as the nearest point": best(self._summaries("euclidean",
+                                                                 nearest_b=True))}
 
     def _picks(self) -> dict:
         """The (k, value) each slip gives: another criterion, distance or average."""
@@ -675,7 +682,10 @@ class ChooseK(NumbersQuestion):
                            "the points are compared by their Euclidean distance.",
         "point itself in a_i": "Your a_i include x_i itself (distance 0): a_i averages over "
                                "the *other* points of the cluster, dividing by |C| - 1 "
-                               "(see 04.1)."}
+                               "(see 04.1).",
+        "b_i as the nearest point": "Your b_i is the distance to the nearest point of another "
+                                    "cluster; b_i is the smallest of the other clusters' "
+                                    "*mean* distances (see 04.2)."}
 
     def mistakes(self):
         sc = self._scores()
@@ -719,10 +729,11 @@ class ChooseK(NumbersQuestion):
             return False
         # the slips not screened on k may pick the key's k: their silhouette must differ
         # (from the summaries: the library's silhouettes and CH cost 50 ms a draw here)
-        euclid_self = self._summaries("euclidean", self_in_a=True)
         return all(apart([key, sc[key]], [k, summ[k][part]])
                    for summ, part in ((euclid, 2), (self._summaries("cityblock"), 0),
-                                      (self._summaries("squared"), 0), (euclid_self, 0))
+                                      (self._summaries("squared"), 0),
+                                      (self._summaries("euclidean", self_in_a=True), 0),
+                                      (self._summaries("euclidean", nearest_b=True), 0))
                    for k in [max(summ, key=lambda k: summ[k][part])])
 
     def explain(self, d):
