@@ -44,6 +44,11 @@ ERROR = [(q, 0.0, grading.NOTEBOOK_ERROR) for q in QIDS]
 #: loads SciPy (03.4's AMI slip) are right, that one and the next raise (ImportError)
 EXHAUSTED = FULL[:3] + RAISED[3:]
 EXHAUSTED_PROBLEMS = ["raised ImportError", "raised NameError"]
+#: ... or, as an unprivileged user (no cgroup), the kernel itself died in 03.4's first cell:
+#: the grader starts a fresh one, 03.4's later cell misses its question (not attempted) and
+#: 03.5 runs whole. Either way the attack costs its own row only.
+DIED = FULL[:3] + OPEN[3:4] + FULL[4:]
+DIED_PROBLEMS = ["raised MemoryError", "was lost", "raised NameError"]
 #: the attack cell, inserted after the setup cell, as the grader names it
 AT_SETUP = "setup"
 AT = 'code cell 2 under "03 - Pair counting: similarity matrices,…"'
@@ -385,6 +390,8 @@ def test_attack_gets_exactly_its_row(batch, name):
     _, want, problems = _attacks({**batch["env"]})[name]
     r = batch["reports"][f"{name}.ipynb"]
     assert (r.student, r.variant) == (name, name)
+    if name == "a15" and not ROOTED and rows(r) == DIED:     # the kernel died instead
+        want, problems = DIED, [AT + " raised MemoryError", *DIED_PROBLEMS[1:]]
     assert rows(r) == want, r.problems
     for fragment in problems:
         assert any(fragment in p for p in r.problems), (fragment, r.problems)
