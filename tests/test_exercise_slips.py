@@ -37,6 +37,9 @@ COURSE_TIES = {
     ("04.2", "the nearest point's cluster"), ("04.3", "b_i from the nearest point's cluster"),
     # ... and two points in a cluster: the median of one or two distances is their mean
     ("04.1", "median, not mean"), ("04.2", "median, not mean"),
+    ("04.1", "nearest other point of the cluster"), ("04.2", "the cluster of the smallest sum"),
+    ("04.2", "mean of the clusters' means"),
+    ("04.3", "b_i from the cluster of the smallest sum"),
     # the first five examples have no pair split by one labelling only: Rand = Jaccard = 1
     ("03.3", "Jaccard = Rand"), ("03.3", "Jaccard without f10"),
     ("03.3", "Jaccard without f01"), ("03.3", "Fowlkes-Mallows"),
@@ -119,7 +122,9 @@ def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom
     # 1,500 draws none kept them all apart): asked for k *and* s, a student who made one of
     # these slips gives the right k with another s, and is told which slip it was
     same_k = Counter()
-    unscreened = {m.name for m in q_("04.7").mistakes()} - set(ex.QUESTIONS["04.7"].SCREENED)
+    ChooseK = ex.QUESTIONS["04.7"]
+    unscreened = ({m.name for m in q_("04.7").mistakes()} - set(ChooseK.SCREENED)
+                  - set(ChooseK.WHERE_THEY_APPLY))
     assert unscreened == {"mean of the cluster silhouettes", "Manhattan distance",
                           "squared distances", "point itself in a_i",
                           "b_i as the nearest point"}
@@ -135,6 +140,52 @@ def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom
                 assert "s is off" in out.feedback
     # each of them picks the key's k somewhere in the class, so k alone would pass them
     assert all(same_k[name] >= 2 for name in unscreened), same_k
+
+
+def test_04_7_names_a_slip_only_when_it_fits_k_and_s(classroom):
+    # a wrong k with the right s is no slip about s: the reader's [2, s] on the course's
+    # data was told "median", "Manhattan", "cosine" ... (each picks k = 2 with another s)
+    from sklearn.metrics import silhouette_score
+
+    for seed in [None] + CLASS[:10]:
+        q = classroom("04.7", seed)
+        scores = {k: silhouette_score(q.X, lab) for k, lab in q.candidates.items()}
+        best = max(scores, key=scores.get)
+        assert q.key() == pytest.approx([best, scores[best]], abs=1e-12)
+        position = list(scores).index(best)          # the best k's place, from 0
+        for k in scores:
+            if k != best:
+                out = q.grade([k, scores[best]])
+                told = ["position, not k"] if k == position else []
+                assert out.status == ex.PARTLY and out.diagnosed == told, (seed, k)
+                assert "k is off" in out.feedback
+        # the pair given the other way round is told so (not "k: expected a whole number")
+        out = q.grade([scores[best], best])
+        assert out.status == ex.INVALID and "k comes first" in out.feedback
+        assert str(best) in out.feedback
+
+
+def test_04_7_conventions_for_a_point_alone_are_named_where_they_apply(classroom):
+    # a point alone in its cluster has s_i = 0 (scikit-learn's rule); s_i = 1, or leaving it
+    # out, changes the silhouette only where the picked clustering has one
+    from sklearn.metrics import silhouette_samples
+
+    seen = Counter()
+    for seed in CLASS:
+        q = classroom("04.7", seed)
+        for name, rule in (("a point alone: s_i = 1", "one"), ("points alone left out", "drop")):
+            values = {}
+            for k, lab in q.candidates.items():
+                s = silhouette_samples(q.X, lab)
+                alone = np.array([np.sum(lab == c) == 1 for c in lab])
+                values[k] = (np.where(alone, 1.0, s).mean() if rule == "one"
+                             else s[~alone].mean())
+            k = max(values, key=values.get)
+            if _base.apart([k, values[k]], q.key()):
+                out = q.grade([k, values[k]])
+                assert out.status != ex.CORRECT and name in out.diagnosed, (seed, name)
+                seen[name] += 1
+    assert seen["a point alone: s_i = 1"] >= 10 and seen["points alone left out"] >= 10, seen
 
 
 @pytest.mark.parametrize("qid", ["04.1", "04.2", "04.3"])
@@ -557,11 +608,20 @@ def test_04_7_vectorised_silhouettes_equal_the_library_and_scikit_learn():
             alone = same.sum(1) == 1
             a_self = (D * same).sum(1) / same.sum(1)
             b_near = np.where(same, np.inf, D).min(1)
-            for slip, a, b in (("self_in_a", a_self, np.asarray(lib.b, dtype=float)),
-                               ("nearest_b", np.asarray(lib.a, dtype=float), b_near)):
+            b_pooled = np.array([D[i, ~same[i]].mean() for i in range(n)])
+            lib_a, lib_b = np.asarray(lib.a, dtype=float), np.asarray(lib.b, dtype=float)
+            for slip, a, b in (({"self_in_a": True}, a_self, lib_b),
+                               ({"b_rule": "nearest"}, lib_a, b_near),
+                               ({"b_rule": "pooled"}, lib_a, b_pooled)):
                 s = np.where(alone, 0.0, (b - a) / np.maximum(a, b))
-                assert _silhouette_summaries(D, labels, **{slip: True})[0] == pytest.approx(
+                assert _silhouette_summaries(D, labels, **slip)[0] == pytest.approx(
                     s.mean(), abs=1e-12), (trial, metric, slip)
+            # a point alone in its cluster: s_i = 1, or left out of the average
+            assert _silhouette_summaries(D, labels, alone="one")[0] == pytest.approx(
+                np.where(alone, 1.0, sk).mean(), abs=1e-12)
+            if (~alone).any():
+                assert _silhouette_summaries(D, labels, alone="drop")[:2] == pytest.approx(
+                    (sk[~alone].mean(), np.median(sk[~alone])), abs=1e-12)
             assert np.allclose(np.asarray(lib.samples, dtype=float), sk, atol=1e-12)
             assert mean == pytest.approx(float(lib), abs=1e-12), (trial, metric)
             assert median == pytest.approx(float(np.median(sk)), abs=1e-12)

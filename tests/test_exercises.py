@@ -399,6 +399,8 @@ def test_partial_credit_and_choice_feedback():
     ("05.4", "AZ", "Z is not an option"),
     ("05.5", "AB", "exactly one letter"),
     ("01.3", {"unreadable": "<object>"}, "could not be read"),
+    ("04.4", {"s_C1": 0.8, "s_C2": -0.3}, "missing s_C"),
+    ("04.4", {"s_C1": 0.8, "sC1": 0.8, "s_C2": -0.3, "s_C": 0.27}, "s_C1 given twice"),
 ])
 def test_unreadable_answers_say_why(qid, answer, message):
     out = q_(qid).grade(answer)
@@ -1080,3 +1082,19 @@ def test_09_2_the_ari_normalised_by_the_smaller_or_the_geometric_count_is_named(
     assert "not the smaller of them" in out.feedback
     out = q.grade(round(geometric, 4))
     assert "ARI by the geometric mean" in out.diagnosed, out.messages
+
+
+@pytest.mark.parametrize("qid, names", [
+    ("04.4", ["s_{C_1}", "s_{C_2}", "s_C"]),        # as the question's text writes them
+    ("04.4", ["s_C_1", "S_C2", "sC"]),
+    ("04.1", [f"a{i}" for i in range(1, 5)]),
+    ("01.2", ["precision(1,3)", "Recall(1, 3)", "F (1, 3)"]),
+])
+def test_a_dict_is_read_by_part_names_written_as_a_student_would(qid, names):
+    # the reader's dicts keyed a1 (for a_1) and s_C_1 (for s_C1) were refused
+    q = q_(qid)
+    key = np.ravel(q.key())
+    assert len(names) == len(q.parts)
+    assert q.grade(dict(zip(names, key))).status == ex.CORRECT
+    wrong = dict(zip(names, key + 0.25))
+    assert q.grade(wrong).status == ex.INCORRECT

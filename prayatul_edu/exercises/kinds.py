@@ -341,10 +341,7 @@ class NumbersQuestion(_NumericQuestion):
     def read(self, answer):
         _unreadable(answer)
         if isinstance(answer, dict):
-            missing = [p for p in self.parts if p not in answer]
-            if missing:
-                raise InvalidAnswer(f"answer: missing {', '.join(missing)}")
-            answer = [answer[p] for p in self.parts]
+            answer = self._by_part(answer)
         if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__"):
             raise InvalidAnswer(f"answer: expected {len(self.parts)} numbers "
                                 f"({', '.join(self.parts)}), got {type(answer).__name__}")
@@ -353,6 +350,25 @@ class NumbersQuestion(_NumericQuestion):
             raise InvalidAnswer(f"answer: expected {len(self.parts)} numbers "
                                 f"({', '.join(self.parts)}), got {len(answer)}")
         return np.array([read_number(a, p) for a, p in zip(answer, self.parts)])
+
+    def _by_part(self, answer: dict) -> list:
+        """A dict's numbers in the order of :attr:`parts`. A name is read as a part's when
+        they agree but for case, spaces, underscores and braces (``a1`` or ``s_{C_1}`` for
+        ``a_1`` and ``s_C1``, as a question's text writes them)."""
+        def plain(name) -> str:
+            return re.sub(r"[\s_{}$\\]", "", str(name)).lower()
+
+        given = {}
+        for name, value in answer.items():
+            if (part := name if name in self.parts else next(
+                    (p for p in self.parts if plain(p) == plain(name)), None)) is not None:
+                if part in given:
+                    raise InvalidAnswer(f"answer: {part} given twice")
+                given[part] = value
+        missing = [p for p in self.parts if p not in given]
+        if missing:
+            raise InvalidAnswer(f"answer: missing {', '.join(missing)}")
+        return [given[p] for p in self.parts]
 
     def order_slip(self, got, want):
         """The right numbers in another order: say which part holds which number."""

@@ -40,7 +40,9 @@ def _parts(q, *, self_included=False, b_rule="mean"):
     (``"sum"``), the distance to the nearest point of another cluster (``"nearest"``),
     the smallest over the other clusters of the distance to their farthest point
     (``"farthest"``), the median instead of the mean (``"median"``), the mean of the
-    cluster that holds x_i's nearest point (``"nearest point's cluster"``), the largest
+    cluster that holds x_i's nearest point (``"nearest point's cluster"``) or of the
+    cluster of the smallest sum (``"smallest sum's cluster"``), the mean of the other
+    clusters' means (``"mean of means"``), sums over |C'| - 1 (``"over size - 1"``), the largest
     mean instead of the smallest (``"largest mean"``), the
     mean over the points of all the other clusters pooled (``"pooled"``), or the mean
     over all the other points, x_i's own cluster included (``"all"``)."""
@@ -55,6 +57,12 @@ def _parts(q, *, self_included=False, b_rule="mean"):
         return a, (D * other).sum(1) / other.sum(1)
     if b_rule == "nearest":
         return a, np.where(other, D, np.inf).min(1)
+    if b_rule == "smallest sum's cluster":
+        sums = np.stack([D[:, lab == c].sum(1) for c in np.unique(lab)], 1)
+        mine = lab[:, None] == np.unique(lab)[None, :]
+        pick = np.where(mine, np.inf, sums).argmin(1)
+        return a, np.array([D[i, lab == np.unique(lab)[pick[i]]].mean()
+                            for i in range(len(lab))])
     if b_rule == "nearest point's cluster":
         j = np.where(other, D, np.inf).argmin(1)
         return a, np.array([D[i, lab == lab[j[i]]].mean() for i in range(len(lab))])
@@ -62,9 +70,14 @@ def _parts(q, *, self_included=False, b_rule="mean"):
     per = np.stack([{"mean": lambda m: D[:, m].mean(1), "sum": lambda m: D[:, m].sum(1),
                      "largest mean": lambda m: D[:, m].mean(1),
                      "farthest": lambda m: D[:, m].max(1),
-                     "median": lambda m: np.median(D[:, m], 1)}[b_rule](lab == c)
+                     "median": lambda m: np.median(D[:, m], 1),
+                     "mean of means": lambda m: D[:, m].mean(1),
+                     "over size - 1": lambda m: D[:, m].sum(1) / max(m.sum() - 1, 1)
+                     }[b_rule](lab == c)
                     for c in np.unique(lab)], 1)
     mine = lab[:, None] == np.unique(lab)[None, :]
+    if b_rule == "mean of means":
+        return a, np.where(mine, 0.0, per).sum(1) / (~mine).sum(1)
     if b_rule == "largest mean":
         return a, np.where(mine, -np.inf, per).max(1)
     return a, np.where(mine, np.inf, per).min(1)
@@ -137,6 +150,10 @@ class SilhouetteA(_EachPoint):
                 Mistake("the other cluster (b_i)", _parts(self)[1],
                         "That is the average distance to the nearest *other* cluster (b_i); "
                         "a_i averages over the other points of x_i's own cluster."),
+                Mistake("nearest other point of the cluster",
+                        np.where(own, D, np.inf).min(1),
+                        "You took the distance to the nearest other member of x_i's "
+                        "cluster; a_i averages the distances to all of them."),
                 Mistake("farthest other point of the cluster",
                         np.where(own, D, -np.inf).max(1),
                         "You took the distance to the farthest other member of x_i's "
@@ -218,6 +235,17 @@ class SilhouetteB(_EachPoint):
                         "You took the mean distance to the cluster that holds x_i's nearest "
                         "point; b_i compares the *means* of all the other clusters and "
                         "keeps the smallest, which can be another cluster's."),
+                Mistake("the cluster of the smallest sum",
+                        _parts(self, b_rule="smallest sum's cluster")[1],
+                        "You chose the nearest cluster by the *sum* of the distances (a "
+                        "smaller cluster has a smaller sum); b_i compares the clusters' "
+                        "*means* and keeps the smallest."),
+                Mistake("mean of the clusters' means", _parts(self, b_rule="mean of means")[1],
+                        "You averaged the other clusters' means; b_i keeps the smallest of "
+                        "them, the mean distance to the nearest other cluster."),
+                Mistake("divided by |C| - 1", _parts(self, b_rule="over size - 1")[1],
+                        "You divided the sum over another cluster by its size minus one; x_i "
+                        "is not in that cluster, so its mean divides by its size |C'|."),
                 Mistake("largest mean", _parts(self, b_rule="largest mean")[1],
                         "You kept the *largest* of the other clusters' means; b_i is the "
                         "smallest, the mean distance to the nearest other cluster."),
@@ -318,6 +346,10 @@ class SilhouetteS(_EachPoint):
                         _s(*_parts(self, b_rule="nearest point's cluster")),
                         "Your b_i is the mean distance to the cluster of x_i's nearest point; "
                         "b_i is the smallest of the other clusters' means (see 04.2)."),
+                Mistake("b_i from the cluster of the smallest sum",
+                        _s(*_parts(self, b_rule="smallest sum's cluster")),
+                        "Your b_i is the mean distance to the cluster of the smallest *sum*; "
+                        "b_i is the smallest of the other clusters' *means* (see 04.2)."),
                 Mistake("b_i as the largest mean", _s(*_parts(self, b_rule="largest mean")),
                         "Your b_i is the mean distance to the *farthest* other cluster; b_i "
                         "is the smallest of the other clusters' means (see 04.2).")]
@@ -358,7 +390,7 @@ class SilhouetteSummary(NumbersQuestion):
             wrong.append((mb - ma) / max(ma, mb))
         ma, mb = a.mean(), b.mean()
         wrong.append((mb - ma) / max(ma, mb))
-        by_b, by_min = (b - a) / b, (b - a) / np.minimum(a, b)
+        by_b, by_min, by_a = (b - a) / b, (b - a) / np.minimum(a, b), (b - a) / a
         key = self.compute_key()
         with_self = _s(*_parts(self, self_included=True))
         v = np.asarray(s.samples, dtype=float)
@@ -401,6 +433,9 @@ class SilhouetteSummary(NumbersQuestion):
                             [by_min[lab == 1].mean(), by_min[lab == 2].mean(), by_min.mean()]),
                         "Your s_i divide by min(a_i, b_i); s_i = (b_i - a_i) / max(a_i, b_i), "
                         "between -1 and 1."),
+                Mistake("divided by a_i", np.array(
+                            [by_a[lab == 1].mean(), by_a[lab == 2].mean(), by_a.mean()]),
+                        "Your s_i divide by a_i; s_i = (b_i - a_i) / max(a_i, b_i)."),
                 Mistake("a and b averaged per cluster", np.array(
                             [wrong[0], wrong[1], (wrong[0] + wrong[1]) / 2]),
                         "You averaged a_i and b_i within each cluster first and formed "
@@ -499,8 +534,13 @@ class NormalizedCut(NumberQuestion):
                         "over every i in C_i and every j in V, so a pair inside C_i counts in "
                         "both orders."),
                 Mistake("divided by n_i", (cuts / sizes).sum(),
-                        "You divided each cut by the cluster's size n_i; the denominator is "
-                        "its volume W(C_i, V), a sum of weights."),
+                        "You divided each cut by the cluster's size n_i (with two clusters "
+                        "of two that is also the cut W(C_1, C_2) itself); the denominator is "
+                        "each cluster's volume W(C_i, V), a sum of weights."),
+                Mistake("each cut counted twice", (2 * cuts / (ins + cuts)).sum(),
+                        "You counted each cut edge in both directions, W(C_i, not C_i) + "
+                        "W(not C_i, C_i); the cut W(C_i, not C_i) counts each pair between "
+                        "C_i and the rest once, and the volume W(C_i, V) holds it once."),
                 Mistake("weight inside over volume", (ins / (ins + cuts)).sum(),
                         "You added up W(C_i, C_i) / W(C_i, V), the weight that stays inside; "
                         "NC adds up the weight that leaves, W(C_i, not C_i) / W(C_i, V)."),
@@ -537,28 +577,40 @@ def _nc(W, lab) -> float:
     return float(sum(W[m][:, ~m].sum() / W[m].sum() for m in (lab == c for c in np.unique(lab))))
 
 
-def _silhouette_summaries(D, labels, *, self_in_a: bool = False,
-                          nearest_b: bool = False) -> tuple:
+def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "mean",
+                          alone: str = "zero") -> tuple:
     """The mean, the median and the clusters' mean of the s_i of one clustering on the
     distance matrix ``D``, vectorised: a_i and b_i of every point from its sums of
     distances to each cluster (``D`` times the clusters' indicator matrix). The
     library's ``silhouette`` computes the same s_i with all that a
     derivation needs (about 2.5 ms a call at n = 12); 04.7 screens a variant on a few
-    dozen silhouettes, and draws many variants. ``self_in_a``: the slip that counts x_i
-    itself (distance 0) in a_i's average; ``nearest_b``: the slip that takes b_i as the
-    distance to the nearest point of another cluster."""
+    dozen silhouettes, and draws many variants.
+
+    The slips, for 04.7: ``self_in_a`` counts x_i itself (distance 0) in a_i's average;
+    ``b_rule="nearest"`` takes b_i as the distance to the nearest point of another
+    cluster, ``"pooled"`` as the mean over the points of all the other clusters; ``alone``
+    gives a point alone in its cluster s_i = 1 (``"one"``) or leaves it out (``"drop"``)
+    instead of s_i = 0."""
     codes = np.unique(labels, return_inverse=True)[1].ravel()
     member = codes[:, None] == np.arange(codes.max() + 1)[None, :]      # n x c
     sizes = member.sum(0)
     sums = D @ member                                                    # sum to each C
     own = np.arange(len(codes)), codes
     a = sums[own] / (sizes[codes] if self_in_a else np.maximum(sizes[codes] - 1, 1))
-    if nearest_b:
+    if b_rule == "nearest":
         b = np.where(codes[:, None] == codes[None, :], np.inf, D).min(1)
+    elif b_rule == "pooled":
+        b = (D.sum(1) - sums[own]) / (len(codes) - sizes[codes])
     else:
         b = np.where(member, np.inf, sums / sizes).min(1)
     top = np.maximum(a, b)
-    s = np.where((sizes[codes] > 1) & (top > 0), (b - a) / np.where(top > 0, top, 1), 0.0)
+    many = sizes[codes] > 1
+    s = np.where(many & (top > 0), (b - a) / np.where(top > 0, top, 1), 0.0)
+    if alone == "one":
+        s = np.where(many, s, 1.0)
+    elif alone == "drop":
+        s, member = s[many], member[many][:, sizes > 1]
+        sizes = member.sum(0)
     return float(s.mean()), float(np.median(s)), float(((s @ member) / sizes).mean())
 
 
@@ -583,6 +635,9 @@ class ChooseK(NumbersQuestion):
     qid, title, dataset = "04.7", "choose k by silhouette", "choose_k"
     parts = ("k", "s")
     ties_named = True
+    #: A slip is named only when it fits k *and* s: a wrong k with the right s is no
+    #: slip about s (a median or another distance would give another s).
+    partial_slips = False
     hints = ("Compute the overall silhouette of each candidate clustering "
              "(`silhouette(q.X, labels)`).",
              "A larger silhouette means tighter, better separated clusters: the recommended "
@@ -599,6 +654,9 @@ class ChooseK(NumbersQuestion):
 
     def read(self, answer):
         v = super().read(answer)
+        if v[0] != int(v[0]) and v[1] == int(v[1]):
+            raise InvalidAnswer(f"k, s: k comes first; you gave {fmt(v[0])}, {fmt(v[1])} "
+                                "(the whole number second): give [k, s]")
         if v[0] != int(v[0]):
             raise InvalidAnswer(f"k: expected a whole number (a number of clusters), got "
                                 f"{fmt(v[0])}")
@@ -643,7 +701,11 @@ class ChooseK(NumbersQuestion):
                 "cosine distance": best(self._summaries("cosine")),
                 "point itself in a_i": best(self._summaries("euclidean", self_in_a=True)),
                 "b_i as the nearest point": best(self._summaries("euclidean",
-                                                                 nearest_b=True))}
+                                                                 b_rule="nearest")),
+                "b_i over the other clusters pooled": best(self._summaries("euclidean",
+                                                                           b_rule="pooled")),
+                "a point alone: s_i = 1": best(self._summaries("euclidean", alone="one")),
+                "points alone left out": best(self._summaries("euclidean", alone="drop"))}
 
     def _picks(self) -> dict:
         """The (k, value) each slip gives: another criterion, distance or average."""
@@ -685,11 +747,29 @@ class ChooseK(NumbersQuestion):
                                "(see 04.1).",
         "b_i as the nearest point": "Your b_i is the distance to the nearest point of another "
                                     "cluster; b_i is the smallest of the other clusters' "
-                                    "*mean* distances (see 04.2)."}
+                                    "*mean* distances (see 04.2).",
+        "b_i over the other clusters pooled": "Your b_i averages over the points of all the "
+                                              "other clusters at once; b_i is the smallest "
+                                              "of the other clusters' means (see 04.2).",
+        "a point alone: s_i = 1": "You gave a point alone in its cluster s_i = 1; its a_i is "
+                                  "undefined, and the silhouette sets its s_i to 0 (as "
+                                  "scikit-learn does), which is what keeps singletons from "
+                                  "looking perfect.",
+        "points alone left out": "You left the points alone in their cluster out of the "
+                                 "average; they count, with s_i = 0 (as in scikit-learn), so "
+                                 "the mean is over all N points."}
+
+    #: Slips that are no slip on some data: with no point alone in its cluster the
+    #: conventions for one give the silhouette itself, and with two clusters the pooled b_i
+    #: is b_i. Listed where they give another (k, s) than the key, never screened.
+    WHERE_THEY_APPLY = ("b_i over the other clusters pooled", "a point alone: s_i = 1",
+                        "points alone left out")
 
     def mistakes(self):
         sc = self._scores()
         key = max(sc, key=sc.get)
+        picks = {name: pick for name, pick in self._picks().items()
+                 if name not in self.WHERE_THEY_APPLY or apart([key, sc[key]], pick)}
         low, second = min(sc, key=sc.get), sorted(sc, key=sc.get)[-2]
         return [Mistake("smallest silhouette", [low, sc[low]],
                         "You picked the smallest silhouette; larger is better."),
@@ -703,8 +783,7 @@ class ChooseK(NumbersQuestion):
                 Mistake("second largest silhouette", [second, sc[second]],
                         "That k has the second largest silhouette; the silhouette recommends "
                         "the k of the largest."),
-                *[Mistake(name, list(pick), self._SAID[name])
-                  for name, pick in self._picks().items()]]
+                *[Mistake(name, list(pick), self._SAID[name]) for name, pick in picks.items()]]
 
     def acceptable(self):
         """A clear winner, every slip of :attr:`SCREENED` picks another k, and every slip
@@ -733,7 +812,7 @@ class ChooseK(NumbersQuestion):
                    for summ, part in ((euclid, 2), (self._summaries("cityblock"), 0),
                                       (self._summaries("squared"), 0),
                                       (self._summaries("euclidean", self_in_a=True), 0),
-                                      (self._summaries("euclidean", nearest_b=True), 0))
+                                      (self._summaries("euclidean", b_rule="nearest"), 0))
                    for k in [max(summ, key=lambda k: summ[k][part])])
 
     def explain(self, d):
