@@ -127,10 +127,19 @@ def test_04_7_slips_that_pick_the_key_s_k_are_told_by_their_silhouette(classroom
                   - set(ChooseK.WHERE_THEY_APPLY))
     assert unscreened == {"mean of the cluster silhouettes", "Manhattan distance",
                           "squared distances", "point itself in a_i",
-                          "b_i as the nearest point"}
+                          "b_i as the nearest point", "standardised coordinates"}
+    from sklearn.metrics import silhouette_score
+    from sklearn.preprocessing import StandardScaler
+
     for seed in [None] + CLASS:
         q = classroom("04.7", seed)
         k, s = q.key()
+        # the standardised slip as a student computes it, with scikit-learn
+        Z = StandardScaler().fit_transform(q.X)
+        z = {c: silhouette_score(Z, lab) for c, lab in q.candidates.items()}
+        zk = max(z, key=z.get)
+        assert next(m for m in q.mistakes() if m.name == "standardised coordinates").value == (
+            pytest.approx([zk, z[zk]], abs=1e-12))
         for m in q.mistakes():
             if m.name in unscreened and m.value[0] == k:
                 same_k[m.name] += 1

@@ -616,10 +616,13 @@ def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "
 
 def _distance_matrix(X, metric: str = "euclidean") -> np.ndarray:
     """The points' distance matrix for a 04.7 slip: SciPy's ``metric`` (``"euclidean"``,
-    ``"cityblock"``, ``"cosine"``) or ``"squared"`` (the squared Euclidean distance)."""
+    ``"cityblock"``, ``"cosine"``), ``"squared"`` (the squared Euclidean distance) or
+    ``"standardised"`` (Euclidean, after scaling each coordinate to mean 0 and sd 1)."""
     from scipy.spatial.distance import cdist
 
     X = np.asarray(X, dtype=float)
+    if metric == "standardised":
+        X, metric = (X - X.mean(0)) / X.std(0), "euclidean"
     D = cdist(X, X, "sqeuclidean" if metric == "squared" else metric)
     D = np.maximum((D + D.T) / 2, 0.0)
     np.fill_diagonal(D, 0.0)
@@ -699,6 +702,7 @@ class ChooseK(NumbersQuestion):
                 "Manhattan distance": best(self._summaries("cityblock")),
                 "squared distances": best(self._summaries("squared")),
                 "cosine distance": best(self._summaries("cosine")),
+                "standardised coordinates": best(self._summaries("standardised")),
                 "point itself in a_i": best(self._summaries("euclidean", self_in_a=True)),
                 "b_i as the nearest point": best(self._summaries("euclidean",
                                                                  b_rule="nearest")),
@@ -742,6 +746,9 @@ class ChooseK(NumbersQuestion):
                              "the silhouette averages the distances themselves.",
         "cosine distance": "You used the cosine distance (the angle seen from the origin); "
                            "the points are compared by their Euclidean distance.",
+        "standardised coordinates": "You scaled each coordinate to mean 0 and sd 1 first "
+                                    "(a scaler's habit); the question compares the points "
+                                    "as given, by their Euclidean distance.",
         "point itself in a_i": "Your a_i include x_i itself (distance 0): a_i averages over "
                                "the *other* points of the cluster, dividing by |C| - 1 "
                                "(see 04.1).",
@@ -812,7 +819,8 @@ class ChooseK(NumbersQuestion):
                    for summ, part in ((euclid, 2), (self._summaries("cityblock"), 0),
                                       (self._summaries("squared"), 0),
                                       (self._summaries("euclidean", self_in_a=True), 0),
-                                      (self._summaries("euclidean", b_rule="nearest"), 0))
+                                      (self._summaries("euclidean", b_rule="nearest"), 0),
+                                      (self._summaries("standardised"), 0))
                    for k in [max(summ, key=lambda k: summ[k][part])])
 
     def explain(self, d):
