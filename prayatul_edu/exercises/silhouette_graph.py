@@ -381,6 +381,24 @@ class SilhouetteSummary(NumbersQuestion):
         s = _sil(self)
         return np.array([*np.asarray(s.per_cluster, dtype=float), float(s)])
 
+    #: 04.3's slips that 04.4 lists in its own words (the others are carried over)
+    _OWN = ("point itself in a_i", "divided by b_i", "b_i from the nearest point",
+            "divided by min(a_i, b_i)", "divided by a_i")
+
+    def _from_each_point(self, key) -> list:
+        """04.3's slips in the s_i, averaged as 04.4 asks: a student who made one there
+        makes it here. Only where it gives another answer (with two clusters a pooled b_i
+        is b_i)."""
+        lab = np.asarray(self.labels)
+        out = []
+        for m in SilhouetteS(None, data=self.data).mistakes():
+            v = np.asarray(m.value, dtype=float)
+            value = np.array([v[lab == 1].mean(), v[lab == 2].mean(), v.mean()])
+            if m.name not in self._OWN and apart(value, key):
+                out.append(Mistake(m.name, value, f"{m.message} (Your s_i have the slip "
+                                                  "of 04.3.)"))
+        return out
+
     def mistakes(self):
         s = _sil(self)
         a, b, lab = np.asarray(s.a), np.asarray(s.b), np.asarray(self.labels)
@@ -395,7 +413,8 @@ class SilhouetteSummary(NumbersQuestion):
         with_self = _s(*_parts(self, self_included=True))
         v = np.asarray(s.samples, dtype=float)
         near = _s(*_parts(self, b_rule="nearest"))
-        return [Mistake("averaged a and b first", np.array(wrong),
+        return [*self._from_each_point(key),
+                Mistake("averaged a and b first", np.array(wrong),
                         "You averaged a_i and b_i first and then formed (b - a)/max(a, b). "
                         "Compute every s_i, then average the s_i."),
                 Mistake("s_C as the mean of the clusters", np.array(
