@@ -66,10 +66,21 @@ def _slips_05_1(D):
     D = np.asarray(D, dtype=float)
     out = {name: _Z(D, method)[:, 2] for name, method in
            (("Ward", "ward"), ("centroid linkage", "centroid"), ("median linkage", "median"))}
+    out["grown from x1"] = _prim_from_x1(D)
     out["largest distance of the merged clusters"] = [D[np.ix_(A, B)].max()
                                                        for A, B, _ in _merges(D)]
     out["mean distance of the merged clusters"] = [D[np.ix_(A, B)].mean()
                                                     for A, B, _ in _merges(D)]
+    return out
+
+
+def _prim_from_x1(D):
+    """Prim's minimum spanning tree grown from x1: each edge's length, in the order added."""
+    n, seen, out = len(D), {0}, []
+    while len(seen) < n:
+        h, j = min((D[i, j], j) for i in seen for j in range(n) if j not in seen)
+        seen.add(j)
+        out.append(h)
     return out
 
 
@@ -109,6 +120,7 @@ def _slips_05_3(D):
     w = squareform(cophenet(_Z(D, "weighted")))[iu]
     return {"d rounded early": [round(d, 2), p, r],
             "p rounded early": [d, round(p, 2), r],
+            "CPCC rounded early": [d, p, round(r, 2)],
             "uncentred": [d, p, x @ y / np.sqrt((x @ x) * (y @ y))],
             "sums for means": [x.sum(), y.sum(), r],
             "sample covariance": [d, p, np.cov(x, y)[0, 1]],
@@ -144,7 +156,9 @@ def _slips_06_1(t, a, b):
     inst = np.zeros(4)
     for ti, ai, bi in zip(t, a, b):
         inst[[[3, 2], [1, 0]][int(ai == ti)][int(bi == ti)]] += 1
-    return {"right only when together": _counts(t, a, b, _together),
+    br, rw, wr, bw = _counts(t, a, b, _agrees)
+    return {"right and wrong exchanged": [bw, wr, rw, br],
+            "right only when together": _counts(t, a, b, _together),
             "instances by raw labels": inst}
 
 
@@ -154,6 +168,8 @@ def _slips_06_2(t, a, b):
     T = br + rw + wr + bw
     return {"BR and BW swapped": _measures(bw, rw, wr, br),
             "right only when together": _measures(*_counts(t, a, b, _together)),
+            "together for right": _measures(*_counts(t, a, b, lambda t, a, i, j: int(
+                a[i] == a[j]))),
             "alpha with WR for BW": [key[0], key[4], *key[2:]],
             "phi_e with BW for WR": [*key[:4], key[1]],
             "xi_c with BR on top": [key[0], key[1], br / (br + rw + wr), *key[3:]],

@@ -64,6 +64,18 @@ def _merged_groups(q, reduce) -> np.ndarray:
     return np.array([float(reduce(D[np.ix_(s.a, s.b)])) for s in _tree(q).steps])
 
 
+def _grown_from_first(D: np.ndarray) -> np.ndarray:
+    """The slip: one cluster grown from x1, each time by the example nearest to it (Prim's
+    order): single linkage's heights, in the order x1's cluster meets them."""
+    inside, out = [0], []
+    while len(inside) < len(D):
+        rest = [j for j in range(len(D)) if j not in inside]
+        h, j = min((D[np.ix_(inside, [j])].min(), j) for j in rest)
+        inside.append(j)
+        out.append(float(h))
+    return np.array(out)
+
+
 def _neighbour_heights(q, shift: int) -> np.ndarray:
     """P_ij read one merge off: the height of the merge before (``shift=-1``; 0 before the
     first) or after (``shift=1``; the last merge's own after the last) the one that joins
@@ -147,6 +159,11 @@ class MergeHeights(NumbersQuestion):
                         "sum of the heights so far."),
                 *_other_linkages(self, lambda lk: np.asarray(_tree(self, lk).heights),
                                  "heights"),
+                Mistake("grown from x1", _grown_from_first(D),
+                        "You grew one cluster from x1, adding the example nearest to it each "
+                        "time (Prim's spanning tree): the right distances in another order. "
+                        "Agglomerative clustering merges the two closest *clusters* anywhere "
+                        "in the table, so each merge is the next one up the dendrogram."),
                 Mistake("largest distance of the merged clusters", _merged_groups(self, np.max),
                         "Your merges are single linkage's, but you recorded the *largest* "
                         "distance between the two clusters joined (complete linkage's "

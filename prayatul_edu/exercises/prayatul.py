@@ -109,6 +109,10 @@ class PrayatulCounts(NumbersQuestion):
                         "You counted the pairs each clustering puts *together*. A pair is "
                         "Right for an algorithm when it agrees with the truth: together in "
                         "both, or apart in both."),
+                Mistake("right and wrong exchanged", k[[3, 2, 1, 0]],
+                        "You counted the pairs an algorithm gets *wrong* as right. A pair is "
+                        "right for an algorithm when it agrees with the truth on 'together "
+                        "or apart'."),
                 Mistake("right only when together", _together_right_counts(self),
                         "You counted a pair right only when the algorithm and the truth both "
                         "put it together. A pair the truth keeps apart is right too when the "
