@@ -197,6 +197,7 @@ class CopheneticMatrix(TableQuestion):
         return _coph(self)
 
     def mistakes(self):
+        largest = _merged_groups(self, np.max)
         return [Mistake("complete linkage", _coph(self, "complete"),
                         "That is the cophenetic matrix of the complete-linkage tree; use "
                         "single linkage."),
@@ -237,8 +238,7 @@ class CopheneticMatrix(TableQuestion):
                         "x_i and x_j: one merge off in the list of 05.1. P_ij is the height "
                         "of the merge that puts them together."),
                 Mistake("largest distance of the merged clusters",
-                        _by_merges(self, lambda step, i, j: float(np.max(
-                            np.asarray(self.D, dtype=float)[np.ix_(step.a, step.b)]))),
+                        _by_merges(self, lambda step, i, j: largest[step.number - 1]),
                         "Your P_ij are the *largest* distances between the two clusters each "
                         "merge joins; P_ij is the single-linkage height of that merge, the "
                         "smallest distance between them."),
@@ -280,7 +280,7 @@ class CPCC(NumbersQuestion):
         c = cophenetic_correlation(self.D, _tree(self, "complete"))
         a = cophenetic_correlation(self.D, _tree(self, "average"))
         w = cophenetic_correlation(self.D, _tree(self, "weighted"))
-        d, p = D[iu].mean(), P[iu].mean()
+        d, p, n = D[iu].mean(), P[iu].mean(), len(iu[0])      # n: the 10 pairs i < j
         d2, p2 = round(d, 2), round(p, 2)
         from scipy.stats import kendalltau, spearmanr
         r = _pearson(D[iu], P[iu], d, p)
@@ -337,12 +337,11 @@ class CPCC(NumbersQuestion):
                         "Your d and p are the sums of the 10 entries i < j; they are their "
                         "means (divide by 10)."),
                 Mistake("sample covariance", np.array([d, p, float(np.sum(
-                            (D[iu] - d) * (P[iu] - p)) / (len(iu[0]) - 1))]),
+                            (D[iu] - d) * (P[iu] - p)) / (n - 1))]),
                         "That is the sample covariance of D_ij and P_ij (divided by n - 1); "
                         "the CPCC divides the sum of products by sqrt(sum (D_ij - d)^2 "
                         "sum (P_ij - p)^2) (Pearson's correlation)."),
-                Mistake("n - 1 on top only", np.array([d, p, r * len(iu[0]) / (len(iu[0])
-                                                                            - 1)]),
+                Mistake("n - 1 on top only", np.array([d, p, r * n / (n - 1)]),
                         "Your covariance divides by n - 1 (the sample covariance) and your "
                         "standard deviations by n: the factors must cancel. Pearson's r uses "
                         "the same one in both, as in the CPCC's formula (sums only)."),

@@ -28,33 +28,36 @@ def _m(q, swap=False):
     return prayatul_matrix(q.truth, a, b)
 
 
+def _tally(ra, rb) -> np.ndarray:
+    """BR, RW, WR, BW from the verdicts ``ra`` (A right) and ``rb`` (B right) of each item."""
+    ra, rb = np.asarray(ra, dtype=bool), np.asarray(rb, dtype=bool)
+    return np.array([np.sum(ra & rb), np.sum(ra & ~rb), np.sum(~ra & rb), np.sum(~ra & ~rb)],
+                    dtype=float)
+
+
+def _together(labels) -> np.ndarray:
+    """For each pair i < j: whether ``labels`` puts i and j together."""
+    x = np.asarray(labels)
+    return (x[:, None] == x[None, :])[np.triu_indices(len(x), 1)]
+
+
 def _together_counts(q) -> np.ndarray:
     """The slip: BR, RW, WR, BW with "right" read as "together" (the truth left out)."""
-    a, b = np.asarray(q.primary), np.asarray(q.alternative)
-    iu = np.triu_indices(len(a), 1)
-    ta, tb = (a[:, None] == a[None, :])[iu], (b[:, None] == b[None, :])[iu]
-    return np.array([np.sum(ta & tb), np.sum(ta & ~tb), np.sum(~ta & tb), np.sum(~ta & ~tb)],
-                    dtype=float)
+    return _tally(_together(q.primary), _together(q.alternative))
 
 
 def _together_right_counts(q) -> np.ndarray:
     """The slip: BR, RW, WR, BW with a pair "right" only when the algorithm *and* the truth
     put it together (the pairs both keep apart counted wrong)."""
-    t, a, b = (np.asarray(v) for v in (q.truth, q.primary, q.alternative))
-    iu = np.triu_indices(len(t), 1)
-    tt = (t[:, None] == t[None, :])[iu]
-    ra, rb = (a[:, None] == a[None, :])[iu] & tt, (b[:, None] == b[None, :])[iu] & tt
-    return np.array([np.sum(ra & rb), np.sum(ra & ~rb), np.sum(~ra & rb), np.sum(~ra & ~rb)],
-                    dtype=float)
+    t = _together(q.truth)
+    return _tally(_together(q.primary) & t, _together(q.alternative) & t)
 
 
 def _instance_counts(q) -> np.ndarray:
     """The slip: BR, RW, WR, BW over the instances, each "right" when its raw label equals
     the truth's (accuracy on raw labels, which the lecture shows punishes names)."""
-    t, a, b = (np.asarray(v) for v in (q.truth, q.primary, q.alternative))
-    ra, rb = a == t, b == t
-    return np.array([np.sum(ra & rb), np.sum(ra & ~rb), np.sum(~ra & rb), np.sum(~ra & ~rb)],
-                    dtype=float)
+    t = np.asarray(q.truth)
+    return _tally(np.asarray(q.primary) == t, np.asarray(q.alternative) == t)
 
 
 def _five(br, rw, wr, bw) -> np.ndarray:
@@ -216,8 +219,8 @@ class PrayatulMeasures(NumbersQuestion):
                 Mistake("RW for BR + RW", np.array([
                     key[0], (m.rw - m.bw) / m.n_pairs, m.rw / (m.rw + m.wr),
                     (m.rw - m.wr) / (m.rw + m.wr), (m.rw - m.wr) / m.n_pairs]),
-                        "You counted only RW as A's right pairs; A is right on BR + RW pairs "
-                        "(both right included) in alpha, xi_c, xi_e and phi_e.")]
+                    "You counted only RW as A's right pairs; A is right on BR + RW pairs "
+                    "(both right included) in alpha, xi_c, xi_e and phi_e.")]
 
     def acceptable(self):
         m = _m(self)
