@@ -98,6 +98,9 @@ def _slips_05_2(D):
     out["the next merge's height"] = _table(D, lambda k, A, B: h[min(k + 1, len(h) - 1)])
     out["largest distance of the merged clusters"] = _table(
         D, lambda k, A, B: D[np.ix_(A, B)].max())
+    out["mean distance of the merged clusters"] = _table(
+        D, lambda k, A, B: D[np.ix_(A, B)].mean())
+    out["cumulative heights"] = _table(D, lambda k, A, B: h[:k + 1].sum())
     out["half heights"] = squareform(cophenet(_Z(D))) / 2
     return out
 
@@ -118,6 +121,7 @@ def _slips_05_3(D):
     n = len(x)
     xc, yc = x - d, y - p
     w = squareform(cophenet(_Z(D, "weighted")))[iu]
+    dm, pm = np.median(x), np.median(y)
     return {"d rounded early": [round(d, 2), p, r],
             "p rounded early": [d, round(p, 2), r],
             "CPCC rounded early": [d, p, round(r, 2)],
@@ -126,7 +130,10 @@ def _slips_05_3(D):
             "sample covariance": [d, p, np.cov(x, y)[0, 1]],
             "n - 1 on top only": [d, p, np.cov(x, y)[0, 1] / (np.std(x) * np.std(y))],
             "no square root": [d, p, (xc @ yc) / ((xc @ xc) * (yc @ yc))],
-            "weighted linkage": [d, w.mean(), pearsonr(x, w)[0]]}
+            "weighted linkage": [d, w.mean(), pearsonr(x, w)[0]],
+            "medians for means": [dm, pm, (x - dm) @ (y - pm) / np.sqrt(
+                ((x - dm) ** 2).sum() * ((y - pm) ** 2).sum())],
+            "means over N(N - 1)": [x.sum() / 20, y.sum() / 20, r]}
 
 
 # ---------------------------------------------------------- 06: the pairs
@@ -172,6 +179,8 @@ def _slips_06_2(t, a, b):
                 a[i] == a[j]))),
             "alpha with WR for BW": [key[0], key[4], *key[2:]],
             "phi_e with BW for WR": [*key[:4], key[1]],
+            "alpha with BR on top": [key[0], (br - bw) / T, *key[2:]],
+            "right and wrong exchanged": _measures(bw, wr, rw, br),
             "xi_c with BR on top": [key[0], key[1], br / (br + rw + wr), *key[3:]],
             "phi_e without BR in T": [*key[:4], (br + rw - wr) / (rw + wr + bw)],
             "RW for BR + RW": [key[0], (rw - bw) / T, rw / (rw + wr), (rw - wr) / (rw + wr),

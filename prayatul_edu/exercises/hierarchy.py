@@ -197,7 +197,8 @@ class CopheneticMatrix(TableQuestion):
         return _coph(self)
 
     def mistakes(self):
-        largest = _merged_groups(self, np.max)
+        largest, mean = _merged_groups(self, np.max), _merged_groups(self, np.mean)
+        cumulative = np.cumsum(_tree(self).heights)
         return [Mistake("complete linkage", _coph(self, "complete"),
                         "That is the cophenetic matrix of the complete-linkage tree; use "
                         "single linkage."),
@@ -242,6 +243,15 @@ class CopheneticMatrix(TableQuestion):
                         "Your P_ij are the *largest* distances between the two clusters each "
                         "merge joins; P_ij is the single-linkage height of that merge, the "
                         "smallest distance between them."),
+                Mistake("mean distance of the merged clusters",
+                        _by_merges(self, lambda step, i, j: mean[step.number - 1]),
+                        "Your P_ij are the *mean* distances between the two clusters each "
+                        "merge joins; P_ij is the single-linkage height of that merge, the "
+                        "smallest distance between them."),
+                Mistake("cumulative heights",
+                        _by_merges(self, lambda step, i, j: cumulative[step.number - 1]),
+                        "Your P_ij add up the heights of the merges so far; P_ij is the height "
+                        "of the one merge that puts x_i and x_j together."),
                 Mistake("half heights", _coph(self) / 2,
                         "You halved the heights (a tree drawn with its leaves at half the "
                         "distance); P_ij is the merge height itself.")]
@@ -282,6 +292,7 @@ class CPCC(NumbersQuestion):
         w = cophenetic_correlation(self.D, _tree(self, "weighted"))
         d, p, n = D[iu].mean(), P[iu].mean(), len(iu[0])      # n: the 10 pairs i < j
         d2, p2 = round(d, 2), round(p, 2)
+        dm, pm = float(np.median(D[iu])), float(np.median(P[iu]))
         from scipy.stats import kendalltau, spearmanr
         r = _pearson(D[iu], P[iu], d, p)
         p1 = np.round(P[iu], 1)
@@ -351,6 +362,13 @@ class CPCC(NumbersQuestion):
                         "You divided by sum (D_ij - d)^2 sum (P_ij - p)^2 without its square "
                         "root; the CPCC's denominator is sqrt(sum (D_ij - d)^2 "
                         "sum (P_ij - p)^2)."),
+                Mistake("medians for means", np.array([dm, pm, _pearson(D[iu], P[iu], dm,
+                                                                       pm)]),
+                        "Your d and p are the medians of the 10 entries i < j; the CPCC "
+                        "uses their means."),
+                Mistake("means over N(N - 1)", np.array([d / 2, p / 2, r]),
+                        "You divided the sums over the pairs i < j by N (N - 1) = 20, the "
+                        "number of ordered pairs; there are N (N - 1) / 2 = 10 pairs i < j."),
                 Mistake("weighted linkage", np.array([w.d_mean, w.p_mean, float(w)]),
                         "Your p and CPCC come from the weighted-average-linkage (WPGMA) "
                         "tree; use single linkage.")]

@@ -208,6 +208,14 @@ class PrayatulMeasures(NumbersQuestion):
                 Mistake("phi_e with BW for WR", np.array([*key[:4], key[1]]),
                         "Your phi_e subtracts BW (that is alpha); effective superiority "
                         "subtracts B's wins: phi_e = (BR + RW - WR) / T."),
+                Mistake("alpha with BR on top", np.array(
+                    [key[0], (m.br - m.bw) / m.n_pairs, *key[2:]]),
+                    "Your alpha counts only BR as A's right pairs; the polarization counts "
+                    "every pair A gets right, BR + RW, less BW, over T."),
+                Mistake("right and wrong exchanged", _five(m.bw, m.wr, m.rw, m.br),
+                        "Your counts take the pairs an algorithm gets *wrong* as right. A "
+                        "pair is right for an algorithm when it agrees with the truth on "
+                        "'together or apart'."),
                 Mistake("xi_c with BR on top", np.array(
                     [key[0], key[1], m.br / (m.br + m.rw + m.wr), *key[3:]]),
                     "Your xi_c counts only BR on top; comparative rightness counts every pair "
