@@ -181,10 +181,14 @@ def _single_linkage_shape(D) -> tuple[bool, bool]:
 def _exercise_4(rng):
     """Five points' distances, drawn until the 4 smallest distances are not the merge
     heights and a merge joins two groups (else the cophenetic matrix read off the first
-    merge of each example would be right): checked here, cheaper than redrawing."""
+    merge of each example would be right), and the mean distance d is not (nearly) a
+    number of 2 decimals (else d rounded early would be right; 05.3 keeps it 1e-3 away, and
+    a draw 9e-4 or closer, refused there for sure, is cheaper refused here)."""
+    iu = np.triu_indices(5, 1)
     while True:
         D = _distances_of_points(rng, 5, 0.3, 1.3, distinct=True)
-        if all(_single_linkage_shape(D)):
+        d = D[iu].mean()
+        if all(_single_linkage_shape(D)) and abs(d - round(d, 2)) >= 9e-4:
             return {"D": D}
 
 
