@@ -55,18 +55,29 @@ def is_metric(D, tol: float = 1e-9) -> bool:
                 and triangle.all())
 
 
+@functools.lru_cache(maxsize=None)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The indices of the pairs i < j of ``n`` items (``np.triu_indices``), made once per
+    ``n``: the draws below need them thousands of times for a class."""
+    iu = np.triu_indices(n, 1)
+    for a in iu:
+        a.setflags(write=False)
+    return iu
+
+
 def _distances_of_points(rng, n, low, high, distinct=False):
     """Rounded Euclidean distances of ``n`` random points, all in [low, high], a metric."""
-    iu = np.triu_indices(n, 1)
+    iu = _pairs(n)
     while True:
         X = rng.uniform(0, high, (n, 2))
         D = np.round(np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)), 2)
         d = D[iu]
-        if d.min() < low or d.max() > high or not is_metric(D):
+        if d.min() < low or d.max() > high:
             continue
         if distinct and len(np.unique(d)) < len(d):            # no ties in the merges
             continue
-        return D
+        if is_metric(D):                                        # the dearest check last
+            return D
 
 
 def _both_present(rng, n, k):
@@ -157,7 +168,7 @@ def _single_linkage_shape(D) -> tuple[bool, bool]:
     whether the n - 1 smallest distances are *not* its merge heights (two of them within
     one cluster already), and whether a merge joins two groups of two or more."""
     n = len(D)
-    iu = np.triu_indices(n, 1)
+    iu = _pairs(n)
     group, size = list(range(n)), [1] * n
 
     def root(x):
@@ -180,13 +191,29 @@ def _single_linkage_shape(D) -> tuple[bool, bool]:
     return cycle, two_groups
 
 
+def _minimax(D) -> np.ndarray:
+    """The single-linkage cophenetic matrix: for each pair, the smallest possible largest
+    step of a path between them (Floyd-Warshall with max for + and min for min)."""
+    P = np.array(D, dtype=float)
+    for k in range(len(P)):
+        P = np.minimum(P, np.maximum(P[:, k, None], P[None, k, :]))
+    return P
+
+
 def _exercise_4(rng):
     """Five points' distances, drawn until the 4 smallest distances are not the merge
     heights and a merge joins two groups (else the cophenetic matrix read off the first
-    merge of each example would be right): checked here, cheaper than redrawing."""
+    merge of each example would be right), and none of d, p and the CPCC is (nearly) a
+    number of 2 decimals (else rounding it early would be right; 05.3 keeps each 1e-3 away,
+    and a draw 9e-4 or closer, refused there for sure, is cheaper refused here)."""
+    iu = _pairs(5)
     while True:
         D = _distances_of_points(rng, 5, 0.3, 1.3, distinct=True)
-        if all(_single_linkage_shape(D)):
+        x = D[iu]
+        if abs(x.mean() - round(x.mean(), 2)) < 9e-4 or not all(_single_linkage_shape(D)):
+            continue
+        y = _minimax(D)[iu]
+        if all(abs(v - round(v, 2)) >= 9e-4 for v in (y.mean(), np.corrcoef(x, y)[0, 1])):
             return {"D": D}
 
 

@@ -56,14 +56,64 @@ def _by_merges(q, value) -> np.ndarray:
     return out
 
 
-def _first_merges(q) -> np.ndarray:
+def _merged_groups(q, reduce) -> np.ndarray:
+    """The single-linkage merges with another height: ``reduce`` (np.max, np.mean) of the
+    distances between the two clusters each merge joins (a slip: the right merges, the
+    height of another linkage)."""
+    D = np.asarray(q.D, dtype=float)
+    return np.array([float(reduce(D[np.ix_(s.a, s.b)])) for s in _tree(q).steps])
+
+
+def _grown_from_first(D: np.ndarray) -> np.ndarray:
+    """The slip: one cluster grown from x1, each time by the example nearest to it (Prim's
+    order): single linkage's heights, in the order x1's cluster meets them."""
+    inside, out = [0], []
+    while len(inside) < len(D):
+        rest = [j for j in range(len(D)) if j not in inside]
+        h, j = min((D[np.ix_(inside, [j])].min(), j) for j in rest)
+        inside.append(j)
+        out.append(float(h))
+    return np.array(out)
+
+
+def _neighbour_heights(q, shift: int) -> np.ndarray:
+    """P_ij read one merge off: the height of the merge before (``shift=-1``; 0 before the
+    first) or after (``shift=1``; the last merge's own after the last) the one that joins
+    x_i and x_j."""
+    h = np.asarray(_tree(q).heights, dtype=float)
+    return _by_merges(q, lambda step, i, j: (
+        h[min(step.number, len(h) - 1)] if shift > 0
+        else (h[step.number - 2] if step.number > 1 else 0.0)))
+
+
+def _first_merges(q, pick=max) -> np.ndarray:
     """P_ij read as the height at which the later of x_i, x_j first merged with anything:
-    right in a chain (each merge adds one example), wrong when two groups merge."""
+    right in a chain (each merge adds one example), wrong when two groups merge. With
+    ``pick=min``: the height at which the earlier of the two first merged."""
     first = {}
     for step in _tree(q).steps:
         for i in step.a + step.b:
             first.setdefault(i, step.height)
-    return _by_merges(q, lambda step, i, j: max(first[i], first[j]))
+    return _by_merges(q, lambda step, i, j: pick(first[i], first[j]))
+
+
+#: The linkages of the optional appendix (05a) a student may have run instead of single
+#: linkage (by hand, or SciPy's ``linkage`` on the distance matrix): what each does.
+_APPENDIX_LINKAGES = {
+    "ward": ("Ward", "Ward's linkage (the growth of the within-cluster sum of squares)"),
+    "centroid": ("centroid linkage", "centroid linkage (the distance between the clusters' "
+                 "centroids)"),
+    "median": ("median linkage", "median linkage (WPGMC: the distance between the "
+               "clusters' midpoints)"),
+}
+
+
+def _other_linkages(q, value, what: str) -> list[Mistake]:
+    """One mistake per appendix linkage: ``value(linkage)`` is what it gives."""
+    return [Mistake(name, value(lk),
+                    f"Those are the {what} of {does}; single linkage uses the smallest "
+                    "distance between the members of two clusters.")
+            for lk, (name, does) in _APPENDIX_LINKAGES.items()]
 
 
 class MergeHeights(NumbersQuestion):
@@ -106,7 +156,24 @@ class MergeHeights(NumbersQuestion):
                 Mistake("cumulative heights", np.cumsum(_tree(self).heights),
                         "You added up the heights as you went; each merge's height is the "
                         "single-linkage distance between the two clusters it joins, not the "
-                        "sum of the heights so far.")]
+                        "sum of the heights so far."),
+                *_other_linkages(self, lambda lk: np.asarray(_tree(self, lk).heights),
+                                 "heights"),
+                Mistake("grown from x1", _grown_from_first(D),
+                        "You grew one cluster from x1, adding the example nearest to it each "
+                        "time (Prim's spanning tree): the right distances in another order. "
+                        "Agglomerative clustering merges the two closest *clusters* anywhere "
+                        "in the table, so each merge is the next one up the dendrogram."),
+                Mistake("largest distance of the merged clusters", _merged_groups(self, np.max),
+                        "Your merges are single linkage's, but you recorded the *largest* "
+                        "distance between the two clusters joined (complete linkage's "
+                        "height); a single-linkage merge happens at the smallest distance "
+                        "between their members."),
+                Mistake("mean distance of the merged clusters", _merged_groups(self, np.mean),
+                        "Your merges are single linkage's, but you recorded the *mean* "
+                        "distance between the two clusters joined (average linkage's "
+                        "height); a single-linkage merge happens at the smallest distance "
+                        "between their members.")]
 
     def explain(self, d):
         d.extend(_tree(self).derivation())
@@ -130,6 +197,8 @@ class CopheneticMatrix(TableQuestion):
         return _coph(self)
 
     def mistakes(self):
+        largest, mean = _merged_groups(self, np.max), _merged_groups(self, np.mean)
+        cumulative = np.cumsum(_tree(self).heights)
         return [Mistake("complete linkage", _coph(self, "complete"),
                         "That is the cophenetic matrix of the complete-linkage tree; use "
                         "single linkage."),
@@ -154,7 +223,38 @@ class CopheneticMatrix(TableQuestion):
                         "triangle too."),
                 Mistake("merge numbers", _by_merges(self, lambda step, i, j: step.number),
                         "You wrote which merge (1st, 2nd, ...) joins x_i and x_j; P_ij is the "
-                        "*height* of that merge, read on the dendrogram's axis.")]
+                        "*height* of that merge, read on the dendrogram's axis."),
+                *_other_linkages(self, lambda lk: _coph(self, lk), "cophenetic distances"),
+                Mistake("the earlier first merge", _first_merges(self, min),
+                        "Some P_ij are the height where the *first* of x_i, x_j to merge "
+                        "merged with another example. P_ij is the height of the merge that "
+                        "puts x_i and x_j together: when they sit in two groups, the merge of "
+                        "those groups."),
+                Mistake("the previous merge's height", _neighbour_heights(self, -1),
+                        "Your P_ij are the heights of the merge *before* the one that joins "
+                        "x_i and x_j (0 for the first merge): one merge off in the list of "
+                        "05.1. P_ij is the height of the merge that puts them together."),
+                Mistake("the next merge's height", _neighbour_heights(self, 1),
+                        "Your P_ij are the heights of the merge *after* the one that joins "
+                        "x_i and x_j: one merge off in the list of 05.1. P_ij is the height "
+                        "of the merge that puts them together."),
+                Mistake("largest distance of the merged clusters",
+                        _by_merges(self, lambda step, i, j: largest[step.number - 1]),
+                        "Your P_ij are the *largest* distances between the two clusters each "
+                        "merge joins; P_ij is the single-linkage height of that merge, the "
+                        "smallest distance between them."),
+                Mistake("mean distance of the merged clusters",
+                        _by_merges(self, lambda step, i, j: mean[step.number - 1]),
+                        "Your P_ij are the *mean* distances between the two clusters each "
+                        "merge joins; P_ij is the single-linkage height of that merge, the "
+                        "smallest distance between them."),
+                Mistake("cumulative heights",
+                        _by_merges(self, lambda step, i, j: cumulative[step.number - 1]),
+                        "Your P_ij add up the heights of the merges so far; P_ij is the height "
+                        "of the one merge that puts x_i and x_j together."),
+                Mistake("half heights", _coph(self) / 2,
+                        "You halved the heights (a tree drawn with its leaves at half the "
+                        "distance); P_ij is the merge height itself.")]
 
     def explain(self, d):
         d.extend(cophenetic_matrix(_tree(self)).derivation())
@@ -189,8 +289,10 @@ class CPCC(NumbersQuestion):
         cpcc_all = (x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum())
         c = cophenetic_correlation(self.D, _tree(self, "complete"))
         a = cophenetic_correlation(self.D, _tree(self, "average"))
-        d, p = D[iu].mean(), P[iu].mean()
+        w = cophenetic_correlation(self.D, _tree(self, "weighted"))
+        d, p, n = D[iu].mean(), P[iu].mean(), len(iu[0])      # n: the 10 pairs i < j
         d2, p2 = round(d, 2), round(p, 2)
+        dm, pm = float(np.median(D[iu])), float(np.median(P[iu]))
         from scipy.stats import kendalltau, spearmanr
         r = _pearson(D[iu], P[iu], d, p)
         p1 = np.round(P[iu], 1)
@@ -228,7 +330,48 @@ class CPCC(NumbersQuestion):
                             D[iu], p1, D[iu].mean(), p1.mean())]),
                         "You rounded the cophenetic distances P_ij (to 1 decimal) before "
                         "using them; keep them as the merge heights are (round only the "
-                        "answers, to 4 decimals).")]
+                        "answers, to 4 decimals)."),
+                Mistake("d rounded early", np.array([d2, p, r]),
+                        "You rounded d (to 2 decimals); give it, as every answer, to 4 "
+                        "decimals."),
+                Mistake("p rounded early", np.array([d, p2, r]),
+                        "You rounded p (to 2 decimals); give it, as every answer, to 4 "
+                        "decimals."),
+                Mistake("CPCC rounded early", np.array([d, p, round(r, 2)]),
+                        "You rounded the CPCC (to 2 decimals); give it, as every answer, to 4 "
+                        "decimals."),
+                Mistake("uncentred", np.array([d, p, _pearson(D[iu], P[iu], 0.0, 0.0)]),
+                        "You left out the means: sum D_ij P_ij / sqrt(sum D_ij^2 sum P_ij^2) "
+                        "is the cosine of the two lists. The CPCC subtracts d from every D_ij "
+                        "and p from every P_ij first."),
+                Mistake("sums for means", np.array([D[iu].sum(), P[iu].sum(), r]),
+                        "Your d and p are the sums of the 10 entries i < j; they are their "
+                        "means (divide by 10)."),
+                Mistake("sample covariance", np.array([d, p, float(np.sum(
+                            (D[iu] - d) * (P[iu] - p)) / (n - 1))]),
+                        "That is the sample covariance of D_ij and P_ij (divided by n - 1); "
+                        "the CPCC divides the sum of products by sqrt(sum (D_ij - d)^2 "
+                        "sum (P_ij - p)^2) (Pearson's correlation)."),
+                Mistake("n - 1 on top only", np.array([d, p, r * n / (n - 1)]),
+                        "Your covariance divides by n - 1 (the sample covariance) and your "
+                        "standard deviations by n: the factors must cancel. Pearson's r uses "
+                        "the same one in both, as in the CPCC's formula (sums only)."),
+                Mistake("no square root", np.array([d, p, float(
+                            np.sum((D[iu] - d) * (P[iu] - p))
+                            / (np.sum((D[iu] - d) ** 2) * np.sum((P[iu] - p) ** 2)))]),
+                        "You divided by sum (D_ij - d)^2 sum (P_ij - p)^2 without its square "
+                        "root; the CPCC's denominator is sqrt(sum (D_ij - d)^2 "
+                        "sum (P_ij - p)^2)."),
+                Mistake("medians for means", np.array([dm, pm, _pearson(D[iu], P[iu], dm,
+                                                                       pm)]),
+                        "Your d and p are the medians of the 10 entries i < j; the CPCC "
+                        "uses their means."),
+                Mistake("means over N(N - 1)", np.array([d / 2, p / 2, r]),
+                        "You divided the sums over the pairs i < j by N (N - 1) = 20, the "
+                        "number of ordered pairs; there are N (N - 1) / 2 = 10 pairs i < j."),
+                Mistake("weighted linkage", np.array([w.d_mean, w.p_mean, float(w)]),
+                        "Your p and CPCC come from the weighted-average-linkage (WPGMA) "
+                        "tree; use single linkage.")]
 
     def explain(self, d):
         d.extend(cophenetic_correlation(self.D, _tree(self)).derivation())

@@ -28,13 +28,36 @@ def _m(q, swap=False):
     return prayatul_matrix(q.truth, a, b)
 
 
+def _tally(ra, rb) -> np.ndarray:
+    """BR, RW, WR, BW from the verdicts ``ra`` (A right) and ``rb`` (B right) of each item."""
+    ra, rb = np.asarray(ra, dtype=bool), np.asarray(rb, dtype=bool)
+    return np.array([np.sum(ra & rb), np.sum(ra & ~rb), np.sum(~ra & rb), np.sum(~ra & ~rb)],
+                    dtype=float)
+
+
+def _together(labels) -> np.ndarray:
+    """For each pair i < j: whether ``labels`` puts i and j together."""
+    x = np.asarray(labels)
+    return (x[:, None] == x[None, :])[np.triu_indices(len(x), 1)]
+
+
 def _together_counts(q) -> np.ndarray:
     """The slip: BR, RW, WR, BW with "right" read as "together" (the truth left out)."""
-    a, b = np.asarray(q.primary), np.asarray(q.alternative)
-    iu = np.triu_indices(len(a), 1)
-    ta, tb = (a[:, None] == a[None, :])[iu], (b[:, None] == b[None, :])[iu]
-    return np.array([np.sum(ta & tb), np.sum(ta & ~tb), np.sum(~ta & tb), np.sum(~ta & ~tb)],
-                    dtype=float)
+    return _tally(_together(q.primary), _together(q.alternative))
+
+
+def _together_right_counts(q) -> np.ndarray:
+    """The slip: BR, RW, WR, BW with a pair "right" only when the algorithm *and* the truth
+    put it together (the pairs both keep apart counted wrong)."""
+    t = _together(q.truth)
+    return _tally(_together(q.primary) & t, _together(q.alternative) & t)
+
+
+def _instance_counts(q) -> np.ndarray:
+    """The slip: BR, RW, WR, BW over the instances, each "right" when its raw label equals
+    the truth's (accuracy on raw labels, which the lecture shows punishes names)."""
+    t = np.asarray(q.truth)
+    return _tally(np.asarray(q.primary) == t, np.asarray(q.alternative) == t)
 
 
 def _five(br, rw, wr, bw) -> np.ndarray:
@@ -88,7 +111,21 @@ class PrayatulCounts(NumbersQuestion):
                 Mistake("together for right", _together_counts(self),
                         "You counted the pairs each clustering puts *together*. A pair is "
                         "Right for an algorithm when it agrees with the truth: together in "
-                        "both, or apart in both.")]
+                        "both, or apart in both."),
+                Mistake("right and wrong exchanged", k[[3, 2, 1, 0]],
+                        "You counted the pairs an algorithm gets *wrong* as right. A pair is "
+                        "right for an algorithm when it agrees with the truth on 'together "
+                        "or apart'."),
+                Mistake("right only when together", _together_right_counts(self),
+                        "You counted a pair right only when the algorithm and the truth both "
+                        "put it together. A pair the truth keeps apart is right too when the "
+                        "algorithm keeps it apart: right means agreeing on 'together or "
+                        "apart'."),
+                Mistake("instances by raw labels", _instance_counts(self),
+                        "You compared each instance's label with the truth's (accuracy on raw "
+                        "labels, which depends on the label names). The Prayatul matrix counts "
+                        "*pairs*: a pair is right when the algorithm agrees with the truth on "
+                        "'together or apart'.")]
 
     def acceptable(self):
         k = self.compute_key()
@@ -154,7 +191,44 @@ class PrayatulMeasures(NumbersQuestion):
                 Mistake("self-pairs", _five(m.br + len(self.truth), m.rw, m.wr, m.bw),
                         "Your counts include each instance paired with itself (N more pairs "
                         "both right); only pairs of two different instances count, "
-                        "T = N (N - 1) / 2.")]
+                        "T = N (N - 1) / 2."),
+                Mistake("BR and BW swapped", _five(m.bw, m.rw, m.wr, m.br),
+                        "Your BR and BW are swapped: BR counts the pairs both algorithms get "
+                        "right, BW those both get wrong."),
+                Mistake("together for right", _five(*_together_counts(self)),
+                        "Your counts are of the pairs each clustering puts *together*. A pair "
+                        "is right for an algorithm when it agrees with the truth: together in "
+                        "both, or apart in both."),
+                Mistake("right only when together", _five(*_together_right_counts(self)),
+                        "Your counts take a pair as right only when the algorithm and the "
+                        "truth both put it together; a pair both keep apart is right too."),
+                Mistake("alpha with WR for BW", np.array([key[0], key[4], *key[2:]]),
+                        "Your alpha subtracts WR (that is phi_e); the polarization subtracts "
+                        "the pairs both get wrong: alpha = (BR + RW - BW) / T."),
+                Mistake("phi_e with BW for WR", np.array([*key[:4], key[1]]),
+                        "Your phi_e subtracts BW (that is alpha); effective superiority "
+                        "subtracts B's wins: phi_e = (BR + RW - WR) / T."),
+                Mistake("alpha with BR on top", np.array(
+                    [key[0], (m.br - m.bw) / m.n_pairs, *key[2:]]),
+                    "Your alpha counts only BR as A's right pairs; the polarization counts "
+                    "every pair A gets right, BR + RW, less BW, over T."),
+                Mistake("right and wrong exchanged", _five(m.bw, m.wr, m.rw, m.br),
+                        "Your counts take the pairs an algorithm gets *wrong* as right. A "
+                        "pair is right for an algorithm when it agrees with the truth on "
+                        "'together or apart'."),
+                Mistake("xi_c with BR on top", np.array(
+                    [key[0], key[1], m.br / (m.br + m.rw + m.wr), *key[3:]]),
+                    "Your xi_c counts only BR on top; comparative rightness counts every pair "
+                    "A gets right, BR + RW, over BR + RW + WR."),
+                Mistake("phi_e without BR in T", np.array(
+                    [*key[:4], (m.br + m.rw - m.wr) / (m.rw + m.wr + m.bw)]),
+                    "Your phi_e leaves BR out of the denominator; effective superiority "
+                    "divides by all T = BR + RW + WR + BW pairs."),
+                Mistake("RW for BR + RW", np.array([
+                    key[0], (m.rw - m.bw) / m.n_pairs, m.rw / (m.rw + m.wr),
+                    (m.rw - m.wr) / (m.rw + m.wr), (m.rw - m.wr) / m.n_pairs]),
+                    "You counted only RW as A's right pairs; A is right on BR + RW pairs "
+                    "(both right included) in alpha, xi_c, xi_e and phi_e.")]
 
     def acceptable(self):
         m = _m(self)
