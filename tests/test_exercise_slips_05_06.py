@@ -118,7 +118,6 @@ def _slips_05_3(D):
     iu = np.triu_indices(len(D), 1)
     x, y = D[iu], squareform(cophenet(_Z(D)))[iu]
     d, p, r = x.mean(), y.mean(), pearsonr(x, y)[0]
-    n = len(x)
     xc, yc = x - d, y - p
     w = squareform(cophenet(_Z(D, "weighted")))[iu]
     dm, pm = np.median(x), np.median(y)
