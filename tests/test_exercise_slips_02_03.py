@@ -142,7 +142,12 @@ def s03_2(d):
 def s03_3(d):
     f00, f01, f10, f11 = f_counts(d)
     rand, jac = rand_score(d["classes"], d["clusters"]), f11 / (f01 + f10 + f11)
+    same_cluster, same_class = f01 + f11, f10 + f11       # as 03.2's slip counts them
+    total = f00 + same_cluster + same_class + f11
     return {"1 - Rand": [1 - rand, jac], "1 - Jaccard": [rand, 1 - jac],
+            "Rand without f11": [f00 / (f00 + f01 + f10 + f11), jac],
+            "f01 and f10 with f11 in them": [(f00 + f11) / total,
+                                             f11 / (same_cluster + same_class + f11)],
             "ARI for Rand": [adjusted_rand_score(d["classes"], d["clusters"]), jac]}
 
 

@@ -234,6 +234,17 @@ class RandJaccard(NumbersQuestion):
                         "Your Jaccard is 1 - Jaccard, (f01 + f10) / (f01 + f10 + f11): the "
                         "disagreements; Jaccard counts the pairs together in both, f11 / "
                         "(f01 + f10 + f11)."),
+                Mistake("Rand without f11", np.array([pc.tn / total, jac]),
+                        "Your Rand counts only the pairs apart in both (f00) as agreements; "
+                        "the pairs together in both agree too: Rand = (f00 + f11) / all "
+                        "pairs."),
+                Mistake("f01 and f10 with f11 in them", np.array(
+                            [(pc.tn + pc.tp) / (total + 2 * pc.tp),
+                             pc.tp / (pc.fp + pc.fn + 3 * pc.tp)]),
+                        "Your f01 counts every pair in the same cluster and your f10 every "
+                        "pair in the same class, so the pairs together in both are counted "
+                        "three times below; f01 takes only those in *different* classes, "
+                        "f10 only those in *different* clusters."),
                 *([Mistake("ARI for Rand", np.array([ari, jac]),
                            "That is the adjusted Rand index (ARI), which subtracts the Rand "
                            "expected by chance; the Rand statistic itself is (f00 + f11) / "
