@@ -42,6 +42,18 @@ def _unweighted_mi(truth, pred, base=2.0):
     return float(np.sum(np.log((p / (pi * pj))[cells])) / math.log(base))
 
 
+def _exchanged_marginals_mi(truth, pred):
+    """A slip: each cell's p_ij over the class share of its row's index and the cluster
+    share of its column's index (the two margins exchanged)."""
+    t = contingency_table(truth, pred)
+    p = t.counts / t.n
+    p_i, p_j = p.sum(axis=1), p.sum(axis=0)
+    k = min(len(p_i), len(p_j))
+    p = p[:k, :k]
+    cells = p > 0
+    return float(np.sum(p[cells] * np.log2((p / np.outer(p_j[:k], p_i[:k]))[cells])))
+
+
 class Entropies(NumbersQuestion):
     qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
@@ -207,6 +219,11 @@ class MutualInformation(NumberQuestion):
                         "That is the NMI normalised by (H(C) + H(T)) / 2 (scikit-learn's "
                         "default); the question asks for the mutual information I(C, T) "
                         "itself, in bits."),
+                Mistake("marginals exchanged", _exchanged_marginals_mi(self.classes,
+                                                                       self.clusters),
+                        "You divided p_ij by the class share of row i and the cluster share "
+                        "of column j; row i's share is its cluster's, p_i = n_i / n, and "
+                        "column j's its class's, p_j = m_j / n."),
                 Mistake("the bound min(H(C), H(T))", min(hc, ht),
                         "That is min(H(C), H(T)), the largest value I(C, T) can take (when "
                         "one labelling tells the other); compute I from the cells: sum_ij "
@@ -299,6 +316,12 @@ class LectureNMI(NumberQuestion):
                         "You divided by the sum H(C) + H(T) (without halving it, nor the "
                         "square root of the product); the lecture's NMI divides by sqrt(H(C) "
                         "H(T))."),
+                Mistake("normalised variation of information", (
+                            float(r.h_clusters) + float(r.h_classes) - 2 * float(r.mi))
+                        / (float(r.h_clusters) + float(r.h_classes) - float(r.mi)),
+                        "That is the normalised variation of information (H(C) + H(T) - 2 I) "
+                        "/ H(C, T), a distance (0 for identical partitions); NMI is a "
+                        "similarity, I / sqrt(H(C) H(T))."),
                 Mistake("counts in the log", (float(r.mi) - math.log2(n)) / geometric,
                         "Your I puts the counts into the log, log2(n_ij / (n_i m_j)); the log "
                         "takes the shares, p_ij / (p_i p_j) = n n_ij / (n_i m_j): the factor "
@@ -381,6 +404,12 @@ class SingletonsNMI(NumbersQuestion):
                                                 self.compute_key()[1]]),
                         "Each cluster has one member, and that member is its majority class: "
                         "every cluster is pure, so purity counts all n examples."),
+                Mistake("AMI for NMI", np.array([p, float(adjusted_mutual_information(
+                            self.classes, s))]),
+                        "That is the adjusted mutual information (AMI), 0 here: every "
+                        "shuffle of singletons tells the class as well, so E[I] = I. The "
+                        "question asks for the NMI, I / sqrt(H(C) H(T)), which is not "
+                        "adjusted for chance."),
                 Mistake("I = H(C)", np.array([p, math.sqrt(hc / ht)]),
                         "You took I(C, T) = H(C) = log2 n; knowing the cluster tells the class, "
                         "so I(C, T) = H(T) (it can never exceed H(T)), and NMI = H(T) / "

@@ -58,6 +58,10 @@ class IdealClusterMatrix(TableQuestion):
                         "Your 1s mark the pairs together in a class *and* in a cluster (f11); "
                         "the cluster similarity matrix has 1 wherever x_i and x_j share a "
                         "cluster, whatever their classes."),
+                Mistake("together in either", _ideal(self.classes) | self.compute_key(),
+                        "Your 1s mark the pairs together in a class *or* in a cluster; the "
+                        "cluster similarity matrix has 1 only where x_i and x_j share a "
+                        "cluster, whatever their classes."),
                 *[Mistake(name, part(self.compute_key()), message) for name, part, message in (
                     ("upper triangle only", np.triu,
                      "You filled in the upper triangle (and the diagonal) only; the matrix is "
@@ -431,6 +435,9 @@ class RandVsARI(NumbersQuestion):
             ("E over n (n - 1)", ratio(index - expected / 2, (a + b) / 2 - expected / 2),
              "Your expected index divides by n (n - 1), not C(n, 2) = n (n - 1) / 2, so it "
              "is half of E = sum_i C(n_i, 2) sum_j C(m_j, 2) / C(n, 2)."),
+            ("E not divided by C(n, 2)", ratio(index - a * b, (a + b) / 2 - a * b),
+             "Your expected index is sum_i C(n_i, 2) sum_j C(m_j, 2) alone; E divides it by "
+             "the number of pairs, C(n, 2)."),
             ("max index as all pairs", ratio(index - expected, pairs - expected),
              "You took all C(n, 2) pairs as the maximum index; the ARI's maximum index is "
              "(sum_i C(n_i, 2) + sum_j C(m_j, 2)) / 2."),
