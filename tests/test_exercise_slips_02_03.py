@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from scipy.special import comb
 from scipy.stats import entropy
-from sklearn.metrics import (adjusted_mutual_info_score, adjusted_rand_score, mutual_info_score,
-                             normalized_mutual_info_score, rand_score)
+from sklearn.metrics import (adjusted_mutual_info_score, adjusted_rand_score,
+                             completeness_score, fowlkes_mallows_score, homogeneity_score,
+                             mutual_info_score, normalized_mutual_info_score, rand_score)
 from sklearn.metrics.cluster import contingency_matrix, pair_confusion_matrix
 
 import prayatul_edu.exercises as ex
@@ -72,6 +73,9 @@ def s02_2(d):
             "arithmetic NMI": normalized_mutual_info_score(d["classes"], d["clusters"],
                                                            average_method="arithmetic"),
             "the bound min(H(C), H(T))": min(hc, ht),
+            "homogeneity": homogeneity_score(d["classes"], d["clusters"]),
+            "completeness": completeness_score(d["classes"], d["clusters"]),
+            "AMI": adjusted_mutual_info_score(d["classes"], d["clusters"]),
             # row i's cluster share and column j's class share exchanged (a square table)
             "marginals exchanged": np.sum(p[cells] * np.log2(
                 (p / (p_j.T * p_i.T))[cells]))}
@@ -105,6 +109,8 @@ def s02_4(d):
             "no square root": [1, ht / (hc * ht)],
             "H(C) of the given clustering": [1, ht / math.sqrt(
                 bits(np.unique(d["clusters"], return_counts=True)[1]) * ht)],
+            "H(T) as log2 of the number of classes": [1, math.sqrt(
+                math.log2(len(set(t.tolist()))) / hc)],
             "H(C) as log2 of the number of classes": [1, ht / math.sqrt(
                 math.log2(len(set(t.tolist()))) * ht)]}
 
@@ -175,6 +181,7 @@ def s03_4(d):
             "max index as all pairs": (index - e) / (pairs - e)}
     rand = rand_score(t, c)
     out = {name: [rand, value, "B"] for name, value in aris.items()}
+    out["Fowlkes-Mallows for ARI"] = [rand, fowlkes_mallows_score(t, c), "B"]
     out["first five examples"] = [rand_score(t[:5], c[:5]), adjusted_rand_score(t[:5], c[:5]),
                                   "B"]
     return out

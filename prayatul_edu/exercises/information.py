@@ -219,6 +219,16 @@ class MutualInformation(NumberQuestion):
                         "That is the NMI normalised by (H(C) + H(T)) / 2 (scikit-learn's "
                         "default); the question asks for the mutual information I(C, T) "
                         "itself, in bits."),
+                Mistake("homogeneity", self.compute_key() / ht,
+                        "That is the homogeneity I / H(T) = 1 - H(T | C) / H(T), a share "
+                        "between 0 and 1; the question asks for I(C, T) itself, in bits."),
+                Mistake("completeness", self.compute_key() / hc,
+                        "That is the completeness I / H(C) = 1 - H(C | T) / H(C), a share "
+                        "between 0 and 1; the question asks for I(C, T) itself, in bits."),
+                Mistake("AMI", float(adjusted_mutual_information(self.classes, self.clusters)),
+                        "That is the adjusted mutual information (AMI), which subtracts the "
+                        "I expected by chance and rescales; the question asks for I(C, T) "
+                        "itself, in bits."),
                 Mistake("marginals exchanged", _exchanged_marginals_mi(self.classes,
                                                                        self.clusters),
                         "You divided p_ij by the class share of row i and the cluster share "
@@ -421,6 +431,11 @@ class SingletonsNMI(NumbersQuestion):
                             ht / float(entropy(self.clusters)))]),
                         "Your H(C) is the entropy of the examples' own clusters (02.1); with "
                         "every example alone there are n clusters of one: H(C) = log2 n."),
+                Mistake("H(T) as log2 of the number of classes", np.array([p, math.sqrt(
+                            math.log2(len(np.unique(self.classes))) / hc)]),
+                        "You took I = H(T) as log2 of the number of classes, the entropy of "
+                        "classes of equal size; H(T) uses the class sizes' shares, -sum_j "
+                        "p_j log2 p_j."),
                 Mistake("H(C) as log2 of the number of classes", np.array([p, math.sqrt(
                             ht / math.log2(len(np.unique(self.classes))))]),
                         "Your H(C) is log2 of the number of classes; the clustering has n "

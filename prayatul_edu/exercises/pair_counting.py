@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import (adjusted_mutual_information, adjusted_rand_index, contingency_table,
-                jaccard_index, normalized_mutual_information, pair_confusion, rand_index)
+                fowlkes_mallows_index, jaccard_index, normalized_mutual_information,
+                pair_confusion, rand_index)
 from ..steps import fmt
 from ._base import InvalidAnswer, Mistake
 from .kinds import FunctionQuestion, NumbersQuestion, TableQuestion
@@ -381,6 +382,11 @@ class RandVsARI(NumbersQuestion):
                           "That is the normalised *mutual information* (NMI); the ARI adjusts "
                           "the pair counts of the Rand index for chance.")
                   for average in ("geometric", "arithmetic")],
+                Mistake("Fowlkes-Mallows for ARI", [rand, float(fowlkes_mallows_index(
+                            self.classes, self.clusters)), letter],
+                        "That is the Fowlkes-Mallows index f11 / sqrt((f11 + f01)(f11 + "
+                        "f10)); the ARI adjusts the Rand index for chance: (Rand - E[Rand]) / "
+                        "(1 - E[Rand])."),
                 Mistake("Hubert's statistic for ARI", [rand, hubert, letter],
                         "That is Hubert's statistic (the correlation of the two pair "
                         "indicators); the ARI is (Rand - E[Rand]) / (1 - E[Rand]) with "
