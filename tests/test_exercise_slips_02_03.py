@@ -145,6 +145,7 @@ def s03_2(d):
     same_cluster = sum(c[a] == c[b] for a, b in pairs)
     same_class = sum(t[a] == t[b] for a, b in pairs)
     return {"reversed order": [f11, f10, f01, f00],
+            "f00 and f10 swapped": [f10, f01, f00, f11],
             # scikit-learn's ordered pairs, the clusters passed as the truth
             "ordered pairs, f01 and f10 swapped": pair_confusion_matrix(c, t).ravel(),
             "f00 as all pairs but f11": [len(pairs) - f11, f01, f10, f11],

@@ -148,6 +148,9 @@ class PairCounts(NumbersQuestion):
                         "You counted all n x n ordered pairs, each example with itself "
                         "included; count the n (n - 1) / 2 pairs of two different examples "
                         "once each."),
+                Mistake("f00 and f10 swapped", k[[2, 1, 0, 3]],
+                        "f00 and f10 are swapped: f00 counts the pairs apart in both, f10 "
+                        "those in the same class but different clusters."),
                 Mistake("reversed order", k[::-1],
                         "You gave the counts in reverse order (f11, f10, f01, f00); the "
                         "question asks for f00, f01, f10, f11."),
