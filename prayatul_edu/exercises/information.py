@@ -42,16 +42,17 @@ def _unweighted_mi(truth, pred, base=2.0):
     return float(np.sum(np.log((p / (pi * pj))[cells])) / math.log(base))
 
 
-def _exchanged_marginals_mi(truth, pred):
-    """A slip: each cell's p_ij over the class share of its row's index and the cluster
-    share of its column's index (the two margins exchanged)."""
+def _exchanged_marginals_mi(truth, pred) -> list[float]:
+    """A slip of a square table (as many clusters as classes; none otherwise): each cell's
+    p_ij over the class share of its row's index and the cluster share of its column's
+    index (the two margins exchanged)."""
     t = contingency_table(truth, pred)
     p = t.counts / t.n
-    p_i, p_j = p.sum(axis=1), p.sum(axis=0)
-    k = min(len(p_i), len(p_j))
-    p = p[:k, :k]
+    if p.shape[0] != p.shape[1]:
+        return []
     cells = p > 0
-    return float(np.sum(p[cells] * np.log2((p / np.outer(p_j[:k], p_i[:k]))[cells])))
+    return [float(np.sum(p[cells] * np.log2((p / np.outer(p.sum(axis=0), p.sum(axis=1))
+                                               )[cells])))]
 
 
 class Entropies(NumbersQuestion):
@@ -229,11 +230,11 @@ class MutualInformation(NumberQuestion):
                         "That is the adjusted mutual information (AMI), which subtracts the "
                         "I expected by chance and rescales; the question asks for I(C, T) "
                         "itself, in bits."),
-                Mistake("marginals exchanged", _exchanged_marginals_mi(self.classes,
-                                                                       self.clusters),
-                        "You divided p_ij by the class share of row i and the cluster share "
-                        "of column j; row i's share is its cluster's, p_i = n_i / n, and "
-                        "column j's its class's, p_j = m_j / n."),
+                *[Mistake("marginals exchanged", value,
+                          "You divided p_ij by the class share of row i and the cluster share "
+                          "of column j; row i's share is its cluster's, p_i = n_i / n, and "
+                          "column j's its class's, p_j = m_j / n.")
+                  for value in _exchanged_marginals_mi(self.classes, self.clusters)],
                 Mistake("the bound min(H(C), H(T))", min(hc, ht),
                         "That is min(H(C), H(T)), the largest value I(C, T) can take (when "
                         "one labelling tells the other); compute I from the cells: sum_ij "
