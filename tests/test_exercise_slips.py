@@ -45,6 +45,11 @@ COURSE_TIES = {
     ("03.3", "Jaccard without f01"), ("03.3", "Fowlkes-Mallows"),
     # the ten examples: 12 pairs together in a class, 13 in a cluster; Hubert is 8e-5 off
     ("03.4", "Hubert's statistic for ARI"),
+    # the first five examples' clustering is their classes renamed: every pair together in a
+    # cluster is together in a class, no pair is split by one labelling only, and ARI = 1
+    ("03.1", "together in both"), ("03.1", "together in either"),
+    ("03.2", "f00 as all pairs but f11"),
+    ("03.3", "ARI for Rand"),
     ("04.4", "s_C as the mean of the clusters"), ("04.4", "a and b averaged per cluster"),
     # 09.1's course data: no sampled point is another's nearest neighbour, so w searched
     # outside the sample is the key there (new course data would tell it apart)

@@ -42,6 +42,19 @@ def _unweighted_mi(truth, pred, base=2.0):
     return float(np.sum(np.log((p / (pi * pj))[cells])) / math.log(base))
 
 
+def _exchanged_marginals_mi(truth, pred) -> list[float]:
+    """A slip of a square table (as many clusters as classes; none otherwise): each cell's
+    p_ij over the class share of its row's index and the cluster share of its column's
+    index (the two margins exchanged)."""
+    t = contingency_table(truth, pred)
+    p = t.counts / t.n
+    if p.shape[0] != p.shape[1]:
+        return []
+    cells = p > 0
+    return [float(np.sum(p[cells] * np.log2((p / np.outer(p.sum(axis=0), p.sum(axis=1))
+                                               )[cells])))]
+
+
 class Entropies(NumbersQuestion):
     qid, title, dataset = "02.1", "the entropies H(C) and H(T)", "exercise_2"
     parts = ("H(C)", "H(T)")
@@ -60,6 +73,9 @@ class Entropies(NumbersQuestion):
     def mistakes(self):
         hc, ht = self.compute_key()
         mi = float(mutual_information(self.classes, self.clusters, base=2))
+        n = len(self.classes)
+        shares = [np.unique(labels, return_counts=True)[1] / n
+                  for labels in (self.clusters, self.classes)]
         return [Mistake("natural log", np.array([hc, ht]) * math.log(2),
                         "These are nats (natural log); use log2 to get bits."),
                 Mistake("log10", np.array([float(entropy(self.clusters, base=10)),
@@ -89,7 +105,23 @@ class Entropies(NumbersQuestion):
                 Mistake("joint entropy", np.array([hc + ht - mi, ht]),
                         "Your H(C) is the joint entropy H(C, T) = -sum_ij p_ij log2 p_ij of "
                         "the cells; H(C) uses the cluster sizes p_i = n_i / n (the rows' "
-                        "sums).")]
+                        "sums)."),
+                Mistake("H(C) as the clustering's entropy e", np.array([ht - mi, ht]),
+                        "Your H(C) is the entropy of the clustering e = sum_i (n_i / n) e_i "
+                        "(the clusters' class entropies, weighted), which is H(T | C); H(C) "
+                        "is the entropy of the cluster sizes alone, -sum_i p_i log2 p_i."),
+                Mistake("counts for p_i", np.array([hc, ht]) * n,
+                        "You weighted each log by the count n_i; the weight is the share "
+                        "p_i = n_i / n: H = -sum_i p_i log2 p_i."),
+                Mistake("counts in the log", np.array([hc, ht]) - math.log2(n),
+                        "You took the log of the counts, -sum_i p_i log2 n_i; the log is of "
+                        "the shares p_i = n_i / n, as is the weight in front of it."),
+                Mistake("no p_i weight", np.array([-np.sum(np.log2(p)) for p in shares]),
+                        "You added up the logs -log2 p_i alone; each must be weighted by "
+                        "its share: H = -sum_i p_i log2 p_i."),
+                Mistake("Gini impurity", np.array([1 - np.sum(p ** 2) for p in shares]),
+                        "That is the Gini impurity 1 - sum_i p_i^2 (a decision tree's "
+                        "measure); the entropy is -sum_i p_i log2 p_i, in bits.")]
 
     def explain(self, d):
         for name, labels, sizes in (("H(C)", self.clusters, "cluster sizes"),
@@ -118,6 +150,7 @@ class MutualInformation(NumberQuestion):
     def mistakes(self):
         hc, ht = float(entropy(self.clusters)), float(entropy(self.classes))
         hj = hc + ht - self.compute_key()            # H(C, T)
+        n = len(self.classes)
         return [Mistake("natural log", self.compute_key() * math.log(2),
                         "That is the mutual information in nats (natural log); use log2."),
                 Mistake("log10", float(mutual_information(self.classes, self.clusters,
@@ -158,7 +191,54 @@ class MutualInformation(NumberQuestion):
                         "mutual information I(C, T) itself, in bits."),
                 Mistake("variation of information", hc + ht - 2 * self.compute_key(),
                         "That is the variation of information H(C) + H(T) - 2 I, a distance; "
-                        "the mutual information is H(C) + H(T) - H(C, T).")]
+                        "the mutual information is H(C) + H(T) - H(C, T)."),
+                Mistake("counts in the log", self.compute_key() - math.log2(n),
+                        "You put the counts into the log, log2(n_ij / (n_i m_j)); the log "
+                        "takes the shares, p_ij / (p_i p_j) = n n_ij / (n_i m_j): the factor "
+                        "n is missing."),
+                Mistake("p_j missing in the log", -(hj - hc),
+                        "You divided p_ij by p_i alone in the log, which gives minus the "
+                        "conditional entropy H(T | C); the log is of p_ij / (p_i p_j), both "
+                        "shares below."),
+                Mistake("p_i missing in the log", -(hj - ht),
+                        "You divided p_ij by p_j alone in the log, which gives minus the "
+                        "conditional entropy H(C | T); the log is of p_ij / (p_i p_j), both "
+                        "shares below."),
+                Mistake("H(C) - H(T | C)", hc - (hj - hc),
+                        "You subtracted H(T | C) (the clusters' entropy e) from H(C); each "
+                        "entropy loses its own conditional one: I = H(T) - H(T | C) = H(C) - "
+                        "H(C | T)."),
+                Mistake("H(T) - H(C | T)", ht - (hj - ht),
+                        "You subtracted H(C | T) from H(T); each entropy loses its own "
+                        "conditional one: I = H(T) - H(T | C) = H(C) - H(C | T)."),
+                Mistake("unweighted conditional entropy of the classes", hc - float(np.mean(
+                            cluster_entropy(self.clusters, self.classes).per_cluster)),
+                        "You took H(C) minus the plain mean of the classes' entropies (over "
+                        "the clusters); H(C | T) weights each class's entropy by its share "
+                        "m_j / n."),
+                Mistake("arithmetic NMI", 2 * self.compute_key() / (hc + ht),
+                        "That is the NMI normalised by (H(C) + H(T)) / 2 (scikit-learn's "
+                        "default); the question asks for the mutual information I(C, T) "
+                        "itself, in bits."),
+                Mistake("homogeneity", self.compute_key() / ht,
+                        "That is the homogeneity I / H(T) = 1 - H(T | C) / H(T), a share "
+                        "between 0 and 1; the question asks for I(C, T) itself, in bits."),
+                Mistake("completeness", self.compute_key() / hc,
+                        "That is the completeness I / H(C) = 1 - H(C | T) / H(C), a share "
+                        "between 0 and 1; the question asks for I(C, T) itself, in bits."),
+                Mistake("AMI", float(adjusted_mutual_information(self.classes, self.clusters)),
+                        "That is the adjusted mutual information (AMI), which subtracts the "
+                        "I expected by chance and rescales; the question asks for I(C, T) "
+                        "itself, in bits."),
+                *[Mistake("marginals exchanged", value,
+                          "You divided p_ij by the class share of row i and the cluster share "
+                          "of column j; row i's share is its cluster's, p_i = n_i / n, and "
+                          "column j's its class's, p_j = m_j / n.")
+                  for value in _exchanged_marginals_mi(self.classes, self.clusters)],
+                Mistake("the bound min(H(C), H(T))", min(hc, ht),
+                        "That is min(H(C), H(T)), the largest value I(C, T) can take (when "
+                        "one labelling tells the other); compute I from the cells: sum_ij "
+                        "p_ij log2(p_ij / (p_i p_j)).")]
 
     def explain(self, d):
         d.extend(mutual_information(self.classes, self.clusters, base=2).derivation())
@@ -187,6 +267,7 @@ class LectureNMI(NumberQuestion):
 
     def mistakes(self):
         r = self._nmi()
+        geometric, n = math.sqrt(float(r.h_clusters) * float(r.h_classes)), int(self.table.sum())
         return [Mistake("arithmetic mean", float(self._nmi("arithmetic")),
                         "You normalised by (H(C) + H(T)) / 2; the lecture uses the geometric "
                         "mean sqrt(H(C) H(T))."),
@@ -223,7 +304,39 @@ class LectureNMI(NumberQuestion):
                             float(r.h_clusters) * float(r.h_classes)),
                         "Your I adds up the logs log(p_ij / (p_i p_j)) alone, as the lecture "
                         "writes it; each log must be weighted by p_ij before dividing by "
-                        "sqrt(H(C) H(T)).")]
+                        "sqrt(H(C) H(T))."),
+                Mistake("lecture's garbled formula", _garbled_mi(*lecture_labels(self)) /
+                        geometric,
+                        "Your I follows the lecture's transcription, which weights each log "
+                        "by p_ij / (p_i p_j); the weight is p_ij."),
+                Mistake("square root of the whole", math.sqrt(float(r)),
+                        "You took the square root of I / sqrt(H(C) H(T)); the square root is "
+                        "of the denominator alone, NMI = I / sqrt(H(C) H(T))."),
+                Mistake("log10 over bits", float(r.mi) * math.log10(2) / geometric,
+                        "Your I is in decimal digits (log10) and your entropies in bits: use "
+                        "one base for all three (then it cancels)."),
+                Mistake("bits over nats", float(r.mi) / (geometric * math.log(2)),
+                        "Your I is in bits and your entropies in nats (natural log): use one "
+                        "base for all three (then it cancels)."),
+                Mistake("mean of I/H(C) and I/H(T)", (float(r.mi) / float(r.h_clusters)
+                                                       + float(r.mi) / float(r.h_classes)) / 2,
+                        "You took the arithmetic mean of I/H(C) and I/H(T); the lecture's NMI "
+                        "is their geometric mean, I / sqrt(H(C) H(T))."),
+                Mistake("I / (H(C) + H(T))", float(r.mi) / (float(r.h_clusters)
+                                                             + float(r.h_classes)),
+                        "You divided by the sum H(C) + H(T) (without halving it, nor the "
+                        "square root of the product); the lecture's NMI divides by sqrt(H(C) "
+                        "H(T))."),
+                Mistake("normalised variation of information", (
+                            float(r.h_clusters) + float(r.h_classes) - 2 * float(r.mi))
+                        / (float(r.h_clusters) + float(r.h_classes) - float(r.mi)),
+                        "That is the normalised variation of information (H(C) + H(T) - 2 I) "
+                        "/ H(C, T), a distance (0 for identical partitions); NMI is a "
+                        "similarity, I / sqrt(H(C) H(T))."),
+                Mistake("counts in the log", (float(r.mi) - math.log2(n)) / geometric,
+                        "Your I puts the counts into the log, log2(n_ij / (n_i m_j)); the log "
+                        "takes the shares, p_ij / (p_i p_j) = n n_ij / (n_i m_j): the factor "
+                        "n is missing.")]
 
     def _amis(self) -> dict:
         """The AMI normalised by the geometric and the arithmetic mean of the entropies
@@ -265,6 +378,7 @@ class SingletonsNMI(NumbersQuestion):
     def mistakes(self):
         p = self.compute_key()[0]
         s = self._singletons()
+        hc, ht = math.log2(len(self.classes)), float(entropy(self.classes))
         return [Mistake("NMI is 1", np.array([p, 1.0]),
                         "NMI does not reach 1 here: H(C) = log2 n is much larger than "
                         "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),
@@ -300,7 +414,33 @@ class SingletonsNMI(NumbersQuestion):
                 Mistake("purity 1/n", np.array([1 / len(self.classes),
                                                 self.compute_key()[1]]),
                         "Each cluster has one member, and that member is its majority class: "
-                        "every cluster is pure, so purity counts all n examples.")]
+                        "every cluster is pure, so purity counts all n examples."),
+                Mistake("AMI for NMI", np.array([p, float(adjusted_mutual_information(
+                            self.classes, s))]),
+                        "That is the adjusted mutual information (AMI), 0 here: every "
+                        "shuffle of singletons tells the class as well, so E[I] = I. The "
+                        "question asks for the NMI, I / sqrt(H(C) H(T)), which is not "
+                        "adjusted for chance."),
+                Mistake("I = H(C)", np.array([p, math.sqrt(hc / ht)]),
+                        "You took I(C, T) = H(C) = log2 n; knowing the cluster tells the class, "
+                        "so I(C, T) = H(T) (it can never exceed H(T)), and NMI = H(T) / "
+                        "sqrt(H(C) H(T))."),
+                Mistake("no square root", np.array([p, 1 / hc]),
+                        "You divided I = H(T) by H(C) H(T); NMI divides by its square root, "
+                        "sqrt(H(C) H(T))."),
+                Mistake("H(C) of the given clustering", np.array([p, math.sqrt(
+                            ht / float(entropy(self.clusters)))]),
+                        "Your H(C) is the entropy of the examples' own clusters (02.1); with "
+                        "every example alone there are n clusters of one: H(C) = log2 n."),
+                Mistake("H(T) as log2 of the number of classes", np.array([p, math.sqrt(
+                            math.log2(len(np.unique(self.classes))) / hc)]),
+                        "You took I = H(T) as log2 of the number of classes, the entropy of "
+                        "classes of equal size; H(T) uses the class sizes' shares, -sum_j "
+                        "p_j log2 p_j."),
+                Mistake("H(C) as log2 of the number of classes", np.array([p, math.sqrt(
+                            ht / math.log2(len(np.unique(self.classes))))]),
+                        "Your H(C) is log2 of the number of classes; the clustering has n "
+                        "clusters of one example each, so H(C) = log2 n.")]
 
     def explain(self, d):
         s = self._singletons()

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import (adjusted_mutual_information, adjusted_rand_index, jaccard_index,
-                normalized_mutual_information, pair_confusion, rand_index)
+from .. import (adjusted_mutual_information, adjusted_rand_index, contingency_table,
+                fowlkes_mallows_index, jaccard_index, normalized_mutual_information,
+                pair_confusion, rand_index)
 from ..steps import fmt
 from ._base import InvalidAnswer, Mistake
 from .kinds import FunctionQuestion, NumbersQuestion, TableQuestion
@@ -53,12 +54,43 @@ class IdealClusterMatrix(TableQuestion):
                                              ).astype(int),
                         "Your 1s mark the pairs on which class and cluster agree (together in "
                         "both or apart in both), as the Rand index counts them; the cluster "
-                        "similarity matrix looks at the clusters alone.")]
+                        "similarity matrix looks at the clusters alone."),
+                Mistake("together in both", _ideal(self.classes) * self.compute_key(),
+                        "Your 1s mark the pairs together in a class *and* in a cluster (f11); "
+                        "the cluster similarity matrix has 1 wherever x_i and x_j share a "
+                        "cluster, whatever their classes."),
+                Mistake("together in either", _ideal(self.classes) | self.compute_key(),
+                        "Your 1s mark the pairs together in a class *or* in a cluster; the "
+                        "cluster similarity matrix has 1 only where x_i and x_j share a "
+                        "cluster, whatever their classes."),
+                *[Mistake(name, part(self.compute_key()), message) for name, part, message in (
+                    ("upper triangle only", np.triu,
+                     "You filled in the upper triangle (and the diagonal) only; the matrix is "
+                     "symmetric: entry (j, i) is entry (i, j), so the 1s below the diagonal "
+                     "are there too."),
+                    ("strict upper triangle", lambda c: np.triu(c, 1),
+                     "You filled in the pairs i < j only; the matrix is symmetric (entry "
+                     "(j, i) is entry (i, j)) and its diagonal is 1: every example is in the "
+                     "same cluster as itself."),
+                    ("lower triangle only", np.tril,
+                     "You filled in the lower triangle (and the diagonal) only; the matrix is "
+                     "symmetric: entry (i, j) is entry (j, i), so the 1s above the diagonal "
+                     "are there too."),
+                    ("strict lower triangle", lambda c: np.tril(c, -1),
+                     "You filled in the pairs i > j only; the matrix is symmetric (entry "
+                     "(i, j) is entry (j, i)) and its diagonal is 1: every example is in the "
+                     "same cluster as itself."),
+                    ("identity", lambda c: np.eye(len(c), dtype=int),
+                     "Your matrix has 1 on the diagonal only; entry (i, j) is 1 for every pair "
+                     "x_i, x_j in the same cluster, not only for an example with itself."))]]
 
     def shape_note(self, shape) -> str:
-        if len(shape) == 2 and shape[1] == len(self.clusters) and shape[0] != shape[1]:
-            return (f"; a {shape[0]} x {shape[1]} table has one row per cluster (a membership "
-                    "matrix): the similarity matrix has one row and one column per example")
+        n, k = len(self.clusters), len(np.unique(self.clusters))
+        if len(shape) == 2 and k != n and tuple(shape) in ((k, n), (n, k)):
+            per = "row" if shape[1] == n else "column"
+            return (f"; a {shape[0]} x {shape[1]} table has one {per} per cluster (a "
+                    f"membership matrix): the similarity matrix is {n} x {n}, one row and "
+                    "one column per example, entry (i, j) 1 when x_i and x_j share a cluster")
         return super().shape_note(shape)
 
     def acceptable(self):
@@ -115,7 +147,28 @@ class PairCounts(NumbersQuestion):
                 Mistake("all n x n pairs", 2 * k + np.array([0, 0, 0, n]),
                         "You counted all n x n ordered pairs, each example with itself "
                         "included; count the n (n - 1) / 2 pairs of two different examples "
-                        "once each.")]
+                        "once each."),
+                Mistake("f00 and f10 swapped", k[[2, 1, 0, 3]],
+                        "f00 and f10 are swapped: f00 counts the pairs apart in both, f10 "
+                        "those in the same class but different clusters."),
+                Mistake("reversed order", k[::-1],
+                        "You gave the counts in reverse order (f11, f10, f01, f00); the "
+                        "question asks for f00, f01, f10, f11."),
+                Mistake("ordered pairs, f01 and f10 swapped", 2 * k[[0, 2, 1, 3]],
+                        "You counted ordered pairs (each pair twice, as scikit-learn's "
+                        "pair_confusion_matrix does) with classes and clusters exchanged; a "
+                        "pair is unordered, and f01 is different class, same cluster."),
+                Mistake("f00 as all pairs but f11", np.array([k.sum() - k[3], k[1], k[2],
+                                                              k[3]]),
+                        "Your f00 counts every pair not together in both; f00 is the pairs "
+                        "apart in both (different class *and* different cluster), f01 and "
+                        "f10 are not part of it."),
+                Mistake("f01 and f10 with f11 in them", np.array([k[0], k[1] + k[3],
+                                                                  k[2] + k[3], k[3]]),
+                        "Your f01 counts every pair in the same cluster and f10 every pair in "
+                        "the same class; f01 takes only those in *different* classes and f10 "
+                        "only those in *different* clusters (the pairs together in both are "
+                        "f11).")]
 
     def acceptable(self):
         return super().acceptable() and self.compute_key()[3] > 0
@@ -145,6 +198,7 @@ class RandJaccard(NumbersQuestion):
         rand, jac = self.compute_key()
         total = pc.tn + pc.fp + pc.fn + pc.tp
         n = len(self.classes)
+        ari = float(adjusted_rand_index(self.classes, self.clusters))
         return [Mistake("Jaccard with f00", np.array([rand, pc.tp / total]),
                         "Jaccard leaves f00 out of the denominator: f11 / (f01 + f10 + f11)."),
                 Mistake("Rand without f00", np.array([pc.tp / total, jac]),
@@ -179,7 +233,30 @@ class RandJaccard(NumbersQuestion):
                         "Jaccard = f11 / (f01 + f10 + f11)."),
                 Mistake("Rand over n^2", np.array([(pc.tn + pc.tp) / n ** 2, jac]),
                         "Your Rand divides by n^2; the number of pairs is n (n - 1) / 2 (the "
-                        "four counts added up).")]
+                        "four counts added up)."),
+                Mistake("1 - Rand", np.array([1 - rand, jac]),
+                        "Your Rand is 1 - Rand, the share of pairs on which the two "
+                        "labellings *disagree* (f01 + f10); Rand counts the agreements: "
+                        "(f00 + f11) / all pairs."),
+                Mistake("1 - Jaccard", np.array([rand, 1 - jac]),
+                        "Your Jaccard is 1 - Jaccard, (f01 + f10) / (f01 + f10 + f11): the "
+                        "disagreements; Jaccard counts the pairs together in both, f11 / "
+                        "(f01 + f10 + f11)."),
+                Mistake("Rand without f11", np.array([pc.tn / total, jac]),
+                        "Your Rand counts only the pairs apart in both (f00) as agreements; "
+                        "the pairs together in both agree too: Rand = (f00 + f11) / all "
+                        "pairs."),
+                Mistake("f01 and f10 with f11 in them", np.array(
+                            [(pc.tn + pc.tp) / (total + 2 * pc.tp),
+                             pc.tp / (pc.fp + pc.fn + 3 * pc.tp)]),
+                        "Your f01 counts every pair in the same cluster and your f10 every "
+                        "pair in the same class, so the pairs together in both are counted "
+                        "three times below; f01 takes only those in *different* classes, "
+                        "f10 only those in *different* clusters."),
+                *([Mistake("ARI for Rand", np.array([ari, jac]),
+                           "That is the adjusted Rand index (ARI), which subtracts the Rand "
+                           "expected by chance; the Rand statistic itself is (f00 + f11) / "
+                           "all pairs.")] if np.isfinite(ari) else [])]
 
     def explain(self, d):
         d.extend(rand_index(self.classes, self.clusters).derivation())
@@ -276,6 +353,8 @@ class RandVsARI(NumbersQuestion):
         m1, m2 = pc.tp + pc.fn, pc.tp + pc.fp          # pairs together in a class, a cluster
         hubert = (pairs * pc.tp - m1 * m2) / np.sqrt(m1 * m2 * (pairs - m1) * (pairs - m2)) \
             if 0 < m1 < pairs and 0 < m2 < pairs else 0.0
+        five = np.array([float(rand_index(self.classes[:5], self.clusters[:5])),
+                         float(adjusted_rand_index(self.classes[:5], self.clusters[:5]))])
         return [Mistake("ARI = Rand", [rand, rand, letter],
                         "The ARI subtracts the Rand index expected by chance and rescales; "
                         "it is not the Rand index."),
@@ -306,6 +385,11 @@ class RandVsARI(NumbersQuestion):
                           "That is the normalised *mutual information* (NMI); the ARI adjusts "
                           "the pair counts of the Rand index for chance.")
                   for average in ("geometric", "arithmetic")],
+                Mistake("Fowlkes-Mallows for ARI", [rand, float(fowlkes_mallows_index(
+                            self.classes, self.clusters)), letter],
+                        "That is the Fowlkes-Mallows index f11 / sqrt((f11 + f01)(f11 + "
+                        "f10)); the ARI adjusts the Rand index for chance: (Rand - E[Rand]) / "
+                        "(1 - E[Rand])."),
                 Mistake("Hubert's statistic for ARI", [rand, hubert, letter],
                         "That is Hubert's statistic (the correlation of the two pair "
                         "indicators); the ARI is (Rand - E[Rand]) / (1 - E[Rand]) with "
@@ -317,7 +401,56 @@ class RandVsARI(NumbersQuestion):
                         "Your Rand counts all n x n ordered pairs, each example with itself "
                         "included; count the n (n - 1) / 2 pairs of two different examples."),
                 *[Mistake(f"which: {letter}", [rand, ari, letter], why)
-                  for letter, (_, true, why) in WHICH.items() if not true]]
+                  for letter, (_, true, why) in WHICH.items() if not true],
+                *[Mistake(name, [rand, value, letter], message)
+                  for name, value, message in self._ari_slips() if np.isfinite(value)],
+                *([Mistake("first five examples", [*five, letter],
+                           "Those are the Rand index and the ARI of the first five examples "
+                           "(03.3's); this question takes all ten examples, C(10, 2) = 45 "
+                           "pairs.")] if np.all(np.isfinite(five)) else [])]
+
+    def _ari_slips(self) -> list[tuple[str, float, str]]:
+        """The ARI by the slips of its formula: (name, value, message)."""
+        counts = contingency_table(self.classes, self.clusters).counts.astype(float)
+        n = counts.sum()
+
+        def c2(x):
+            return x * (x - 1) / 2
+        index, a, b, pairs = c2(counts).sum(), c2(counts.sum(1)).sum(), \
+            c2(counts.sum(0)).sum(), c2(n)
+        expected = a * b / pairs
+        # ordered pairs with the self-pairs: n_ij^2 for C(n_ij, 2), n^2 for C(n, 2)
+        sq_index, sq_a, sq_b = (counts ** 2).sum(), (counts.sum(1) ** 2).sum(), \
+            (counts.sum(0) ** 2).sum()
+        sq_expected = sq_a * sq_b / n ** 2
+
+        def ratio(top, below):
+            return top / below if below else float("nan")
+        return [
+            ("ARI normalised by the larger", ratio(index - expected, max(a, b) - expected),
+             "You put max(sum_i C(n_i, 2), sum_j C(m_j, 2)) below; the ARI's maximum index is "
+             "their mean, (sum_i C(n_i, 2) + sum_j C(m_j, 2)) / 2."),
+            ("ARI normalised by the smaller", ratio(index - expected, min(a, b) - expected),
+             "You put min(sum_i C(n_i, 2), sum_j C(m_j, 2)) below; the ARI's maximum index is "
+             "their mean, (sum_i C(n_i, 2) + sum_j C(m_j, 2)) / 2."),
+            ("ARI on ordered pairs with self-pairs", ratio(
+                sq_index - sq_expected, (sq_a + sq_b) / 2 - sq_expected),
+             "You counted n_ij^2 (all ordered pairs, each example with itself) instead of "
+             "C(n_ij, 2); the ARI counts unordered pairs of two different examples: "
+             "C(n_ij, 2), C(n_i, 2), C(m_j, 2) and C(n, 2)."),
+            ("ARI without the expected index", ratio(index, (a + b) / 2),
+             "You left out the expected index E = sum_i C(n_i, 2) sum_j C(m_j, 2) / C(n, 2); "
+             "the ARI subtracts it above and below: (index - E) / (max index - E)."),
+            ("E over n (n - 1)", ratio(index - expected / 2, (a + b) / 2 - expected / 2),
+             "Your expected index divides by n (n - 1), not C(n, 2) = n (n - 1) / 2, so it "
+             "is half of E = sum_i C(n_i, 2) sum_j C(m_j, 2) / C(n, 2)."),
+            ("E not divided by C(n, 2)", ratio(index - a * b, (a + b) / 2 - a * b),
+             "Your expected index is sum_i C(n_i, 2) sum_j C(m_j, 2) alone; E divides it by "
+             "the number of pairs, C(n, 2)."),
+            ("max index as all pairs", ratio(index - expected, pairs - expected),
+             "You took all C(n, 2) pairs as the maximum index; the ARI's maximum index is "
+             "(sum_i C(n_i, 2) + sum_j C(m_j, 2)) / 2."),
+        ]
 
     def explain(self, d):
         rand, ari = self._numbers()
