@@ -630,6 +630,18 @@ def test_04_7_vectorised_silhouettes_equal_the_library_and_scikit_learn():
                 s = np.where(alone, 0.0, (b - a) / np.maximum(a, b))
                 assert _silhouette_summaries(D, labels, **slip)[0] == pytest.approx(
                     s.mean(), abs=1e-12), (trial, metric, slip)
+            # 04.3's slips in the form of s_i, and b_i as the farthest cluster's mean
+            means = np.stack([D[:, labels == c].mean(1) for c in np.unique(labels)], 1)
+            mine = labels[:, None] == np.unique(labels)[None, :]
+            b_far = np.where(mine, -np.inf, means).max(1)
+            for slip, s in (({"form": "min"}, (lib_b - lib_a) / np.minimum(lib_a, lib_b)),
+                            ({"form": "a"}, (lib_b - lib_a) / lib_a),
+                            ({"form": "none"}, lib_b - lib_a),
+                            ({"form": "flipped"}, (lib_a - lib_b) / np.maximum(lib_a, lib_b)),
+                            ({"b_rule": "largest"}, (b_far - lib_a) / np.maximum(lib_a, b_far))):
+                s = np.where(alone, 0.0, s)
+                assert _silhouette_summaries(D, labels, **slip)[0] == pytest.approx(
+                    s.mean(), abs=1e-12), (trial, metric, slip)
             # a point alone in its cluster: s_i = 1, or left out of the average
             assert _silhouette_summaries(D, labels, alone="one")[0] == pytest.approx(
                 np.where(alone, 1.0, sk).mean(), abs=1e-12)

@@ -597,7 +597,7 @@ def _nc(W, lab) -> float:
 
 
 def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "mean",
-                          alone: str = "zero") -> tuple:
+                          alone: str = "zero", form: str = "max") -> tuple:
     """The mean, the median and the clusters' mean of the s_i of one clustering on the
     distance matrix ``D``, vectorised: a_i and b_i of every point from its sums of
     distances to each cluster (``D`` times the clusters' indicator matrix). The
@@ -607,9 +607,11 @@ def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "
 
     The slips, for 04.7: ``self_in_a`` counts x_i itself (distance 0) in a_i's average;
     ``b_rule="nearest"`` takes b_i as the distance to the nearest point of another
-    cluster, ``"pooled"`` as the mean over the points of all the other clusters; ``alone``
-    gives a point alone in its cluster s_i = 1 (``"one"``) or leaves it out (``"drop"``)
-    instead of s_i = 0."""
+    cluster, ``"pooled"`` as the mean over the points of all the other clusters,
+    ``"largest"`` as the largest of their means; ``alone`` gives a point alone in its
+    cluster s_i = 1 (``"one"``) or leaves it out (``"drop"``) instead of s_i = 0; ``form``
+    divides b_i - a_i by ``"min"`` (a_i, b_i), by ``"a"`` or ``"b"``, not at all
+    (``"none"``), or flips the sign (``"flipped"``)."""
     codes = np.unique(labels, return_inverse=True)[1].ravel()
     member = codes[:, None] == np.arange(codes.max() + 1)[None, :]      # n x c
     sizes = member.sum(0)
@@ -620,11 +622,14 @@ def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "
         b = np.where(codes[:, None] == codes[None, :], np.inf, D).min(1)
     elif b_rule == "pooled":
         b = (D.sum(1) - sums[own]) / (len(codes) - sizes[codes])
+    elif b_rule == "largest":
+        b = np.where(member, -np.inf, sums / sizes).max(1)
     else:
         b = np.where(member, np.inf, sums / sizes).min(1)
-    top = np.maximum(a, b)
+    top = {"max": np.maximum(a, b), "min": np.minimum(a, b), "a": a, "b": b,
+           "none": np.ones_like(a), "flipped": -np.maximum(a, b)}[form]
     many = sizes[codes] > 1
-    s = np.where(many & (top > 0), (b - a) / np.where(top > 0, top, 1), 0.0)
+    s = np.where(many & (top != 0), (b - a) / np.where(top != 0, top, 1), 0.0)
     if alone == "one":
         s = np.where(many, s, 1.0)
     elif alone == "drop":
@@ -728,7 +733,11 @@ class ChooseK(NumbersQuestion):
                 "b_i over the other clusters pooled": best(self._summaries("euclidean",
                                                                            b_rule="pooled")),
                 "a point alone: s_i = 1": best(self._summaries("euclidean", alone="one")),
-                "points alone left out": best(self._summaries("euclidean", alone="drop"))}
+                "points alone left out": best(self._summaries("euclidean", alone="drop")),
+                "b_i as the largest mean": best(self._summaries("euclidean",
+                                                                b_rule="largest")),
+                **{name: best(self._summaries("euclidean", form=form))
+                   for name, form in self._FORMS.items()}}
 
     def _picks(self) -> dict:
         """The (k, value) each slip gives: another criterion, distance or average."""
@@ -781,6 +790,19 @@ class ChooseK(NumbersQuestion):
                                   "undefined, and the silhouette sets its s_i to 0 (as "
                                   "scikit-learn does), which is what keeps singletons from "
                                   "looking perfect.",
+        "b_i as the largest mean": "Your b_i is the mean distance to the *farthest* other "
+                                   "cluster; b_i is the smallest of the other clusters' "
+                                   "means (see 04.2).",
+        "divided by b_i": "Your s_i divide by b_i; s_i = (b_i - a_i) / max(a_i, b_i), which "
+                          "differs where a point is closer to another cluster (see 04.3).",
+        "divided by a_i": "Your s_i divide by a_i; s_i = (b_i - a_i) / max(a_i, b_i) (see "
+                          "04.3).",
+        "divided by min(a_i, b_i)": "Your s_i divide by min(a_i, b_i); s_i divides by the "
+                                    "larger, max(a_i, b_i), and stays in [-1, 1] (see 04.3).",
+        "not divided": "Your s_i are b_i - a_i; s_i divides that by max(a_i, b_i) (see 04.3).",
+        "sign flipped": "Your s_i have the sign flipped, (a_i - b_i) / max(a_i, b_i): a well "
+                        "placed point has s_i near +1, and the silhouette recommends the "
+                        "largest mean (see 04.3).",
         "points alone left out": "You left the points alone in their cluster out of the "
                                  "average; they count, with s_i = 0 (as in scikit-learn), so "
                                  "the mean is over all N points."}
@@ -789,7 +811,13 @@ class ChooseK(NumbersQuestion):
     #: conventions for one give the silhouette itself, and with two clusters the pooled b_i
     #: is b_i. Listed where they give another (k, s) than the key, never screened.
     WHERE_THEY_APPLY = ("b_i over the other clusters pooled", "a point alone: s_i = 1",
-                        "points alone left out")
+                        "points alone left out", "b_i as the largest mean",
+                        "divided by b_i", "divided by a_i", "divided by min(a_i, b_i)",
+                        "not divided", "sign flipped")
+    #: 04.3's slips in the s_i (:func:`_silhouette_summaries`' ``form``); with every s_i
+    #: positive, b_i > a_i and dividing by b_i is dividing by the larger.
+    _FORMS = {"divided by b_i": "b", "divided by a_i": "a", "divided by min(a_i, b_i)": "min",
+              "not divided": "none", "sign flipped": "flipped"}
 
     def mistakes(self):
         sc = self._scores()
