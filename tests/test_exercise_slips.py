@@ -32,6 +32,8 @@ COURSE_TIES = {
     # of it, of its size (4); every cluster's purity is 1/2, and so is class 2's
     ("01.4", "p_2 as precision(2, 2)"), ("01.4", "p_2 over the class size"),
     ("01.4", "p_2 of class 2"), ("01.4", "overall: median of the p_i"),
+    # cluster 2 of the ten examples holds two classes, two examples each: e_2 = log2 2
+    ("01.3", "log2 of the classes present"),
     # the lecture's table has one dominant cell: every pairing by weights picks its best
     ("01.6", "paired by F-scores"), ("01.6", "paired by row shares"),
     ("01.6", "paired by column shares"),

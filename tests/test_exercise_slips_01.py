@@ -8,7 +8,7 @@ A slip that gives the key on the course's data (tests/test_exercise_slips.py's
 import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
-from scipy.stats import gmean, hmean
+from scipy.stats import entropy, gmean, hmean
 from sklearn.metrics import jaccard_score
 from sklearn.metrics.cluster import contingency_matrix
 
@@ -91,6 +91,17 @@ def ex2_01_1(d):
             "one example counted twice": one_cell(M, first, 1)}
 
 
+def bits(counts, base=2):
+    return entropy(counts[counts > 0], base=base)
+
+
+def ex2_01_3(d):
+    M = table(d)
+    return {"purity of cluster 2": M[1].max() / M[1].sum(),
+            "log2 of the classes present": np.log2(np.count_nonzero(M[1])),
+            "entropy of the whole table": bits(M.ravel())}
+
+
 def ex2_01_4(d):
     M = table(d)
     n = M.sum()
@@ -136,6 +147,7 @@ def lecture_01_7(d):
             "median of the F_i": np.median(F),
             "geometric mean": np.mean([gmean([a, b]) for a, b in zip(p, r)]),
             "F_i without the 2": np.mean(F / 2),
+            "best F of each class": Fij.max(axis=0).mean(),
             "mean of every F_ij": Fij.mean()}
 
 
@@ -158,8 +170,8 @@ def error_01_10(d):
             "only the matched clusters' errors": (kept - best) / n}
 
 
-SLIPS = {"01.1": ex2_01_1, "01.2": ex2_01_2, "01.4": ex2_01_4, "01.5": lecture_01_5,
-         "01.6": matching_01_6, "01.7": lecture_01_7, "01.9": ratio_01_9,
+SLIPS = {"01.1": ex2_01_1, "01.2": ex2_01_2, "01.3": ex2_01_3, "01.4": ex2_01_4,
+         "01.5": lecture_01_5, "01.6": matching_01_6, "01.7": lecture_01_7, "01.9": ratio_01_9,
          "01.10": error_01_10}
 CASES = [(qid, name) for qid, slips in SLIPS.items()
          for name in slips(ex.question(qid, seed=None).data)]

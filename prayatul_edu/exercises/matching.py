@@ -327,7 +327,17 @@ class ClusterEntropy(NumberQuestion):
                                             for x in n[1] if x > 0),
                         "You divided the counts of row 2 by all n examples; the shares "
                         "precision(2, j) = n_2j / n_2 divide by the size of cluster 2, so "
-                        "that they add up to 1.")]
+                        "that they add up to 1."),
+                Mistake("purity of cluster 2", n[1].max() / n[1].sum(),
+                        "That is the purity of cluster 2 (its largest share); e_2 is the "
+                        "entropy of all its shares, - sum_j p_2j log2 p_2j."),
+                Mistake("log2 of the classes present", math.log2(np.count_nonzero(n[1])),
+                        "That is log2 of the number of classes in cluster 2, the entropy "
+                        "only if they were equally many; e_2 weighs each class by its share, "
+                        "- sum_j p_2j log2 p_2j."),
+                Mistake("entropy of the whole table", _bits(n.ravel()),
+                        "That is the joint entropy H(C, T) of every cell of the table; e_2 "
+                        "uses row 2 alone, the shares inside cluster 2.")]
 
     def acceptable(self):
         # not 1 bit (a cluster split half and half): the course's own e_2, and a value an
@@ -701,6 +711,10 @@ class LectureF(NumberQuestion):
                 Mistake("F_i without the 2", float(np.mean(f.per_cluster)) / 2,
                         "Your F_i lack the factor 2: F_i = 2 prec_i recall_i / (prec_i + "
                         "recall_i)."),
+                Mistake("best F of each class", float(F.max(axis=0).mean()),
+                        "You gave every class its best F over the clusters and averaged over "
+                        "the classes; the lecture goes by the clusters (rows), each with its "
+                        "majority class."),
                 Mistake("mean of every F_ij", float(F.mean()),
                         "You averaged F(i, j) over every cell of the table; the lecture "
                         "takes one F_i per cluster, against its majority class.")]
