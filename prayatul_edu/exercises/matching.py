@@ -899,9 +899,10 @@ class ClusteringError(NumberQuestion):
                     "clustering error is the misclassified examples over all n, "
                     "1 - matched / n."),
             Mistake("smallest total", 1 - _smallest_total(t.counts) / n,
-                    "You used the one-to-one matching with the *smallest* total (scipy's "
-                    "linear_sum_assignment minimises unless maximize=True); the clustering "
-                    "error uses the matching with the largest total."),
+                    "You used the one-to-one matching with the *smallest* total (a "
+                    "minimum-cost assignment, what an assignment solver finds unless told to "
+                    "maximise); the clustering error uses the matching with the largest "
+                    "total."),
             Mistake("only the unmatched counted", (n - kept) / n,
                     "You counted only the examples left without a partner as errors; the "
                     "examples of a matched cluster outside its matched class are errors "
