@@ -460,11 +460,6 @@ def _labels_of(cells: bytes, shape: tuple):
     return truth, pred
 
 
-def _best_total(n) -> int:
-    """The examples the best one-to-one matching of a table's rows and columns pairs."""
-    return int(n[np.arange(len(n)), list(_one_to_one(n))].sum())
-
-
 _GREEDY = ("You matched greedily: the largest cell first, then the largest cell left, and "
            "so on. A greedy first choice can block a better pairing; the best one-to-one "
            "matching compares every matching (or uses the Hungarian algorithm).")
@@ -601,7 +596,8 @@ class LectureMaximumMatching(NumberQuestion):
                         "You paired clusters and classes by the largest total of the shares "
                         "n_ij / m_j (recalls); maximum matching pairs them by the largest "
                         "total of matched *examples* n_ij."),
-                Mistake("divided by the number of clusters", _best_total(n) / len(n),
+                Mistake("divided by the number of clusters",
+                        self.compute_key() * n.sum() / len(n),
                         "You divided the matched total by the number of clusters r; maximum "
                         "matching divides it by all n examples."),
                 *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
