@@ -221,3 +221,12 @@ def test_the_f_score_pairing_differs_from_the_best_on_every_variant_of_01_6(ques
         assert paired(M, f_table(M)) < paired(M, M)
         assert paired(M, M / M.sum(axis=1, keepdims=True)) < paired(M, M)
         assert paired(M, M / M.sum(axis=0, keepdims=True)) < paired(M, M)
+
+
+def test_the_rand_index_of_exercise_2_has_more_than_two_decimals_on_every_variant(questions):
+    # 03.4 shares the ten examples: where Rand = k / 5, Rand rounded to 2 decimals is the key
+    from sklearn.metrics import rand_score
+    for seed in SEEDS[1:]:
+        d = questions("01.1", seed).data
+        rand = rand_score(d["classes"], d["clusters"])
+        assert abs(round(rand, 2) - rand) > 1e-3, (seed, rand)

@@ -130,8 +130,9 @@ def _exercise_2(rng):
     the columns add up to another number than those of the rows, cluster 2's purity differs
     from its neighbours', cluster 2 is mixed but not half and half (e_2 is neither 0 nor 1
     bit), n_13 > 0 and cluster 1's size differs from class 3's (precision(1, 3) is not
-    recall(1, 3)), and as many pairs are together in a class as in a cluster (Hubert's
-    statistic would be the ARI)."""
+    recall(1, 3)), as many pairs are together in a class as in a cluster (Hubert's
+    statistic would be the ARI), and the Rand index has more than 2 decimals (03.4's Rand
+    rounded to 2 decimals would be the key)."""
     while True:
         classes, clusters = _both_present(rng, 10, 3), _both_present(rng, 10, 3)
         n = _counts(clusters, classes, (3, 3))
@@ -142,8 +143,15 @@ def _exercise_2(rng):
                 and share[1] not in (share[0], share[2])
                 and len(row2) > 1 and not (len(row2) == 2 and row2[0] == row2[1])
                 and n[0, 2] > 0 and n[0].sum() != n[:, 2].sum()
-                and _pairs_together(n.sum(axis=0)) != _pairs_together(n.sum(axis=1))):
+                and _pairs_together(n.sum(axis=0)) != _pairs_together(n.sum(axis=1))
+                and 100 * _agreements(n) % _pairs_together([n.sum()])):
             return {"classes": classes, "clusters": clusters}
+
+
+def _agreements(n) -> int:
+    """The pairs that both labellings put together or both apart (Rand's numerator)."""
+    return (_pairs_together([n.sum()]) - _pairs_together(n.sum(axis=0))
+            - _pairs_together(n.sum(axis=1)) + 2 * _pairs_together(n.ravel()))
 
 
 def _exercise_3(rng):
