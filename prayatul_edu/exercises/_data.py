@@ -581,7 +581,7 @@ DATASETS: dict[str, tuple[Callable[[], dict], Callable[[Any], dict]]] = {
     "exercise_4": (lambda: {"D": tutorial.EXERCISE_4_D.copy()}, _exercise_4),
     "lecture_table": (lambda: {"table": tutorial.LECTURE_MATCHING_TABLE.copy()},
                       _lecture_table),
-    # 01.6's own: the course's is the lecture's; a variant's greedy matching is not the best
+    # 01.6's own: the course's is the lecture's; on a variant no heuristic pairing is the best
     "matching_table": (lambda: {"table": tutorial.LECTURE_MATCHING_TABLE.copy()},
                        _matching_table),
     "choose_k": (_choose_k_original, _choose_k),
