@@ -83,7 +83,10 @@ def test_every_listed_slip_is_named_not_told_to_round(qid, name):
         answer = next(a for q, a, n in _slips(seed) if (q, n) == (qid, name))
         out = q_(qid, seed).grade(answer)
         assert out.status in (ex.INCORRECT, ex.PARTLY), (qid, seed, name)
-        assert name in out.diagnosed, (qid, seed, name, out.messages)
+        # a percentage typed with 2 decimals can be farther than 1e-4 |key| from 100 key
+        # (42.98 for 42.9752 on 01.6's tables of odd totals): the kind's own check names it
+        told = set(out.diagnosed) | ({"percentage"} if "percent" in out.diagnosed else set())
+        assert name in told, (qid, seed, name, out.messages)
         assert CLOSE not in out.messages and NOT_USUAL not in out.messages
 
 

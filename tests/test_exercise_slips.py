@@ -28,6 +28,15 @@ COURSE_TIES = {
     ("01.6", "diagonal"), ("01.6", "greedy matching"), ("01.10", "greedy matching"),
     ("01.4", "overall: maximum matching"), ("01.4", "impurity"),
     ("01.10", "largest cluster of each class"),
+    # the ten examples: cluster 2 holds 0, 2, 2 of T1-T3, so class 2 is a majority class
+    # of it, of its size (4); every cluster's purity is 1/2, and so is class 2's
+    ("01.4", "p_2 as precision(2, 2)"), ("01.4", "p_2 over the class size"),
+    ("01.4", "p_2 of class 2"), ("01.4", "overall: median of the p_i"),
+    # cluster 2 of the ten examples holds two classes, two examples each: e_2 = log2 2
+    ("01.3", "log2 of the classes present"),
+    # the lecture's table has one dominant cell: every pairing by weights picks its best
+    ("01.6", "paired by F-scores"), ("01.6", "paired by row shares"),
+    ("01.6", "paired by column shares"),
     ("03.1", "class matrix"), ("03.2", "f01 and f10 swapped"),
     ("03.3", "all n x n pairs"), ("03.3", "self-pairs"),
     ("04.1", "sum instead of mean"), ("04.1", "farthest other point of the cluster"),

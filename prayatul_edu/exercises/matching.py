@@ -19,7 +19,7 @@ from .. import (cluster_entropy, clustering_error, clustering_ratio, contingency
                 f_measure, labels_from_table, maximum_matching, precision_recall_f, purity)
 from ..steps import fmt, frac
 from ._base import Mistake, apart, table_rows
-from ._data import greedy_matched
+from ._data import f_scores, greedy_matched, matched_by, row_by_row_matched
 from .kinds import (ChoiceQuestion, FunctionQuestion, NumberQuestion, NumbersQuestion,
                     TableQuestion)
 
@@ -66,6 +66,24 @@ def _reordered(n) -> list[Mistake]:
     return out
 
 
+def _one_example_off(n) -> list[Mistake]:
+    """The table with one example left out, or counted twice: one slip per cell."""
+    out, total = [], int(n.sum())
+    for (i, j), count in np.ndenumerate(n):
+        for step, name, did in ((-1, "one example left out", "one example is missing"),
+                                (1, "one example counted twice", "one example is counted "
+                                 "twice")):
+            if count + step >= 0:
+                off = n.copy()
+                off[i, j] += step
+                out.append(Mistake(
+                    name, off,
+                    f"Your counts add up to {total + step}, not n = {total}: {did}. Go "
+                    "through the examples once, adding 1 to the cell (cluster, class) of "
+                    "each."))
+    return out
+
+
 class ConfusionMatrix(TableQuestion):
     qid, title, dataset = "01.1", "the confusion matrix", "exercise_2"
     asked = "contingency table (rows clusters, columns classes)"
@@ -101,7 +119,10 @@ class ConfusionMatrix(TableQuestion):
                             axis=0, keepdims=True),
                         "Your columns are shares (the recalls n_ij / m_j); the contingency "
                         "table holds the counts n_ij themselves."),
-                *_reordered(self.compute_key())]
+                Mistake("percentages", 100 * self.compute_key() / len(self.classes),
+                        "Your table holds percentages of n; n_ij counts the examples (whole "
+                        "numbers)."),
+                *_reordered(self.compute_key()), *_one_example_off(self.compute_key())]
 
     def explain(self, d):
         d.extend(_ex2_table(self).derivation())
@@ -169,10 +190,42 @@ class PrecisionRecallF(NumbersQuestion):
                         self.classes)),
                     "Your precision divides n_13 by all n examples; precision(1, 3) divides "
                     "by the size of cluster 1, n_1."),
+            Mistake("rounded before F", np.array(
+                        [round(p, 2), round(r, 2), _harmonic(round(p, 2), round(r, 2))]),
+                    "You rounded precision and recall to 2 decimals and computed F from the "
+                    "rounded numbers: keep every intermediate unrounded (n_13 / n_1 as a "
+                    "fraction) and round only what you give, to 4 decimals."),
+            Mistake("table transposed", self._transposed(),
+                    "You read the table transposed (classes as rows, as the tutorial prints "
+                    "it): your numbers are cluster 3 against class 1, with precision and "
+                    "recall swapped. Rows are the clusters: precision(1, 3) = n_13 / n_1, "
+                    "recall(1, 3) = n_13 / m_3."),
+            Mistake("recall over the cluster size", np.array([p, p, p]),
+                    "Your recall divides n_13 by the size of cluster 1, as precision does; "
+                    "recall(1, 3) divides by the size of class 3, m_3."),
+            Mistake("precision over the class size", np.array([r, r, r]),
+                    "Your precision divides n_13 by the size of class 3, as recall does; "
+                    "precision(1, 3) divides by the size of cluster 1, n_1."),
+            Mistake("F upside down", np.array([p, r, (p + r) / (2 * p * r) if p * r else
+                                               0.0]),
+                    "Your F is (p + r) / (2 p r), the harmonic mean's reciprocal: F = "
+                    "2 p r / (p + r) (1 / F is the mean of 1 / p and 1 / r)."),
+            Mistake("Jaccard for F", np.array([p, r, n13 / (self._n1() + self._m3() - n13)]),
+                    "Your F is n_13 / (n_1 + m_3 - n_13), the Jaccard coefficient of cluster "
+                    "and class; F = 2 p r / (p + r) = 2 n_13 / (n_1 + m_3)."),
         ]
+
+    def _transposed(self):
+        """precision and recall read from the transposed table at row 1, column 3: those of
+        cluster 3 and class 1, swapped."""
+        p, r, f = self._prf(2, 0)
+        return np.array([r, p, f])
 
     def _n1(self):
         return int(np.sum(np.asarray(self.clusters) == 1))
+
+    def _m3(self):
+        return int(np.sum(np.asarray(self.classes) == 3))
 
     def _with_recall(self, r):
         """The three numbers for a wrong recall ``r`` (precision right, F from both)."""
@@ -274,7 +327,17 @@ class ClusterEntropy(NumberQuestion):
                                             for x in n[1] if x > 0),
                         "You divided the counts of row 2 by all n examples; the shares "
                         "precision(2, j) = n_2j / n_2 divide by the size of cluster 2, so "
-                        "that they add up to 1.")]
+                        "that they add up to 1."),
+                Mistake("purity of cluster 2", n[1].max() / n[1].sum(),
+                        "That is the purity of cluster 2 (its largest share); e_2 is the "
+                        "entropy of all its shares, - sum_j p_2j log2 p_2j."),
+                Mistake("log2 of the classes present", math.log2(np.count_nonzero(n[1])),
+                        "That is log2 of the number of classes in cluster 2, the entropy "
+                        "only if they were equally many; e_2 weighs each class by its share, "
+                        "- sum_j p_2j log2 p_2j."),
+                Mistake("entropy of the whole table", _bits(n.ravel()),
+                        "That is the joint entropy H(C, T) of every cell of the table; e_2 "
+                        "uses row 2 alone, the shares inside cluster 2.")]
 
     def acceptable(self):
         # not 1 bit (a cluster split half and half): the course's own e_2, and a value an
@@ -338,7 +401,35 @@ class ClusterPurity(NumbersQuestion):
                         "class, even when two clusters share one."),
                 Mistake("counts not shares", np.array([n[1].max(), n.max(axis=1).sum()]),
                         "Those are counts of examples; purity divides them: p_2 by the size of "
-                        "cluster 2, p by n.")]
+                        "cluster 2, p by n."),
+                Mistake("p_2 over n", np.array([n[1].max() / n.sum(), p]),
+                        "Your p_2 divides the majority count of cluster 2 by all n examples; "
+                        "p_2 divides it by the size of cluster 2, n_2."),
+                Mistake("p_2 over the class size", np.array(
+                            [n[1].max() / n[:, n[1].argmax()].sum(), p]),
+                        "Your p_2 divides the majority count of cluster 2 by the size of that "
+                        "class (a recall); p_2 divides it by the size of cluster 2, n_2."),
+                Mistake("p_2 as precision(2, 2)", np.array([n[1, 1] / n[1].sum(), p]),
+                        "Your p_2 is the share of class 2 in cluster 2 (the diagonal cell); "
+                        "p_2 is the share of cluster 2's majority class, whichever class "
+                        "that is."),
+                Mistake("p_2 of class 2", np.array([n[:, 1].max() / n[:, 1].sum(), p]),
+                        "Your p_2 is the largest share of class 2 (column 2) in one cluster; "
+                        "p_2 is about cluster 2 (row 2): its largest class over its size."),
+                Mistake("overall: largest cell", np.array([p2, n.max() / n.sum()]),
+                        "Your overall p is the single largest cell over n; purity adds the "
+                        "largest cell of *every* row (cluster), then divides by n."),
+                Mistake("overall: diagonal", np.array([p2, np.trace(n) / n.sum()]),
+                        "Your overall p takes the cells C_i, T_i (the diagonal); purity takes "
+                        "the largest cell of each row, wherever it is."),
+                Mistake("overall: sum of the p_i", np.array(
+                            [p2, (n.max(axis=1) / n.sum(axis=1)).sum()]),
+                        "Your overall p adds up the p_i; purity weights each p_i by its "
+                        "cluster's share n_i / n (add the majority counts, divide by n)."),
+                Mistake("overall: median of the p_i", np.array(
+                            [p2, float(np.median(n.max(axis=1) / n.sum(axis=1)))]),
+                        "Your overall p is the median of the p_i; purity weights each p_i by "
+                        "its cluster's share n_i / n (add the majority counts, divide by n).")]
 
     def explain(self, d):
         d.extend(purity(self.classes, self.clusters).derivation())
@@ -367,19 +458,6 @@ def _labels_of(cells: bytes, shape: tuple):
     for labels in (truth, pred):
         labels.setflags(write=False)
     return truth, pred
-
-
-def _row_by_row(counts) -> int:
-    """The examples matched cluster by cluster (a student's slip): row 1 takes its largest
-    class, row 2 its largest class not taken yet, and so on."""
-    taken, total = set(), 0
-    for row in np.asarray(counts):
-        j = max((j for j in range(len(row)) if j not in taken), key=lambda j: row[j],
-                default=None)
-        if j is not None:
-            taken.add(j)
-            total += int(row[j])
-    return total
 
 
 _GREEDY = ("You matched greedily: the largest cell first, then the largest cell left, and "
@@ -435,6 +513,21 @@ class LecturePurity(NumberQuestion):
                 Mistake("largest cell only", n.max() / n.sum(),
                         "You took the single largest cell of the table; purity adds the "
                         "largest cell of *every* row (cluster), then divides by n."),
+                Mistake("the F-measure", float(f_measure(*lecture_labels(self))),
+                        "That is the lecture's F-measure (the mean of the clusters' F_i); "
+                        "purity is (1/n) sum_i max_j n_ij, the majority cells over n."),
+                Mistake("sum of the purity_i", float((n.max(axis=1) / n.sum(axis=1)).sum()),
+                        "You added up the purity_i of the clusters; purity weights each by "
+                        "its cluster's share n_i / n (add the majority cells, divide by n)."),
+                Mistake("median of the purity_i", float(np.median(n.max(axis=1)
+                                                                  / n.sum(axis=1))),
+                        "That is the median of the purity_i of the clusters; purity weights "
+                        "each by its cluster's share n_i / n (add the majority cells, divide "
+                        "by n)."),
+                Mistake("the largest cluster only", float(
+                            n[n.sum(axis=1).argmax()].max() / n[n.sum(axis=1).argmax()].sum()),
+                        "That is the purity of the largest cluster alone; the overall purity "
+                        "adds the largest cell of *every* row, then divides by n."),
                 *fraction_slips(self.compute_key(), n.sum(), "the majority cells",
                                 "purity")]
 
@@ -470,7 +563,7 @@ class LectureMaximumMatching(NumberQuestion):
                         "You gave every class its largest cell (the inverse purity), so two "
                         "classes can take the same cluster. Maximum matching is one-to-one."),
                 Mistake("greedy matching", greedy_matched(n) / n.sum(), _GREEDY),
-                Mistake("cluster by cluster", _row_by_row(n) / n.sum(),
+                Mistake("cluster by cluster", row_by_row_matched(n) / n.sum(),
                         "You went cluster by cluster, each taking its largest class not "
                         "taken yet: an early row can take the class a later row needs "
                         "more. The best one-to-one matching compares every matching."),
@@ -481,11 +574,32 @@ class LectureMaximumMatching(NumberQuestion):
                             [n[i, j] / n[i].sum() for i, j in enumerate(_one_to_one(n))])),
                         "You averaged the matched shares n_ij / n_i of the clusters plainly; "
                         "maximum matching adds the matched counts and divides by n."),
-                Mistake("smallest total", min(sum(n[i, c] for i, c in enumerate(cols))
-                                              for cols in itertools.permutations(
-                                                  range(n.shape[1]), len(n))) / n.sum(),
+                Mistake("smallest total", _smallest_total(n) / n.sum(),
                         "That is the one-to-one matching with the *smallest* total (a "
                         "minimum-cost assignment); maximum matching keeps the largest."),
+                Mistake("class by class", row_by_row_matched(n.T) / n.sum(),
+                        "You went class by class, each taking its largest cluster not taken "
+                        "yet: an early column can take the cluster a later one needs more. "
+                        "The best one-to-one matching compares every matching."),
+                Mistake("paired by F-scores", matched_by(n, f_scores(n)) / n.sum(),
+                        "You paired clusters and classes by the largest total F-score (as the "
+                        "full-reference notes map them); maximum matching pairs them by the "
+                        "largest total of matched *examples*, and the two pairings can "
+                        "differ."),
+                Mistake("paired by row shares", matched_by(
+                            n, n / n.sum(axis=1, keepdims=True)) / n.sum(),
+                        "You paired clusters and classes by the largest total of the shares "
+                        "n_ij / n_i (precisions); maximum matching pairs them by the largest "
+                        "total of matched *examples* n_ij."),
+                Mistake("paired by column shares", matched_by(
+                            n, n / n.sum(axis=0, keepdims=True)) / n.sum(),
+                        "You paired clusters and classes by the largest total of the shares "
+                        "n_ij / m_j (recalls); maximum matching pairs them by the largest "
+                        "total of matched *examples* n_ij."),
+                Mistake("divided by the number of clusters",
+                        self.compute_key() * n.sum() / len(n),
+                        "You divided the matched total by the number of clusters r; maximum "
+                        "matching divides it by all n examples."),
                 *fraction_slips(self.compute_key(), n.sum(), "the matched cells",
                                 "maximum matching")]
 
@@ -571,7 +685,35 @@ class LectureF(NumberQuestion):
                             [F[n[:, j].argmax(), j] for j in range(n.shape[1])])),
                         "You went by the classes (columns: each class and its majority "
                         "cluster, a mean over the classes); the lecture's F goes by the "
-                        "clusters (rows).")]
+                        "clusters (rows)."),
+                Mistake("F_i as the recall", float(np.mean(f.recall)),
+                        "Your F_i equal the recalls n_ij* / m_j*; F_i is the harmonic mean of "
+                        "precision and recall, 2 prec_i recall_i / (prec_i + recall_i)."),
+                Mistake("best F of each cluster, weighted by size", float(
+                            (F.max(axis=1) * n.sum(axis=1)).sum() / n.sum()),
+                        "You matched each cluster to the class of its largest F_ij and "
+                        "weighted the clusters by size; the lecture matches each cluster to "
+                        "its majority class (largest n_ij) and takes the plain mean."),
+                Mistake("F of the mean precision and recall", _harmonic(
+                            float(np.mean(f.precision)), float(np.mean(f.recall))),
+                        "You took the harmonic mean of the mean precision and the mean "
+                        "recall; the lecture's F is the mean of the clusters' own F_i."),
+                Mistake("median of the F_i", float(np.median(f.per_cluster)),
+                        "That is the median of the F_i; the lecture's F is their mean, "
+                        "(1/r) sum_i F_i."),
+                Mistake("geometric mean", float(np.mean(np.sqrt(f.precision * f.recall))),
+                        "Your F_i are the geometric means sqrt(prec_i recall_i); F_i is the "
+                        "harmonic mean 2 prec_i recall_i / (prec_i + recall_i)."),
+                Mistake("F_i without the 2", float(np.mean(f.per_cluster)) / 2,
+                        "Your F_i lack the factor 2: F_i = 2 prec_i recall_i / (prec_i + "
+                        "recall_i)."),
+                Mistake("best F of each class", float(F.max(axis=0).mean()),
+                        "You gave every class its best F over the clusters and averaged over "
+                        "the classes; the lecture goes by the clusters (rows), each with its "
+                        "majority class."),
+                Mistake("mean of every F_ij", float(F.mean()),
+                        "You averaged F(i, j) over every cell of the table; the lecture "
+                        "takes one F_i per cluster, against its majority class.")]
 
     def explain(self, d):
         d.extend(f_measure(*lecture_labels(self)).derivation())
@@ -670,7 +812,18 @@ class ClusteringRatio(NumberQuestion):
                         "number of classes K."),
                 Mistake("(C - K) / K", (r.n_clusters - r.n_classes) / r.n_classes,
                         "That is (C - K) / K, how many clusters too many per class; eta is "
-                        "C / K itself (1 when C = K).")]
+                        "C / K itself (1 when C = K)."),
+                Mistake("C - K", float(r.n_clusters - r.n_classes),
+                        "That is C - K, the difference; eta is the ratio C / K."),
+                Mistake("K / n", r.n_classes / len(self.classes),
+                        "You divided the number of classes by the number of examples n; eta "
+                        "divides the number of clusters C by the number of classes K."),
+                Mistake("1 - C / K", 1 - r.n_clusters / r.n_classes,
+                        "That is 1 - C / K (negative when the algorithm split classes); eta "
+                        "is C / K itself."),
+                Mistake("every label counted", len(self.clusters) / r.n_classes,
+                        "You counted every cluster label in the row (n of them); C counts "
+                        "the *distinct* cluster labels.")]
 
     def explain(self, d):
         r = clustering_ratio(self.classes, self.clusters)
@@ -737,6 +890,23 @@ class ClusteringError(NumberQuestion):
             Mistake("raw labels compared", float(np.mean(self.clusters != self.classes)),
                     "You compared cluster numbers with class numbers directly. Cluster "
                     "numbers are arbitrary names: map clusters to classes first."),
+            Mistake("divided by K", (n - matched) / n / t.shape[1],
+                    "You divided the error by the number of classes K as well; the "
+                    "clustering error is the misclassified examples over all n, "
+                    "1 - matched / n."),
+            Mistake("smallest total", 1 - _smallest_total(t.counts) / n,
+                    "You used the one-to-one matching with the *smallest* total (a "
+                    "minimum-cost assignment, what an assignment solver finds unless told to "
+                    "maximise); the clustering error uses the matching with the largest "
+                    "total."),
+            Mistake("only the unmatched counted", (n - kept) / n,
+                    "You counted only the examples left without a partner as errors; the "
+                    "examples of a matched cluster outside its matched class are errors "
+                    "too."),
+            Mistake("only the matched clusters' errors", (kept - matched) / n,
+                    "You counted the misclassified examples of the matched clusters only; "
+                    "when C != K every example of the cluster (or class) left without a "
+                    "partner is misclassified as well."),
         ]
 
     def explain(self, d):
@@ -772,6 +942,13 @@ class ClusteringError(NumberQuestion):
 
 def _harmonic(a: float, b: float) -> float:
     return 2 * a * b / (a + b) if a + b else 0.0
+
+
+def _smallest_total(counts) -> int:
+    """The examples the one-to-one matching with the smallest total pairs."""
+    n = counts if counts.shape[0] >= counts.shape[1] else counts.T
+    return min(sum(n[i, j] for i, j in zip(rows, range(n.shape[1])))
+               for rows in itertools.permutations(range(len(n)), n.shape[1]))
 
 
 def _kept(counts, rows, cols) -> int:
