@@ -32,6 +32,21 @@ def exercise2():
     return tutorial.EXERCISE_2_CLASSES, tutorial.EXERCISE_2_CLUSTERS
 
 
+@pytest.fixture(scope="module")
+def questions():
+    """``questions(qid, seed)``: one exercise question per (qid, seed), shared by the tests
+    of a module (a question keeps its slips once computed; a class of 40 is costly)."""
+    import prayatul_edu.exercises as ex
+
+    made = {}
+
+    def get(qid, seed=None):
+        if (qid, seed) not in made:
+            made[qid, seed] = ex.question(qid, seed=seed)
+        return made[qid, seed]
+    return get
+
+
 # -------------------------------------------------- how a parallel run hands out files
 #: The files that keep one worker longest, longest first (seconds of one worker in a
 #: whole run, --durations=0, on a busy 2-core machine). A parallel run (pytest-xdist,

@@ -177,17 +177,6 @@ CASES = [(qid, name) for qid, slips in SLIPS.items()
          for name in slips(ex.question(qid, seed=None).data)]
 
 
-@pytest.fixture(scope="module")
-def questions():
-    made = {}
-
-    def get(qid, seed):
-        if (qid, seed) not in made:
-            made[qid, seed] = ex.question(qid, seed=seed)
-        return made[qid, seed]
-    return get
-
-
 @pytest.mark.parametrize("qid, name", CASES)
 def test_slip_is_rejected_and_named_on_the_course_and_ten_variants(qid, name, questions):
     checked = 0

@@ -192,17 +192,6 @@ SLIPS = {"02.1": s02_1, "02.2": s02_2, "02.3": s02_3, "02.4": s02_4, "03.1": s03
          "03.2": s03_2, "03.3": s03_3, "03.4": s03_4}
 
 
-@pytest.fixture(scope="module")
-def questions():
-    made = {}
-
-    def get(qid, seed):
-        if (qid, seed) not in made:
-            made[qid, seed] = ex.question(qid, seed=seed)
-        return made[qid, seed]
-    return get
-
-
 @pytest.mark.parametrize("qid", sorted(SLIPS))
 def test_each_new_slip_is_rejected_and_named_on_the_course_and_ten_variants(qid, questions):
     listed = {m.name for m in questions(qid, None).mistakes()}

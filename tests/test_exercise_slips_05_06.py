@@ -17,18 +17,6 @@ import prayatul_edu.exercises as ex
 SEEDS = [None] + [f"s{k:04d}" for k in range(1, 11)]
 
 
-@pytest.fixture(scope="module")
-def questions():
-    """One question per (qid, seed), shared by every test of this module."""
-    made = {}
-
-    def get(qid, seed):
-        if (qid, seed) not in made:
-            made[qid, seed] = ex.question(qid, seed=seed)
-        return made[qid, seed]
-    return get
-
-
 def _named(q, name, value):
     out = q.grade(value)
     assert out.status != ex.CORRECT, (q.qid, q.seed, name)
