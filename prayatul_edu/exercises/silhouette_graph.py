@@ -336,6 +336,10 @@ class SilhouetteS(_EachPoint):
                 Mistake("a_i over all other points", _s(_parts(self, b_rule="all")[1], b),
                         "Your a_i averages over all the other points; a_i uses the other "
                         "points of x_i's own cluster only (see 04.1)."),
+                Mistake("b_i over all other points", _s(a, _parts(self, b_rule="all")[1]),
+                        "Your b_i averages over all the other points, x_i's own cluster "
+                        "included; b_i is the smallest of the *other* clusters' means (see "
+                        "04.2)."),
                 Mistake("sums for means", _s((D_ * own).sum(1), _parts(self, b_rule="sum")[1]),
                         "Your a_i and b_i are sums of distances; both are *means* (04.1, "
                         "04.2), and a sum over a larger cluster weighs more."),
