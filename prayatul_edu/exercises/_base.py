@@ -639,9 +639,8 @@ class Question:
                 out.append(m)
             else:
                 o = out[same]
-                out[same] = Mistake(o.name, o.value,
-                                    f"{o.message} Or: {m.message}",
-                                    (*o.merged, m.name))
+                said = o.message if m.message in o.message else f"{o.message} Or: {m.message}"
+                out[same] = Mistake(o.name, o.value, said, (*o.merged, m.name))
         return out
 
     #: Whether slips that give one value on a variant are named together (their messages

@@ -158,8 +158,8 @@ class MutualInformation(NumberQuestion):
                         "You used log10 (decimal digits); the course measures information in "
                         "bits with log2."),
                 Mistake("no p_ij weight", _unweighted_mi(self.classes, self.clusters),
-                        "You added up the logs log2(p_ij / (p_i p_j)) alone, as the lecture "
-                        "writes it; each log must be weighted by p_ij."),
+                        "You added up the logs log2(p_ij / (p_i p_j)) alone, with no weight; "
+                        "each log must be weighted by p_ij."),
                 Mistake("lecture's garbled formula", _garbled_mi(self.classes, self.clusters),
                         "You followed the lecture's transcription, which weights each log by "
                         "p_ij / (p_i p_j). The weight is p_ij."),
@@ -302,8 +302,8 @@ class LectureNMI(NumberQuestion):
                           "sqrt(H(C) H(T)).") for average, value in self._amis().items()],
                 Mistake("no p_ij weight", _unweighted_mi(*lecture_labels(self)) / math.sqrt(
                             float(r.h_clusters) * float(r.h_classes)),
-                        "Your I adds up the logs log(p_ij / (p_i p_j)) alone, as the lecture "
-                        "writes it; each log must be weighted by p_ij before dividing by "
+                        "Your I adds up the logs log(p_ij / (p_i p_j)) alone, with no "
+                        "weight; each log must be weighted by p_ij before dividing by "
                         "sqrt(H(C) H(T))."),
                 Mistake("lecture's garbled formula", _garbled_mi(*lecture_labels(self)) /
                         geometric,
@@ -380,10 +380,12 @@ class SingletonsNMI(NumbersQuestion):
         s = self._singletons()
         hc, ht = math.log2(len(self.classes)), float(entropy(self.classes))
         return [Mistake("NMI is 1", np.array([p, 1.0]),
-                        "NMI does not reach 1 here: H(C) = log2 n is much larger than "
-                        "I(C, T) = H(T), and NMI divides by sqrt(H(C) H(T))."),
+                        "NMI is 1 only when the clustering and the classes tell each other "
+                        "completely: here the clusters say more than the classes do. "
+                        "Compare H(C) with I(C, T)."),
                 Mistake("NMI is 0", np.array([p, 0.0]),
-                        "The clusters do tell the class (I(C, T) = H(T) > 0), so NMI is not 0."),
+                        "NMI is 0 only when the clusters tell nothing of the class. Does "
+                        "knowing an example's cluster tell its class here?"),
                 Mistake("arithmetic NMI", np.array([p, float(normalized_mutual_information(
                             self.classes, s, average="arithmetic"))]),
                         "You normalised by (H(C) + H(T)) / 2; the question asks for the "
@@ -402,8 +404,8 @@ class SingletonsNMI(NumbersQuestion):
                             [len(np.unique(self.classes)) / len(self.classes),
                              self.compute_key()[1]]),
                         "You matched each class to one cluster only (maximum matching); "
-                        "purity lets every cluster take its own majority class, and every "
-                        "singleton is pure."),
+                        "purity lets every cluster take its own majority class, whatever the "
+                        "other clusters take."),
                 Mistake("the given clustering", np.array(
                             [float(purity(self.classes, self.clusters)),
                              float(normalized_mutual_information(self.classes,
@@ -413,8 +415,8 @@ class SingletonsNMI(NumbersQuestion):
                         "cluster of its own."),
                 Mistake("purity 1/n", np.array([1 / len(self.classes),
                                                 self.compute_key()[1]]),
-                        "Each cluster has one member, and that member is its majority class: "
-                        "every cluster is pure, so purity counts all n examples."),
+                        "You counted one majority example in all; purity adds up the "
+                        "majority count of *every* cluster before dividing by n."),
                 Mistake("AMI for NMI", np.array([p, float(adjusted_mutual_information(
                             self.classes, s))]),
                         "That is the adjusted mutual information (AMI), 0 here: every "
@@ -422,9 +424,9 @@ class SingletonsNMI(NumbersQuestion):
                         "question asks for the NMI, I / sqrt(H(C) H(T)), which is not "
                         "adjusted for chance."),
                 Mistake("I = H(C)", np.array([p, math.sqrt(hc / ht)]),
-                        "You took I(C, T) = H(C) = log2 n; knowing the cluster tells the class, "
-                        "so I(C, T) = H(T) (it can never exceed H(T)), and NMI = H(T) / "
-                        "sqrt(H(C) H(T))."),
+                        "You took I(C, T) = H(C); the mutual information can never exceed "
+                        "either entropy, so it cannot be H(C) when H(C) > H(T). Which one "
+                        "bounds it here?"),
                 Mistake("no square root", np.array([p, 1 / hc]),
                         "You divided I = H(T) by H(C) H(T); NMI divides by its square root, "
                         "sqrt(H(C) H(T))."),
@@ -496,8 +498,8 @@ class MutualInformationFunction(FunctionQuestion):
                     "Your function gives the mutual information in nats (natural log); "
                     "the course measures it in bits: use log2."),
                 Mistake("no p_ij weight", self.outputs(_unweighted_mi, cases),
-                        "Your function adds up the logs log2(p_ij / (p_i p_j)) alone, as the "
-                        "lecture writes it; each log must be weighted by p_ij."),
+                        "Your function adds up the logs log2(p_ij / (p_i p_j)) alone, with "
+                        "no weight; each log must be weighted by p_ij."),
                 Mistake("lecture's garbled formula", self.outputs(_garbled_mi, cases),
                         "Your function follows the lecture's transcription, which weights "
                         "each log by p_ij / (p_i p_j). The weight is p_ij.")]

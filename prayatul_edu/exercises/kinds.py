@@ -443,7 +443,8 @@ class TableQuestion(_NumericQuestion):
         return ""
 
     def summary(self, ok):
-        return f"Not yet: {int((~ok).sum())} of {ok.size} entries are off.", 0.0
+        off = int((~ok).sum())
+        return f"Not yet: {off} of {ok.size} entries {'is' if off == 1 else 'are'} off.", 0.0
 
     def headline(self, d):
         key = np.asarray(self.compute_key())

@@ -155,9 +155,9 @@ class PairCounts(NumbersQuestion):
                         "You gave the counts in reverse order (f11, f10, f01, f00); the "
                         "question asks for f00, f01, f10, f11."),
                 Mistake("ordered pairs, f01 and f10 swapped", 2 * k[[0, 2, 1, 3]],
-                        "You counted ordered pairs (each pair twice, as scikit-learn's "
-                        "pair_confusion_matrix does) with classes and clusters exchanged; a "
-                        "pair is unordered, and f01 is different class, same cluster."),
+                        "You counted ordered pairs (each pair twice) with classes and "
+                        "clusters exchanged; a pair is unordered, and f01 is different "
+                        "class, same cluster."),
                 Mistake("f00 as all pairs but f11", np.array([k.sum() - k[3], k[1], k[2],
                                                               k[3]]),
                         "Your f00 counts every pair not together in both; f00 is the pairs "
@@ -272,8 +272,8 @@ WHICH = {
     "B": ("The ARI: a random clustering with these cluster and class sizes scores 0 on it "
           "on average.", True, ""),
     "C": ("Both: each of them is 0 for a random clustering.", False,
-          "Both are not 0 for a random clustering: the Rand index of chance is high (most "
-          "pairs are apart in both); the ARI subtracts that expected value."),
+          "Not both: the Rand index is not 0 for a random clustering; its chance value "
+          "is high (most pairs are apart in both); the ARI subtracts that expected value."),
 }
 
 

@@ -182,8 +182,8 @@ class PrayatulMeasures(NumbersQuestion):
                     "BW) / T."),
                 Mistake("sigma_c without BW", np.array(
                     [(m.rw - m.wr) / (m.br + m.rw + m.wr), *key[1:]]),
-                    "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR "
-                    "(BR left out too)."),
+                    "sigma_c divides RW - WR by the pairs where the two disagree, RW + WR: "
+                    "BR must go from the denominator too, not only BW."),
                 Mistake("phi_e without BR", np.array(
                     [*key[:4], (m.rw - m.wr) / m.n_pairs]),
                     "phi_e counts A's right pairs, BR + RW, less B's wins WR: (BR + RW - WR) "

@@ -467,9 +467,8 @@ class SilhouetteSummary(NumbersQuestion):
                 Mistake("distances as coordinates", np.array(
                             [key[0], key[1], float(silhouette(self.D, lab))]),
                         "Your s_C treats the rows of the distance matrix as the points' "
-                        "coordinates (a silhouette function given D without "
-                        "`metric=\"precomputed\"`); D already holds the distances d(x_i, "
-                        "x_j).")]
+                        "coordinates (a silhouette function told it was given points); D "
+                        "already holds the distances d(x_i, x_j).")]
 
     def explain(self, d):
         s = _sil(self)
@@ -547,7 +546,7 @@ class NormalizedCut(NumberQuestion):
             sizes.append(m.sum())
         cuts, ins, sizes = map(np.array, (cuts, ins, sizes))
         return [Mistake("divided by n", cuts.sum() / len(lab),
-                        "You divided by n, as the lecture's muddled line does; divide each "
+                        "You divided by n, as the muddled line the exercise quotes does; divide each "
                         "cut by the cluster's volume W(C_i, V)."),
                 Mistake("divided by W(C_i, C_i)", (cuts / ins).sum(),
                         "The denominator is W(C_i, V), all the weight at C_i (inside *and* "
@@ -778,9 +777,9 @@ class ChooseK(NumbersQuestion):
                              "the silhouette averages the distances themselves.",
         "cosine distance": "You used the cosine distance (the angle seen from the origin); "
                            "the points are compared by their Euclidean distance.",
-        "standardised coordinates": "You scaled each coordinate to mean 0 and sd 1 first "
-                                    "(a scaler's habit); the question compares the points "
-                                    "as given, by their Euclidean distance.",
+        "standardised coordinates": "You scaled each coordinate to mean 0 and sd 1 first; "
+                                    "the question compares the points as given, by their "
+                                    "Euclidean distance.",
         "point itself in a_i": "Your a_i include x_i itself (distance 0): a_i averages over "
                                "the *other* points of the cluster, dividing by |C| - 1 "
                                "(see 04.1).",
@@ -791,9 +790,9 @@ class ChooseK(NumbersQuestion):
                                               "other clusters at once; b_i is the smallest "
                                               "of the other clusters' means (see 04.2).",
         "a point alone: s_i = 1": "You gave a point alone in its cluster s_i = 1; its a_i is "
-                                  "undefined, and the silhouette sets its s_i to 0 (as "
-                                  "scikit-learn does), which is what keeps singletons from "
-                                  "looking perfect.",
+                                  "undefined, and the silhouette sets its s_i to 0 "
+                                  "(Rousseeuw's rule), which keeps singletons from looking "
+                                  "perfect.",
         "b_i as the largest mean": "Your b_i is the mean distance to the *farthest* other "
                                    "cluster; b_i is the smallest of the other clusters' "
                                    "means (see 04.2).",
@@ -808,7 +807,7 @@ class ChooseK(NumbersQuestion):
                         "placed point has s_i near +1, and the silhouette recommends the "
                         "largest mean (see 04.3).",
         "points alone left out": "You left the points alone in their cluster out of the "
-                                 "average; they count, with s_i = 0 (as in scikit-learn), so "
+                                 "average; they count, with s_i = 0 (Rousseeuw's rule), so "
                                  "the mean is over all N points."}
 
     #: Slips that are no slip on some data: with no point alone in its cluster the
@@ -835,9 +834,9 @@ class ChooseK(NumbersQuestion):
                         "More clusters always tighten the clusters, but the silhouette also "
                         "asks for separation: compare the silhouettes."),
                 Mistake("position, not k", [list(sc).index(key), sc[key]],
-                        "Your k is the position of the best silhouette in the list of "
-                        "candidates (counted from 0); the answer is its number of clusters "
-                        "k."),
+                        "Your k looks like a position in the list of candidates (counted "
+                        "from 0); the answer is a number of clusters k, a key of "
+                        "`q.candidates`."),
                 Mistake("second largest silhouette", [second, sc[second]],
                         "That k has the second largest silhouette; the silhouette recommends "
                         "the k of the largest."),
