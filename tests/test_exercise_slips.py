@@ -172,7 +172,8 @@ def test_04_7_names_a_slip_only_when_it_fits_k_and_s(classroom):
         for k in scores:
             if k != best:
                 out = q.grade([k, scores[best]])
-                told = ["position, not k"] if k == position else []
+                told = {position: ["position, not k"],
+                        position + 1: ["position, counted from 1"]}.get(k, [])
                 assert out.status == ex.PARTLY and out.diagnosed == told, (seed, k)
                 assert "k is off" in out.feedback
         # the pair given the other way round is told so (not "k: expected a whole number")

@@ -83,6 +83,15 @@ def _parts(q, *, self_included=False, b_rule="mean"):
     return a, np.where(mine, np.inf, per).min(1)
 
 
+def _as_points(q) -> np.ndarray:
+    """The s_i of the slip that gives a silhouette function the rows of D as points."""
+    from scipy.spatial.distance import cdist
+
+    D = np.asarray(q.D, dtype=float)
+    return np.asarray(silhouette(cdist(D, D), q.labels, metric="precomputed").samples,
+                      dtype=float)
+
+
 def _s(a, b):
     return (b - a) / np.maximum(a, b)
 
@@ -158,6 +167,9 @@ class SilhouetteA(_EachPoint):
                         np.where(own, D, -np.inf).max(1),
                         "You took the distance to the farthest other member of x_i's "
                         "cluster; a_i averages the distances to all of them."),
+                Mistake("squared distances", (D ** 2 * own).sum(1) / own.sum(1),
+                        "You averaged the *squared* distances; a_i averages the distances "
+                        "themselves."),
                 Mistake("median, not mean", np.array(
                             [np.median(D[i, own[i]]) for i in range(n)]),
                         "You took the median of the distances to the other members of x_i's "
@@ -336,6 +348,10 @@ class SilhouetteS(_EachPoint):
                 Mistake("a_i over all other points", _s(_parts(self, b_rule="all")[1], b),
                         "Your a_i averages over all the other points; a_i uses the other "
                         "points of x_i's own cluster only (see 04.1)."),
+                Mistake("distances as coordinates", _as_points(self),
+                        "Your s_i treat the rows of the distance matrix as the points' "
+                        "coordinates (a silhouette function told it was given points); D "
+                        "already holds the distances d(x_i, x_j)."),
                 Mistake("b_i over all other points", _s(a, _parts(self, b_rule="all")[1]),
                         "Your b_i averages over all the other points, x_i's own cluster "
                         "included; b_i is the smallest of the *other* clusters' means (see "
@@ -413,6 +429,7 @@ class SilhouetteSummary(NumbersQuestion):
         ma, mb = a.mean(), b.mean()
         wrong.append((mb - ma) / max(ma, mb))
         by_b, by_min, by_a = (b - a) / b, (b - a) / np.minimum(a, b), (b - a) / a
+        r = np.round(np.asarray(s.samples, dtype=float), 2)
         key = self.compute_key()
         with_self = _s(*_parts(self, self_included=True))
         v = np.asarray(s.samples, dtype=float)
@@ -464,7 +481,15 @@ class SilhouetteSummary(NumbersQuestion):
                         "You averaged a_i and b_i within each cluster first and formed "
                         "(b - a)/max(a, b) from the means. Compute every s_i, then average "
                         "the s_i (for s_C, over all N points)."),
-                Mistake("distances as coordinates", np.array(
+                Mistake("s_C as the sum of the clusters", np.array(
+                            [key[0], key[1], key[0] + key[1]]),
+                        "Your s_C adds s_C1 and s_C2; the overall silhouette is the *mean* "
+                        "of all N points' s_i."),
+                Mistake("s_i rounded early", np.array(
+                            [r[lab == 1].mean(), r[lab == 2].mean(), r.mean()]),
+                        "You rounded the s_i (to 2 decimals) before averaging; keep them "
+                        "unrounded and round only the answers."),
+                Mistake("distances as coordinates for s_C", np.array(
                             [key[0], key[1], float(silhouette(self.D, lab))]),
                         "Your s_C treats the rows of the distance matrix as the points' "
                         "coordinates (a silhouette function told it was given points); D "
@@ -546,8 +571,8 @@ class NormalizedCut(NumberQuestion):
             sizes.append(m.sum())
         cuts, ins, sizes = map(np.array, (cuts, ins, sizes))
         return [Mistake("divided by n", cuts.sum() / len(lab),
-                        "You divided by n, as the muddled line the exercise quotes does; divide each "
-                        "cut by the cluster's volume W(C_i, V)."),
+                        "You divided by n, as the muddled line the exercise quotes does; "
+                        "divide each cut by the cluster's volume W(C_i, V)."),
                 Mistake("divided by W(C_i, C_i)", (cuts / ins).sum(),
                         "The denominator is W(C_i, V), all the weight at C_i (inside *and* "
                         "leaving), not only the weight inside."),
@@ -574,6 +599,9 @@ class NormalizedCut(NumberQuestion):
                 Mistake("one cluster only", cuts[0] / (ins[0] + cuts[0]),
                         "That is the term of C_1 alone; NC adds the terms of every cluster, "
                         "W(C_i, not C_i) / W(C_i, V) for each C_i."),
+                Mistake("weight inside over the cut", (ins / cuts).sum(),
+                        "You divided the weight inside each cluster by its cut; NC divides "
+                        "each cut W(C_i, not C_i) by the cluster's volume W(C_i, V)."),
                 Mistake("sum of the cuts", cuts.sum(),
                         "You added up the cuts W(C_i, not C_i) without dividing; NC divides "
                         "each cluster's cut by its volume W(C_i, V) before adding."),
@@ -613,7 +641,7 @@ def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "
     cluster, ``"pooled"`` as the mean over the points of all the other clusters,
     ``"largest"`` as the largest of their means; ``alone`` gives a point alone in its
     cluster s_i = 1 (``"one"``) or leaves it out (``"drop"``) instead of s_i = 0; ``form``
-    divides b_i - a_i by ``"min"`` (a_i, b_i), by ``"a"`` or ``"b"``, not at all
+    divides b_i - a_i by ``"min"`` (a_i, b_i), by ``"a"``, ``"b"`` or their ``"sum"``, not at all
     (``"none"``), or flips the sign (``"flipped"``)."""
     codes = np.unique(labels, return_inverse=True)[1].ravel()
     member = codes[:, None] == np.arange(codes.max() + 1)[None, :]      # n x c
@@ -629,7 +657,7 @@ def _silhouette_summaries(D, labels, *, self_in_a: bool = False, b_rule: str = "
         b = np.where(member, -np.inf, sums / sizes).max(1)
     else:
         b = np.where(member, np.inf, sums / sizes).min(1)
-    top = {"max": np.maximum(a, b), "min": np.minimum(a, b), "a": a, "b": b,
+    top = {"max": np.maximum(a, b), "min": np.minimum(a, b), "a": a, "b": b, "sum": a + b,
            "none": np.ones_like(a), "flipped": -np.maximum(a, b)}[form]
     many = sizes[codes] > 1
     s = np.where(many & (top != 0), (b - a) / np.where(top != 0, top, 1), 0.0)
@@ -755,7 +783,7 @@ class ChooseK(NumbersQuestion):
     #: the silhouette's k on twelve points in uneven groups (of 1,500 draws none kept all
     #: of them apart); there the silhouette they give tells them from the key, and
     #: :meth:`acceptable` asks that it does, by more than the tolerance.
-    SCREENED = ("smallest silhouette", "largest k", "position, not k",
+    SCREENED = ("smallest silhouette", "largest k", "position, not k", "position, counted from 1",
                 "second largest silhouette", "Calinski-Harabasz", "Davies-Bouldin",
                 "median s_i", "cosine distance")
 
@@ -780,6 +808,10 @@ class ChooseK(NumbersQuestion):
         "standardised coordinates": "You scaled each coordinate to mean 0 and sd 1 first; "
                                     "the question compares the points as given, by their "
                                     "Euclidean distance.",
+        "s as the clusters' mean": "Your k is right, but your s averages the clusters' "
+                                   "silhouettes s_C; the overall silhouette averages all "
+                                   "the points' s_i, so a larger cluster weighs more (see "
+                                   "04.4).",
         "point itself in a_i": "Your a_i include x_i itself (distance 0): a_i averages over "
                                "the *other* points of the cluster, dividing by |C| - 1 "
                                "(see 04.1).",
@@ -802,6 +834,8 @@ class ChooseK(NumbersQuestion):
                           "04.3).",
         "divided by min(a_i, b_i)": "Your s_i divide by min(a_i, b_i); s_i divides by the "
                                     "larger, max(a_i, b_i), and stays in [-1, 1] (see 04.3).",
+        "divided by a_i + b_i": "Your s_i divide by a_i + b_i; s_i divides b_i - a_i by "
+                                "max(a_i, b_i) (see 04.3).",
         "not divided": "Your s_i are b_i - a_i; s_i divides that by max(a_i, b_i) (see 04.3).",
         "sign flipped": "Your s_i have the sign flipped, (a_i - b_i) / max(a_i, b_i): a well "
                         "placed point has s_i near +1, and the silhouette recommends the "
@@ -816,16 +850,19 @@ class ChooseK(NumbersQuestion):
     WHERE_THEY_APPLY = ("b_i over the other clusters pooled", "a point alone: s_i = 1",
                         "points alone left out", "b_i as the largest mean",
                         "divided by b_i", "divided by a_i", "divided by min(a_i, b_i)",
-                        "not divided", "sign flipped")
+                        "not divided", "sign flipped", "divided by a_i + b_i",
+                        "s as the clusters' mean")
     #: 04.3's slips in the s_i (:func:`_silhouette_summaries`' ``form``); with every s_i
     #: positive, b_i > a_i and dividing by b_i is dividing by the larger.
     _FORMS = {"divided by b_i": "b", "divided by a_i": "a", "divided by min(a_i, b_i)": "min",
-              "not divided": "none", "sign flipped": "flipped"}
+              "not divided": "none", "sign flipped": "flipped", "divided by a_i + b_i": "sum"}
 
     def mistakes(self):
         sc = self._scores()
         key = max(sc, key=sc.get)
-        picks = {name: pick for name, pick in self._picks().items()
+        picks = {**self._picks(), "s as the clusters' mean": (
+            key, self._summaries("euclidean")[key][2])}
+        picks = {name: pick for name, pick in picks.items()
                  if name not in self.WHERE_THEY_APPLY or apart([key, sc[key]], pick)}
         low, second = min(sc, key=sc.get), sorted(sc, key=sc.get)[-2]
         return [Mistake("smallest silhouette", [low, sc[low]],
@@ -836,6 +873,10 @@ class ChooseK(NumbersQuestion):
                 Mistake("position, not k", [list(sc).index(key), sc[key]],
                         "Your k looks like a position in the list of candidates (counted "
                         "from 0); the answer is a number of clusters k, a key of "
+                        "`q.candidates`."),
+                Mistake("position, counted from 1", [list(sc).index(key) + 1, sc[key]],
+                        "Your k looks like a position in the list of candidates (counted "
+                        "from 1); the answer is a number of clusters k, a key of "
                         "`q.candidates`."),
                 Mistake("second largest silhouette", [second, sc[second]],
                         "That k has the second largest silhouette; the silhouette recommends "
