@@ -723,9 +723,9 @@ def test_a_slip_made_in_one_part_only_is_still_named():
              for i, j in itertools.combinations(range(len(t)), 2)]
     r = sum(ra for ra, _ in right)
     assert "BW in the denominator" in q.grade([sig, al, r / len(right), xe, pe]).diagnosed
-    q = q_("05.3")                                       # the 0.745 -> 0.75
+    q = q_("05.3")             # the 0.745 -> 0.75: now a slip of its own, whole
     d, p, c = (float(v) for v in q.key())
-    assert "means rounded early" in q.grade([0.75, p, c]).diagnosed
+    assert q.grade([0.75, p, c]).diagnosed == ["d rounded early"]
     q = q_("01.4")
     p2, p = (float(v) for v in q.key())
     counts = _table_counts(q)
