@@ -448,6 +448,7 @@ def _matchings(T):
 
 
 def _cluster_by_cluster(T):
+    """Row by row, each row taking its largest column not taken yet (greedy by cluster)."""
     taken, total = set(), 0
     for row in T:
         j = max((j for j in range(len(row)) if j not in taken), key=lambda j: row[j])

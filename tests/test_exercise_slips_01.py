@@ -14,6 +14,7 @@ from sklearn.metrics.cluster import contingency_matrix
 
 import prayatul_edu.exercises as ex
 from test_exercise_slips import COURSE_TIES
+from test_exercise_slips import _cluster_by_cluster as in_order  # row by row, greedy
 
 SEEDS = [None] + [f"s{k:04d}" for k in range(1, 11)]
 
@@ -44,16 +45,6 @@ def paired(M, weights):
     """The counts of the one-to-one pairing with the largest total weight."""
     rows, cols = linear_sum_assignment(weights, maximize=True)
     return M[rows, cols].sum()
-
-
-def in_order(M):
-    """Row by row, each row taking its largest column not taken yet."""
-    taken, total = set(), 0.0
-    for row in M:
-        j = max((j for j in range(len(row)) if j not in taken), key=lambda j: row[j])
-        taken.add(j)
-        total += row[j]
-    return total
 
 
 def f_table(M):
