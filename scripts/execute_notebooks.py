@@ -146,6 +146,11 @@ def execute(path: Path, timeout: int = 600, widget_state: bool = True) -> float:
     # The kernel must draw with the inline backend so the saved notebook keeps its
     # figures; an inherited MPLBACKEND=Agg would silently drop them.
     os.environ.pop("MPLBACKEND", None)
+    # One thread per native pool in the kernel, as in the tests (tests/conftest.py): a
+    # saved output does not depend on how many threads added up a BLAS sum, and a busy
+    # machine is not oversubscribed (notebook 09 took 461 s beside a test run, 10 s alone).
+    for pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(pool, "1")
 
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()

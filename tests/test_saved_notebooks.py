@@ -177,3 +177,26 @@ def test_execute_script_keeps_the_shown_widgets_state_by_default():
     target = str(SAVED[0])
     assert script.main([target]) == 0 and script.main(["--no-widget-state", target]) == 0
     assert asked == [True, False]
+
+
+def test_execute_script_runs_the_kernel_with_one_thread_per_pool(tmp_path, monkeypatch):
+    """A re-executed notebook's kernel has one thread per native pool (as the tests have),
+    unless the caller set another number."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    for pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        monkeypatch.delenv(pool, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    path = tmp_path / "threads.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import os\nprint([os.environ.get(p) for p in "
+        "('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')])")]
+    nbformat.write(nb, path)
+    script.execute(path, timeout=60, widget_state=False)
+    out = nbformat.read(path, as_version=4).cells[0].outputs[0]["text"]
+    assert out.strip() == "['1', '1', '3']"
