@@ -840,3 +840,51 @@ def test_one_wrong_entry_of_a_table_is_told_in_the_singular():
     table = np.array(q.key(), dtype=float)
     table[0, 0] += 1
     assert q.grade(table.tolist()).messages[0].startswith("Not yet: 1 of 9 entries is off")
+
+
+def _agree_counts(truth, a, b, right):
+    """BR, RW, WR, BW over the pairs, with ``right(together_in_algorithm, together_in_truth)``."""
+    counts = np.zeros(4)
+    for i, j in itertools.combinations(range(len(truth)), 2):
+        t = truth[i] == truth[j]
+        ra, rb = right(a[i] == a[j], t), right(b[i] == b[j], t)
+        counts[{(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[
+            bool(ra), bool(rb)]] += 1
+    return counts
+
+
+@pytest.mark.parametrize("seed", [None, "s0001", "s0002", "s0003", "s0004", "s0005"])
+def test_slips_named_from_a_second_student_list(seed, questions):
+    # the last round's slips, each computed here from the question's data
+    from sklearn.metrics import normalized_mutual_info_score
+
+    T = np.asarray(questions("01.5", seed).table, dtype=float)
+    q = questions("01.5", seed)
+    assert "divided by the number of clusters" in q.grade(T.max(1).sum() / len(T)).diagnosed
+    recall = np.mean(T.max(1) / T.sum(0)[T.argmax(1)])
+    assert "recall of the majority class" in q.grade(recall).diagnosed
+
+    q = questions("02.3", seed)
+    T = np.asarray(q.table, dtype=int)
+    rows, cols = np.nonzero(T)
+    clusters = np.repeat(rows, T[rows, cols])
+    classes = np.repeat(cols, T[rows, cols])
+    nmi = normalized_mutual_info_score(classes, clusters, average_method="geometric")
+    assert "1 - NMI" in q.grade(1 - nmi).diagnosed
+
+    q = questions("02.4", seed)
+    sizes = np.unique(q.classes, return_counts=True)[1]
+    n = len(q.classes)
+    assert "one cluster for all" in q.grade([sizes.max() / n, 0.0]).diagnosed
+    h_bits = -(sizes / n * np.log2(sizes / n)).sum()
+    nats = h_bits * np.log(2) / np.sqrt(np.log2(n) * h_bits)
+    assert "nats over bits" in q.grade([1.0, nats]).diagnosed
+
+    q = questions("06.1", seed)
+    t, a, b = (np.asarray(x) for x in (q.truth, q.primary, q.alternative))
+    apart = _agree_counts(t, a, b, lambda alg, truth: not alg and not truth)
+    assert "right only when apart" in q.grade(apart).diagnosed
+    br, rw, wr, bw = apart
+    five = [(rw - wr) / (rw + wr), (br + rw - bw) / apart.sum(), (br + rw) / (br + rw + wr),
+            (br + rw - wr) / (br + rw + wr), (br + rw - wr) / apart.sum()]
+    assert "right only when apart" in questions("06.2", seed).grade(five).diagnosed

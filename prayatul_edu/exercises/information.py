@@ -296,6 +296,10 @@ class LectureNMI(NumberQuestion):
                             float(r.h_clusters) * float(r.h_classes)),
                         "Your I is in nats and your entropies in bits: use one base for all "
                         "three (then it cancels)."),
+                Mistake("1 - NMI", 1 - float(r),
+                        "That is 1 - NMI, a distance; NMI itself is I / sqrt(H(C) H(T)), 1 "
+                        "when the clustering tells the classes exactly."),
+
                 *[Mistake(f"AMI ({average})", value,
                           "That is the adjusted mutual information (AMI), which subtracts "
                           "the I expected by chance; the lecture's NMI divides I itself by "
@@ -386,6 +390,14 @@ class SingletonsNMI(NumbersQuestion):
                 Mistake("NMI is 0", np.array([p, 0.0]),
                         "NMI is 0 only when the clusters tell nothing of the class. Does "
                         "knowing an example's cluster tell its class here?"),
+                Mistake("one cluster for all", np.array(
+                            [np.unique(self.classes, return_counts=True)[1].max()
+                             / len(self.classes), 0.0]),
+                        "You scored a clustering that puts every example in *one* cluster; "
+                        "the question puts every example in a cluster of its own."),
+                Mistake("nats over bits", np.array([p, ht * math.log(2) / math.sqrt(hc * ht)]),
+                        "Your I is in nats and your entropies in bits: use one base for all "
+                        "three (then it cancels)."),
                 Mistake("arithmetic NMI", np.array([p, float(normalized_mutual_information(
                             self.classes, s, average="arithmetic"))]),
                         "You normalised by (H(C) + H(T)) / 2; the question asks for the "

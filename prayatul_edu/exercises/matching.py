@@ -524,6 +524,13 @@ class LecturePurity(NumberQuestion):
                         "That is the median of the purity_i of the clusters; purity weights "
                         "each by its cluster's share n_i / n (add the majority cells, divide "
                         "by n)."),
+                Mistake("divided by the number of clusters", n.max(axis=1).sum() / len(n),
+                        "You added the majority cells and divided by the number of clusters; "
+                        "purity divides by the number of examples n."),
+                Mistake("recall of the majority class", float(np.mean(
+                            n.max(axis=1) / n.sum(axis=0)[n.argmax(axis=1)])),
+                        "You divided each cluster's majority cell by the size of its class "
+                        "(a recall) and averaged; purity divides the majority cells by n."),
                 Mistake("the largest cluster only", float(
                             n[n.sum(axis=1).argmax()].max() / n[n.sum(axis=1).argmax()].sum()),
                         "That is the purity of the largest cluster alone; the overall purity "

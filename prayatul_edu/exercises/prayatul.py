@@ -53,6 +53,13 @@ def _together_right_counts(q) -> np.ndarray:
     return _tally(_together(q.primary) & t, _together(q.alternative) & t)
 
 
+def _apart_right_counts(q) -> np.ndarray:
+    """The slip: BR, RW, WR, BW with a pair "right" only when the algorithm *and* the truth
+    keep it apart (the pairs both put together counted wrong)."""
+    t = ~_together(q.truth)
+    return _tally(~_together(q.primary) & t, ~_together(q.alternative) & t)
+
+
 def _instance_counts(q) -> np.ndarray:
     """The slip: BR, RW, WR, BW over the instances, each "right" when its raw label equals
     the truth's (accuracy on raw labels, which the lecture shows punishes names)."""
@@ -121,6 +128,11 @@ class PrayatulCounts(NumbersQuestion):
                         "put it together. A pair the truth keeps apart is right too when the "
                         "algorithm keeps it apart: right means agreeing on 'together or "
                         "apart'."),
+                Mistake("right only when apart", _apart_right_counts(self),
+                        "You counted a pair right only when the algorithm and the truth both "
+                        "keep it apart. A pair the truth puts together is right too when the "
+                        "algorithm puts it together: right means agreeing on 'together or "
+                        "apart'."),
                 Mistake("instances by raw labels", _instance_counts(self),
                         "You compared each instance's label with the truth's (accuracy on raw "
                         "labels, which depends on the label names). The Prayatul matrix counts "
@@ -156,7 +168,8 @@ class PrayatulMeasures(NumbersQuestion):
         s = _m(self, swap=True)
         m = _m(self)
         key = self.compute_key()
-        return [Mistake("roles swapped", np.array([float(getattr(s, n)) for n in PRAYATUL_MEASURES]),
+        return [Mistake("roles swapped", np.array([float(getattr(s, n))
+                                                   for n in PRAYATUL_MEASURES]),
                         "You took B's point of view: every measure is about the primary A "
                         "(RW: A right, B wrong)."),
                 Mistake("BW in the denominator", np.array([
@@ -202,6 +215,9 @@ class PrayatulMeasures(NumbersQuestion):
                 Mistake("right only when together", _five(*_together_right_counts(self)),
                         "Your counts take a pair as right only when the algorithm and the "
                         "truth both put it together; a pair both keep apart is right too."),
+                Mistake("right only when apart", _five(*_apart_right_counts(self)),
+                        "Your counts take a pair as right only when the algorithm and the "
+                        "truth both keep it apart; a pair both put together is right too."),
                 Mistake("alpha with WR for BW", np.array([key[0], key[4], *key[2:]]),
                         "Your alpha subtracts WR (that is phi_e); the polarization subtracts "
                         "the pairs both get wrong: alpha = (BR + RW - BW) / T."),
